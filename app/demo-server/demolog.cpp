@@ -1,0 +1,34 @@
+#include "demolog.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <cerrno>
+#include <unistd.h>
+
+namespace Demo {
+
+bool writeFully(int fd, QByteArrayView data)
+{
+    const char *cursor = data.data();
+    qsizetype remaining = data.size();
+    while (remaining > 0) {
+        const ssize_t written = ::write(fd, cursor, size_t(remaining));
+        if (written < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        cursor += written;
+        remaining -= written;
+    }
+    return true;
+}
+
+void logLine(const QString &text)
+{
+    const QByteArray line = "demo: " + text.toUtf8() + '\n';
+    writeFully(STDERR_FILENO, line);
+}
+
+} // namespace Demo

@@ -1,0 +1,14 @@
+#pragma once
+
+#include <QByteArrayView>
+#include <QString>
+
+namespace Demo {
+
+// Writes all of data to fd, retrying on EINTR and partial writes. Returns false on error.
+bool writeFully(int fd, QByteArrayView data);
+
+// Writes "demo: <text>\n" to stderr in one write(), so lines from concurrent code never interleave.
+void logLine(const QString &text);
+
+} // namespace Demo

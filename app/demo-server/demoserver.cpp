@@ -1,0 +1,503 @@
+#include "demoserver.h"
+
+#include "demolog.h"
+#include "sleepcall.h"
+#include "stdinreader.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QTimer>
+
+#include <climits>
+#include <cmath>
+#include <unistd.h>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace Demo {
+
+namespace {
+
+// JSON-RPC 2.0 error codes.
+constexpr int ParseError = -32700;
+constexpr int InvalidRequest = -32600;
+constexpr int MethodNotFound = -32601;
+constexpr int InvalidParams = -32602;
+
+const QString ServerName = u"tether-demo-server"_s;
+const QString LatestProtocolVersion = u"2025-11-25"_s;
+const QStringList SupportedProtocolVersions = {u"2025-11-25"_s, u"2025-06-18"_s, u"2025-03-26"_s,
+                                               u"2024-11-05"_s};
+
+QString compactJson(const QJsonValue &value)
+{
+    if (value.isObject())
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    if (value.isArray())
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    // QJsonDocument only holds containers: wrap the scalar and strip the brackets.
+    const QByteArray wrapped = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
+}
+
+// A hashable key for a JSON-RPC id; 1 and "1" are different ids.
+QString idKey(const QJsonValue &id)
+{
+    if (id.isString())
+        return u"s:"_s + id.toString();
+    if (id.isDouble())
+        return u"n:"_s + QString::number(id.toDouble(), 'g', 17);
+    return {};
+}
+
+// Formats a number the way JavaScript's String(n) does for the common cases: 5, 2.5, 0.1.
+QString formatNumber(double value)
+{
+    if (std::isnan(value))
+        return u"NaN"_s;
+    if (std::isinf(value))
+        return value > 0 ? u"Infinity"_s : u"-Infinity"_s;
+    if (value == std::trunc(value) && std::fabs(value) < 1e21)
+        return QString::number(value == 0 ? 0.0 : value, 'f', 0); // also turns -0 into "0"
+    return QString::number(value, 'g', QLocale::FloatingPointShortest);
+}
+
+bool isInteger(const QJsonValue &value)
+{
+    return value.isDouble() && std::isfinite(value.toDouble())
+           && value.toDouble() == std::trunc(value.toDouble());
+}
+
+QJsonObject textResult(const QString &text, bool isError = false)
+{
+    return {{u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, text}}}},
+            {u"isError"_s, isError}};
+}
+
+QJsonObject stringProperty(const QString &description)
+{
+    return {{u"type"_s, u"string"_s}, {u"description"_s, description}};
+}
+
+QJsonObject tool(const QString &name, const QString &title, const QString &description,
+                 const QJsonObject &properties, const QStringList &required)
+{
+    return {{u"name"_s, name},
+            {u"title"_s, title},
+            {u"description"_s, description},
+            {u"inputSchema"_s,
+             QJsonObject{{u"type"_s, u"object"_s},
+                         {u"properties"_s, properties},
+                         {u"required"_s, QJsonArray::fromStringList(required)}}}};
+}
+
+QJsonArray buildTools(int extraTools)
+{
+    QJsonArray tools{
+        tool(u"echo"_s, u"Echo"_s, u"Returns its message unchanged."_s,
+             {{u"message"_s, stringProperty(u"Text to echo back."_s)}}, {u"message"_s}),
+        tool(u"add"_s, u"Add"_s, u"Adds two numbers and returns the sum as text."_s,
+             {{u"a"_s, QJsonObject{{u"type"_s, u"number"_s}, {u"description"_s, u"First addend."_s}}},
+              {u"b"_s, QJsonObject{{u"type"_s, u"number"_s}, {u"description"_s, u"Second addend."_s}}}},
+             {u"a"_s, u"b"_s}),
+        tool(u"sleep"_s, u"Sleep"_s,
+             u"Waits ms milliseconds without blocking other calls; reports progress every 100 ms "
+             "when the request has a progress token, and can be cancelled."_s,
+             {{u"ms"_s, QJsonObject{{u"type"_s, u"integer"_s},
+                                    {u"minimum"_s, 0},
+                                    {u"description"_s, u"How long to sleep, in milliseconds."_s}}}},
+             {u"ms"_s}),
+        tool(u"fail"_s, u"Fail"_s, u"Always returns a tool error (isError: true)."_s,
+             {{u"message"_s, stringProperty(u"Error text to return."_s)}}, {}),
+        tool(u"crash"_s, u"Crash"_s, u"Exits the server process at once, without replying."_s,
+             {{u"code"_s, QJsonObject{{u"type"_s, u"integer"_s},
+                                      {u"minimum"_s, 0},
+                                      {u"maximum"_s, 255},
+                                      {u"default"_s, 1},
+                                      {u"description"_s, u"Exit code."_s}}}},
+             {}),
+        tool(u"hang"_s, u"Hang"_s,
+             u"Makes the server stop answering anything while it keeps running."_s, {}, {}),
+    };
+    for (int i = 1; i <= extraTools; ++i) {
+        const QString number = QString::number(i);
+        tools.append(tool(u"tool_"_s + number, u"Tool "_s + number,
+                          u"Extra tool "_s % number % u" of "_s % QString::number(extraTools)
+                              % u" (--tools); returns its message unchanged."_s,
+                          {{u"message"_s, stringProperty(u"Text to echo back."_s)}},
+                          {u"message"_s}));
+    }
+    return tools;
+}
+
+} // namespace
+
+DemoServer::DemoServer(const DemoOptions &options, QObject *parent)
+    : QObject(parent)
+    , m_options(options)
+    , m_tools(buildTools(options.extraTools))
+{
+    m_writer.setGarbage(options.garbage);
+}
+
+DemoServer::~DemoServer() = default;
+
+void DemoServer::start()
+{
+    if (m_options.crashAfterMs >= 0) {
+        QTimer::singleShot(m_options.crashAfterMs, Qt::PreciseTimer, this, [this] {
+            logLine(u"crashing after "_s % QString::number(m_options.crashAfterMs)
+                % u" ms (--crash-after-ms)"_s);
+            ::_exit(m_options.exitCode);
+        });
+    }
+
+    m_reader = new StdinReader(this);
+    connect(m_reader, &StdinReader::lineReceived, this, &DemoServer::handleLine);
+    connect(m_reader, &StdinReader::endOfInput, this, &DemoServer::handleEndOfInput);
+}
+
+void DemoServer::handleLine(const QByteArray &line)
+{
+    // A hung server reads on (to notice EOF) but reacts to nothing.
+    if (m_writer.isSilenced())
+        return;
+    const QByteArray trimmed = line.trimmed();
+    if (trimmed.isEmpty())
+        return;
+
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(trimmed, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        logLine(u"unparsable input line: "_s + parseError.errorString());
+        sendError(QJsonValue::Null, ParseError, u"Parse error: "_s + parseError.errorString());
+        return;
+    }
+    if (!document.isObject()) {
+        logLine(u"input line is not a JSON object"_s);
+        sendError(QJsonValue::Null, InvalidRequest, u"Invalid request: expected a JSON object"_s);
+        return;
+    }
+
+    const QJsonObject message = document.object();
+    const QJsonValue method = message.value(u"method"_s);
+    const QJsonValue id = message.value(u"id"_s);
+    const QJsonObject params = message.value(u"params"_s).toObject();
+    if (method.isString()) {
+        if (id.isUndefined())
+            handleNotification(method.toString(), params);
+        else if (id.isString() || id.isDouble())
+            handleRequest(id, method.toString(), params);
+        else
+            sendError(QJsonValue::Null, InvalidRequest,
+                      u"Invalid request: id must be a string or a number"_s);
+        return;
+    }
+    if (!id.isUndefined() && (message.contains(u"result"_s) || message.contains(u"error"_s))) {
+        handleResponse(message);
+        return;
+    }
+    logLine(u"ignoring input that is neither request, notification nor response"_s);
+    sendError(id.isString() || id.isDouble() ? id : QJsonValue(QJsonValue::Null), InvalidRequest,
+              u"Invalid request: missing method"_s);
+}
+
+void DemoServer::handleEndOfInput()
+{
+    if (m_options.ignoreSigterm) {
+        logLine(u"stdin closed; staying alive (--ignore-sigterm)"_s);
+        return;
+    }
+    logLine(u"stdin closed; exiting"_s);
+    QCoreApplication::exit(0);
+}
+
+void DemoServer::handleRequest(const QJsonValue &id, const QString &method,
+                               const QJsonObject &params)
+{
+    if (method == u"initialize")
+        handleInitialize(id, params);
+    else if (method == u"ping")
+        sendResult(id, {});
+    else if (method == u"tools/list")
+        handleToolsList(id, params);
+    else if (method == u"tools/call")
+        handleToolsCall(id, params);
+    else if (method == u"logging/setLevel") // we advertise the logging capability
+        sendResult(id, {});
+    else
+        sendError(id, MethodNotFound, u"Method not found: "_s + method);
+}
+
+void DemoServer::handleNotification(const QString &method, const QJsonObject &params)
+{
+    if (method == u"notifications/initialized")
+        handleInitialized();
+    else if (method == u"notifications/cancelled")
+        handleCancelled(params);
+    // Other notifications need no reaction.
+}
+
+void DemoServer::handleResponse(const QJsonObject &message)
+{
+    const QJsonValue id = message.value(u"id"_s);
+    const QString method = m_pendingClientRequests.take(idKey(id));
+    if (method.isEmpty()) {
+        logLine(u"ignoring response with unknown id "_s + compactJson(id));
+        return;
+    }
+    const bool isError = message.contains(u"error"_s);
+    if (method == u"ping") {
+        logLine(u"client answered ping with "_s
+            + compactJson(message.value(isError ? u"error"_s : u"result"_s)));
+    } else if (isError) {
+        const QJsonValue code = message.value(u"error"_s).toObject().value(u"code"_s);
+        logLine(u"client answered "_s % method % u" with error "_s % compactJson(code));
+    } else {
+        logLine(u"client answered "_s % method % u" with result "_s
+            % compactJson(message.value(u"result"_s)));
+    }
+}
+
+void DemoServer::handleInitialize(const QJsonValue &id, const QJsonObject &params)
+{
+    if (m_options.exitDuringInitialize) {
+        logLine(u"exiting during initialize"_s);
+        ::_exit(m_options.exitCode);
+    }
+
+    QString version = m_options.protocolVersion;
+    if (version.isEmpty()) {
+        const QString requested = params.value(u"protocolVersion"_s).toString();
+        version = SupportedProtocolVersions.contains(requested) ? requested : LatestProtocolVersion;
+    }
+
+    if (m_options.notifyBeforeInitializeResult) {
+        sendNotification(u"notifications/tools/list_changed"_s);
+        sendNotification(u"notifications/message"_s, {{u"level"_s, u"info"_s},
+                                                      {u"logger"_s, u"demo"_s},
+                                                      {u"data"_s, u"early notice"_s}});
+    }
+
+    if (m_options.slowInitializeMs > 0) {
+        QTimer::singleShot(m_options.slowInitializeMs, Qt::PreciseTimer, this,
+                           [this, id, version] { sendInitializeResult(id, version); });
+    } else {
+        sendInitializeResult(id, version);
+    }
+}
+
+void DemoServer::sendInitializeResult(const QJsonValue &id, const QString &protocolVersion)
+{
+    sendResult(id, {{u"protocolVersion"_s, protocolVersion},
+                    {u"capabilities"_s,
+                     QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, true}}},
+                                 {u"logging"_s, QJsonObject{}}}},
+                    {u"serverInfo"_s, QJsonObject{{u"name"_s, ServerName},
+                                                  {u"version"_s, QStringLiteral(TETHER_VERSION)}}},
+                    {u"instructions"_s,
+                     u"Demo MCP server shipped with Tether. Try echo, add, sleep (with progress "
+                     "and cancellation), fail, crash and hang."_s}});
+
+    if (m_options.oversizeLineMb > 0) {
+        // A valid JSON value, just far too long for a sane client to buffer.
+        const qsizetype size = qsizetype(m_options.oversizeLineMb) * 1024 * 1024;
+        QByteArray line(size, 'x');
+        line[0] = '"';
+        line[size - 2] = '"';
+        line[size - 1] = '\n';
+        m_writer.sendRaw(line);
+    }
+}
+
+void DemoServer::handleInitialized()
+{
+    if (m_initialized)
+        return;
+    m_initialized = true;
+
+    if (m_options.logNotifications) {
+        sendNotification(u"notifications/message"_s, {{u"level"_s, u"warning"_s},
+                                                      {u"logger"_s, u"demo"_s},
+                                                      {u"data"_s, u"demo log notice"_s}});
+    }
+    if (m_options.pingClient)
+        sendRequest(u"demo-ping-1"_s, u"ping"_s);
+    if (m_options.sendUnsupportedRequest) {
+        sendRequest(u"demo-sampling-1"_s, u"sampling/createMessage"_s,
+                    {{u"messages"_s,
+                      QJsonArray{QJsonObject{
+                          {u"role"_s, u"user"_s},
+                          {u"content"_s, QJsonObject{{u"type"_s, u"text"_s},
+                                                     {u"text"_s, u"Say hello."_s}}}}}},
+                     {u"maxTokens"_s, 16}});
+    }
+    if (m_options.listChangedEveryMs > 0) {
+        m_listChangedTimer = new QTimer(this);
+        connect(m_listChangedTimer, &QTimer::timeout, this,
+                [this] { sendNotification(u"notifications/tools/list_changed"_s); });
+        m_listChangedTimer->start(m_options.listChangedEveryMs);
+    }
+}
+
+void DemoServer::handleToolsList(const QJsonValue &id, const QJsonObject &params)
+{
+    // The cursor is the decimal offset of the page's first tool.
+    qsizetype offset = 0;
+    const QJsonValue cursor = params.value(u"cursor"_s);
+    if (!cursor.isUndefined() && !cursor.isNull()) {
+        const QString text = cursor.toString();
+        bool ok = !text.isEmpty() && text.size() <= 9;
+        for (const QChar c : text)
+            ok = ok && c >= u'0' && c <= u'9';
+        offset = ok ? text.toLongLong() : -1;
+        if (!cursor.isString() || offset < 0 || (offset > 0 && offset >= m_tools.size())) {
+            sendError(id, InvalidParams, u"Invalid cursor: "_s + compactJson(cursor));
+            return;
+        }
+    }
+
+    const qsizetype end = std::min<qsizetype>(offset + m_options.pageSize, m_tools.size());
+    QJsonArray page;
+    for (qsizetype i = offset; i < end; ++i)
+        page.append(m_tools.at(i));
+    QJsonObject result{{u"tools"_s, page}};
+    if (end < m_tools.size())
+        result.insert(u"nextCursor"_s, QString::number(end));
+    sendResult(id, result);
+}
+
+void DemoServer::handleToolsCall(const QJsonValue &id, const QJsonObject &params)
+{
+    const QJsonValue nameValue = params.value(u"name"_s);
+    if (!nameValue.isString()) {
+        sendError(id, InvalidParams, u"Invalid params: tools/call needs a string 'name'"_s);
+        return;
+    }
+    const QString name = nameValue.toString();
+    const QJsonObject arguments = params.value(u"arguments"_s).toObject();
+    const QJsonValue message = arguments.value(u"message"_s);
+
+    if (name == u"echo") {
+        if (!message.isString())
+            sendResult(id, textResult(u"echo needs a string argument 'message'"_s, true));
+        else
+            sendResult(id, textResult(message.toString()));
+    } else if (name == u"add") {
+        const QJsonValue a = arguments.value(u"a"_s);
+        const QJsonValue b = arguments.value(u"b"_s);
+        if (!a.isDouble() || !b.isDouble())
+            sendResult(id, textResult(u"add needs number arguments 'a' and 'b'"_s, true));
+        else
+            sendResult(id, textResult(formatNumber(a.toDouble() + b.toDouble())));
+    } else if (name == u"sleep") {
+        const QJsonValue ms = arguments.value(u"ms"_s);
+        if (!isInteger(ms) || ms.toDouble() < 0 || ms.toDouble() > INT_MAX) {
+            sendResult(id, textResult(u"sleep needs a non-negative integer argument 'ms'"_s, true));
+            return;
+        }
+        const QJsonValue token =
+            params.value(u"_meta"_s).toObject().value(u"progressToken"_s);
+        startSleep(id, int(ms.toDouble()), token);
+    } else if (name == u"fail") {
+        sendResult(id, textResult(message.isString() ? message.toString()
+                                                     : u"the fail tool always fails"_s,
+                                  true));
+    } else if (name == u"crash") {
+        const QJsonValue codeValue = arguments.value(u"code"_s);
+        if (!codeValue.isUndefined()
+            && (!isInteger(codeValue) || codeValue.toDouble() < 0 || codeValue.toDouble() > 255)) {
+            sendResult(id, textResult(u"crash needs an integer 'code' between 0 and 255"_s, true));
+            return;
+        }
+        const int code = codeValue.isUndefined() ? 1 : int(codeValue.toDouble());
+        logLine(u"crash tool called, exiting with code "_s + QString::number(code));
+        ::_exit(code);
+    } else if (name == u"hang") {
+        logLine(u"hang tool called; no more output from now on"_s);
+        m_writer.setSilenced(true);
+    } else if (name.startsWith(u"tool_")) {
+        bool ok = false;
+        const int number = name.mid(5).toInt(&ok);
+        if (!ok || number < 1 || number > m_options.extraTools
+            || name != u"tool_"_s + QString::number(number)) {
+            sendError(id, InvalidParams, u"Unknown tool: "_s + name);
+        } else if (!message.isString()) {
+            sendResult(id, textResult(name + u" needs a string argument 'message'"_s, true));
+        } else {
+            sendResult(id, textResult(message.toString()));
+        }
+    } else {
+        sendError(id, InvalidParams, u"Unknown tool: "_s + name);
+    }
+}
+
+void DemoServer::startSleep(const QJsonValue &id, int ms, const QJsonValue &progressToken)
+{
+    const QString key = idKey(id);
+    if (m_sleeps.contains(key)) {
+        sendError(id, InvalidRequest, u"Request id is already in use: "_s + compactJson(id));
+        return;
+    }
+    const bool reportProgress = progressToken.isString() || progressToken.isDouble();
+    auto *call = new SleepCall(ms, reportProgress, this);
+    m_sleeps.insert(key, call);
+    connect(call, &SleepCall::progressed, this, [this, progressToken, ms](qint64 elapsed) {
+        sendNotification(u"notifications/progress"_s,
+                         {{u"progressToken"_s, progressToken},
+                          {u"progress"_s, elapsed},
+                          {u"total"_s, ms},
+                          {u"message"_s, QString(u"slept "_s % QString::number(elapsed) % u" of "_s
+                                                     % QString::number(ms) % u" ms"_s)}});
+    });
+    connect(call, &SleepCall::finished, this, [this, id, key, call] {
+        m_sleeps.remove(key);
+        call->deleteLater();
+        sendResult(id, textResult(u"slept "_s % QString::number(call->durationMs()) % u" ms"_s));
+    });
+    call->start();
+}
+
+void DemoServer::handleCancelled(const QJsonObject &params)
+{
+    const QJsonValue requestId = params.value(u"requestId"_s);
+    SleepCall *call = m_sleeps.take(idKey(requestId));
+    if (!call) {
+        logLine(u"cancellation for unknown or finished request "_s + compactJson(requestId));
+        return;
+    }
+    logLine(u"cancelled request "_s + compactJson(requestId));
+    delete call; // stops its timers: no result is sent for a cancelled request
+}
+
+void DemoServer::sendResult(const QJsonValue &id, const QJsonObject &result)
+{
+    m_writer.send({{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"result"_s, result}});
+}
+
+void DemoServer::sendError(const QJsonValue &id, int code, const QString &message)
+{
+    m_writer.send({{u"jsonrpc"_s, u"2.0"_s},
+                   {u"id"_s, id},
+                   {u"error"_s, QJsonObject{{u"code"_s, code}, {u"message"_s, message}}}});
+}
+
+void DemoServer::sendNotification(const QString &method, const QJsonObject &params)
+{
+    QJsonObject message{{u"jsonrpc"_s, u"2.0"_s}, {u"method"_s, method}};
+    if (!params.isEmpty())
+        message.insert(u"params"_s, params);
+    m_writer.send(message);
+}
+
+void DemoServer::sendRequest(const QString &id, const QString &method, const QJsonObject &params)
+{
+    m_pendingClientRequests.insert(idKey(id), method);
+    QJsonObject message{{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"method"_s, method}};
+    if (!params.isEmpty())
+        message.insert(u"params"_s, params);
+    m_writer.send(message);
+}
+
+} // namespace Demo

@@ -1,0 +1,94 @@
+#include "demolog.h"
+#include "demooptions.h"
+#include "demoserver.h"
+
+#include <QCoreApplication>
+#include <QFile>
+
+#include <csignal>
+#include <fcntl.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace {
+
+// Forks an idle process that inherits our stdout/stderr and process group, so a client that
+// only waits for (or kills) its direct child is left with open pipes. It outlives us on purpose.
+pid_t spawnGrandchild()
+{
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        // Only async-signal-safe calls after fork(): no Qt, no allocation.
+        ::signal(SIGTERM, SIG_DFL);
+        ::close(STDIN_FILENO);
+        for (;;)
+            ::pause();
+    }
+    return pid;
+}
+
+// A closed stdin/stdout/stderr would be reused by the next open() (Qt's own eventfd, say), and
+// we would read or write protocol data there. Park such fds on /dev/null instead.
+void ensureStandardFds()
+{
+    for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
+        if (::fcntl(fd, F_GETFD) >= 0)
+            continue;
+        const int devNull = ::open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+        if (devNull >= 0 && devNull != fd) {
+            ::dup2(devNull, fd);
+            ::close(devNull);
+        }
+    }
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    ensureStandardFds();
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(u"tether-demo-server"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(TETHER_VERSION));
+
+    const Demo::DemoOptions options = Demo::DemoOptions::fromCommandLine(app);
+    if (options.failAtStartup) {
+        Demo::logLine(u"refusing to start (--fail-at-startup)"_s);
+        return 3;
+    }
+
+    // A closed stdout must not kill us behind the client's back (see MessageWriter).
+    ::signal(SIGPIPE, SIG_IGN);
+    Demo::logLine(u"started pid "_s + QString::number(::getpid()));
+    for (int i = 1; i <= options.stderrLines; ++i) {
+        Demo::logLine(u"stderr line "_s % QString::number(i) % u" of "_s
+                  % QString::number(options.stderrLines));
+    }
+
+    if (options.spawnGrandchild) {
+        const pid_t pid = spawnGrandchild();
+        if (pid < 0) {
+            Demo::logLine(u"fork failed; cannot spawn the grandchild"_s);
+            return 2;
+        }
+        Demo::logLine(u"grandchild pid "_s + QString::number(pid));
+        if (!options.pidFile.isEmpty()) {
+            QFile file(options.pidFile);
+            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+                || file.write(QByteArray::number(pid) + '\n') < 0) {
+                Demo::logLine(u"cannot write pid file "_s % options.pidFile % u": "_s
+                          % file.errorString());
+            }
+        }
+    }
+
+    // After the fork, so the grandchild itself still dies from a group-wide SIGTERM.
+    if (options.ignoreSigterm)
+        ::signal(SIGTERM, SIG_IGN);
+
+    Demo::DemoServer server(options);
+    server.start();
+    return QCoreApplication::exec();
+}

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <QByteArrayView>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+
+// JSON-RPC 2.0 messages as MCP uses them: classification of what arrives, construction of
+// what leaves. Pure functions on JSON values.
+namespace Tether::JsonRpc {
+
+enum ErrorCode : int {
+    ParseError = -32700,
+    InvalidRequest = -32600,
+    MethodNotFound = -32601,
+    InvalidParams = -32602,
+    InternalError = -32603,
+    // Local failures, never sent on the wire (the MCP SDKs use the same numbers).
+    ConnectionClosed = -32000,
+    RequestTimeout = -32001,
+    RequestCancelled = -32800,
+};
+
+struct Error
+{
+    int code = 0;
+    QString message;
+    QJsonValue data;
+};
+
+enum class MessageKind { Request, Notification, Response, ErrorResponse, Invalid };
+
+struct Message
+{
+    MessageKind kind = MessageKind::Invalid;
+    QJsonValue id;       // Request, Response, ErrorResponse
+    QString method;      // Request, Notification
+    QJsonObject params;  // Request, Notification
+    QJsonValue result;   // Response
+    Error error;         // ErrorResponse
+    QString invalidReason; // Invalid: why the value is not a JSON-RPC message
+};
+
+Message classify(const QJsonObject &object);
+
+// One line of the stdio stream, or one SSE data block: a JSON object or a batch array.
+struct DecodedPayload
+{
+    QList<QJsonObject> messages;
+    QString error; // set when the payload is not JSON or holds no message objects
+};
+DecodedPayload decodePayload(QByteArrayView payload);
+
+QJsonObject makeRequest(const QJsonValue &id, const QString &method, const QJsonObject &params = {});
+QJsonObject makeNotification(const QString &method, const QJsonObject &params = {});
+QJsonObject makeResult(const QJsonValue &id, const QJsonValue &result);
+QJsonObject makeError(const QJsonValue &id, int code, const QString &message);
+
+QByteArray serialize(const QJsonObject &message); // compact, no trailing newline
+
+// A short, single-line excerpt of raw input for error messages.
+QString excerpt(QByteArrayView bytes, qsizetype maxChars = 80);
+
+} // namespace Tether::JsonRpc

@@ -1,0 +1,397 @@
+#include "mcpclientsession.h"
+
+#include "common/logging.h"
+
+#include <QCoreApplication>
+#include <QSet>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+// A server that keeps handing out new cursors is broken; stop before memory runs out.
+static constexpr int MaxToolPages = 1000;
+
+QString SessionClosure::describe() const
+{
+    if (!failure.isEmpty())
+        return failure;
+    return transport.describe();
+}
+
+McpClientSession::McpClientSession(std::unique_ptr<Transport> transport, SessionOptions options, QObject *parent)
+    : QObject(parent)
+    , m_transport(std::move(transport))
+    , m_options(std::move(options))
+{
+    connect(m_transport.get(), &Transport::started, this, &McpClientSession::onTransportStarted);
+    connect(m_transport.get(), &Transport::messageReceived, this, &McpClientSession::onMessage);
+    connect(m_transport.get(), &Transport::inputSkipped, this, &McpClientSession::onInputSkipped);
+    connect(m_transport.get(), &Transport::stderrLine, this, &McpClientSession::stderrLine);
+    connect(m_transport.get(), &Transport::closed, this, &McpClientSession::onTransportClosed);
+}
+
+McpClientSession::~McpClientSession()
+{
+    // Nobody is left to hear about the requests; the owner is going away with us.
+    for (PendingRequest &pending : m_pending)
+        delete pending.timer;
+    m_pending.clear();
+}
+
+QString McpClientSession::serverLabel() const
+{
+    return u"server '%1'"_s.arg(m_options.serverName);
+}
+
+void McpClientSession::open()
+{
+    Q_ASSERT(m_state == State::Idle);
+    // Idle -> Initializing
+    m_state = State::Initializing;
+    m_transport->start();
+}
+
+void McpClientSession::close()
+{
+    if (m_state == State::Closing || m_state == State::Closed)
+        return;
+    // * -> Closing
+    m_state = State::Closing;
+    m_transport->close();
+}
+
+void McpClientSession::onTransportStarted()
+{
+    if (m_state != State::Initializing)
+        return;
+    const QJsonObject params{
+        {u"protocolVersion"_s, supportedProtocolVersions().first()},
+        // Tether answers pings and nothing else a server may ask of a client.
+        {u"capabilities"_s, QJsonObject{}},
+        {u"clientInfo"_s, QJsonObject{{u"name"_s, u"tether"_s},
+                                      {u"title"_s, u"Tether"_s},
+                                      {u"version"_s, QStringLiteral(TETHER_VERSION)}}},
+    };
+    request(u"initialize"_s, params, [this](const RpcReply &reply) { onInitializeReply(reply); });
+}
+
+void McpClientSession::onInitializeReply(const RpcReply &reply)
+{
+    if (m_state != State::Initializing)
+        return;
+    if (!reply.ok()) {
+        fail(u"initialize failed: "_s + reply.error->message);
+        return;
+    }
+    const QJsonObject result = reply.result.toObject();
+    const QString version = result.value(u"protocolVersion").toString();
+    if (!supportedProtocolVersions().contains(version)) {
+        fail(u"%1 answered protocol version '%2', which Tether does not speak (Tether speaks %3); "
+             "update the server or Tether"_s
+                 .arg(serverLabel(), version, supportedProtocolVersions().join(u", "_s)));
+        return;
+    }
+    const QJsonObject info = result.value(u"serverInfo").toObject();
+    m_serverIdentity.protocolVersion = version;
+    m_serverIdentity.name = info.value(u"name").toString();
+    m_serverIdentity.version = info.value(u"version").toString();
+    m_serverIdentity.title = info.value(u"title").toString();
+    m_serverIdentity.instructions = result.value(u"instructions").toString();
+    m_serverIdentity.capabilities = result.value(u"capabilities").toObject();
+
+    notify(u"notifications/initialized"_s);
+    // Initializing -> Ready
+    m_state = State::Ready;
+    m_wasReady = true;
+    spdlog::debug("{}: connected ({} {}, protocol {})", serverLabel(), m_serverIdentity.name,
+                  m_serverIdentity.version, version);
+    emit ready();
+}
+
+qint64 McpClientSession::request(const QString &method, const QJsonObject &params, ReplyHandler handler,
+                                 ProgressHandler onProgress)
+{
+    const qint64 id = m_nextRequestId++;
+    const bool usable = m_state == State::Ready || (m_state == State::Initializing && method == u"initialize");
+    if (!usable) {
+        const QString reason = m_state == State::Initializing
+                                   ? u"%1 is still initializing"_s.arg(serverLabel())
+                                   : u"%1 is not connected"_s.arg(serverLabel());
+        // Answer later, never from inside the call: callers may not expect re-entrance.
+        QMetaObject::invokeMethod(
+            this, [handler = std::move(handler), reason] {
+                handler(RpcReply{{}, JsonRpc::Error{JsonRpc::ConnectionClosed, reason, {}}});
+            },
+            Qt::QueuedConnection);
+        return id;
+    }
+
+    QJsonObject sentParams = params;
+    if (onProgress) {
+        QJsonObject meta = sentParams.value(u"_meta").toObject();
+        meta.insert(u"progressToken", id);
+        sentParams.insert(u"_meta", meta);
+    }
+    auto *timer = new QTimer(this);
+    timer->setSingleShot(true);
+    connect(timer, &QTimer::timeout, this, [this, id] { onRequestTimeout(id); });
+    timer->start(m_options.requestTimeout);
+    m_pending.insert(id, PendingRequest{method, std::move(handler), std::move(onProgress), timer});
+    m_transport->send(JsonRpc::makeRequest(id, method, sentParams));
+    return id;
+}
+
+void McpClientSession::notify(const QString &method, const QJsonObject &params)
+{
+    if (m_transport->isOpen())
+        m_transport->send(JsonRpc::makeNotification(method, params));
+}
+
+void McpClientSession::cancel(qint64 requestId, const QString &reason)
+{
+    if (!m_pending.contains(requestId))
+        return;
+    notify(u"notifications/cancelled"_s, {{u"requestId"_s, requestId}, {u"reason"_s, reason}});
+    completeRequest(requestId, RpcReply{{}, JsonRpc::Error{JsonRpc::RequestCancelled, reason, {}}});
+}
+
+void McpClientSession::onRequestTimeout(qint64 requestId)
+{
+    const auto it = m_pending.constFind(requestId);
+    if (it == m_pending.cend())
+        return;
+    const QString reason = u"request '%1' to %2 timed out after %3 ms"_s
+                               .arg(it->method, serverLabel())
+                               .arg(m_options.requestTimeout.count());
+    spdlog::warn("{}", reason);
+    notify(u"notifications/cancelled"_s, {{u"requestId"_s, requestId}, {u"reason"_s, reason}});
+    completeRequest(requestId, RpcReply{{}, JsonRpc::Error{JsonRpc::RequestTimeout, reason, {}}});
+}
+
+void McpClientSession::completeRequest(qint64 requestId, const RpcReply &reply)
+{
+    auto node = m_pending.take(requestId);
+    delete node.timer;
+    if (node.handler)
+        node.handler(reply);
+}
+
+void McpClientSession::onMessage(const QJsonObject &object)
+{
+    if (m_state == State::Closed)
+        return;
+    const JsonRpc::Message message = JsonRpc::classify(object);
+    switch (message.kind) {
+    case JsonRpc::MessageKind::Request:
+        onServerRequest(message);
+        break;
+    case JsonRpc::MessageKind::Notification:
+        onNotification(message);
+        break;
+    case JsonRpc::MessageKind::Response:
+    case JsonRpc::MessageKind::ErrorResponse:
+        onResponse(message);
+        break;
+    case JsonRpc::MessageKind::Invalid:
+        onInputSkipped(u"skipped a message that is not JSON-RPC (%1): %2"_s.arg(
+            message.invalidReason, JsonRpc::excerpt(JsonRpc::serialize(object))));
+        break;
+    }
+}
+
+void McpClientSession::onInputSkipped(const QString &what)
+{
+    ++m_stats.skippedInput;
+    spdlog::warn("{}: {}", serverLabel(), what);
+}
+
+void McpClientSession::onServerRequest(const JsonRpc::Message &message)
+{
+    if (message.method == u"ping") {
+        m_transport->send(JsonRpc::makeResult(message.id, QJsonObject{}));
+        return;
+    }
+    ++m_stats.unsupportedRequests;
+    spdlog::info("{} asked for '{}', which Tether does not support; answered -32601", serverLabel(),
+                 message.method);
+    m_transport->send(JsonRpc::makeError(message.id, JsonRpc::MethodNotFound,
+                                         u"Method not found: %1 (Tether does not support it)"_s.arg(message.method)));
+}
+
+void McpClientSession::onNotification(const JsonRpc::Message &message)
+{
+    const QString &method = message.method;
+    if (method == u"notifications/tools/list_changed") {
+        // Before the handshake ends the first tools/list is still to come and will see the
+        // new list anyway: passing this on would only duplicate that first sync.
+        if (m_state == State::Ready)
+            emit toolsListChanged();
+        else
+            spdlog::debug("{}: tools/list_changed before the handshake ended, covered by the first sync",
+                          serverLabel());
+    } else if (method == u"notifications/message") {
+        emit logMessage(message.params.value(u"level").toString(), message.params.value(u"logger").toString(),
+                        message.params.value(u"data"));
+    } else if (method == u"notifications/progress") {
+        const QJsonValue token = message.params.value(u"progressToken");
+        ProgressUpdate update;
+        update.progress = message.params.value(u"progress").toDouble();
+        if (message.params.value(u"total").isDouble())
+            update.total = message.params.value(u"total").toDouble();
+        update.message = message.params.value(u"message").toString();
+        const auto it = m_pending.constFind(token.toInteger(-1));
+        if (it != m_pending.cend() && it->onProgress)
+            it->onProgress(update);
+        emit progressNotified(token, update);
+    } else {
+        spdlog::debug("{}: ignored notification '{}'", serverLabel(), method);
+    }
+}
+
+void McpClientSession::onResponse(const JsonRpc::Message &message)
+{
+    const qint64 id = message.id.isDouble() ? message.id.toInteger(-1) : -1;
+    if (!m_pending.contains(id)) {
+        ++m_stats.unknownResponses;
+        spdlog::warn("{}: skipped a response to id {} that no request is waiting for", serverLabel(),
+                     QString::fromUtf8(JsonRpc::serialize(QJsonObject{{u"id"_s, message.id}})));
+        return;
+    }
+    if (message.kind == JsonRpc::MessageKind::Response)
+        completeRequest(id, RpcReply{message.result, std::nullopt});
+    else
+        completeRequest(id, RpcReply{{}, message.error});
+}
+
+void McpClientSession::fail(const QString &reason)
+{
+    if (!m_failure.isEmpty() || m_state == State::Closing || m_state == State::Closed)
+        return;
+    m_failure = reason;
+    spdlog::debug("{}: {}", serverLabel(), reason);
+    const QPointer<McpClientSession> guard(this);
+    emit failed(reason);
+    if (!guard)
+        return;
+    failAllPending(reason);
+    if (!guard)
+        return;
+    // * -> Closing
+    m_state = State::Closing;
+    m_transport->close();
+}
+
+void McpClientSession::failAllPending(const QString &reason)
+{
+    const QPointer<McpClientSession> guard(this);
+    const QList<qint64> ids = m_pending.keys();
+    for (qint64 id : ids) {
+        if (!guard)
+            return;
+        if (m_pending.contains(id))
+            completeRequest(id, RpcReply{{}, JsonRpc::Error{JsonRpc::ConnectionClosed, reason, {}}});
+    }
+}
+
+void McpClientSession::onTransportClosed(const TransportClosure &closure)
+{
+    if (m_state == State::Closed)
+        return;
+    const QPointer<McpClientSession> guard(this);
+    if (m_state != State::Closing) {
+        QString reason = (m_state == State::Ready ? u"connection closed: "_s
+                                                  : u"connection closed during initialize: "_s)
+                         + closure.describe();
+        if (!closure.lastStderrLine().isEmpty())
+            reason += u" (last stderr line: \"%1\")"_s.arg(closure.lastStderrLine());
+        fail(reason);
+        if (!guard)
+            return;
+    }
+    // * -> Closed
+    m_state = State::Closed;
+    failAllPending(m_failure.isEmpty() ? u"connection closed by Tether"_s : u"connection closed: "_s + m_failure);
+    if (!guard)
+        return;
+    emit closed(SessionClosure{m_wasReady, m_failure, closure});
+}
+
+void McpClientSession::listTools(std::function<void(const ToolListReply &)> handler)
+{
+    fetchToolPage({}, std::make_shared<ToolListReply>(), std::make_shared<QSet<QString>>(), std::move(handler));
+}
+
+void McpClientSession::fetchToolPage(const QString &cursor, std::shared_ptr<ToolListReply> accumulated,
+                                     std::shared_ptr<QSet<QString>> seenCursors,
+                                     std::function<void(const ToolListReply &)> handler)
+{
+    QJsonObject params;
+    if (!cursor.isNull())
+        params.insert(u"cursor", cursor);
+    request(u"tools/list"_s, params, [this, accumulated, seenCursors, handler](const RpcReply &reply) {
+        if (!reply.ok()) {
+            accumulated->error = reply.error;
+            accumulated->error->message = u"tools/list failed: "_s + reply.error->message;
+            handler(*accumulated);
+            return;
+        }
+        const QJsonObject result = reply.result.toObject();
+        for (const QJsonValue &entry : result.value(u"tools").toArray()) {
+            QString error;
+            std::optional<ToolDefinition> tool = parseToolDefinition(entry, &error);
+            if (!tool) {
+                accumulated->warnings.append(error);
+                continue;
+            }
+            const bool duplicate = std::any_of(accumulated->tools.cbegin(), accumulated->tools.cend(),
+                                               [&](const ToolDefinition &known) { return known.name == tool->name; });
+            if (duplicate) {
+                accumulated->warnings.append(u"the tool '%1' is listed twice; the first one is kept"_s.arg(tool->name));
+                continue;
+            }
+            accumulated->tools.append(*tool);
+        }
+        const QString next = result.value(u"nextCursor").toString();
+        if (next.isEmpty()) {
+            for (const QString &warning : std::as_const(accumulated->warnings))
+                spdlog::warn("{}: tools/list: {}", serverLabel(), warning);
+            handler(*accumulated);
+            return;
+        }
+        if (seenCursors->contains(next) || seenCursors->size() >= MaxToolPages) {
+            accumulated->error = JsonRpc::Error{
+                JsonRpc::InternalError,
+                u"tools/list failed: %1 returned the cursor '%2' again; its pagination never ends"_s.arg(serverLabel(), next),
+                {}};
+            handler(*accumulated);
+            return;
+        }
+        seenCursors->insert(next);
+        fetchToolPage(next, accumulated, seenCursors, handler);
+    });
+}
+
+qint64 McpClientSession::callTool(const QString &name, const QJsonObject &arguments,
+                                  std::function<void(const ToolCallReply &)> handler, ProgressHandler onProgress)
+{
+    const QJsonObject params{{u"name"_s, name}, {u"arguments"_s, arguments}};
+    return request(
+        u"tools/call"_s, params,
+        [handler = std::move(handler)](const RpcReply &reply) {
+            ToolCallReply callReply;
+            if (reply.ok())
+                callReply.result = parseToolCallResult(reply.result.toObject());
+            else
+                callReply.error = reply.error;
+            handler(callReply);
+        },
+        std::move(onProgress));
+}
+
+void McpClientSession::ping(ReplyHandler handler)
+{
+    request(u"ping"_s, {}, std::move(handler));
+}
+
+} // namespace Tether

@@ -1,0 +1,161 @@
+#pragma once
+
+#include "protocol/jsonrpc.h"
+#include "protocol/mcptypes.h"
+#include "transport/transport.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace Tether {
+
+struct SessionOptions
+{
+    QString serverName;
+    std::chrono::milliseconds requestTimeout{60000}; // every request, the handshake included
+};
+
+struct SessionClosure
+{
+    bool wasReady = false;    // the handshake had completed
+    QString failure;          // why the session failed; empty when it was closed on request
+    TransportClosure transport;
+
+    // "connection closed during initialize: process exited with code 3"
+    QString describe() const;
+};
+
+struct RpcReply
+{
+    QJsonValue result;
+    std::optional<JsonRpc::Error> error;
+    bool ok() const { return !error; }
+};
+
+struct ToolListReply
+{
+    QList<ToolDefinition> tools;
+    QStringList warnings; // entries that were skipped, and why
+    std::optional<JsonRpc::Error> error;
+};
+
+struct ToolCallReply
+{
+    ToolCallResult result;
+    std::optional<JsonRpc::Error> error;
+};
+
+struct ProgressUpdate
+{
+    double progress = 0;
+    std::optional<double> total;
+    QString message;
+};
+
+struct SessionStats
+{
+    int skippedInput = 0;       // lines that were not JSON, JSON that was no message
+    int unknownResponses = 0;   // responses to ids nobody is waiting for
+    int unsupportedRequests = 0; // server requests answered with -32601
+};
+
+// The client side of one MCP connection over one transport: handshake and version
+// negotiation, request correlation with timeouts and cancellation, and the notifications MCP
+// defines. Every request gets exactly one answer: its reply, a timeout, or the closing of the
+// connection.
+class McpClientSession final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(McpClientSession)
+
+public:
+    enum class State { Idle, Initializing, Ready, Closing, Closed };
+
+    using ReplyHandler = std::function<void(const RpcReply &)>;
+    using ProgressHandler = std::function<void(const ProgressUpdate &)>;
+
+    McpClientSession(std::unique_ptr<Transport> transport, SessionOptions options, QObject *parent = nullptr);
+    ~McpClientSession() override;
+
+    // Starts the transport and the handshake; ready() or failed() follows, and closed() at the end.
+    void open();
+    // Bounded; closed() follows once the transport is really closed.
+    void close();
+
+    State state() const { return m_state; }
+    bool isReady() const { return m_state == State::Ready; }
+    const ServerIdentity &serverIdentity() const { return m_serverIdentity; }
+    const SessionOptions &options() const { return m_options; }
+    const SessionStats &stats() const { return m_stats; }
+    Transport *transport() const { return m_transport.get(); }
+
+    qint64 request(const QString &method, const QJsonObject &params, ReplyHandler handler,
+                   ProgressHandler onProgress = {});
+    void notify(const QString &method, const QJsonObject &params = {});
+    // Sends notifications/cancelled and fails the request locally at once.
+    void cancel(qint64 requestId, const QString &reason);
+
+    // Follows nextCursor until the last page.
+    void listTools(std::function<void(const ToolListReply &)> handler);
+    qint64 callTool(const QString &name, const QJsonObject &arguments,
+                    std::function<void(const ToolCallReply &)> handler, ProgressHandler onProgress = {});
+    void ping(ReplyHandler handler);
+
+    int pendingRequestCount() const { return int(m_pending.size()); }
+
+signals:
+    void ready();
+    // The session became unusable for a reason other than close(); emitted at most once.
+    void failed(const QString &reason);
+    // Emitted exactly once, after the transport has closed.
+    void closed(const Tether::SessionClosure &closure);
+    void toolsListChanged();
+    void logMessage(const QString &level, const QString &logger, const QJsonValue &data);
+    void progressNotified(const QJsonValue &progressToken, const Tether::ProgressUpdate &update);
+    void stderrLine(const QString &line);
+
+private:
+    struct PendingRequest
+    {
+        QString method;
+        ReplyHandler handler;
+        ProgressHandler onProgress;
+        QTimer *timer = nullptr;
+    };
+
+    void onTransportStarted();
+    void onMessage(const QJsonObject &object);
+    void onInputSkipped(const QString &what);
+    void onTransportClosed(const TransportClosure &closure);
+    void onInitializeReply(const RpcReply &reply);
+    void onServerRequest(const JsonRpc::Message &message);
+    void onNotification(const JsonRpc::Message &message);
+    void onResponse(const JsonRpc::Message &message);
+    void onRequestTimeout(qint64 requestId);
+    void fail(const QString &reason);
+    void completeRequest(qint64 requestId, const RpcReply &reply);
+    void failAllPending(const QString &reason);
+    void fetchToolPage(const QString &cursor, std::shared_ptr<ToolListReply> accumulated,
+                       std::shared_ptr<QSet<QString>> seenCursors,
+                       std::function<void(const ToolListReply &)> handler);
+    QString serverLabel() const;
+
+    std::unique_ptr<Transport> m_transport;
+    SessionOptions m_options;
+    State m_state = State::Idle;
+    ServerIdentity m_serverIdentity;
+    QHash<qint64, PendingRequest> m_pending;
+    qint64 m_nextRequestId = 1;
+    QString m_failure;
+    bool m_wasReady = false;
+    SessionStats m_stats;
+};
+
+} // namespace Tether

@@ -1,0 +1,71 @@
+#include "mcptypes.h"
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+const QStringList &supportedProtocolVersions()
+{
+    static const QStringList versions{u"2025-11-25"_s, u"2025-06-18"_s, u"2025-03-26"_s, u"2024-11-05"_s};
+    return versions;
+}
+
+std::optional<ToolDefinition> parseToolDefinition(const QJsonValue &value, QString *error)
+{
+    if (!value.isObject()) {
+        *error = u"a tool entry is not a JSON object"_s;
+        return std::nullopt;
+    }
+    const QJsonObject object = value.toObject();
+    ToolDefinition tool;
+    tool.name = object.value(u"name").toString();
+    if (tool.name.isEmpty()) {
+        *error = u"a tool entry has no \"name\""_s;
+        return std::nullopt;
+    }
+    tool.title = object.value(u"title").toString();
+    if (tool.title.isEmpty())
+        tool.title = object.value(u"annotations").toObject().value(u"title").toString();
+    tool.description = object.value(u"description").toString();
+    tool.inputSchema = object.value(u"inputSchema").toObject();
+    tool.outputSchema = object.value(u"outputSchema").toObject();
+    tool.annotations = object.value(u"annotations").toObject();
+    tool.raw = object;
+    return tool;
+}
+
+ToolCallResult parseToolCallResult(const QJsonObject &result)
+{
+    ToolCallResult parsed;
+    parsed.raw = result;
+    parsed.content = result.value(u"content").toArray();
+    parsed.isError = result.value(u"isError").toBool(false);
+    parsed.structuredContent = result.value(u"structuredContent");
+    return parsed;
+}
+
+QString renderContent(const QJsonArray &content)
+{
+    QStringList parts;
+    for (const QJsonValue &itemValue : content) {
+        const QJsonObject item = itemValue.toObject();
+        const QString type = item.value(u"type").toString();
+        if (type == u"text") {
+            parts.append(item.value(u"text").toString());
+        } else if (type == u"image" || type == u"audio") {
+            const qsizetype bytes = item.value(u"data").toString().size() * 3 / 4;
+            parts.append(u"[%1: %2, about %3 bytes]"_s.arg(type, item.value(u"mimeType").toString()).arg(bytes));
+        } else if (type == u"resource") {
+            const QJsonObject resource = item.value(u"resource").toObject();
+            const QString text = resource.value(u"text").toString();
+            parts.append(text.isEmpty() ? u"[resource: %1]"_s.arg(resource.value(u"uri").toString()) : text);
+        } else if (type == u"resource_link") {
+            parts.append(u"[resource link: %1]"_s.arg(item.value(u"uri").toString()));
+        } else {
+            parts.append(u"[%1 content]"_s.arg(type.isEmpty() ? u"untyped"_s : type));
+        }
+    }
+    return parts.join(u'\n');
+}
+
+} // namespace Tether

@@ -1,0 +1,263 @@
+#include "stdiotransport.h"
+
+#include "common/logging.h"
+#include "protocol/jsonrpc.h"
+
+#include <QDir>
+
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+// One stderr line longer than this is cut: stderr is a log, not a data channel.
+static constexpr qsizetype MaxStderrLineBytes = 8 * 1024;
+
+QString StdioServerCommand::commandLine() const
+{
+    QStringList words{program};
+    for (const QString &argument : arguments) {
+        const bool plain = !argument.isEmpty()
+                           && std::all_of(argument.begin(), argument.end(), [](QChar c) {
+                                  return c.isLetterOrNumber() || QStringView(u"-_./=:,@%+").contains(c);
+                              });
+        words.append(plain ? argument : u'\'' + QString(argument).replace(u"'"_s, u"'\\''"_s) + u'\'');
+    }
+    return words.join(u' ');
+}
+
+StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions options, QObject *parent)
+    : Transport(parent)
+    , m_command(std::move(command))
+    , m_options(options)
+    , m_stdoutFramer(options.maxLineBytes)
+{
+    m_closeTimer.setSingleShot(true);
+    // The escalation graces are promised to servers: never cut them short.
+    m_closeTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_closeTimer, &QTimer::timeout, this, &StdioTransport::onCloseTimer);
+    connect(&m_process, &QProcess::started, this, &StdioTransport::onStarted);
+    connect(&m_process, &QProcess::readyReadStandardOutput, this, &StdioTransport::onStdout);
+    connect(&m_process, &QProcess::readyReadStandardError, this, &StdioTransport::onStderr);
+    connect(&m_process, &QProcess::finished, this, &StdioTransport::onFinished);
+    connect(&m_process, &QProcess::errorOccurred, this, &StdioTransport::onErrorOccurred);
+}
+
+StdioTransport::~StdioTransport()
+{
+    // Destroyed while the child runs (Tether quitting): no grace, but never leave it behind.
+    if (m_process.state() != QProcess::NotRunning) {
+        m_process.disconnect(this);
+        signalGroup(SIGKILL);
+        m_process.waitForFinished(5000);
+    }
+}
+
+QString StdioTransport::description() const
+{
+    return u"stdio: "_s + m_command.commandLine();
+}
+
+void StdioTransport::start()
+{
+    Q_ASSERT(m_stage == Stage::Idle);
+    m_stage = Stage::Starting;
+
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const auto &[name, value] : m_command.environment)
+        environment.insert(name, value);
+    m_process.setProcessEnvironment(environment);
+    if (!m_command.workingDirectory.isEmpty())
+        m_process.setWorkingDirectory(m_command.workingDirectory);
+
+    const pid_t tetherPid = ::getpid();
+    m_process.setChildProcessModifier([tetherPid] {
+        // Own process group, so closing can signal everything the server started.
+        ::setpgid(0, 0);
+        // Die with Tether, even when Tether is killed with SIGKILL.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != tetherPid)
+            ::_exit(127);
+    });
+    m_process.start(m_command.program, m_command.arguments);
+}
+
+void StdioTransport::send(const QJsonObject &message)
+{
+    if (m_stage != Stage::Running)
+        return;
+    QByteArray line = JsonRpc::serialize(message);
+    line.append('\n');
+    m_process.write(line);
+}
+
+void StdioTransport::close()
+{
+    m_closure.requested = true;
+    switch (m_stage) {
+    case Stage::Idle:
+        m_stage = Stage::Closed;
+        QMetaObject::invokeMethod(this, &StdioTransport::finish, Qt::QueuedConnection);
+        return;
+    case Stage::Starting:
+        // Idle | Starting -> Killing: nothing was said to the server yet, no grace is owed.
+        m_stage = Stage::Killing;
+        m_process.kill();
+        return;
+    case Stage::Running:
+        // Running -> ClosingStdin: a well-behaved server exits when its input ends.
+        m_stage = Stage::ClosingStdin;
+        m_process.closeWriteChannel();
+        m_closeTimer.start(m_options.stdinCloseGrace);
+        return;
+    case Stage::ClosingStdin:
+    case Stage::Terminating:
+    case Stage::Killing:
+    case Stage::Closed:
+        return; // already on its way
+    }
+}
+
+void StdioTransport::closeWithError(const QString &error)
+{
+    if (m_closure.error.isEmpty())
+        m_closure.error = error;
+    if (m_stage == Stage::Running) {
+        // Running -> Terminating: the stream is unusable, skip the polite stdin close.
+        m_stage = Stage::Terminating;
+        signalGroup(SIGTERM);
+        m_closeTimer.start(m_options.terminateGrace);
+    }
+}
+
+void StdioTransport::onCloseTimer()
+{
+    switch (m_stage) {
+    case Stage::ClosingStdin:
+        // ClosingStdin -> Terminating
+        spdlog::debug("{}: still running {} ms after stdin closed, sending SIGTERM", description(),
+                      m_options.stdinCloseGrace.count());
+        m_stage = Stage::Terminating;
+        signalGroup(SIGTERM);
+        m_closeTimer.start(m_options.terminateGrace);
+        break;
+    case Stage::Terminating:
+        // Terminating -> Killing
+        spdlog::warn("{}: ignored SIGTERM for {} ms, sending SIGKILL", description(),
+                     m_options.terminateGrace.count());
+        m_stage = Stage::Killing;
+        signalGroup(SIGKILL);
+        break;
+    default:
+        break;
+    }
+}
+
+void StdioTransport::signalGroup(int signalNumber)
+{
+    if (m_processId > 0)
+        ::kill(-pid_t(m_processId), signalNumber);
+}
+
+void StdioTransport::onStarted()
+{
+    m_processId = m_process.processId();
+    if (m_stage != Stage::Starting)
+        return;
+    // Starting -> Running
+    m_stage = Stage::Running;
+    emit started();
+}
+
+void StdioTransport::onStdout()
+{
+    const QByteArray bytes = m_process.readAllStandardOutput();
+    if (m_stage != Stage::Running && m_stage != Stage::ClosingStdin)
+        return;
+    const QList<QByteArray> lines = m_stdoutFramer.push(bytes);
+    for (const QByteArray &line : lines) {
+        const JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(line);
+        if (!decoded.error.isEmpty())
+            emit inputSkipped(u"skipped a line on stdout that is "_s + decoded.error);
+        for (const QJsonObject &message : decoded.messages) {
+            emit messageReceived(message);
+            if (m_stage != Stage::Running && m_stage != Stage::ClosingStdin)
+                return; // a receiver closed us
+        }
+    }
+    if (m_stdoutFramer.overflowed()) {
+        closeWithError(u"protocol error: the server wrote a line longer than %1 MiB on stdout"_s
+                           .arg(m_stdoutFramer.maxLineBytes() / (1024 * 1024)));
+    }
+}
+
+void StdioTransport::onStderr()
+{
+    m_stderrBuffer.append(m_process.readAllStandardError());
+    qsizetype lineStart = 0;
+    for (qsizetype newline = m_stderrBuffer.indexOf('\n'); newline >= 0;
+         newline = m_stderrBuffer.indexOf('\n', lineStart)) {
+        appendStderrLine(QByteArrayView(m_stderrBuffer).sliced(lineStart, newline - lineStart));
+        lineStart = newline + 1;
+    }
+    m_stderrBuffer.remove(0, lineStart);
+    if (m_stderrBuffer.size() > MaxStderrLineBytes) {
+        appendStderrLine(m_stderrBuffer);
+        m_stderrBuffer.clear();
+    }
+}
+
+void StdioTransport::appendStderrLine(QByteArrayView bytes)
+{
+    if (bytes.endsWith('\r'))
+        bytes.chop(1);
+    QString line = QString::fromUtf8(bytes.first(std::min(bytes.size(), MaxStderrLineBytes)));
+    if (bytes.size() > MaxStderrLineBytes)
+        line += u"…"_s;
+    m_stderrTail.push_back(line);
+    while (qsizetype(m_stderrTail.size()) > m_options.stderrTailLines)
+        m_stderrTail.pop_front();
+    emit stderrLine(line);
+}
+
+void StdioTransport::onErrorOccurred(QProcess::ProcessError error)
+{
+    if (error != QProcess::FailedToStart)
+        return; // crashes and write errors are reported through finished()
+    m_closure.error = u"could not start '%1': %2"_s.arg(m_command.program, m_process.errorString());
+    m_stage = Stage::Closed;
+    finish();
+}
+
+void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus exitStatus)
+{
+    if (m_stage == Stage::Closed)
+        return;
+    m_closeTimer.stop();
+    // Anything the server left in its group (a grandchild holding our pipes, say) goes too.
+    signalGroup(SIGKILL);
+    onStderr();
+    if (!m_stderrBuffer.isEmpty()) {
+        appendStderrLine(m_stderrBuffer);
+        m_stderrBuffer.clear();
+    }
+    if (exitStatus == QProcess::CrashExit)
+        m_closure.exitSignal = exitCode;
+    else
+        m_closure.exitCode = exitCode;
+    // * -> Closed
+    m_stage = Stage::Closed;
+    finish();
+}
+
+void StdioTransport::finish()
+{
+    m_closure.stderrTail = stderrTail();
+    spdlog::debug("{}: closed ({})", description(), m_closure.describe());
+    emit closed(m_closure);
+}
+
+} // namespace Tether

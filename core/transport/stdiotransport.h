@@ -1,0 +1,83 @@
+#pragma once
+
+#include "lineframer.h"
+#include "transport.h"
+
+#include <QProcess>
+#include <QStringList>
+#include <QTimer>
+
+#include <chrono>
+#include <deque>
+
+namespace Tether {
+
+struct StdioServerCommand
+{
+    QString program;
+    QStringList arguments;
+    QList<std::pair<QString, QString>> environment; // added to Tether's own environment
+    QString workingDirectory;
+
+    QString commandLine() const; // for messages: program and arguments, as typed
+};
+
+struct StdioTransportOptions
+{
+    qsizetype maxLineBytes = LineFramer::DefaultMaxLineBytes;
+    std::chrono::milliseconds stdinCloseGrace{2000}; // after closing stdin, before SIGTERM
+    std::chrono::milliseconds terminateGrace{2000};  // after SIGTERM, before SIGKILL
+    int stderrTailLines = 200;
+};
+
+// An MCP server as a child process speaking newline-delimited JSON-RPC on stdin/stdout.
+// The child runs in its own process group and dies with Tether; closing it escalates from
+// closing stdin to SIGTERM to SIGKILL of the whole group, and closed() is emitted only once
+// the process has exited. Whatever is left in its group then is killed too.
+class StdioTransport final : public Transport
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(StdioTransport)
+
+public:
+    explicit StdioTransport(StdioServerCommand command, StdioTransportOptions options = {},
+                            QObject *parent = nullptr);
+    ~StdioTransport() override;
+
+    void start() override;
+    void send(const QJsonObject &message) override;
+    void close() override;
+
+    bool isOpen() const override { return m_stage == Stage::Running; }
+    qint64 processId() const override { return m_processId; }
+    QString description() const override;
+
+    QStringList stderrTail() const { return {m_stderrTail.begin(), m_stderrTail.end()}; }
+
+private:
+    enum class Stage { Idle, Starting, Running, ClosingStdin, Terminating, Killing, Closed };
+
+    void onStarted();
+    void onStdout();
+    void onStderr();
+    void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
+    void onErrorOccurred(QProcess::ProcessError error);
+    void onCloseTimer();
+    void closeWithError(const QString &error);
+    void appendStderrLine(QByteArrayView line);
+    void signalGroup(int signalNumber);
+    void finish();
+
+    StdioServerCommand m_command;
+    StdioTransportOptions m_options;
+    QProcess m_process;
+    QTimer m_closeTimer;
+    LineFramer m_stdoutFramer;
+    QByteArray m_stderrBuffer;
+    std::deque<QString> m_stderrTail;
+    TransportClosure m_closure;
+    Stage m_stage = Stage::Idle;
+    qint64 m_processId = 0;
+};
+
+} // namespace Tether

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace Tether {
+
+// How a transport ended. For stdio, a closure exists only once the process has really exited.
+struct TransportClosure
+{
+    bool requested = false;     // Tether asked for the close
+    QString error;              // what went wrong, when something did (start failure, protocol error)
+    std::optional<int> exitCode;
+    std::optional<int> exitSignal;
+    QStringList stderrTail;     // the last lines the server wrote to stderr
+
+    QString lastStderrLine() const { return stderrTail.isEmpty() ? QString() : stderrTail.last(); }
+    // One line for people: "process exited with code 3", "protocol error: …; process killed by SIGKILL".
+    QString describe() const;
+};
+
+QString signalName(int signalNumber);
+
+// A connection to one MCP server that carries JSON-RPC messages both ways. A transport is used
+// for one connection only; every attempt builds a fresh one.
+class Transport : public QObject
+{
+    Q_OBJECT
+
+public:
+    using QObject::QObject;
+
+    virtual void start() = 0;
+    virtual void send(const QJsonObject &message) = 0;
+    // Bounded close; closed() follows once the connection is really gone.
+    virtual void close() = 0;
+
+    virtual bool isOpen() const = 0;
+    virtual qint64 processId() const { return 0; }
+    // "stdio: node server.js", for messages and the window.
+    virtual QString description() const = 0;
+
+signals:
+    void started();
+    void messageReceived(const QJsonObject &message);
+    // Input that was not a message and was skipped; the connection goes on.
+    void inputSkipped(const QString &what);
+    void stderrLine(const QString &line);
+    // Emitted exactly once.
+    void closed(const Tether::TransportClosure &closure);
+};
+
+} // namespace Tether

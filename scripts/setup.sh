@@ -1,0 +1,43 @@
+# Sourced by run.sh and test.sh: installs what a fresh Debian 12 machine lacks, quickly when
+# nothing is missing.
+
+tether_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+tether_apt_packages=(cmake ninja-build g++ pkg-config qt6-base-dev libgl-dev libspdlog-dev)
+
+tether_install_packages() {
+    local wanted=("$@") missing=() package
+    for package in "${wanted[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")
+    done
+    # Node.js may come from elsewhere than Debian (it does on some images): any node and npm will do.
+    command -v node >/dev/null || missing+=(nodejs)
+    command -v npm >/dev/null || missing+=(npm)
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "tether: installing ${missing[*]}" >&2
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "tether: these packages are missing and installing them needs root: ${missing[*]}" >&2
+        return 1
+    fi
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Installs the npm packages of the end-to-end tests exactly as package-lock.json pins them,
+# again only when the lock file changed since the last install.
+tether_install_npm_packages() {
+    local stamp="$tether_root/node_modules/.tether-lock.sha256"
+    local wanted
+    wanted=$(sha256sum "$tether_root/package-lock.json" | cut -d' ' -f1)
+    [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ] && return 0
+    echo "tether: installing npm packages from package-lock.json" >&2
+    (cd "$tether_root" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$wanted" > "$stamp"
+}
+
+# Configures (once) and builds a CMake preset.
+tether_build() {
+    local preset=$1
+    [ -f "$tether_root/build/$preset/build.ninja" ] || cmake --preset "$preset" -S "$tether_root" >/dev/null
+    cmake --build "$tether_root/build/$preset" --parallel "$(nproc)"
+}

@@ -1,0 +1,77 @@
+#pragma once
+
+#include "protocol/jsonrpc.h"
+#include "transport/transport.h"
+
+#include <QList>
+#include <QMetaObject>
+
+namespace Tether::Testing {
+
+// An in-process transport the test drives by hand: it records what the client sends and
+// delivers what the test injects. close() only records the request; the test decides when
+// (and whether) the transport reports closed, to exercise slow and missing close signals.
+class FakeTransport final : public Transport
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(FakeTransport)
+
+public:
+    using Transport::Transport;
+
+    void start() override
+    {
+        m_open = true;
+        QMetaObject::invokeMethod(this, &Transport::started, Qt::QueuedConnection);
+    }
+    void send(const QJsonObject &message) override { sent.append(message); emit messageSent(message); }
+    void close() override
+    {
+        closeRequested = true;
+        if (closeOnRequest) {
+            TransportClosure closure;
+            closure.requested = true;
+            finishClose(closure);
+        }
+    }
+    bool isOpen() const override { return m_open; }
+    QString description() const override { return QStringLiteral("fake"); }
+
+    void inject(const QJsonObject &message) { emit messageReceived(message); }
+    void finishClose(TransportClosure closure)
+    {
+        if (m_closed)
+            return;
+        m_open = false;
+        m_closed = true;
+        emit closed(closure);
+    }
+
+    // The last message sent with this method, or an empty object.
+    QJsonObject lastSent(const QString &method) const
+    {
+        for (auto it = sent.crbegin(); it != sent.crend(); ++it) {
+            if (it->value(u"method").toString() == method)
+                return *it;
+        }
+        return {};
+    }
+    int countSent(const QString &method) const
+    {
+        return int(std::count_if(sent.cbegin(), sent.cend(),
+                                 [&](const QJsonObject &m) { return m.value(u"method").toString() == method; }));
+    }
+
+    QList<QJsonObject> sent;
+    bool closeRequested = false;
+    bool closeOnRequest = true;
+
+signals:
+    void messageSent(const QJsonObject &message);
+
+private:
+    bool m_open = false;
+    bool m_closed = false;
+};
+
+} // namespace Tether::Testing

@@ -1,0 +1,124 @@
+#include "protocol/jsonrpc.h"
+
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using JsonRpc::MessageKind;
+
+Q_DECLARE_METATYPE(JsonRpc::MessageKind)
+
+static QJsonObject parse(const char *json)
+{
+    return QJsonDocument::fromJson(json).object();
+}
+
+class TestJsonRpc final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void classifies_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<MessageKind>("kind");
+
+        QTest::newRow("request") << QByteArray(R"({"jsonrpc":"2.0","id":1,"method":"ping"})") << MessageKind::Request;
+        QTest::newRow("request with string id") << QByteArray(R"({"jsonrpc":"2.0","id":"a","method":"ping","params":{}})")
+                                                << MessageKind::Request;
+        QTest::newRow("notification") << QByteArray(R"({"jsonrpc":"2.0","method":"notifications/initialized"})")
+                                      << MessageKind::Notification;
+        QTest::newRow("response") << QByteArray(R"({"jsonrpc":"2.0","id":3,"result":{}})") << MessageKind::Response;
+        QTest::newRow("null result is a response") << QByteArray(R"({"jsonrpc":"2.0","id":3,"result":null})")
+                                                    << MessageKind::Response;
+        QTest::newRow("error response") << QByteArray(R"({"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"x"}})")
+                                        << MessageKind::ErrorResponse;
+        QTest::newRow("error with null id") << QByteArray(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}})")
+                                            << MessageKind::ErrorResponse;
+        QTest::newRow("no version") << QByteArray(R"({"id":1,"method":"ping"})") << MessageKind::Invalid;
+        QTest::newRow("wrong version") << QByteArray(R"({"jsonrpc":"1.0","id":1,"method":"ping"})") << MessageKind::Invalid;
+        QTest::newRow("only version") << QByteArray(R"({"jsonrpc":"2.0"})") << MessageKind::Invalid;
+        QTest::newRow("method not a string") << QByteArray(R"({"jsonrpc":"2.0","id":1,"method":5})") << MessageKind::Invalid;
+        QTest::newRow("fractional id") << QByteArray(R"({"jsonrpc":"2.0","id":1.5,"method":"x"})") << MessageKind::Invalid;
+        QTest::newRow("object id") << QByteArray(R"({"jsonrpc":"2.0","id":{},"result":{}})") << MessageKind::Invalid;
+        QTest::newRow("params not an object") << QByteArray(R"({"jsonrpc":"2.0","id":1,"method":"x","params":[1]})")
+                                              << MessageKind::Invalid;
+        QTest::newRow("response without result or error") << QByteArray(R"({"jsonrpc":"2.0","id":1})")
+                                                          << MessageKind::Invalid;
+        QTest::newRow("error not an object") << QByteArray(R"({"jsonrpc":"2.0","id":1,"error":"bad"})")
+                                             << MessageKind::Invalid;
+    }
+
+    void classifies()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(MessageKind, kind);
+        const JsonRpc::Message message = JsonRpc::classify(parse(json.constData()));
+        QCOMPARE(message.kind, kind);
+        QCOMPARE(message.invalidReason.isEmpty(), kind != MessageKind::Invalid);
+    }
+
+    void readsFields()
+    {
+        const auto request = JsonRpc::classify(parse(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x"}})"));
+        QCOMPARE(request.id.toInteger(), 7);
+        QCOMPARE(request.method, u"tools/call"_s);
+        QCOMPARE(request.params.value(u"name").toString(), u"x"_s);
+
+        const auto error = JsonRpc::classify(parse(R"({"jsonrpc":"2.0","id":"k","error":{"code":-32602,"message":"bad","data":[1]}})"));
+        QCOMPARE(error.id.toString(), u"k"_s);
+        QCOMPARE(error.error.code, -32602);
+        QCOMPARE(error.error.message, u"bad"_s);
+        QVERIFY(error.error.data.isArray());
+    }
+
+    void decodesPayloads_data()
+    {
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<int>("messages");
+        QTest::addColumn<QString>("errorPart");
+
+        QTest::newRow("object") << QByteArray(R"({"jsonrpc":"2.0","method":"a"})") << 1 << QString();
+        QTest::newRow("batch") << QByteArray(R"([{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","method":"b"}])") << 2
+                               << QString();
+        QTest::newRow("text") << QByteArray("this is not json") << 0 << u"not JSON"_s;
+        QTest::newRow("truncated") << QByteArray(R"({"jsonrpc":"2.0",)") << 0 << u"not JSON"_s;
+        QTest::newRow("number array") << QByteArray("[1,2,3]") << 0 << u"no message object"_s;
+        QTest::newRow("invalid utf-8") << QByteArray("{\"a\":\"\xff\xfe\"}") << 0 << u"not JSON"_s;
+    }
+
+    void decodesPayloads()
+    {
+        QFETCH(QByteArray, payload);
+        QFETCH(int, messages);
+        QFETCH(QString, errorPart);
+        const JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(payload);
+        QCOMPARE(decoded.messages.size(), messages);
+        if (errorPart.isEmpty())
+            QCOMPARE(decoded.error, QString());
+        else
+            QVERIFY2(decoded.error.contains(errorPart), qPrintable(decoded.error));
+    }
+
+    void excerptIsShortAndOneLine()
+    {
+        QCOMPARE(JsonRpc::excerpt("abc"), u"'abc'"_s);
+        QCOMPARE(JsonRpc::excerpt("a\nb"), u"'a b'"_s);
+        const QString longExcerpt = JsonRpc::excerpt(QByteArray(1000, 'x'), 10);
+        QVERIFY(longExcerpt.startsWith(u"'xxxxxxxxxx…'"_s));
+        QVERIFY(longExcerpt.contains(u"1000 bytes"_s));
+    }
+
+    void buildsMessages()
+    {
+        QCOMPARE(JsonRpc::serialize(JsonRpc::makeRequest(1, u"ping"_s)), QByteArray(R"({"id":1,"jsonrpc":"2.0","method":"ping"})"));
+        QCOMPARE(JsonRpc::serialize(JsonRpc::makeNotification(u"n"_s, {{u"a"_s, 1}})),
+                 QByteArray(R"({"jsonrpc":"2.0","method":"n","params":{"a":1}})"));
+        QCOMPARE(JsonRpc::serialize(JsonRpc::makeError(u"x"_s, -32601, u"nope"_s)),
+                 QByteArray(R"({"error":{"code":-32601,"message":"nope"},"id":"x","jsonrpc":"2.0"})"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestJsonRpc)
+#include "tst_jsonrpc.moc"

@@ -1,0 +1,396 @@
+#include "protocol/mcpclientsession.h"
+#include "support/faketransport.h"
+
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using Testing::FakeTransport;
+
+namespace {
+
+struct Harness
+{
+    explicit Harness(std::chrono::milliseconds timeout = std::chrono::milliseconds(60000))
+    {
+        auto owned = std::make_unique<FakeTransport>();
+        transport = owned.get();
+        session = std::make_unique<McpClientSession>(std::move(owned), SessionOptions{u"fake"_s, timeout});
+    }
+
+    // The id of the last request sent with `method`.
+    QJsonValue idOf(const QString &method) const { return transport->lastSent(method).value(u"id"); }
+
+    void answer(const QString &method, const QJsonValue &result)
+    {
+        transport->inject(JsonRpc::makeResult(idOf(method), result));
+    }
+
+    static QJsonObject initializeResult(const QString &version = u"2025-11-25"_s)
+    {
+        return {{u"protocolVersion"_s, version},
+                {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, true}}}}},
+                {u"serverInfo"_s, QJsonObject{{u"name"_s, u"fake-server"_s}, {u"version"_s, u"9.1"_s}}}};
+    }
+
+    bool openReady()
+    {
+        session->open();
+        if (!QTest::qWaitFor([&] { return transport->countSent(u"initialize"_s) == 1; }, 5000))
+            return false;
+        answer(u"initialize"_s, initializeResult());
+        return session->isReady();
+    }
+
+    FakeTransport *transport = nullptr;
+    std::unique_ptr<McpClientSession> session;
+};
+
+QJsonObject textResult(const QString &text, bool isError = false)
+{
+    return {{u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, text}}}}, {u"isError"_s, isError}};
+}
+
+QJsonObject tool(const QString &name)
+{
+    return {{u"name"_s, name}, {u"description"_s, QString(u"the "_s + name + u" tool"_s)},
+            {u"inputSchema"_s, QJsonObject{{u"type"_s, u"object"_s}}}};
+}
+
+} // namespace
+
+class TestMcpClientSession final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void handshakeNegotiatesVersionAndSendsInitialized()
+    {
+        Harness h;
+        QSignalSpy ready(h.session.get(), &McpClientSession::ready);
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        const QJsonObject params = h.transport->lastSent(u"initialize"_s).value(u"params").toObject();
+        QCOMPARE(params.value(u"protocolVersion").toString(), u"2025-11-25"_s);
+        QCOMPARE(params.value(u"clientInfo").toObject().value(u"name").toString(), u"tether"_s);
+        QVERIFY(!params.value(u"clientInfo").toObject().value(u"version").toString().isEmpty());
+        QVERIFY(params.value(u"capabilities").isObject());
+        QCOMPARE(h.transport->countSent(u"notifications/initialized"_s), 0);
+
+        h.answer(u"initialize"_s, Harness::initializeResult(u"2024-11-05"_s));
+        QCOMPARE(ready.size(), 1);
+        QCOMPARE(h.transport->countSent(u"notifications/initialized"_s), 1);
+        QCOMPARE(h.session->serverIdentity().protocolVersion, u"2024-11-05"_s);
+        QCOMPARE(h.session->serverIdentity().name, u"fake-server"_s);
+        QCOMPARE(h.session->serverIdentity().version, u"9.1"_s);
+    }
+
+    void unknownProtocolVersionFailsNamingBoth()
+    {
+        Harness h;
+        QSignalSpy failed(h.session.get(), &McpClientSession::failed);
+        QSignalSpy closed(h.session.get(), &McpClientSession::closed);
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        h.answer(u"initialize"_s, Harness::initializeResult(u"1999-01-01"_s));
+        QCOMPARE(failed.size(), 1);
+        const QString reason = failed.at(0).at(0).toString();
+        QVERIFY2(reason.contains(u"1999-01-01"_s) && reason.contains(u"2025-11-25"_s) && reason.contains(u"'fake'"_s),
+                 qPrintable(reason));
+        QVERIFY(h.transport->closeRequested);
+        QCOMPARE(closed.size(), 1);
+        QCOMPARE(closed.at(0).at(0).value<SessionClosure>().failure, reason);
+        QVERIFY(!closed.at(0).at(0).value<SessionClosure>().wasReady);
+        QCOMPARE(h.transport->countSent(u"notifications/initialized"_s), 0);
+    }
+
+    void initializeErrorFails()
+    {
+        Harness h;
+        QSignalSpy failed(h.session.get(), &McpClientSession::failed);
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        h.transport->inject(JsonRpc::makeError(h.idOf(u"initialize"_s), -32602, u"unsupported client"_s));
+        QCOMPARE(failed.size(), 1);
+        QVERIFY(failed.at(0).at(0).toString().contains(u"unsupported client"_s));
+        QVERIFY(!h.session->isReady());
+    }
+
+    void handshakeTimesOut()
+    {
+        Harness h(std::chrono::milliseconds(50));
+        QSignalSpy failed(h.session.get(), &McpClientSession::failed);
+        h.session->open();
+        QTRY_COMPARE(failed.size(), 1);
+        QVERIFY2(failed.at(0).at(0).toString().contains(u"timed out after 50 ms"_s), qPrintable(failed.at(0).at(0).toString()));
+        QCOMPARE(h.transport->countSent(u"notifications/cancelled"_s), 1);
+        QVERIFY(h.transport->closeRequested);
+    }
+
+    void transportClosingDuringHandshakeFailsWithStderr()
+    {
+        Harness h;
+        h.transport->closeOnRequest = false;
+        QSignalSpy failed(h.session.get(), &McpClientSession::failed);
+        QSignalSpy closed(h.session.get(), &McpClientSession::closed);
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        TransportClosure closure;
+        closure.exitCode = 3;
+        closure.stderrTail = QStringList{u"first"_s, u"boom: no config"_s};
+        h.transport->finishClose(closure);
+        QCOMPARE(failed.size(), 1);
+        const QString reason = failed.at(0).at(0).toString();
+        QVERIFY2(reason.contains(u"during initialize"_s) && reason.contains(u"code 3"_s)
+                     && reason.contains(u"boom: no config"_s),
+                 qPrintable(reason));
+        QCOMPARE(closed.size(), 1);
+        QCOMPARE(h.session->state(), McpClientSession::State::Closed);
+    }
+
+    void earlyListChangedNeitherBreaksNorDuplicates()
+    {
+        Harness h;
+        QSignalSpy changed(h.session.get(), &McpClientSession::toolsListChanged);
+        QSignalSpy ready(h.session.get(), &McpClientSession::ready);
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/tools/list_changed"_s));
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/message"_s,
+                                                      {{u"level"_s, u"info"_s}, {u"data"_s, u"early"_s}}));
+        h.answer(u"initialize"_s, Harness::initializeResult());
+        QCOMPARE(ready.size(), 1);
+        QCOMPARE(changed.size(), 0);
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/tools/list_changed"_s));
+        QCOMPARE(changed.size(), 1);
+    }
+
+    void correlatesOutOfOrderReplies()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        QStringList order;
+        const qint64 first = h.session->request(u"a/first"_s, {}, [&](const RpcReply &r) {
+            order.append(r.result.toObject().value(u"who").toString());
+        });
+        const qint64 second = h.session->request(u"a/second"_s, {}, [&](const RpcReply &r) {
+            order.append(r.result.toObject().value(u"who").toString());
+        });
+        QVERIFY(first != second);
+        h.transport->inject(JsonRpc::makeResult(second, QJsonObject{{u"who"_s, u"second"_s}}));
+        h.transport->inject(JsonRpc::makeResult(first, QJsonObject{{u"who"_s, u"first"_s}}));
+        QCOMPARE(order, (QStringList{u"second"_s, u"first"_s}));
+        QCOMPARE(h.session->pendingRequestCount(), 0);
+        // A second reply to the same id has nobody waiting for it.
+        h.transport->inject(JsonRpc::makeResult(first, QJsonObject{}));
+        QCOMPARE(h.session->stats().unknownResponses, 1);
+        QCOMPARE(order.size(), 2);
+    }
+
+    void timeoutSendsCancelledAndFails()
+    {
+        Harness h(std::chrono::milliseconds(80));
+        QVERIFY(h.openReady());
+        std::optional<RpcReply> reply;
+        const qint64 id = h.session->request(u"tools/call"_s, {{u"name"_s, u"hang"_s}}, [&](const RpcReply &r) { reply = r; });
+        QTRY_VERIFY(reply.has_value());
+        QCOMPARE(reply->error->code, int(JsonRpc::RequestTimeout));
+        QVERIFY(reply->error->message.contains(u"'tools/call'"_s));
+        QVERIFY(reply->error->message.contains(u"timed out after 80 ms"_s));
+        const QJsonObject cancelled = h.transport->lastSent(u"notifications/cancelled"_s);
+        QCOMPARE(cancelled.value(u"params").toObject().value(u"requestId").toInteger(), id);
+        // The late reply is inert.
+        h.transport->inject(JsonRpc::makeResult(id, QJsonObject{}));
+        QCOMPARE(h.session->stats().unknownResponses, 1);
+        QVERIFY(h.session->isReady());
+    }
+
+    void cancelFailsLocallyAndTellsTheServer()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<RpcReply> reply;
+        const qint64 id = h.session->request(u"tools/call"_s, {}, [&](const RpcReply &r) { reply = r; });
+        h.session->cancel(id, u"user pressed Cancel"_s);
+        QVERIFY(reply.has_value());
+        QCOMPARE(reply->error->code, int(JsonRpc::RequestCancelled));
+        const QJsonObject params = h.transport->lastSent(u"notifications/cancelled"_s).value(u"params").toObject();
+        QCOMPARE(params.value(u"requestId").toInteger(), id);
+        QCOMPARE(params.value(u"reason").toString(), u"user pressed Cancel"_s);
+    }
+
+    void closingFailsEveryPendingRequestAtOnce()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        h.transport->closeOnRequest = false;
+        QStringList errors;
+        for (int i = 0; i < 5; ++i)
+            h.session->request(u"tools/call"_s, {}, [&](const RpcReply &r) { errors.append(r.error->message); });
+        QSignalSpy failed(h.session.get(), &McpClientSession::failed);
+        TransportClosure closure;
+        closure.exitSignal = 9;
+        h.transport->finishClose(closure);
+        QCOMPARE(errors.size(), 5);
+        for (const QString &error : std::as_const(errors))
+            QVERIFY2(error.contains(u"connection closed"_s) && error.contains(u"SIGKILL"_s), qPrintable(error));
+        QCOMPARE(failed.size(), 1);
+        QCOMPARE(h.session->pendingRequestCount(), 0);
+    }
+
+    void requestedCloseFailsPendingWithoutFailure()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        QSignalSpy failed(h.session.get(), &McpClientSession::failed);
+        QSignalSpy closed(h.session.get(), &McpClientSession::closed);
+        std::optional<RpcReply> reply;
+        h.session->request(u"tools/call"_s, {}, [&](const RpcReply &r) { reply = r; });
+        h.session->close();
+        QVERIFY(reply.has_value());
+        QCOMPARE(reply->error->code, int(JsonRpc::ConnectionClosed));
+        QCOMPARE(failed.size(), 0);
+        QCOMPARE(closed.size(), 1);
+        QVERIFY(closed.at(0).at(0).value<SessionClosure>().wasReady);
+    }
+
+    void requestsBeforeReadyFailWithoutReentrance()
+    {
+        Harness h;
+        std::optional<RpcReply> reply;
+        h.session->request(u"tools/list"_s, {}, [&](const RpcReply &r) { reply = r; });
+        QVERIFY(!reply.has_value());
+        QTRY_VERIFY(reply.has_value());
+        QVERIFY(reply->error->message.contains(u"not connected"_s));
+    }
+
+    void answersServerPingAndRejectsUnsupportedRequests()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        h.transport->inject(JsonRpc::makeRequest(u"srv-1"_s, u"ping"_s));
+        QJsonObject last = h.transport->sent.last();
+        QCOMPARE(last.value(u"id").toString(), u"srv-1"_s);
+        QCOMPARE(last.value(u"result").toObject(), QJsonObject());
+
+        for (const QString &method : {u"sampling/createMessage"_s, u"roots/list"_s, u"elicitation/create"_s}) {
+            h.transport->inject(JsonRpc::makeRequest(7, method));
+            last = h.transport->sent.last();
+            QCOMPARE(last.value(u"id").toInt(), 7);
+            QCOMPARE(last.value(u"error").toObject().value(u"code").toInt(), -32601);
+            QVERIFY(last.value(u"error").toObject().value(u"message").toString().contains(method));
+        }
+        QCOMPARE(h.session->stats().unsupportedRequests, 3);
+    }
+
+    void serverPingBeforeReadyIsAnswered()
+    {
+        Harness h;
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        h.transport->inject(JsonRpc::makeRequest(42, u"ping"_s));
+        QCOMPARE(h.transport->sent.last().value(u"id").toInt(), 42);
+        QVERIFY(h.transport->sent.last().contains(u"result"));
+    }
+
+    void skipsInvalidMessages()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        h.transport->inject(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}});
+        h.transport->inject(QJsonObject{{u"hello"_s, u"world"_s}});
+        QCOMPARE(h.session->stats().skippedInput, 2);
+        QVERIFY(h.session->isReady());
+    }
+
+    void listToolsFollowsCursors()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<ToolListReply> reply;
+        h.session->listTools([&](const ToolListReply &r) { reply = r; });
+        QVERIFY(!h.transport->lastSent(u"tools/list"_s).value(u"params").toObject().contains(u"cursor"));
+        h.answer(u"tools/list"_s, QJsonObject{{u"tools"_s, QJsonArray{tool(u"a"_s), tool(u"b"_s)}}, {u"nextCursor"_s, u"p2"_s}});
+        QCOMPARE(h.transport->lastSent(u"tools/list"_s).value(u"params").toObject().value(u"cursor").toString(), u"p2"_s);
+        h.answer(u"tools/list"_s, QJsonObject{{u"tools"_s, QJsonArray{tool(u"c"_s), QJsonObject{{u"description"_s, u"nameless"_s}}}},
+                                              {u"nextCursor"_s, u"p3"_s}});
+        QVERIFY(!reply.has_value());
+        h.answer(u"tools/list"_s, QJsonObject{{u"tools"_s, QJsonArray{tool(u"d"_s), tool(u"a"_s)}}});
+        QVERIFY(reply.has_value());
+        QVERIFY(!reply->error);
+        QStringList names;
+        for (const ToolDefinition &definition : std::as_const(reply->tools))
+            names.append(definition.name);
+        QCOMPARE(names, (QStringList{u"a"_s, u"b"_s, u"c"_s, u"d"_s}));
+        QCOMPARE(reply->warnings.size(), 2); // the nameless entry and the second 'a'
+        QCOMPARE(reply->tools.at(0).description, u"the a tool"_s);
+    }
+
+    void listToolsStopsOnARepeatedCursor()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<ToolListReply> reply;
+        h.session->listTools([&](const ToolListReply &r) { reply = r; });
+        h.answer(u"tools/list"_s, QJsonObject{{u"tools"_s, QJsonArray{tool(u"a"_s)}}, {u"nextCursor"_s, u"same"_s}});
+        h.answer(u"tools/list"_s, QJsonObject{{u"tools"_s, QJsonArray{}}, {u"nextCursor"_s, u"same"_s}});
+        QVERIFY(reply.has_value());
+        QVERIFY(reply->error.has_value());
+        QVERIFY2(reply->error->message.contains(u"never ends"_s), qPrintable(reply->error->message));
+    }
+
+    void callToolReturnsContentAndIsError()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<ToolCallReply> reply;
+        h.session->callTool(u"fail"_s, {{u"message"_s, u"nope"_s}}, [&](const ToolCallReply &r) { reply = r; });
+        const QJsonObject params = h.transport->lastSent(u"tools/call"_s).value(u"params").toObject();
+        QCOMPARE(params.value(u"name").toString(), u"fail"_s);
+        QCOMPARE(params.value(u"arguments").toObject().value(u"message").toString(), u"nope"_s);
+        QVERIFY(!params.contains(u"_meta"));
+        h.answer(u"tools/call"_s, textResult(u"nope"_s, true));
+        QVERIFY(reply.has_value());
+        QVERIFY(!reply->error);
+        QVERIFY(reply->result.isError);
+        QCOMPARE(renderContent(reply->result.content), u"nope"_s);
+    }
+
+    void progressReachesTheCall()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        QList<ProgressUpdate> updates;
+        QSignalSpy notified(h.session.get(), &McpClientSession::progressNotified);
+        const qint64 id = h.session->callTool(u"sleep"_s, {}, [](const ToolCallReply &) {},
+                                              [&](const ProgressUpdate &u) { updates.append(u); });
+        const QJsonValue token = h.transport->lastSent(u"tools/call"_s)
+                                     .value(u"params").toObject().value(u"_meta").toObject().value(u"progressToken");
+        QCOMPARE(token.toInteger(), id);
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/progress"_s,
+            {{u"progressToken"_s, token}, {u"progress"_s, 50}, {u"total"_s, 100}, {u"message"_s, u"half"_s}}));
+        QCOMPARE(updates.size(), 1);
+        QCOMPARE(updates.at(0).progress, 50.0);
+        QCOMPARE(updates.at(0).total, std::optional<double>(100.0));
+        QCOMPARE(updates.at(0).message, u"half"_s);
+        QCOMPARE(notified.size(), 1);
+    }
+
+    void deliversLogMessages()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        QSignalSpy logged(h.session.get(), &McpClientSession::logMessage);
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/message"_s,
+            {{u"level"_s, u"warning"_s}, {u"logger"_s, u"db"_s}, {u"data"_s, u"slow query"_s}}));
+        QCOMPARE(logged.size(), 1);
+        QCOMPARE(logged.at(0).at(0).toString(), u"warning"_s);
+        QCOMPARE(logged.at(0).at(1).toString(), u"db"_s);
+        QCOMPARE(logged.at(0).at(2).value<QJsonValue>().toString(), u"slow query"_s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMcpClientSession)
+#include "tst_mcpclientsession.moc"

@@ -1,0 +1,395 @@
+// The MCP client session over a real child process: tether-demo-server and each of its
+// misbehaviours. Every case ends within a bounded time with nothing left running.
+#include "protocol/mcpclientsession.h"
+#include "support/testprocess.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using namespace Tether::Testing;
+
+namespace {
+
+// Short close graces keep escalation tests quick; the defaults are covered in one test.
+constexpr StdioTransportOptions QuickClose{.stdinCloseGrace = std::chrono::milliseconds(300),
+                                           .terminateGrace = std::chrono::milliseconds(300)};
+
+struct Connection
+{
+    explicit Connection(const QStringList &demoArguments, std::chrono::milliseconds timeout = std::chrono::seconds(10),
+                        StdioTransportOptions transportOptions = QuickClose)
+        : Connection(demoServer(demoArguments), timeout, transportOptions)
+    {}
+
+    Connection(const StdioServerCommand &command, std::chrono::milliseconds timeout,
+               StdioTransportOptions transportOptions = QuickClose)
+    {
+        auto owned = std::make_unique<StdioTransport>(command, transportOptions);
+        transport = owned.get();
+        session = std::make_unique<McpClientSession>(std::move(owned), SessionOptions{u"demo"_s, timeout});
+        ready = std::make_unique<QSignalSpy>(session.get(), &McpClientSession::ready);
+        failed = std::make_unique<QSignalSpy>(session.get(), &McpClientSession::failed);
+        closed = std::make_unique<QSignalSpy>(session.get(), &McpClientSession::closed);
+        QObject::connect(session.get(), &McpClientSession::stderrLine, session.get(),
+                         [this](const QString &line) { stderrLines.append(line); });
+    }
+
+    ~Connection()
+    {
+        // Never leave a process behind, whatever the test did.
+        if (session->state() != McpClientSession::State::Closed) {
+            session->close();
+            QTRY_VERIFY_WITH_TIMEOUT(closed->size() == 1, 10000);
+        }
+    }
+
+    bool open()
+    {
+        session->open();
+        return QTest::qWaitFor([&] { return ready->size() + failed->size() > 0; }, 20000) && ready->size() == 1;
+    }
+
+    QString failure() const { return failed->isEmpty() ? QString() : failed->at(0).at(0).toString(); }
+    SessionClosure closure() const { return closed->at(0).at(0).value<SessionClosure>(); }
+
+    bool waitClosed(int ms = 10000)
+    {
+        return QTest::qWaitFor([&] { return closed->size() == 1; }, ms);
+    }
+
+    ToolListReply listTools()
+    {
+        std::optional<ToolListReply> reply;
+        session->listTools([&](const ToolListReply &r) { reply = r; });
+        (void)QTest::qWaitFor([&] { return reply.has_value(); }, 20000);
+        return reply.value_or(ToolListReply{{}, {}, JsonRpc::Error{-1, u"no reply"_s, {}}});
+    }
+
+    ToolCallReply call(const QString &tool, const QJsonObject &arguments, McpClientSession::ProgressHandler progress = {})
+    {
+        std::optional<ToolCallReply> reply;
+        session->callTool(tool, arguments, [&](const ToolCallReply &r) { reply = r; }, std::move(progress));
+        (void)QTest::qWaitFor([&] { return reply.has_value(); }, 20000);
+        return reply.value_or(ToolCallReply{{}, JsonRpc::Error{-1, u"no reply"_s, {}}});
+    }
+
+    bool stderrContains(const QString &text) const
+    {
+        return std::any_of(stderrLines.cbegin(), stderrLines.cend(), [&](const QString &l) { return l.contains(text); });
+    }
+
+    StdioTransport *transport = nullptr;
+    std::unique_ptr<McpClientSession> session;
+    std::unique_ptr<QSignalSpy> ready, failed, closed;
+    QStringList stderrLines;
+};
+
+QStringList toolNames(const ToolListReply &reply)
+{
+    QStringList names;
+    for (const ToolDefinition &tool : reply.tools)
+        names.append(tool.name);
+    return names;
+}
+
+} // namespace
+
+class TestStdioSession final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void listsAndCallsTools()
+    {
+        Connection c({});
+        QVERIFY(c.open());
+        QCOMPARE(c.session->serverIdentity().name, u"tether-demo-server"_s);
+        const qint64 pid = c.transport->processId();
+        QVERIFY(processAlive(pid));
+
+        const ToolListReply tools = c.listTools();
+        QVERIFY(!tools.error);
+        QCOMPARE(toolNames(tools), (QStringList{u"echo"_s, u"add"_s, u"sleep"_s, u"fail"_s, u"crash"_s, u"hang"_s}));
+
+        QCOMPARE(renderContent(c.call(u"echo"_s, {{u"message"_s, u"héllo"_s}}).result.content), u"héllo"_s);
+        QCOMPARE(renderContent(c.call(u"add"_s, {{u"a"_s, 2}, {u"b"_s, 3}}).result.content), u"5"_s);
+        const ToolCallReply failed = c.call(u"fail"_s, {});
+        QVERIFY(!failed.error);
+        QVERIFY(failed.result.isError);
+
+        c.session->close();
+        QVERIFY(c.waitClosed());
+        QCOMPARE(c.failed->size(), 0);
+        // A server that exits when its stdin closes needs no signal.
+        QCOMPARE(c.closure().transport.exitCode, std::optional<int>(0));
+        QVERIFY(!c.closure().transport.exitSignal);
+        QVERIFY(!processAlive(pid));
+    }
+
+    void followsPagination()
+    {
+        Connection c({u"--tools"_s, u"120"_s, u"--page-size"_s, u"7"_s});
+        QVERIFY(c.open());
+        const ToolListReply tools = c.listTools();
+        QVERIFY(!tools.error);
+        QCOMPARE(tools.tools.size(), 126);
+        QCOMPARE(tools.tools.last().name, u"tool_120"_s);
+    }
+
+    void concurrentCallsDoNotBlockEachOther()
+    {
+        Connection c({});
+        QVERIFY(c.open());
+        std::optional<ToolCallReply> slow;
+        c.session->callTool(u"sleep"_s, {{u"ms"_s, 5000}}, [&](const ToolCallReply &r) { slow = r; });
+        QCOMPARE(renderContent(c.call(u"echo"_s, {{u"message"_s, u"fast"_s}}).result.content), u"fast"_s);
+        QVERIFY(!slow.has_value());
+    }
+
+    void progressNotificationsReachTheCall()
+    {
+        Connection c({});
+        QVERIFY(c.open());
+        QList<ProgressUpdate> updates;
+        const ToolCallReply reply = c.call(u"sleep"_s, {{u"ms"_s, 350}}, [&](const ProgressUpdate &u) { updates.append(u); });
+        QVERIFY(!reply.error);
+        QVERIFY(renderContent(reply.result.content).contains(u"slept"_s));
+        QVERIFY(updates.size() >= 1);
+        QCOMPARE(updates.last().total, std::optional<double>(350));
+    }
+
+    void failAtStartup()
+    {
+        Connection c({u"--fail-at-startup"_s});
+        QVERIFY(!c.open());
+        QVERIFY2(c.failure().contains(u"during initialize"_s) && c.failure().contains(u"code 3"_s)
+                     && c.failure().contains(u"refusing to start"_s),
+                 qPrintable(c.failure()));
+        QVERIFY(c.waitClosed());
+    }
+
+    void programNotFound()
+    {
+        Connection c(StdioServerCommand{u"/nonexistent/tether-no-such-server"_s, {}, {}, {}}, std::chrono::seconds(5));
+        QVERIFY(!c.open());
+        QVERIFY2(c.failure().contains(u"could not start '/nonexistent/tether-no-such-server'"_s), qPrintable(c.failure()));
+        QVERIFY(c.waitClosed());
+    }
+
+    void exitDuringInitialize()
+    {
+        Connection c({u"--exit-during-initialize"_s, u"--exit-code"_s, u"4"_s});
+        QVERIFY(!c.open());
+        QVERIFY2(c.failure().contains(u"during initialize"_s) && c.failure().contains(u"code 4"_s)
+                     && c.failure().contains(u"exiting during initialize"_s),
+                 qPrintable(c.failure()));
+    }
+
+    void slowInitializeWithinTheTimeout()
+    {
+        Connection c({u"--slow-initialize-ms"_s, u"300"_s});
+        QVERIFY(c.open());
+    }
+
+    void slowInitializePastTheTimeout()
+    {
+        Connection c({u"--slow-initialize-ms"_s, u"30000"_s}, std::chrono::milliseconds(300));
+        QElapsedTimer elapsed;
+        elapsed.start();
+        QVERIFY(!c.open());
+        QVERIFY2(c.failure().contains(u"timed out after 300 ms"_s), qPrintable(c.failure()));
+        const qint64 pid = c.transport->processId();
+        QVERIFY(c.waitClosed());
+        QVERIFY(elapsed.elapsed() < 5000);
+        QVERIFY(!processAlive(pid));
+    }
+
+    void crashAfterConnecting()
+    {
+        Connection c({u"--crash-after-ms"_s, u"300"_s, u"--exit-code"_s, u"7"_s});
+        QVERIFY(c.open());
+        std::optional<ToolCallReply> pending;
+        c.session->callTool(u"sleep"_s, {{u"ms"_s, 60000}}, [&](const ToolCallReply &r) { pending = r; });
+        QVERIFY(c.waitClosed());
+        QVERIFY2(c.failure().startsWith(u"connection closed: process exited with code 7"_s), qPrintable(c.failure()));
+        QVERIFY(c.failure().contains(u"crashing after 300 ms"_s));
+        QVERIFY(c.closure().wasReady);
+        // The pending call failed at once with the reason, it did not wait for its timeout.
+        QVERIFY(pending.has_value());
+        QCOMPARE(pending->error->code, int(JsonRpc::ConnectionClosed));
+        QVERIFY(pending->error->message.contains(u"code 7"_s));
+    }
+
+    void crashToolFailsTheCall()
+    {
+        Connection c({});
+        QVERIFY(c.open());
+        const ToolCallReply reply = c.call(u"crash"_s, {{u"code"_s, 9}});
+        QVERIFY(reply.error.has_value());
+        QVERIFY2(reply.error->message.contains(u"code 9"_s), qPrintable(reply.error->message));
+        QVERIFY(c.waitClosed());
+    }
+
+    void hangingServerTimesOutAndCloses()
+    {
+        Connection c(QStringList{}, std::chrono::milliseconds(400));
+        QVERIFY(c.open());
+        const ToolCallReply hang = c.call(u"hang"_s, {});
+        QVERIFY(hang.error.has_value());
+        QCOMPARE(hang.error->code, int(JsonRpc::RequestTimeout));
+        std::optional<RpcReply> ping;
+        c.session->ping([&](const RpcReply &r) { ping = r; });
+        QTRY_VERIFY(ping.has_value());
+        QCOMPARE(ping->error->code, int(JsonRpc::RequestTimeout));
+        const qint64 pid = c.transport->processId();
+        c.session->close();
+        QVERIFY(c.waitClosed());
+        QVERIFY(!processAlive(pid));
+    }
+
+    void ignoredSigtermEscalatesToSigkill()
+    {
+        Connection c({u"--ignore-sigterm"_s});
+        QVERIFY(c.open());
+        const qint64 pid = c.transport->processId();
+        QElapsedTimer elapsed;
+        elapsed.start();
+        c.session->close();
+        QVERIFY(c.waitClosed());
+        QCOMPARE(c.closure().transport.exitSignal, std::optional<int>(SIGKILL));
+        QVERIFY(elapsed.elapsed() >= 600); // both graces were given
+        QVERIFY(!processAlive(pid));
+    }
+
+    void defaultGracesAreTwoSecondsEach()
+    {
+        Connection c(QStringList{u"--ignore-sigterm"_s}, std::chrono::seconds(10), StdioTransportOptions{});
+        QVERIFY(c.open());
+        QElapsedTimer elapsed;
+        elapsed.start();
+        c.session->close();
+        QVERIFY(c.waitClosed(10000));
+        QCOMPARE(c.closure().transport.exitSignal, std::optional<int>(SIGKILL));
+        QVERIFY2(elapsed.elapsed() >= 3900 && elapsed.elapsed() < 8000, qPrintable(QString::number(elapsed.elapsed())));
+    }
+
+    void grandchildHoldingThePipesIsKilled_data()
+    {
+        QTest::addColumn<bool>("serverCrashes");
+        QTest::newRow("closed by Tether") << false;
+        QTest::newRow("server crashed") << true;
+    }
+
+    void grandchildHoldingThePipesIsKilled()
+    {
+        QFETCH(bool, serverCrashes);
+        QTemporaryDir dir;
+        const QString pidFile = dir.filePath(u"grandchild.pid"_s);
+        Connection c({u"--spawn-grandchild"_s, u"--pid-file"_s, pidFile});
+        QVERIFY(c.open());
+        qint64 grandchild = 0;
+        QTRY_VERIFY((grandchild = readPidFile(pidFile)) > 0);
+        QVERIFY(processAlive(grandchild));
+        if (serverCrashes) {
+            c.call(u"crash"_s, {});
+        } else {
+            c.session->close();
+        }
+        QVERIFY(c.waitClosed());
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(grandchild), 5000);
+        QVERIFY(!processAlive(c.transport->processId()));
+    }
+
+    void garbageIsSkipped()
+    {
+        Connection c({u"--garbage"_s});
+        QVERIFY(c.open());
+        const ToolListReply tools = c.listTools();
+        QVERIFY(!tools.error);
+        QCOMPARE(tools.tools.size(), 6);
+        QCOMPARE(renderContent(c.call(u"add"_s, {{u"a"_s, 1.5}, {u"b"_s, 1}}).result.content), u"2.5"_s);
+        QVERIFY(c.session->stats().skippedInput >= 3);
+        QVERIFY(c.session->stats().unknownResponses >= 1);
+        QVERIFY(c.session->isReady());
+    }
+
+    void listChangedNotificationsArrive()
+    {
+        Connection c({u"--list-changed-every-ms"_s, u"50"_s});
+        QSignalSpy changed(c.session.get(), &McpClientSession::toolsListChanged);
+        QVERIFY(c.open());
+        QTRY_VERIFY(changed.size() >= 3);
+    }
+
+    void notificationsBeforeTheInitializeResult()
+    {
+        Connection c({u"--notify-before-initialize-result"_s});
+        QSignalSpy changed(c.session.get(), &McpClientSession::toolsListChanged);
+        QSignalSpy logged(c.session.get(), &McpClientSession::logMessage);
+        QVERIFY(c.open());
+        QCOMPARE(changed.size(), 0); // the first tools/list covers it
+        QCOMPARE(logged.size(), 1);
+        QCOMPARE(logged.at(0).at(2).value<QJsonValue>().toString(), u"early notice"_s);
+        QCOMPARE(c.listTools().tools.size(), 6);
+    }
+
+    void logNotificationsArrive()
+    {
+        Connection c({u"--log-notifications"_s});
+        QSignalSpy logged(c.session.get(), &McpClientSession::logMessage);
+        QVERIFY(c.open());
+        QTRY_COMPARE(logged.size(), 1);
+        QCOMPARE(logged.at(0).at(0).toString(), u"warning"_s);
+    }
+
+    void oversizeLineIsAProtocolError()
+    {
+        Connection c({u"--oversize-line-mb"_s, u"17"_s});
+        c.session->open();
+        QVERIFY(c.waitClosed(20000));
+        QVERIFY2(c.failure().contains(u"longer than 16 MiB"_s), qPrintable(c.failure()));
+        QVERIFY(!processAlive(c.transport->processId()));
+    }
+
+    void serverPingIsAnswered()
+    {
+        Connection c({u"--ping-client"_s});
+        QVERIFY(c.open());
+        QTRY_VERIFY(c.stderrContains(u"client answered ping with {}"_s));
+    }
+
+    void unsupportedServerRequestGetsMethodNotFound()
+    {
+        Connection c({u"--send-unsupported-request"_s});
+        QVERIFY(c.open());
+        QTRY_VERIFY(c.stderrContains(u"sampling/createMessage with error -32601"_s));
+        QCOMPARE(c.session->stats().unsupportedRequests, 1);
+    }
+
+    void unknownProtocolVersionIsRefused()
+    {
+        Connection c({u"--protocol-version"_s, u"1999-01-01"_s});
+        QVERIFY(!c.open());
+        QVERIFY2(c.failure().contains(u"'1999-01-01'"_s) && c.failure().contains(u"2025-11-25"_s), qPrintable(c.failure()));
+        QVERIFY(c.waitClosed());
+    }
+
+    void keepsTheLast200StderrLines()
+    {
+        Connection c({u"--stderr-lines"_s, u"250"_s});
+        QVERIFY(c.open());
+        QTRY_VERIFY(c.stderrContains(u"stderr line 250 of 250"_s));
+        const QStringList tail = c.transport->stderrTail();
+        QCOMPARE(tail.size(), 200);
+        QVERIFY(tail.last().contains(u"line 250 of 250"_s) || tail.last().contains(u"started pid"_s));
+        QVERIFY(!tail.first().contains(u"line 1 of 250"_s));
+        QVERIFY(c.stderrLines.size() >= 251); // every line was forwarded
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStdioSession)
+#include "tst_stdiosession.moc"

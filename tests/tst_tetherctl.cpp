@@ -1,0 +1,218 @@
+// tetherctl as scripts use it: exit statuses, output on stdout, one line on stderr.
+#include "support/testprocess.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether::Testing;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run tetherctl(const QStringList &arguments, int timeoutMs = 30000)
+{
+    QProcess process;
+    process.start(QStringLiteral(TETHERCTL), arguments);
+    Run run;
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        run.err = u"tetherctl did not finish within the test's bound"_s;
+        return run;
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+QString demo(const QString &flags = {})
+{
+    return flags.isEmpty() ? QStringLiteral(TETHER_DEMO_SERVER) : QStringLiteral(TETHER_DEMO_SERVER) + u' ' + flags;
+}
+
+QString everything()
+{
+    return u"node "_s + serverEverythingScript() + u" stdio"_s;
+}
+
+bool oneLine(const QString &text)
+{
+    return text.endsWith(u'\n') && text.count(u'\n') == 1 && text.startsWith(u"tetherctl: "_s);
+}
+
+} // namespace
+
+class TestTetherctl final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void helpDocumentsEverything()
+    {
+        const Run run = tetherctl({u"--help"_s});
+        QCOMPARE(run.exitCode, 0);
+        for (const QString &word : {u"tools"_s, u"call"_s, u"--stdio"_s, u"--json"_s, u"--timeout-ms"_s, u"Exit status"_s})
+            QVERIFY2(run.out.contains(word), qPrintable(word));
+    }
+
+    void listsTools()
+    {
+        const Run run = tetherctl({u"tools"_s, u"--stdio"_s, demo()});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.contains(QRegularExpression(u"^echo +Returns its message unchanged\\.$"_s, QRegularExpression::MultilineOption)));
+        QCOMPARE(run.out.count(u'\n'), 6);
+        QCOMPARE(run.err, QString());
+    }
+
+    void listsToolsAsJson()
+    {
+        const Run run = tetherctl({u"tools"_s, u"--json"_s, u"--stdio"_s, demo(u"--tools 3"_s)});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonArray tools = QJsonDocument::fromJson(run.out.toUtf8()).array();
+        QCOMPARE(tools.size(), 9);
+        QCOMPARE(tools.at(1).toObject().value(u"name").toString(), u"add"_s);
+        QVERIFY(tools.at(1).toObject().value(u"inputSchema").isObject());
+    }
+
+    void callsATool()
+    {
+        const Run run = tetherctl({u"call"_s, u"--stdio"_s, demo(), u"add"_s, u"{\"a\": 2, \"b\": 3}"_s});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out, u"5\n"_s);
+    }
+
+    void callPrintsJson()
+    {
+        const Run run = tetherctl({u"call"_s, u"echo"_s, u"{\"message\":\"hi\"}"_s, u"--json"_s, u"--stdio"_s, demo()});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject result = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(result.value(u"isError").toBool(true), false);
+        QCOMPARE(result.value(u"content").toArray().at(0).toObject().value(u"text").toString(), u"hi"_s);
+    }
+
+    void toolErrorExitsWithOne()
+    {
+        const Run run = tetherctl({u"call"_s, u"--stdio"_s, demo(), u"fail"_s, u"{\"message\":\"no luck\"}"_s});
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(run.out, u"no luck\n"_s);
+    }
+
+    void usageErrorsExitWithTwo_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("messagePart");
+
+        QTest::newRow("no command") << QStringList{} << u"no command"_s;
+        QTest::newRow("unknown command") << QStringList{u"frobnicate"_s} << u"unknown command 'frobnicate'"_s;
+        QTest::newRow("no server") << QStringList{u"tools"_s} << u"--stdio"_s;
+        QTest::newRow("unterminated quote") << QStringList{u"tools"_s, u"--stdio"_s, u"server 'oops"_s} << u"unterminated"_s;
+        QTest::newRow("bad timeout") << QStringList{u"tools"_s, u"--timeout-ms"_s, u"soon"_s, u"--stdio"_s, demo()}
+                                     << u"--timeout-ms"_s;
+        QTest::newRow("call without tool") << QStringList{u"call"_s, u"--stdio"_s, demo()} << u"name of the tool"_s;
+        QTest::newRow("arguments not JSON") << QStringList{u"call"_s, u"--stdio"_s, demo(), u"echo"_s, u"{message: hi}"_s}
+                                            << u"not valid JSON"_s;
+        QTest::newRow("arguments not an object") << QStringList{u"call"_s, u"--stdio"_s, demo(), u"echo"_s, u"[1]"_s}
+                                                 << u"must be a JSON object"_s;
+        QTest::newRow("unknown option") << QStringList{u"tools"_s, u"--frob"_s} << u"frob"_s;
+    }
+
+    void usageErrorsExitWithTwo()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, messagePart);
+        const Run run = tetherctl(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(oneLine(run.err), qPrintable(run.err));
+        QVERIFY2(run.err.contains(messagePart), qPrintable(run.err));
+        QCOMPARE(run.out, QString());
+    }
+
+    void connectionErrorsExitWithTwo_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QStringList>("messageParts");
+
+        QTest::newRow("server fails at startup")
+            << QStringList{u"tools"_s, u"--stdio"_s, demo(u"--fail-at-startup"_s)}
+            << QStringList{u"tether-demo-server"_s, u"code 3"_s, u"refusing to start"_s};
+        QTest::newRow("program not found")
+            << QStringList{u"tools"_s, u"--stdio"_s, u"/nonexistent/mcp-server --flag"_s}
+            << QStringList{u"could not start"_s, u"/nonexistent/mcp-server"_s};
+        QTest::newRow("handshake timeout")
+            << QStringList{u"tools"_s, u"--timeout-ms"_s, u"300"_s, u"--stdio"_s, demo(u"--slow-initialize-ms 20000"_s)}
+            << QStringList{u"timed out after 300 ms"_s};
+        QTest::newRow("tool hangs")
+            << QStringList{u"call"_s, u"--timeout-ms"_s, u"300"_s, u"--stdio"_s, demo(), u"hang"_s}
+            << QStringList{u"'hang'"_s, u"timed out"_s};
+        QTest::newRow("server crashes during the call")
+            << QStringList{u"call"_s, u"--stdio"_s, demo(), u"crash"_s, u"{\"code\": 5}"_s}
+            << QStringList{u"code 5"_s, u"crash tool called"_s};
+        QTest::newRow("unknown tool")
+            << QStringList{u"call"_s, u"--stdio"_s, demo(), u"no-such-tool"_s}
+            << QStringList{u"no-such-tool"_s};
+        QTest::newRow("protocol version")
+            << QStringList{u"tools"_s, u"--stdio"_s, demo(u"--protocol-version 1999-01-01"_s)}
+            << QStringList{u"1999-01-01"_s, u"2025-11-25"_s};
+    }
+
+    void connectionErrorsExitWithTwo()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QStringList, messageParts);
+        const Run run = tetherctl(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(oneLine(run.err), qPrintable(run.err));
+        for (const QString &part : messageParts)
+            QVERIFY2(run.err.contains(part), qPrintable(run.err));
+    }
+
+    void serverEverythingTools()
+    {
+        const Run run = tetherctl({u"tools"_s, u"--stdio"_s, everything()});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains(QRegularExpression(u"^echo +Echoes back"_s, QRegularExpression::MultilineOption)),
+                 qPrintable(run.out));
+        QVERIFY(run.out.contains(u"get-sum"_s));
+    }
+
+    void serverEverythingCall()
+    {
+        const Run run = tetherctl({u"call"_s, u"--stdio"_s, everything(), u"echo"_s, u"{\"message\": \"over stdio\"}"_s});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out, u"Echo: over stdio\n"_s);
+    }
+
+    void serverDiesWithTetherctl()
+    {
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL),
+                      {u"call"_s, u"--verbose"_s, u"--stdio"_s, demo(), u"sleep"_s, u"{\"ms\": 60000}"_s});
+        QVERIFY(process.waitForStarted());
+        // The demo server announces its pid on stderr, which --verbose forwards.
+        QString err;
+        qint64 serverPid = 0;
+        const QRegularExpression startedPid(u"started pid (\\d+)"_s);
+        QTRY_VERIFY_WITH_TIMEOUT((err += QString::fromUtf8(process.readAllStandardError()),
+                                  serverPid = startedPid.match(err).captured(1).toLongLong()) > 0,
+                                 10000);
+        QVERIFY(processAlive(serverPid));
+        ::kill(pid_t(process.processId()), SIGKILL);
+        QVERIFY(process.waitForFinished());
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(serverPid), 5000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTetherctl)
+#include "tst_tetherctl.moc"
