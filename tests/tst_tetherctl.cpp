@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -192,6 +193,91 @@ private slots:
         const Run run = tetherctl({u"call"_s, u"--stdio"_s, everything(), u"echo"_s, u"{\"message\": \"over stdio\"}"_s});
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(run.out, u"Echo: over stdio\n"_s);
+    }
+
+    void watchRecoversACrashAndStopsOnSigterm()
+    {
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL),
+                      {u"watch"_s, u"--json"_s, u"--initial-delay-ms"_s, u"20"_s, u"--max-delay-ms"_s, u"100"_s, u"--jitter"_s, u"0"_s,
+                       u"--stdio"_s, demo(u"--crash-after-ms 300"_s)});
+        QVERIFY(process.waitForStarted());
+        QList<QJsonObject> events;
+        QString pending;
+        const auto readEvents = [&] {
+            pending += QString::fromUtf8(process.readAllStandardOutput());
+            while (pending.contains(u'\n')) {
+                const qsizetype newline = pending.indexOf(u'\n');
+                events.append(QJsonDocument::fromJson(pending.left(newline).toUtf8()).object());
+                pending.remove(0, newline + 1);
+            }
+            // Recovered: a Connected event after a Reconnecting one.
+            for (qsizetype i = 1; i < events.size(); ++i) {
+                if (events.at(i).value(u"state").toString() == u"Connected"
+                    && events.at(i - 1).value(u"state").toString() == u"Starting"
+                    && events.at(i - 1).value(u"generation").toInt() >= 2)
+                    return true;
+            }
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(readEvents(), 10000);
+        QSet<qint64> pids;
+        for (const QJsonObject &event : std::as_const(events)) {
+            for (const QString &key : {u"time"_s, u"server"_s, u"state"_s, u"attempt"_s, u"maxAttempts"_s,
+                                       u"nextDelayMs"_s, u"generation"_s, u"pid"_s, u"tools"_s, u"reason"_s})
+                QVERIFY2(event.contains(key), qPrintable(key));
+            if (event.value(u"pid").isDouble())
+                pids.insert(event.value(u"pid").toInteger());
+        }
+        const auto lost = std::find_if(events.cbegin(), events.cend(), [](const QJsonObject &e) {
+            return e.value(u"state").toString() == u"Reconnecting";
+        });
+        QVERIFY(lost != events.cend());
+        QVERIFY2(lost->value(u"reason").toString().contains(u"code 1"_s)
+                     && lost->value(u"reason").toString().contains(u"crashing after 300 ms"_s),
+                 qPrintable(lost->value(u"reason").toString()));
+        QCOMPARE(lost->value(u"nextDelayMs").toInt(), 20);
+
+        ::kill(pid_t(process.processId()), SIGTERM);
+        QVERIFY(process.waitForFinished(10000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 0);
+        readEvents();
+        QCOMPARE(events.last().value(u"state").toString(), u"Stopped"_s);
+        QVERIFY(pids.size() >= 2);
+        for (qint64 pid : std::as_const(pids))
+            QVERIFY(!processAlive(pid));
+    }
+
+    void watchShowsACrashLoopExhaustingItsBudget()
+    {
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL),
+                      {u"watch"_s, u"--max-attempts"_s, u"2"_s, u"--initial-delay-ms"_s, u"10"_s, u"--max-delay-ms"_s,
+                       u"20"_s, u"--stdio"_s, demo(u"--fail-at-startup"_s)});
+        QVERIFY(process.waitForStarted());
+        QString out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(process.readAllStandardOutput())).contains(u"Failed"_s), 10000);
+        ::kill(pid_t(process.processId()), SIGINT);
+        QVERIFY(process.waitForFinished(10000));
+        QCOMPARE(process.exitCode(), 0);
+        out += QString::fromUtf8(process.readAllStandardOutput());
+        QStringList states;
+        for (const QString &line : out.split(u'\n', Qt::SkipEmptyParts))
+            states.append(line.section(u"  "_s, 2, 2));
+        QCOMPARE(states, (QStringList{u"Starting"_s, u"Retrying"_s, u"Starting"_s, u"Retrying"_s, u"Starting"_s,
+                                      u"Failed"_s, u"Stopping"_s, u"Stopped"_s}));
+        QVERIFY(out.contains(u"attempt 2/2"_s));
+        QVERIFY(out.contains(u"gave up after 2 attempts"_s));
+    }
+
+    void watchRejectsAnInvalidPolicy()
+    {
+        const Run run = tetherctl({u"watch"_s, u"--max-delay-ms"_s, u"100"_s, u"--initial-delay-ms"_s, u"500"_s,
+                                   u"--stdio"_s, demo()});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(oneLine(run.err), qPrintable(run.err));
+        QVERIFY2(run.err.contains(u"maxDelayMs = 100"_s) && run.err.contains(u"initialDelayMs = 500"_s), qPrintable(run.err));
     }
 
     void serverDiesWithTetherctl()

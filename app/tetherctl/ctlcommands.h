@@ -1,5 +1,6 @@
 #pragma once
 
+#include "supervisor/connectionsupervisor.h"
 #include "transport/stdiotransport.h"
 
 #include <QJsonObject>
@@ -28,6 +29,8 @@ struct CommonOptions
 
 int listTools(const CommonOptions &options);
 int callTool(const CommonOptions &options, const QString &toolName, const QJsonObject &arguments);
+// Supervises the server and prints one line per state change until SIGINT or SIGTERM.
+int watch(const CommonOptions &options, const SupervisorSettings &settings);
 
 // Prints "tetherctl: <message>" as one line on stderr.
 void printError(const QString &message);

@@ -9,6 +9,8 @@
 #include <QJsonDocument>
 #include <QTextStream>
 
+#include <array>
+
 using namespace Qt::StringLiterals;
 using namespace Tether;
 
@@ -20,6 +22,9 @@ Commands:
   tools --stdio "CMD ARGS..."               List the server's tools (name and description).
   call  --stdio "CMD ARGS..." TOOL [JSON]   Call TOOL with JSON arguments (an object; default {})
                                             and print the result content.
+  watch --stdio "CMD ARGS..."               Supervise the server: reconnect it when it crashes,
+                                            hangs or fails to start, and print one line per state
+                                            change until SIGINT or SIGTERM; then stop it and exit.
 
 Server:
   --stdio "CMD ARGS..."   Run the server as a child process speaking MCP over stdio. The command
@@ -36,6 +41,24 @@ Options:
   -h, --help              Show this help.
   --version               Show the version.
 
+Reconnect policy (watch):
+  --initial-delay-ms N    Delay before the first retry of an outage (default 500).
+  --max-delay-ms N        Longest delay; the delay doubles up to it (default 30000). A connection
+                          that stays up this long ends the outage and resets the budget.
+  --max-attempts N        Retries per outage before the server is Failed (default 10).
+  --jitter F              Spread each delay by a random factor in [1-F, 1+F] (default 0.2).
+  --no-reconnect          Do not reconnect: a lost or failed connection is Disconnected.
+  --heartbeat-ms N        Ping the server every N ms (default 30000).
+  --heartbeat-timeout-ms N  A ping unanswered for N ms is missed (default 10000).
+  --heartbeat-failures N  Missed pings in a row that count as a lost connection (default 3).
+  --no-heartbeat          Do not ping the server.
+
+States (watch): Stopped, Starting, Connected, Retrying (an attempt failed: "connection
+failed"), Reconnecting (an established connection ended: "connection lost"), Failed (retry
+budget used up; nothing restarts by itself), Disconnected (reconnect disabled), Stopping.
+With --json, each line is an object with the keys time, server, state, attempt, maxAttempts,
+nextDelayMs, generation, pid, tools and reason.
+
 Exit status:
   0  success
   1  the tool ran and returned an error result (isError)
@@ -46,6 +69,7 @@ Examples:
   tetherctl tools --stdio "tether-demo-server"
   tetherctl call --stdio "tether-demo-server" add '{"a": 2, "b": 3}'
   tetherctl tools --json --stdio "npx -y @modelcontextprotocol/server-everything"
+  tetherctl watch --json --max-attempts 3 --stdio "tether-demo-server --crash-after-ms 5000"
 )";
 
 static int usageError(const QString &message)
@@ -69,6 +93,25 @@ int main(int argc, char *argv[])
     const QCommandLineOption timeoutOption(u"timeout-ms"_s, {}, u"ms"_s);
     const QCommandLineOption verboseOption(QStringList{u"v"_s, u"verbose"_s});
     parser.addOptions({helpOption, versionOption, stdioOption, jsonOption, timeoutOption, verboseOption});
+    // Policy flags of watch: each maps to a field that resolveReconnectPolicy/resolveHeartbeatPolicy judge.
+    const std::array<std::pair<QCommandLineOption, QString>, 4> reconnectFlags{{
+        {QCommandLineOption(u"initial-delay-ms"_s, {}, u"ms"_s), u"initialDelayMs"_s},
+        {QCommandLineOption(u"max-delay-ms"_s, {}, u"ms"_s), u"maxDelayMs"_s},
+        {QCommandLineOption(u"max-attempts"_s, {}, u"n"_s), u"maxAttempts"_s},
+        {QCommandLineOption(u"jitter"_s, {}, u"fraction"_s), u"jitter"_s},
+    }};
+    const std::array<std::pair<QCommandLineOption, QString>, 3> heartbeatFlags{{
+        {QCommandLineOption(u"heartbeat-ms"_s, {}, u"ms"_s), u"intervalMs"_s},
+        {QCommandLineOption(u"heartbeat-timeout-ms"_s, {}, u"ms"_s), u"timeoutMs"_s},
+        {QCommandLineOption(u"heartbeat-failures"_s, {}, u"n"_s), u"maxFailures"_s},
+    }};
+    const QCommandLineOption noReconnectOption(u"no-reconnect"_s);
+    const QCommandLineOption noHeartbeatOption(u"no-heartbeat"_s);
+    for (const auto &[option, field] : reconnectFlags)
+        parser.addOption(option);
+    for (const auto &[option, field] : heartbeatFlags)
+        parser.addOption(option);
+    parser.addOptions({noReconnectOption, noHeartbeatOption});
 
     if (!parser.parse(QCoreApplication::arguments()))
         return usageError(parser.errorText());
@@ -87,7 +130,7 @@ int main(int argc, char *argv[])
     if (positional.isEmpty())
         return usageError(u"no command given"_s);
     const QString command = positional.takeFirst();
-    if (command != u"tools" && command != u"call")
+    if (command != u"tools" && command != u"call" && command != u"watch")
         return usageError(u"unknown command '%1'"_s.arg(command));
 
     Ctl::CommonOptions options;
@@ -110,6 +153,42 @@ int main(int argc, char *argv[])
     options.target.command.program = split.words.first();
     options.target.command.arguments = split.words.mid(1);
     options.target.name = QFileInfo(options.target.command.program).fileName();
+
+    if (command == u"watch") {
+        if (!positional.isEmpty())
+            return usageError(u"'watch' takes no arguments besides the server, got '%1'"_s.arg(positional.join(u' ')));
+        // A flag's text that is not a number goes through as a string, so that the policy
+        // resolution names it with the same words as a bad config value.
+        const auto flagValue = [&](const QCommandLineOption &option) {
+            bool isNumber = false;
+            const double number = parser.value(option).toDouble(&isNumber);
+            return isNumber ? QJsonValue(number) : QJsonValue(parser.value(option));
+        };
+        QJsonObject reconnect;
+        QJsonObject heartbeat;
+        for (const auto &[option, field] : reconnectFlags) {
+            if (parser.isSet(option))
+                reconnect.insert(field, flagValue(option));
+        }
+        for (const auto &[option, field] : heartbeatFlags) {
+            if (parser.isSet(option))
+                heartbeat.insert(field, flagValue(option));
+        }
+        if (parser.isSet(noReconnectOption))
+            reconnect.insert(u"enabled", false);
+        if (parser.isSet(noHeartbeatOption))
+            heartbeat.insert(u"enabled", false);
+        const auto reconnectPolicy = resolveReconnectPolicy(options.target.name, reconnect);
+        const auto heartbeatPolicy = resolveHeartbeatPolicy(options.target.name, heartbeat);
+        const QStringList errors = reconnectPolicy.errors + heartbeatPolicy.errors;
+        if (!errors.isEmpty())
+            return usageError(errors.join(u"; "_s));
+        SupervisorSettings settings;
+        settings.reconnect = reconnectPolicy.policy;
+        settings.heartbeat = heartbeatPolicy.policy;
+        settings.requestTimeout = options.timeout;
+        return Ctl::watch(options, settings);
+    }
 
     if (command == u"tools") {
         if (!positional.isEmpty())

@@ -110,7 +110,7 @@ void McpClientSession::onInitializeReply(const RpcReply &reply)
 }
 
 qint64 McpClientSession::request(const QString &method, const QJsonObject &params, ReplyHandler handler,
-                                 ProgressHandler onProgress)
+                                 ProgressHandler onProgress, std::optional<std::chrono::milliseconds> timeout)
 {
     const qint64 id = m_nextRequestId++;
     const bool usable = m_state == State::Ready || (m_state == State::Initializing && method == u"initialize");
@@ -136,8 +136,9 @@ qint64 McpClientSession::request(const QString &method, const QJsonObject &param
     auto *timer = new QTimer(this);
     timer->setSingleShot(true);
     connect(timer, &QTimer::timeout, this, [this, id] { onRequestTimeout(id); });
-    timer->start(m_options.requestTimeout);
-    m_pending.insert(id, PendingRequest{method, std::move(handler), std::move(onProgress), timer});
+    const std::chrono::milliseconds limit = timeout.value_or(m_options.requestTimeout);
+    timer->start(limit);
+    m_pending.insert(id, PendingRequest{method, limit, std::move(handler), std::move(onProgress), timer});
     m_transport->send(JsonRpc::makeRequest(id, method, sentParams));
     return id;
 }
@@ -163,7 +164,7 @@ void McpClientSession::onRequestTimeout(qint64 requestId)
         return;
     const QString reason = u"request '%1' to %2 timed out after %3 ms"_s
                                .arg(it->method, serverLabel())
-                               .arg(m_options.requestTimeout.count());
+                               .arg(it->timeout.count());
     spdlog::warn("{}", reason);
     notify(u"notifications/cancelled"_s, {{u"requestId"_s, requestId}, {u"reason"_s, reason}});
     completeRequest(requestId, RpcReply{{}, JsonRpc::Error{JsonRpc::RequestTimeout, reason, {}}});
@@ -272,14 +273,12 @@ void McpClientSession::fail(const QString &reason)
     spdlog::debug("{}: {}", serverLabel(), reason);
     const QPointer<McpClientSession> guard(this);
     emit failed(reason);
-    if (!guard)
+    if (!guard || m_state == State::Closed)
         return;
     failAllPending(reason);
     if (!guard)
         return;
-    // * -> Closing
-    m_state = State::Closing;
-    m_transport->close();
+    close();
 }
 
 void McpClientSession::failAllPending(const QString &reason)
@@ -389,9 +388,9 @@ qint64 McpClientSession::callTool(const QString &name, const QJsonObject &argume
         std::move(onProgress));
 }
 
-void McpClientSession::ping(ReplyHandler handler)
+void McpClientSession::ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout)
 {
-    request(u"ping"_s, {}, std::move(handler));
+    request(u"ping"_s, {}, std::move(handler), {}, timeout);
 }
 
 } // namespace Tether

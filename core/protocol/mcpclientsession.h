@@ -96,8 +96,9 @@ public:
     const SessionStats &stats() const { return m_stats; }
     Transport *transport() const { return m_transport.get(); }
 
+    // `timeout` overrides the session's request timeout for this request.
     qint64 request(const QString &method, const QJsonObject &params, ReplyHandler handler,
-                   ProgressHandler onProgress = {});
+                   ProgressHandler onProgress = {}, std::optional<std::chrono::milliseconds> timeout = {});
     void notify(const QString &method, const QJsonObject &params = {});
     // Sends notifications/cancelled and fails the request locally at once.
     void cancel(qint64 requestId, const QString &reason);
@@ -106,7 +107,7 @@ public:
     void listTools(std::function<void(const ToolListReply &)> handler);
     qint64 callTool(const QString &name, const QJsonObject &arguments,
                     std::function<void(const ToolCallReply &)> handler, ProgressHandler onProgress = {});
-    void ping(ReplyHandler handler);
+    void ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout = {});
 
     int pendingRequestCount() const { return int(m_pending.size()); }
 
@@ -125,6 +126,7 @@ private:
     struct PendingRequest
     {
         QString method;
+        std::chrono::milliseconds timeout;
         ReplyHandler handler;
         ProgressHandler onProgress;
         QTimer *timer = nullptr;

@@ -1,0 +1,532 @@
+#include "connectionsupervisor.h"
+
+#include "common/duration.h"
+#include "common/logging.h"
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono;
+
+namespace Tether {
+
+ConnectionSupervisor::ConnectionSupervisor(QString name, TransportFactory transportFactory,
+                                           SupervisorSettings settings, ToolRegistry *registry, QObject *parent)
+    : QObject(parent)
+    , m_name(std::move(name))
+    , m_transportFactory(std::move(transportFactory))
+    , m_settings(std::move(settings))
+    , m_registry(registry)
+    , m_core(m_settings.reconnect, m_settings.random)
+{
+    for (QTimer *timer : {&m_backoffTimer, &m_barrierTimer, &m_stabilityTimer})
+        timer->setSingleShot(true);
+    // Backoff delays are part of the policy a person set: keep them to the millisecond.
+    m_backoffTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_backoffTimer, &QTimer::timeout, this, &ConnectionSupervisor::onBackoffElapsed);
+    connect(&m_barrierTimer, &QTimer::timeout, this, &ConnectionSupervisor::onBarrierTimeout);
+    connect(&m_heartbeatTimer, &QTimer::timeout, this, &ConnectionSupervisor::onHeartbeatTick);
+    connect(&m_stabilityTimer, &QTimer::timeout, this, &ConnectionSupervisor::onStabilityWindowElapsed);
+}
+
+ConnectionSupervisor::~ConnectionSupervisor()
+{
+    // Destroyed without stop() (Tether quitting): the transports kill their processes.
+    m_stopping = true;
+    m_currentGeneration = 0;
+    for (auto &[number, generation] : m_generations)
+        generation->session->disconnect(this);
+}
+
+QString ConnectionSupervisor::label() const
+{
+    return u"server '%1'"_s.arg(m_name);
+}
+
+bool ConnectionSupervisor::isCurrent(quint64 generation) const
+{
+    return !m_stopping && generation != 0 && generation == m_currentGeneration;
+}
+
+ConnectionSupervisor::Generation *ConnectionSupervisor::current() const
+{
+    const auto it = m_generations.find(m_currentGeneration);
+    return it == m_generations.end() || m_stopping ? nullptr : it->second.get();
+}
+
+ServerStatus ConnectionSupervisor::status() const
+{
+    ServerStatus status;
+    status.name = m_name;
+    const Generation *generation = current();
+    status.transport = generation ? generation->session->transport()->description() : m_transportDescription;
+    status.state = m_core.state();
+    status.reason = m_reason;
+    status.attempt = m_core.attempt();
+    status.maxAttempts = m_core.policy().maxAttempts;
+    status.nextDelayMs = m_nextDelayMs;
+    status.nextRetryAt = m_nextRetryAt;
+    status.generation = m_generationCount;
+    status.pid = generation ? generation->session->transport()->processId() : 0;
+    status.toolCount = int(m_registry->serverTools(m_name).size());
+    status.connectedSince = m_connectedSince;
+    status.heartbeatMisses = m_heartbeat.misses();
+    status.lastError = m_lastError;
+    status.lastExitCode = m_lastExitCode;
+    status.lastExitSignal = m_lastExitSignal;
+    status.lastStderrTail = m_lastStderrTail;
+    return status;
+}
+
+void ConnectionSupervisor::publish()
+{
+    const ServerStatus snapshot = status();
+    emit statusChanged(snapshot);
+    if (snapshot.state != m_publishedState) {
+        m_publishedState = snapshot.state;
+        emit stateChanged(snapshot);
+    }
+}
+
+void ConnectionSupervisor::start()
+{
+    const ServerState state = m_core.state();
+    if (state != ServerState::Stopped && state != ServerState::Failed && state != ServerState::Disconnected)
+        return;
+    m_stopping = false;
+    apply(m_core.start(SteadyClock::now()), u"starting"_s);
+}
+
+void ConnectionSupervisor::reconnect()
+{
+    if (m_core.state() == ServerState::Stopping)
+        return;
+    m_stopping = false;
+    m_launchPending = false;
+    m_backoffTimer.stop();
+    closeCurrentGeneration();
+    spdlog::info("{}: reconnecting on request, with a fresh retry budget", label());
+    apply(m_core.start(SteadyClock::now()), u"reconnect requested"_s);
+}
+
+void ConnectionSupervisor::stop()
+{
+    const ServerState state = m_core.state();
+    if (state == ServerState::Stopping || (state == ServerState::Stopped && m_generations.empty()))
+        return;
+    m_launchPending = false;
+    m_backoffTimer.stop();
+    m_core.stopRequested();
+    closeCurrentGeneration();
+    // The fence: from here on nothing a generation says changes anything.
+    m_stopping = true;
+    m_syncQueue.clear();
+    m_nextDelayMs.reset();
+    m_nextRetryAt = {};
+    m_connectedSince = {};
+    m_reason = u"stopping"_s;
+    publish();
+    if (m_generations.empty())
+        finishStop(true);
+    else
+        m_barrierTimer.start(m_settings.closeTimeout);
+}
+
+void ConnectionSupervisor::finishStop(bool complete)
+{
+    m_barrierTimer.stop();
+    // Every pending request failed when its session closed, so no sync is still running.
+    m_syncQueue.clear();
+    m_registry->unregisterServer(m_name);
+    m_core.stopFinished();
+    m_heartbeat.reset();
+    if (complete) {
+        m_reason = u"stopped"_s;
+        spdlog::info("{}: stopped", label());
+    } else {
+        m_reason = u"incomplete shutdown: the server process (pid %1) did not exit within %2"_s.arg(
+            lingeringPids(), formatDuration(m_settings.closeTimeout));
+        m_lastError = m_reason;
+        spdlog::error("{}: {}; Tether will not restart it. End it by hand (kill -9 {}) if it is still running",
+                      label(), m_reason, lingeringPids());
+    }
+    publish();
+    emit stopped(complete);
+}
+
+void ConnectionSupervisor::setReconnectPolicy(const ReconnectPolicy &policy)
+{
+    m_settings.reconnect = policy;
+    m_core.setPolicy(policy);
+    publish();
+}
+
+void ConnectionSupervisor::setHeartbeatPolicy(const HeartbeatPolicy &policy)
+{
+    m_settings.heartbeat = policy;
+    m_heartbeatTimer.stop();
+    if (policy.enabled && m_core.state() == ServerState::Connected)
+        m_heartbeatTimer.start(milliseconds(policy.intervalMs));
+}
+
+void ConnectionSupervisor::apply(const SupervisorDecision &decision, const QString &reason)
+{
+    using Action = SupervisorDecision::Action;
+    m_nextDelayMs.reset();
+    m_nextRetryAt = {};
+    m_reason = reason;
+    switch (decision.action) {
+    case Action::None:
+        break;
+    case Action::StartAttempt:
+        launchWhenClear();
+        break;
+    case Action::ScheduleRetry:
+        m_nextDelayMs = decision.delay.count();
+        m_nextRetryAt = QDateTime::currentDateTimeUtc().addMSecs(decision.delay.count());
+        m_backoffTimer.start(decision.delay);
+        spdlog::warn("{}: {}; retrying in {} (attempt {}/{})", label(), reason, formatDuration(decision.delay),
+                     m_core.attempt(), m_core.policy().maxAttempts);
+        break;
+    case Action::GiveUp:
+        m_registry->unregisterServer(m_name);
+        spdlog::error("{}: {}; its tools are unregistered and it will not be restarted automatically. "
+                      "Fix the cause, then use Reconnect or Start", label(), reason);
+        break;
+    case Action::WaitForManual:
+        spdlog::error("{}: {}", label(), reason);
+        break;
+    }
+    publish();
+}
+
+void ConnectionSupervisor::launchWhenClear()
+{
+    if (m_generations.empty()) {
+        m_launchPending = false;
+        launchGeneration();
+        return;
+    }
+    // No overlap: the previous generation must have closed (for stdio: its process exited).
+    m_launchPending = true;
+    if (!m_barrierTimer.isActive())
+        m_barrierTimer.start(m_settings.closeTimeout);
+}
+
+void ConnectionSupervisor::launchGeneration()
+{
+    auto generation = std::make_unique<Generation>();
+    generation->number = ++m_generationCount;
+    const quint64 number = generation->number;
+    generation->session = std::make_unique<McpClientSession>(m_transportFactory(),
+                                                             SessionOptions{m_name, m_settings.requestTimeout});
+    McpClientSession *session = generation->session.get();
+    m_transportDescription = session->transport()->description();
+
+    connect(session, &McpClientSession::ready, this, [this, number] { onSessionReady(number); });
+    connect(session, &McpClientSession::failed, this,
+            [this, number](const QString &reason) { onGenerationFailed(number, reason); });
+    connect(session, &McpClientSession::closed, this,
+            [this, number](const SessionClosure &closure) { onGenerationClosed(number, closure); });
+    connect(session, &McpClientSession::toolsListChanged, this, [this, number] {
+        if (isCurrent(number))
+            enqueueSync(number, false);
+    });
+    connect(session, &McpClientSession::stderrLine, this, [this, number](const QString &line) {
+        if (isCurrent(number))
+            emit stderrLine(line);
+    });
+    connect(session, &McpClientSession::logMessage, this,
+            [this, number](const QString &level, const QString &logger, const QJsonValue &data) {
+                if (isCurrent(number))
+                    emit serverLogMessage(level, logger, data.isString() ? data.toString() : JsonRpc::excerpt(JsonRpc::serialize(QJsonObject{{u"data"_s, data}}), 2000));
+            });
+    connect(session->transport(), &Transport::started, this, [this, number] {
+        if (isCurrent(number))
+            publish(); // the pid is known now
+    });
+
+    m_currentGeneration = number;
+    m_heartbeat.reset();
+    m_generations.emplace(number, std::move(generation));
+    spdlog::debug("{}: generation {} starting ({})", label(), number, m_transportDescription);
+    session->open();
+    publish();
+}
+
+void ConnectionSupervisor::onSessionReady(quint64 generation)
+{
+    if (!isCurrent(generation))
+        return;
+    enqueueSync(generation, true);
+}
+
+void ConnectionSupervisor::enqueueSync(quint64 generation, bool initial)
+{
+    // A sync still waiting in the queue will see the newest list anyway: merge into it.
+    for (SyncJob &job : m_syncQueue) {
+        if (job.generation == generation) {
+            job.initial |= initial;
+            return;
+        }
+    }
+    m_syncQueue.push_back({generation, initial});
+    pumpSyncQueue();
+}
+
+void ConnectionSupervisor::pumpSyncQueue()
+{
+    while (!m_syncInFlight && !m_syncQueue.empty()) {
+        const SyncJob job = m_syncQueue.front();
+        m_syncQueue.pop_front();
+        Generation *generation = isCurrent(job.generation) ? current() : nullptr;
+        if (!generation || !generation->session->isReady())
+            continue; // a stale generation's sync is dropped
+        m_syncInFlight = true;
+        generation->session->listTools([this, job](const ToolListReply &reply) {
+            m_syncInFlight = false;
+            onSyncFinished(job, reply);
+            pumpSyncQueue();
+        });
+    }
+}
+
+void ConnectionSupervisor::onSyncFinished(const SyncJob &job, const ToolListReply &reply)
+{
+    if (!isCurrent(job.generation))
+        return; // stale: inert
+    Generation *generation = current();
+    if (reply.error) {
+        if (job.initial) {
+            onGenerationFailed(job.generation, reply.error->message);
+        } else {
+            spdlog::warn("{}: could not re-read its tools after list_changed ({}); the previous tools stay",
+                         label(), reply.error->message);
+        }
+        return;
+    }
+    const ToolChange change = m_registry->replaceServerTools(m_name, reply.tools);
+    m_registry->setServerAvailable(m_name, true);
+    if (!change.isEmpty()) {
+        spdlog::info("{}: tools changed: {} added, {} removed, {} changed", label(), change.added.size(),
+                     change.removed.size(), change.changed.size());
+    }
+    if (!job.initial || generation->established) {
+        publish();
+        return;
+    }
+
+    generation->established = true;
+    const auto now = SteadyClock::now();
+    const bool recovering = m_core.inOutage();
+    const int attempts = m_core.attempt();
+    const auto outageStart = m_core.outageStartedAt();
+    m_connectedSince = QDateTime::currentDateTimeUtc();
+    if (recovering && outageStart) {
+        spdlog::info("{}: recovered after {} attempt{}; down for {}", label(), attempts, attempts == 1 ? "" : "s",
+                     formatDuration(duration_cast<milliseconds>(now - *outageStart)));
+    } else {
+        spdlog::info("{}: connected with {} tools", label(), reply.tools.size());
+    }
+    apply(m_core.connected(now), recovering ? u"recovered"_s : u"connected"_s);
+    if (m_settings.heartbeat.enabled)
+        m_heartbeatTimer.start(milliseconds(m_settings.heartbeat.intervalMs));
+    if (const auto stable = m_core.stableAt())
+        m_stabilityTimer.start(duration_cast<milliseconds>(*stable - now));
+}
+
+void ConnectionSupervisor::onStabilityWindowElapsed()
+{
+    if (m_core.checkStability(SteadyClock::now())) {
+        spdlog::info("{}: stable for {}; its retry budget is reset", label(),
+                     formatDuration(m_core.policy().stabilityWindow()));
+        publish();
+    }
+}
+
+void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &reason)
+{
+    if (!isCurrent(number))
+        return;
+    Generation *generation = current();
+    if (generation->failureHandled)
+        return;
+    generation->failureHandled = true;
+    m_currentGeneration = 0;
+    m_lastError = reason;
+    m_connectedSince = {};
+    m_heartbeatTimer.stop();
+    m_stabilityTimer.stop();
+    m_pingInFlight = false;
+    m_registry->setServerAvailable(m_name, false);
+
+    const auto now = SteadyClock::now();
+    const bool established = generation->established;
+    const SupervisorDecision decision = established ? m_core.connectionLost(now) : m_core.attemptFailed(now);
+    // May report closed at once (and so free `generation`): nothing below may touch it.
+    generation->session->close();
+    const QString what = (established ? u"connection lost: "_s : u"connection failed: "_s) + reason;
+    switch (decision.action) {
+    case SupervisorDecision::Action::GiveUp:
+        apply(decision, u"gave up after %1 attempt%2; last error: %3"_s.arg(m_core.attempt())
+                            .arg(m_core.attempt() == 1 ? u""_s : u"s"_s, what));
+        break;
+    case SupervisorDecision::Action::WaitForManual:
+        apply(decision, what + u"; reconnect is disabled for this server: use Reconnect or Start to connect again"_s);
+        break;
+    default:
+        apply(decision, what);
+        break;
+    }
+}
+
+void ConnectionSupervisor::closeCurrentGeneration()
+{
+    Generation *generation = current();
+    m_currentGeneration = 0;
+    m_heartbeatTimer.stop();
+    m_stabilityTimer.stop();
+    m_pingInFlight = false;
+    m_connectedSince = {};
+    if (generation) {
+        generation->failureHandled = true;
+        generation->session->close();
+    }
+}
+
+void ConnectionSupervisor::onGenerationClosed(quint64 number, const SessionClosure &closure)
+{
+    // A current generation that closes without having failed first (nothing else told us).
+    if (isCurrent(number))
+        onGenerationFailed(number, closure.describe());
+
+    const auto it = m_generations.find(number);
+    if (it == m_generations.end())
+        return;
+    std::unique_ptr<Generation> generation = std::move(it->second);
+    m_generations.erase(it);
+    if (!closure.transport.requested || closure.transport.exitCode || closure.transport.exitSignal) {
+        m_lastExitCode = closure.transport.exitCode;
+        m_lastExitSignal = closure.transport.exitSignal;
+        m_lastStderrTail = closure.transport.stderrTail;
+    }
+    // Its signal is still being delivered: delete it once that is over.
+    generation->session.release()->deleteLater();
+
+    if (!m_generations.empty()) {
+        publish();
+        return;
+    }
+    m_barrierTimer.stop();
+    if (m_stopping && m_core.state() == ServerState::Stopping) {
+        finishStop(true);
+    } else if (m_launchPending) {
+        m_launchPending = false;
+        launchGeneration();
+    } else {
+        publish();
+    }
+}
+
+void ConnectionSupervisor::onBackoffElapsed()
+{
+    apply(m_core.retryDue(), u"retrying (attempt %1/%2)"_s.arg(m_core.attempt()).arg(m_core.policy().maxAttempts));
+}
+
+QString ConnectionSupervisor::lingeringPids() const
+{
+    QStringList pids;
+    for (const auto &[number, generation] : m_generations)
+        pids.append(QString::number(generation->session->transport()->processId()));
+    return pids.join(u", "_s);
+}
+
+void ConnectionSupervisor::onBarrierTimeout()
+{
+    if (m_generations.empty())
+        return;
+    if (m_stopping) {
+        finishStop(false);
+        return;
+    }
+    if (!m_launchPending)
+        return;
+    m_launchPending = false;
+    m_backoffTimer.stop();
+    const QString reason = u"could not stop the previous server process, pid %1, within %2; not reconnecting so "
+                           "that two copies never run at once. End it by hand (kill -9 %1), then use Start"_s
+                               .arg(lingeringPids(), formatDuration(m_settings.closeTimeout));
+    m_lastError = reason;
+    apply(m_core.abandon(), reason);
+}
+
+void ConnectionSupervisor::onHeartbeatTick()
+{
+    Generation *generation = current();
+    if (!generation || !generation->session->isReady() || m_pingInFlight)
+        return;
+    m_pingInFlight = true;
+    const quint64 number = generation->number;
+    generation->session->ping(
+        [this, number](const RpcReply &reply) {
+            if (!isCurrent(number))
+                return;
+            m_pingInFlight = false;
+            if (reply.error && reply.error->code == JsonRpc::ConnectionClosed)
+                return; // the loss itself is reported by the session
+            if (!reply.error || reply.error->code != JsonRpc::RequestTimeout) {
+                // Any answer, even an error, proves the server alive.
+                if (m_heartbeat.misses() > 0) {
+                    m_heartbeat.answered();
+                    spdlog::info("{}: answers pings again", label());
+                    publish();
+                }
+                return;
+            }
+            const HeartbeatPolicy &policy = m_settings.heartbeat;
+            if (m_heartbeat.missed(policy.maxFailures)) {
+                onGenerationFailed(number, u"heartbeat: %1 pings in a row got no answer within %2"_s
+                                               .arg(policy.maxFailures)
+                                               .arg(formatDuration(milliseconds(policy.timeoutMs))));
+                return;
+            }
+            spdlog::warn("{}: missed a heartbeat ({}/{})", label(), m_heartbeat.misses(), policy.maxFailures);
+            publish();
+        },
+        milliseconds(m_settings.heartbeat.timeoutMs));
+}
+
+void ConnectionSupervisor::callTool(const QString &toolName, const QJsonObject &arguments,
+                                   std::function<void(const ToolCallReply &)> handler,
+                                   McpClientSession::ProgressHandler onProgress)
+{
+    Generation *generation = current();
+    if (generation && generation->established && generation->session->isReady()) {
+        generation->session->callTool(toolName, arguments, std::move(handler), std::move(onProgress));
+        return;
+    }
+    QString reason;
+    switch (m_core.state()) {
+    case ServerState::Starting:
+    case ServerState::Retrying:
+    case ServerState::Reconnecting:
+        reason = m_core.inOutage() ? u"%1 is reconnecting (attempt %2/%3); try again shortly"_s.arg(label())
+                                         .arg(m_core.attempt())
+                                         .arg(m_core.policy().maxAttempts)
+                                   : u"%1 is still starting; try again shortly"_s.arg(label());
+        break;
+    case ServerState::Failed:
+        reason = u"%1 has failed (%2); reconnect it to use its tools"_s.arg(label(), m_lastError);
+        break;
+    case ServerState::Disconnected:
+        reason = u"%1 is disconnected and reconnect is disabled; reconnect it to use its tools"_s.arg(label());
+        break;
+    default:
+        reason = u"%1 is %2"_s.arg(label(), stateName(m_core.state()).toLower());
+        break;
+    }
+    // Fail fast, but never re-enter the caller.
+    QMetaObject::invokeMethod(
+        this, [handler = std::move(handler), reason] { handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::ConnectionClosed, reason, {}}}); },
+        Qt::QueuedConnection);
+}
+
+} // namespace Tether

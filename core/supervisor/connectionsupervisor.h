@@ -1,0 +1,149 @@
+#pragma once
+
+#include "policy.h"
+#include "serverstatus.h"
+#include "supervisorcore.h"
+#include "toolregistry.h"
+
+#include "protocol/mcpclientsession.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+
+namespace Tether {
+
+using TransportFactory = std::function<std::unique_ptr<Transport>()>;
+
+struct SupervisorSettings
+{
+    ReconnectPolicy reconnect;
+    HeartbeatPolicy heartbeat;
+    std::chrono::milliseconds requestTimeout{60000};
+    // How long a closing generation may take to report closed before the supervisor gives up
+    // on it (longer than the stdio close escalation of 2 s + 2 s).
+    std::chrono::milliseconds closeTimeout{8000};
+    RandomSource random; // empty: the global random generator
+};
+
+// Supervises one MCP server: each connection attempt is a fresh generation (transport and
+// session); failures reconnect with bounded, jittered backoff within an outage budget; the
+// server's tools stay registered through an outage and are swapped atomically on recovery.
+// Decisions come from SupervisorCore; this class turns signals into its events and carries
+// the decisions out.
+class ConnectionSupervisor final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConnectionSupervisor)
+
+public:
+    ConnectionSupervisor(QString name, TransportFactory transportFactory, SupervisorSettings settings,
+                         ToolRegistry *registry, QObject *parent = nullptr);
+    ~ConnectionSupervisor() override;
+
+    const QString &name() const { return m_name; }
+    ServerStatus status() const;
+    ServerState state() const { return m_core.state(); }
+
+    // From Stopped, Failed or Disconnected.
+    void start();
+    // Cancels any pending backoff, closes the current generation and starts afresh with a
+    // fresh budget once it has closed.
+    void reconnect();
+    // Quiescent dispose: stopped() follows once every generation has closed (or could not be).
+    void stop();
+
+    // Used from the next decision on.
+    void setReconnectPolicy(const ReconnectPolicy &policy);
+    void setHeartbeatPolicy(const HeartbeatPolicy &policy);
+    const SupervisorSettings &settings() const { return m_settings; }
+
+    // Calls a tool of the current generation; fails fast (never waits) when not connected.
+    void callTool(const QString &toolName, const QJsonObject &arguments,
+                  std::function<void(const ToolCallReply &)> handler,
+                  McpClientSession::ProgressHandler onProgress = {});
+
+signals:
+    void statusChanged(const Tether::ServerStatus &status);
+    // The state word changed; `status` is the snapshot right after.
+    void stateChanged(const Tether::ServerStatus &status);
+    void stderrLine(const QString &line);
+    void serverLogMessage(const QString &level, const QString &logger, const QString &text);
+    // Quiescent: every generation closed (`complete`) or one could not be stopped.
+    void stopped(bool complete);
+
+private:
+    struct Generation
+    {
+        quint64 number = 0;
+        std::unique_ptr<McpClientSession> session;
+        bool established = false;     // the initial tools sync completed
+        bool failureHandled = false;  // one decision per generation, however many signals arrive
+    };
+
+    struct SyncJob
+    {
+        quint64 generation = 0;
+        bool initial = false;
+    };
+
+    bool isCurrent(quint64 generation) const;
+    Generation *current() const;
+    void apply(const SupervisorDecision &decision, const QString &reason);
+    void launchWhenClear();
+    void launchGeneration();
+    void onSessionReady(quint64 generation);
+    void onGenerationFailed(quint64 generation, const QString &reason);
+    void onGenerationClosed(quint64 generation, const SessionClosure &closure);
+    void closeCurrentGeneration();
+    void onBackoffElapsed();
+    void onBarrierTimeout();
+    void onHeartbeatTick();
+    void onStabilityWindowElapsed();
+    void enqueueSync(quint64 generation, bool initial);
+    void pumpSyncQueue();
+    void onSyncFinished(const SyncJob &job, const ToolListReply &reply);
+    void finishStop(bool complete);
+    void publish();
+    QString label() const;
+    QString lingeringPids() const;
+
+    QString m_name;
+    TransportFactory m_transportFactory;
+    SupervisorSettings m_settings;
+    ToolRegistry *m_registry;
+    SupervisorCore m_core;
+    HeartbeatCounter m_heartbeat;
+
+    std::map<quint64, std::unique_ptr<Generation>> m_generations; // every generation not yet closed
+    quint64 m_currentGeneration = 0;  // 0: none may change anything
+    quint64 m_generationCount = 0;
+    bool m_stopping = false;
+    bool m_launchPending = false;     // an attempt waits for the previous generation to close
+    bool m_pingInFlight = false;
+
+    std::deque<SyncJob> m_syncQueue;
+    bool m_syncInFlight = false;
+
+    QTimer m_backoffTimer;
+    QTimer m_barrierTimer;
+    QTimer m_heartbeatTimer;
+    QTimer m_stabilityTimer;
+
+    QString m_transportDescription;
+    QString m_reason;
+    QString m_lastError;
+    std::optional<int> m_lastExitCode;
+    std::optional<int> m_lastExitSignal;
+    QStringList m_lastStderrTail;
+    QDateTime m_nextRetryAt;
+    std::optional<qint64> m_nextDelayMs;
+    QDateTime m_connectedSince;
+    ServerState m_publishedState = ServerState::Stopped;
+};
+
+} // namespace Tether

@@ -1,0 +1,209 @@
+#include "policy.h"
+
+#include <QJsonDocument>
+
+#include <cmath>
+#include <optional>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+std::chrono::milliseconds ReconnectPolicy::baseDelay(int retry) const
+{
+    // In double: 2^(k-1) overflows any integer long before the cap stops mattering.
+    const double delay = double(initialDelayMs) * std::pow(2.0, double(std::max(retry, 1) - 1));
+    return std::chrono::milliseconds(qint64(std::min(delay, double(maxDelayMs))));
+}
+
+std::chrono::milliseconds ReconnectPolicy::totalRetryTime() const
+{
+    std::chrono::milliseconds total{0};
+    for (int retry = 1; retry <= maxAttempts; ++retry)
+        total += baseDelay(retry);
+    return total;
+}
+
+namespace {
+
+struct NumberField
+{
+    QString name;
+    QString alias; // the seed article's name for the same field, if any
+    double minimum;
+    double maximum;
+    bool wholeNumber;
+};
+
+QString render(const QJsonValue &value)
+{
+    if (value.isString())
+        return u'"' + value.toString() + u'"';
+    if (value.isDouble())
+        return QString::number(value.toDouble(), 'g', 12);
+    if (value.isBool())
+        return value.toBool() ? u"true"_s : u"false"_s;
+    if (value.isNull())
+        return u"null"_s;
+    return QString::fromUtf8(QJsonDocument::fromVariant(value.toVariant()).toJson(QJsonDocument::Compact));
+}
+
+// Reads fields from one policy object and collects errors in one wording.
+class FieldReader
+{
+public:
+    FieldReader(QString serverName, QString section, const QJsonObject &input, QStringList *errors)
+        : m_serverName(std::move(serverName)), m_section(std::move(section)), m_input(input), m_errors(errors)
+    {}
+
+    void error(const QString &text) { m_errors->append(u"server '%1': %2"_s.arg(m_serverName, text)); }
+    QString path(const QString &field) const { return m_section + u'.' + field; }
+
+    std::optional<bool> readBool(const QString &field)
+    {
+        m_known.append(field);
+        const QJsonValue value = m_input.value(field);
+        if (value.isUndefined())
+            return std::nullopt;
+        if (!value.isBool()) {
+            error(u"%1 = %2 is not valid: it must be true or false"_s.arg(path(field), render(value)));
+            return std::nullopt;
+        }
+        return value.toBool();
+    }
+
+    std::optional<double> readNumber(const NumberField &field)
+    {
+        m_known.append(field.name);
+        QJsonValue value = m_input.value(field.name);
+        QString given = field.name;
+        if (!field.alias.isEmpty()) {
+            m_known.append(field.alias);
+            const QJsonValue aliased = m_input.value(field.alias);
+            if (!aliased.isUndefined()) {
+                if (!value.isUndefined() && value != aliased) {
+                    error(u"%1 = %2 and %3 = %4 disagree: they are the same setting, give only one"_s.arg(
+                        path(field.alias), render(aliased), path(field.name), render(value)));
+                    return std::nullopt;
+                }
+                value = aliased;
+                given = field.alias;
+            }
+        }
+        if (value.isUndefined())
+            return std::nullopt;
+        const QString rule = field.wholeNumber
+                                 ? u"it must be a whole number from %1 to %2"_s.arg(field.minimum).arg(field.maximum)
+                                 : u"it must be a number from %1 to %2"_s.arg(field.minimum).arg(field.maximum);
+        const double number = value.toDouble(std::nan(""));
+        if (!value.isDouble() || !std::isfinite(number)) {
+            error(u"%1 = %2 is not a number: %3"_s.arg(path(given), render(value), rule));
+            return std::nullopt;
+        }
+        if ((field.wholeNumber && number != std::floor(number)) || number < field.minimum || number > field.maximum) {
+            error(u"%1 = %2 is out of range: %3"_s.arg(path(given), render(value), rule));
+            return std::nullopt;
+        }
+        return number;
+    }
+
+    void rejectUnknownFields()
+    {
+        for (auto it = m_input.constBegin(); it != m_input.constEnd(); ++it) {
+            if (!m_known.contains(it.key()))
+                error(u"%1 is not a %2 setting (known: %3)"_s.arg(path(it.key()), m_section, m_known.join(u", "_s)));
+        }
+    }
+
+private:
+    QString m_serverName;
+    QString m_section;
+    const QJsonObject &m_input;
+    QStringList *m_errors;
+    QStringList m_known;
+};
+
+} // namespace
+
+PolicyResolution<ReconnectPolicy> resolveReconnectPolicy(const QString &serverName, const QJsonObject &input,
+                                                         const ReconnectPolicy &base)
+{
+    PolicyResolution<ReconnectPolicy> resolution{base, {}};
+    ReconnectPolicy &policy = resolution.policy;
+    FieldReader reader(serverName, u"reconnect"_s, input, &resolution.errors);
+
+    if (const auto enabled = reader.readBool(u"enabled"_s))
+        policy.enabled = *enabled;
+    const bool initialGiven = !input.value(u"initialDelayMs").isUndefined() || !input.value(u"baseDelay").isUndefined();
+    const bool maxGiven = !input.value(u"maxDelayMs").isUndefined() || !input.value(u"maxDelay").isUndefined();
+    bool delaysValid = true;
+    if (const auto value = reader.readNumber({u"initialDelayMs"_s, u"baseDelay"_s, 0, 3600000, true}))
+        policy.initialDelayMs = int(*value);
+    else
+        delaysValid &= !initialGiven;
+    if (const auto value = reader.readNumber({u"maxDelayMs"_s, u"maxDelay"_s, 0, 86400000, true}))
+        policy.maxDelayMs = int(*value);
+    else
+        delaysValid &= !maxGiven;
+    if (const auto value = reader.readNumber({u"maxAttempts"_s, u"maxRetries"_s, 1, 1000, true}))
+        policy.maxAttempts = int(*value);
+    if (const auto value = reader.readNumber({u"jitter"_s, {}, 0, 1, false}))
+        policy.jitter = *value;
+    reader.rejectUnknownFields();
+
+    if (delaysValid && policy.maxDelayMs < policy.initialDelayMs) {
+        reader.error(u"reconnect.maxDelayMs = %1 is less than reconnect.initialDelayMs = %2: the longest delay must "
+                     "be at least the first one"_s.arg(policy.maxDelayMs).arg(policy.initialDelayMs));
+    }
+    return resolution;
+}
+
+PolicyResolution<HeartbeatPolicy> resolveHeartbeatPolicy(const QString &serverName, const QJsonObject &input,
+                                                         const HeartbeatPolicy &base)
+{
+    PolicyResolution<HeartbeatPolicy> resolution{base, {}};
+    HeartbeatPolicy &policy = resolution.policy;
+    FieldReader reader(serverName, u"heartbeat"_s, input, &resolution.errors);
+
+    if (const auto enabled = reader.readBool(u"enabled"_s))
+        policy.enabled = *enabled;
+    const bool intervalGiven = !input.value(u"intervalMs").isUndefined() || !input.value(u"interval").isUndefined();
+    const bool timeoutGiven = !input.value(u"timeoutMs").isUndefined();
+    bool timesValid = true;
+    if (const auto value = reader.readNumber({u"intervalMs"_s, u"interval"_s, 100, 86400000, true}))
+        policy.intervalMs = int(*value);
+    else
+        timesValid &= !intervalGiven;
+    if (const auto value = reader.readNumber({u"timeoutMs"_s, {}, 10, 3600000, true}))
+        policy.timeoutMs = int(*value);
+    else
+        timesValid &= !timeoutGiven;
+    if (const auto value = reader.readNumber({u"maxFailures"_s, {}, 1, 100, true}))
+        policy.maxFailures = int(*value);
+    reader.rejectUnknownFields();
+
+    if (timesValid && policy.timeoutMs > policy.intervalMs) {
+        reader.error(u"heartbeat.timeoutMs = %1 is more than heartbeat.intervalMs = %2: a ping must time out before "
+                     "the next one is due"_s.arg(policy.timeoutMs).arg(policy.intervalMs));
+    }
+    return resolution;
+}
+
+QJsonObject toJson(const ReconnectPolicy &policy)
+{
+    return {{u"enabled"_s, policy.enabled},
+            {u"initialDelayMs"_s, policy.initialDelayMs},
+            {u"maxDelayMs"_s, policy.maxDelayMs},
+            {u"maxAttempts"_s, policy.maxAttempts},
+            {u"jitter"_s, policy.jitter}};
+}
+
+QJsonObject toJson(const HeartbeatPolicy &policy)
+{
+    return {{u"enabled"_s, policy.enabled},
+            {u"intervalMs"_s, policy.intervalMs},
+            {u"timeoutMs"_s, policy.timeoutMs},
+            {u"maxFailures"_s, policy.maxFailures}};
+}
+
+} // namespace Tether

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QString>
+
+namespace Tether {
+
+// The states a person sees, with the same words in the window, tetherctl and the log.
+enum class ServerState {
+    Stopped,
+    Starting,
+    Connected,
+    Retrying,     // an initial or retry attempt failed: "connection failed"
+    Reconnecting, // an established generation ended: "connection lost"
+    Failed,       // the outage budget is used up
+    Disconnected, // failed or lost while reconnect is disabled: manual recovery needed
+    Stopping,
+};
+
+QString stateName(ServerState state);
+// The state for a word of stateName(), case-insensitive; false when there is none.
+bool stateFromName(const QString &name, ServerState *state);
+
+} // namespace Tether

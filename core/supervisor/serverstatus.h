@@ -1,0 +1,43 @@
+#pragma once
+
+#include "serverstate.h"
+
+#include <QDateTime>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace Tether {
+
+// A value snapshot of one supervised server: what the window, tetherctl and the log show.
+struct ServerStatus
+{
+    QString name;
+    QString transport;          // "stdio: node server.js"
+    ServerState state = ServerState::Stopped;
+    QString reason;             // why it is in this state, for people
+    int attempt = 0;            // retries used in the current outage
+    int maxAttempts = 0;
+    std::optional<qint64> nextDelayMs; // the retry scheduled now, if any
+    QDateTime nextRetryAt;      // when it starts (invalid when none is scheduled)
+    quint64 generation = 0;     // connection attempts so far
+    qint64 pid = 0;             // of the current server process, 0 when none
+    int toolCount = 0;
+    QDateTime connectedSince;   // invalid unless Connected
+    int heartbeatMisses = 0;    // pings in a row without an answer; a warning while Connected
+    QString lastError;
+    std::optional<int> lastExitCode;   // of the last generation that ended
+    std::optional<int> lastExitSignal;
+    QStringList lastStderrTail; // the last stderr lines of the last generation that ended
+
+    qint64 uptimeMs(const QDateTime &now = QDateTime::currentDateTimeUtc()) const
+    {
+        return connectedSince.isValid() ? connectedSince.msecsTo(now) : 0;
+    }
+};
+
+} // namespace Tether
+
+Q_DECLARE_METATYPE(Tether::ServerStatus)

@@ -1,0 +1,138 @@
+#include "supervisorcore.h"
+
+#include <QRandomGenerator>
+
+#include <cmath>
+
+namespace Tether {
+
+SupervisorCore::SupervisorCore(ReconnectPolicy policy, RandomSource random)
+    : m_policy(policy)
+    , m_random(random ? std::move(random) : RandomSource([] { return QRandomGenerator::global()->generateDouble(); }))
+{}
+
+std::chrono::milliseconds SupervisorCore::retryDelay(int retry)
+{
+    const double base = double(m_policy.baseDelay(retry).count());
+    const double factor = 1.0 - m_policy.jitter + 2.0 * m_policy.jitter * m_random();
+    const double delay = std::min(std::round(base * factor), double(m_policy.maxDelayMs));
+    return std::chrono::milliseconds(qint64(std::max(delay, 0.0)));
+}
+
+SupervisorDecision SupervisorCore::start(SteadyClock::time_point)
+{
+    // * -> Starting, with a fresh budget
+    m_inOutage = false;
+    m_retries = 0;
+    m_outageStartedAt.reset();
+    m_connectedAt.reset();
+    m_state = ServerState::Starting;
+    return {SupervisorDecision::Action::StartAttempt, m_state, {}};
+}
+
+SupervisorDecision SupervisorCore::retryDue()
+{
+    if (m_state != ServerState::Retrying && m_state != ServerState::Reconnecting)
+        return {SupervisorDecision::Action::None, m_state, {}};
+    // Retrying | Reconnecting -> Starting
+    m_state = ServerState::Starting;
+    return {SupervisorDecision::Action::StartAttempt, m_state, {}};
+}
+
+SupervisorDecision SupervisorCore::connected(SteadyClock::time_point now)
+{
+    if (m_state != ServerState::Starting)
+        return {SupervisorDecision::Action::None, m_state, {}};
+    // Starting -> Connected; an outage stays open until the stability window has passed.
+    m_state = ServerState::Connected;
+    m_connectedAt = now;
+    return {SupervisorDecision::Action::None, m_state, {}};
+}
+
+bool SupervisorCore::checkStability(SteadyClock::time_point now)
+{
+    const auto stable = stableAt();
+    if (!stable || now < *stable)
+        return false;
+    m_inOutage = false;
+    m_retries = 0;
+    m_outageStartedAt.reset();
+    return true;
+}
+
+std::optional<SteadyClock::time_point> SupervisorCore::stableAt() const
+{
+    if (m_state != ServerState::Connected || !m_inOutage || !m_connectedAt)
+        return std::nullopt;
+    return *m_connectedAt + m_policy.stabilityWindow();
+}
+
+SupervisorDecision SupervisorCore::attemptFailed(SteadyClock::time_point now)
+{
+    if (m_state != ServerState::Starting)
+        return {SupervisorDecision::Action::None, m_state, {}};
+    return failure(now, false);
+}
+
+SupervisorDecision SupervisorCore::connectionLost(SteadyClock::time_point now)
+{
+    if (m_state != ServerState::Connected)
+        return {SupervisorDecision::Action::None, m_state, {}};
+    checkStability(now);
+    return failure(now, true);
+}
+
+SupervisorDecision SupervisorCore::failure(SteadyClock::time_point now, bool wasEstablished)
+{
+    m_connectedAt.reset();
+    if (!m_inOutage) {
+        m_inOutage = true;
+        m_retries = 0;
+        m_outageStartedAt = now;
+    }
+    if (!m_policy.enabled) {
+        // Starting | Connected -> Disconnected
+        m_state = ServerState::Disconnected;
+        return {SupervisorDecision::Action::WaitForManual, m_state, {}};
+    }
+    if (m_retries >= m_policy.maxAttempts) {
+        // Starting | Connected -> Failed
+        m_state = ServerState::Failed;
+        return {SupervisorDecision::Action::GiveUp, m_state, {}};
+    }
+    ++m_retries;
+    // Starting -> Retrying ("connection failed"), Connected -> Reconnecting ("connection lost")
+    m_state = wasEstablished ? ServerState::Reconnecting : ServerState::Retrying;
+    return {SupervisorDecision::Action::ScheduleRetry, m_state, retryDelay(m_retries)};
+}
+
+SupervisorDecision SupervisorCore::abandon()
+{
+    // * -> Failed
+    m_state = ServerState::Failed;
+    m_connectedAt.reset();
+    return {SupervisorDecision::Action::GiveUp, m_state, {}};
+}
+
+SupervisorDecision SupervisorCore::stopRequested()
+{
+    if (m_state == ServerState::Stopped)
+        return {SupervisorDecision::Action::None, m_state, {}};
+    // * -> Stopping
+    m_state = ServerState::Stopping;
+    m_connectedAt.reset();
+    return {SupervisorDecision::Action::None, m_state, {}};
+}
+
+SupervisorDecision SupervisorCore::stopFinished()
+{
+    // Stopping -> Stopped
+    m_state = ServerState::Stopped;
+    m_inOutage = false;
+    m_retries = 0;
+    m_outageStartedAt.reset();
+    m_connectedAt.reset();
+    return {SupervisorDecision::Action::None, m_state, {}};
+}
+
+} // namespace Tether

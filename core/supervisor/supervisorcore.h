@@ -1,0 +1,101 @@
+#pragma once
+
+#include "policy.h"
+#include "serverstate.h"
+
+#include <chrono>
+#include <functional>
+#include <optional>
+
+namespace Tether {
+
+using SteadyClock = std::chrono::steady_clock;
+// Uniform in [0, 1). Injectable so that tests are exact.
+using RandomSource = std::function<double()>;
+
+struct SupervisorDecision
+{
+    enum class Action {
+        None,
+        StartAttempt,  // open a fresh generation now
+        ScheduleRetry, // open one after `delay` (and after the previous generation has closed)
+        GiveUp,        // Failed: unregister the tools, restart nothing until a manual action
+        WaitForManual, // Disconnected: reconnect is disabled
+    };
+
+    Action action = Action::None;
+    ServerState state = ServerState::Stopped;
+    std::chrono::milliseconds delay{0};
+};
+
+// The decisions of one connection supervisor, as plain values over events and timestamps:
+// state, outage budget, backoff delay and the stability window. No timers, no I/O.
+//
+// An outage begins when an attempt fails or an established connection is lost. Within one
+// outage there are at most maxAttempts retries; retry k waits min(initial * 2^(k-1), max),
+// spread by jitter. A connection lost before it was up for the stability window counts as a
+// failed retry of the same outage; one that stayed up longer ended the outage.
+class SupervisorCore final
+{
+public:
+    explicit SupervisorCore(ReconnectPolicy policy = {}, RandomSource random = {});
+
+    // Used from the next decision on.
+    void setPolicy(const ReconnectPolicy &policy) { m_policy = policy; }
+    const ReconnectPolicy &policy() const { return m_policy; }
+
+    // Start, Reconnect, or a start after Failed/Disconnected: a fresh budget.
+    SupervisorDecision start(SteadyClock::time_point now);
+    // A scheduled retry is due and the previous generation has closed.
+    SupervisorDecision retryDue();
+    SupervisorDecision connected(SteadyClock::time_point now);
+    // The attempt in progress failed before it was established.
+    SupervisorDecision attemptFailed(SteadyClock::time_point now);
+    // An established connection ended.
+    SupervisorDecision connectionLost(SteadyClock::time_point now);
+    // Ends the outage once the connection has been up for the stability window. True if it did.
+    bool checkStability(SteadyClock::time_point now);
+    // The previous generation never reported closed: reconnecting could run two copies at once.
+    SupervisorDecision abandon();
+    SupervisorDecision stopRequested();
+    SupervisorDecision stopFinished();
+
+    ServerState state() const { return m_state; }
+    bool inOutage() const { return m_inOutage; }
+    // Retries used in the current outage: the k of "attempt k/N".
+    int attempt() const { return m_retries; }
+    std::optional<SteadyClock::time_point> outageStartedAt() const { return m_outageStartedAt; }
+    std::optional<SteadyClock::time_point> connectedAt() const { return m_connectedAt; }
+    // When the current connection will have ended the outage; nullopt when none is pending.
+    std::optional<SteadyClock::time_point> stableAt() const;
+
+    // Retry k's delay with jitter applied; exposed for the settings preview and tests.
+    std::chrono::milliseconds retryDelay(int retry);
+
+private:
+    SupervisorDecision failure(SteadyClock::time_point now, bool wasEstablished);
+
+    ReconnectPolicy m_policy;
+    RandomSource m_random;
+    ServerState m_state = ServerState::Stopped;
+    bool m_inOutage = false;
+    int m_retries = 0;
+    std::optional<SteadyClock::time_point> m_outageStartedAt;
+    std::optional<SteadyClock::time_point> m_connectedAt;
+};
+
+// Consecutive heartbeat misses: any answer to a ping, even an error, proves the server alive.
+class HeartbeatCounter final
+{
+public:
+    void answered() { m_misses = 0; }
+    // True when this miss makes `maxFailures` in a row: the connection is to be treated as lost.
+    bool missed(int maxFailures) { return ++m_misses >= maxFailures; }
+    void reset() { m_misses = 0; }
+    int misses() const { return m_misses; }
+
+private:
+    int m_misses = 0;
+};
+
+} // namespace Tether

@@ -1,0 +1,179 @@
+// The connection supervisor against real tether-demo-server processes.
+#include "supervisor/connectionsupervisor.h"
+#include "support/testprocess.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using namespace Tether::Testing;
+
+namespace {
+
+struct Supervised
+{
+    explicit Supervised(const QStringList &demoArguments, SupervisorSettings settings = quickSettings())
+    {
+        const StdioServerCommand command = demoServer(demoArguments);
+        supervisor = std::make_unique<ConnectionSupervisor>(
+            u"demo"_s,
+            [command] {
+                return std::make_unique<StdioTransport>(
+                    command, StdioTransportOptions{.stdinCloseGrace = std::chrono::milliseconds(300),
+                                                   .terminateGrace = std::chrono::milliseconds(300)});
+            },
+            settings, &registry);
+        states = std::make_unique<QSignalSpy>(supervisor.get(), &ConnectionSupervisor::stateChanged);
+        stopped = std::make_unique<QSignalSpy>(supervisor.get(), &ConnectionSupervisor::stopped);
+    }
+
+    ~Supervised()
+    {
+        supervisor->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(supervisor->state() == ServerState::Stopped, 10000);
+    }
+
+    static SupervisorSettings quickSettings()
+    {
+        SupervisorSettings settings;
+        settings.reconnect = resolveReconnectPolicy(u"demo"_s, {{u"initialDelayMs"_s, 20}, {u"maxDelayMs"_s, 200},
+                                                               {u"maxAttempts"_s, 5}, {u"jitter"_s, 0}})
+                                 .policy;
+        settings.heartbeat.enabled = false;
+        settings.requestTimeout = std::chrono::seconds(10);
+        settings.closeTimeout = std::chrono::seconds(5);
+        return settings;
+    }
+
+    bool waitFor(ServerState state, int ms = 10000)
+    {
+        return QTest::qWaitFor([&] { return supervisor->state() == state; }, ms);
+    }
+
+    QList<ServerState> stateHistory() const
+    {
+        QList<ServerState> history;
+        for (const QList<QVariant> &arguments : *states)
+            history.append(arguments.at(0).value<ServerStatus>().state);
+        return history;
+    }
+
+    ToolRegistry registry;
+    std::unique_ptr<ConnectionSupervisor> supervisor;
+    std::unique_ptr<QSignalSpy> states;
+    std::unique_ptr<QSignalSpy> stopped;
+};
+
+} // namespace
+
+class TestSupervisorProcess final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void crashRecoversEndToEnd()
+    {
+        Supervised s({});
+        s.supervisor->start();
+        QVERIFY(s.waitFor(ServerState::Connected));
+        const qint64 firstPid = s.supervisor->status().pid;
+        const QList<RegisteredTool> toolsBefore = s.registry.tools();
+        QCOMPARE(toolsBefore.size(), 6);
+        QSignalSpy toolsChanged(&s.registry, &ToolRegistry::toolsChanged);
+
+        std::optional<ToolCallReply> crash;
+        s.supervisor->callTool(u"crash"_s, {{u"code"_s, 3}}, [&](const ToolCallReply &r) { crash = r; });
+        QTRY_VERIFY(crash.has_value());
+        QVERIFY(crash->error.has_value());
+        QTRY_VERIFY(s.stateHistory().contains(ServerState::Reconnecting));
+        QVERIFY(s.waitFor(ServerState::Connected));
+
+        const ServerStatus status = s.supervisor->status();
+        QCOMPARE(status.generation, quint64(2));
+        QVERIFY(status.pid != firstPid);
+        QVERIFY(!processAlive(firstPid));
+        QCOMPARE(status.lastExitCode, std::optional<int>(3));
+        QVERIFY(status.lastStderrTail.last().contains(u"crash tool called"_s));
+        // The same tools, registered once, with no change signalled.
+        QCOMPARE(s.registry.tools(), toolsBefore);
+        QCOMPARE(toolsChanged.size(), 0);
+
+        std::optional<ToolCallReply> echo;
+        s.supervisor->callTool(u"echo"_s, {{u"message"_s, u"after recovery"_s}}, [&](const ToolCallReply &r) { echo = r; });
+        QTRY_VERIFY(echo.has_value());
+        QCOMPARE(renderContent(echo->result.content), u"after recovery"_s);
+    }
+
+    void hangIsFoundByTheHeartbeat()
+    {
+        SupervisorSettings settings = Supervised::quickSettings();
+        settings.heartbeat = resolveHeartbeatPolicy(u"demo"_s, {{u"intervalMs"_s, 150}, {u"timeoutMs"_s, 100},
+                                                               {u"maxFailures"_s, 2}})
+                                 .policy;
+        Supervised s({}, settings);
+        s.supervisor->start();
+        QVERIFY(s.waitFor(ServerState::Connected));
+        const qint64 hungPid = s.supervisor->status().pid;
+        s.supervisor->callTool(u"hang"_s, {}, [](const ToolCallReply &) {});
+        QVERIFY(s.waitFor(ServerState::Reconnecting));
+        QVERIFY2(s.supervisor->status().reason.contains(u"heartbeat"_s), qPrintable(s.supervisor->status().reason));
+        QVERIFY(s.waitFor(ServerState::Connected));
+        QVERIFY(s.supervisor->status().pid != hungPid);
+        QTRY_VERIFY(!processAlive(hungPid));
+        QCOMPARE(s.supervisor->status().heartbeatMisses, 0);
+    }
+
+    void crashLoopExhaustsTheBudget()
+    {
+        Supervised s({u"--crash-after-ms"_s, u"50"_s});
+        s.supervisor->start();
+        QVERIFY(s.waitFor(ServerState::Failed, 20000));
+        const ServerStatus status = s.supervisor->status();
+        QCOMPARE(status.generation, quint64(6)); // 1 + maxAttempts
+        QCOMPARE(status.attempt, 5);
+        QVERIFY2(status.reason.contains(u"gave up after 5 attempts"_s), qPrintable(status.reason));
+        QCOMPARE(status.toolCount, 0);
+        QCOMPARE(s.registry.count(), 0);
+    }
+
+    void stopDuringAnOutageStopsAtOnce()
+    {
+        SupervisorSettings settings = Supervised::quickSettings();
+        settings.reconnect.initialDelayMs = 2000;
+        settings.reconnect.maxDelayMs = 4000;
+        Supervised s({u"--fail-at-startup"_s}, settings);
+        s.supervisor->start();
+        QVERIFY(s.waitFor(ServerState::Retrying));
+        QCOMPARE(s.supervisor->status().nextDelayMs, std::optional<qint64>(2000));
+        s.supervisor->stop();
+        QTRY_COMPARE_WITH_TIMEOUT(s.stopped->size(), 1, 1000);
+        QCOMPARE(s.stopped->at(0).at(0).toBool(), true);
+        QCOMPARE(s.supervisor->state(), ServerState::Stopped);
+        // Past the retry delay nothing started.
+        QVERIFY(!QTest::qWaitFor([&] { return s.supervisor->status().generation > 1; }, 2500));
+    }
+
+    void sigtermIgnoringServerIsGoneAfterStop()
+    {
+        QTemporaryDir dir;
+        const QString pidFile = dir.filePath(u"grandchild"_s);
+        Supervised s({u"--ignore-sigterm"_s, u"--spawn-grandchild"_s, u"--pid-file"_s, pidFile});
+        s.supervisor->start();
+        QVERIFY(s.waitFor(ServerState::Connected));
+        const qint64 pid = s.supervisor->status().pid;
+        qint64 grandchild = 0;
+        QTRY_VERIFY((grandchild = readPidFile(pidFile)) > 0);
+        s.supervisor->stop();
+        QTRY_COMPARE_WITH_TIMEOUT(s.stopped->size(), 1, 5000);
+        QCOMPARE(s.stopped->at(0).at(0).toBool(), true);
+        QVERIFY(!processAlive(pid));
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(grandchild), 3000);
+        QCOMPARE(s.supervisor->status().lastExitSignal, std::optional<int>(SIGKILL));
+        QCOMPARE(s.registry.count(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSupervisorProcess)
+#include "tst_supervisorprocess.moc"
