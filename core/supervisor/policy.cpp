@@ -11,8 +11,9 @@ namespace Tether {
 
 std::chrono::milliseconds ReconnectPolicy::baseDelay(int retry) const
 {
-    // In double: 2^(k-1) overflows any integer long before the cap stops mattering.
-    const double delay = double(initialDelayMs) * std::pow(2.0, double(std::max(retry, 1) - 1));
+    // In double: 2^(k-1) overflows any integer long before the cap stops mattering; past 2^62
+    // every delay is capped anyway, and the exponent stays finite (0 * inf would be NaN).
+    const double delay = double(initialDelayMs) * std::pow(2.0, double(std::clamp(retry, 1, 63) - 1));
     return std::chrono::milliseconds(qint64(std::min(delay, double(maxDelayMs))));
 }
 
@@ -92,9 +93,9 @@ public:
         }
         if (value.isUndefined())
             return std::nullopt;
-        const QString rule = field.wholeNumber
-                                 ? u"it must be a whole number from %1 to %2"_s.arg(field.minimum).arg(field.maximum)
-                                 : u"it must be a number from %1 to %2"_s.arg(field.minimum).arg(field.maximum);
+        const QString bounds = u"from %1 to %2"_s.arg(QString::number(field.minimum, 'g', 12),
+                                                       QString::number(field.maximum, 'g', 12));
+        const QString rule = (field.wholeNumber ? u"it must be a whole number "_s : u"it must be a number "_s) + bounds;
         const double number = value.toDouble(std::nan(""));
         if (!value.isDouble() || !std::isfinite(number)) {
             error(u"%1 = %2 is not a number: %3"_s.arg(path(given), render(value), rule));
@@ -111,7 +112,8 @@ public:
     {
         for (auto it = m_input.constBegin(); it != m_input.constEnd(); ++it) {
             if (!m_known.contains(it.key()))
-                error(u"%1 is not a %2 setting (known: %3)"_s.arg(path(it.key()), m_section, m_known.join(u", "_s)));
+                error(u"%1 = %2 is not a %3 setting (known: %4)"_s.arg(path(it.key()), render(it.value()), m_section,
+                                                                     m_known.join(u", "_s)));
         }
     }
 

@@ -126,6 +126,8 @@ SupervisorDecision SupervisorCore::stopRequested()
 
 SupervisorDecision SupervisorCore::stopFinished()
 {
+    if (m_state != ServerState::Stopping)
+        return {SupervisorDecision::Action::None, m_state, {}};
     // Stopping -> Stopped
     m_state = ServerState::Stopped;
     m_inOutage = false;

@@ -63,7 +63,11 @@ ToolChange ToolRegistry::replaceServerTools(const QString &serverName, const QLi
 
     QList<RegisteredTool> next;
     QSet<QString> used;
+    QSet<QString> originalNames;
     for (const ToolDefinition &tool : tools) {
+        if (originalNames.contains(tool.name))
+            continue; // a server listing a tool twice: the first one counts
+        originalNames.insert(tool.name);
         QString name = publicToolName(serverName, tool.name);
         // On a collision, the tool whose name needed no sanitising keeps the plain name;
         // the others get a suffix from a hash of their own original names.

@@ -1,0 +1,137 @@
+// Crash detection and recovery of a supervised tether-demo-server under a zero-delay policy.
+//
+// Baseline: the server's own start and handshake (spawn, initialize, tools/list) with a bare
+// session. Then the supervised server is killed with SIGKILL again and again; detection is
+// kill -> Reconnecting, recovery is kill -> Connected with its tools registered again.
+#include "common/logging.h"
+#include "protocol/mcpclientsession.h"
+#include "supervisor/connectionsupervisor.h"
+#include "transport/stdiotransport.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QTextStream>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double percentile(std::vector<double> values, double fraction)
+{
+    std::sort(values.begin(), values.end());
+    const size_t index = std::min(values.size() - 1, size_t(fraction * double(values.size() - 1) + 0.5));
+    return values.at(index);
+}
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+StdioServerCommand demo()
+{
+    return {QStringLiteral(TETHER_DEMO_SERVER), {}, {}, {}};
+}
+
+// Spawn + initialize + tools/list with nothing around it.
+double startAndHandshakeOnce()
+{
+    McpClientSession session(std::make_unique<StdioTransport>(demo()), SessionOptions{u"demo"_s, std::chrono::seconds(10)});
+    QEventLoop loop;
+    double elapsed = -1;
+    const auto start = Clock::now();
+    QObject::connect(&session, &McpClientSession::ready, &loop, [&] {
+        session.listTools([&](const ToolListReply &) {
+            elapsed = msSince(start);
+            loop.quit();
+        });
+    });
+    QObject::connect(&session, &McpClientSession::failed, &loop, [&] { loop.quit(); });
+    session.open();
+    loop.exec();
+    QObject::connect(&session, &McpClientSession::closed, &loop, [&] { loop.quit(); });
+    session.close();
+    loop.exec();
+    return elapsed;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(u"Crash detection and recovery of a supervised demo server."_s);
+    parser.addHelpOption();
+    const QCommandLineOption killsOption(u"kills"_s, u"How many times to kill the server (default 100)."_s, u"n"_s, u"100"_s);
+    parser.addOption(killsOption);
+    parser.process(app);
+    const int kills = std::max(1, parser.value(killsOption).toInt());
+    spdlog::set_level(spdlog::level::err);
+
+    std::vector<double> baseline;
+    for (int i = 0; i < kills; ++i)
+        baseline.push_back(startAndHandshakeOnce());
+
+    ToolRegistry registry;
+    SupervisorSettings settings;
+    settings.reconnect = resolveReconnectPolicy(u"demo"_s, {{u"initialDelayMs"_s, 0}, {u"maxDelayMs"_s, 0},
+                                                           {u"jitter"_s, 0}, {u"maxAttempts"_s, 1000}})
+                             .policy;
+    settings.heartbeat.enabled = false;
+    const StdioServerCommand command = demo();
+    ConnectionSupervisor supervisor(u"demo"_s, [command] { return std::make_unique<StdioTransport>(command); },
+                                    settings, &registry);
+    QEventLoop loop;
+    Clock::time_point killedAt;
+    double detectedMs = -1;
+    QObject::connect(&supervisor, &ConnectionSupervisor::stateChanged, &loop, [&](const ServerStatus &status) {
+        if (status.state == ServerState::Reconnecting && detectedMs < 0)
+            detectedMs = msSince(killedAt);
+        if (status.state == ServerState::Connected)
+            loop.quit();
+    });
+    supervisor.start();
+    loop.exec();
+
+    std::vector<double> detection;
+    std::vector<double> recovery;
+    for (int i = 0; i < kills; ++i) {
+        const qint64 pid = supervisor.status().pid;
+        detectedMs = -1;
+        killedAt = Clock::now();
+        ::kill(pid_t(pid), SIGKILL);
+        loop.exec(); // until Connected again
+        recovery.push_back(msSince(killedAt));
+        detection.push_back(detectedMs);
+        if (registry.serverTools(u"demo"_s).size() != 6) {
+            QTextStream(stderr) << "the tools were not registered again after kill " << i + 1 << Qt::endl;
+            return 1;
+        }
+    }
+    QObject::connect(&supervisor, &ConnectionSupervisor::stopped, &loop, [&] { loop.quit(); });
+    supervisor.stop();
+    loop.exec();
+
+    const double baselineMedian = percentile(baseline, 0.5);
+    const double recoveryMedian = percentile(recovery, 0.5);
+    QTextStream out(stdout);
+    out.setRealNumberNotation(QTextStream::FixedNotation);
+    out.setRealNumberPrecision(3);
+    out << "kills: " << kills << "\n";
+    out << "start and handshake (spawn, initialize, tools/list), bare session: median " << baselineMedian
+        << " ms, p90 " << percentile(baseline, 0.9) << " ms\n";
+    out << "crash detection (kill -> Reconnecting):  median " << percentile(detection, 0.5) << " ms, p90 "
+        << percentile(detection, 0.9) << " ms   (target: median < 1 ms)\n";
+    out << "recovery (kill -> Connected, tools registered): median " << recoveryMedian << " ms, p90 "
+        << percentile(recovery, 0.9) << " ms   (target: median < " << baselineMedian + 2.0 << " ms)\n";
+    out << "recovery overhead over start and handshake: " << recoveryMedian - baselineMedian << " ms\n";
+    return 0;
+}
