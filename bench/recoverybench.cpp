@@ -16,6 +16,12 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
@@ -62,6 +68,44 @@ double startAndHandshakeOnce()
     return elapsed;
 }
 
+// The kernel's own part: kill -> the exit is observable (pidfd readable), with no Tether
+// code involved. Detection can never be faster than this.
+double killToExitNotificationOnce()
+{
+    const QByteArray program = QByteArrayLiteral(TETHER_DEMO_SERVER);
+    int input[2];
+    int errors[2];
+    if (::pipe(input) != 0 || ::pipe(errors) != 0)
+        return -1;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, input[0], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, errors[1], STDERR_FILENO);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    char *arguments[] = {const_cast<char *>(program.constData()), nullptr};
+    pid_t pid = 0;
+    const int spawned = posix_spawn(&pid, program.constData(), &actions, nullptr, arguments, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(input[0]);
+    ::close(errors[1]);
+    double elapsed = -1;
+    char startedLine[256];
+    if (spawned == 0 && ::read(errors[0], startedLine, sizeof startedLine) > 0) { // "demo: started pid N"
+        const int pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
+        pollfd exited{pidfd, POLLIN, 0};
+        const auto start = Clock::now();
+        ::kill(pid, SIGKILL);
+        ::poll(&exited, 1, 5000);
+        elapsed = msSince(start);
+        ::close(pidfd);
+    }
+    if (spawned == 0)
+        ::waitpid(pid, nullptr, 0);
+    ::close(input[1]);
+    ::close(errors[0]);
+    return elapsed;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -77,8 +121,11 @@ int main(int argc, char *argv[])
     spdlog::set_level(spdlog::level::err);
 
     std::vector<double> baseline;
-    for (int i = 0; i < kills; ++i)
+    std::vector<double> exitNotification;
+    for (int i = 0; i < kills; ++i) {
         baseline.push_back(startAndHandshakeOnce());
+        exitNotification.push_back(killToExitNotificationOnce());
+    }
 
     ToolRegistry registry;
     SupervisorSettings settings;
@@ -128,8 +175,12 @@ int main(int argc, char *argv[])
     out << "kills: " << kills << "\n";
     out << "start and handshake (spawn, initialize, tools/list), bare session: median " << baselineMedian
         << " ms, p90 " << percentile(baseline, 0.9) << " ms\n";
+    out << "kernel: kill -> exit observable (pidfd), no Tether code: median " << percentile(exitNotification, 0.5)
+        << " ms, p90 " << percentile(exitNotification, 0.9) << " ms\n";
     out << "crash detection (kill -> Reconnecting):  median " << percentile(detection, 0.5) << " ms, p90 "
         << percentile(detection, 0.9) << " ms   (target: median < 1 ms)\n";
+    out << "detection overhead over the kernel's exit notification: "
+        << percentile(detection, 0.5) - percentile(exitNotification, 0.5) << " ms\n";
     out << "recovery (kill -> Connected, tools registered): median " << recoveryMedian << " ms, p90 "
         << percentile(recovery, 0.9) << " ms   (target: median < " << baselineMedian + 2.0 << " ms)\n";
     out << "recovery overhead over start and handshake: " << recoveryMedian - baselineMedian << " ms\n";
