@@ -21,6 +21,7 @@ ConnectionSupervisor::ConnectionSupervisor(QString name, TransportFactory transp
         timer->setSingleShot(true);
     // Backoff delays are part of the policy a person set: keep them to the millisecond.
     m_backoffTimer.setTimerType(Qt::PreciseTimer);
+    m_stabilityTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_backoffTimer, &QTimer::timeout, this, &ConnectionSupervisor::onBackoffElapsed);
     connect(&m_barrierTimer, &QTimer::timeout, this, &ConnectionSupervisor::onBarrierTimeout);
     connect(&m_heartbeatTimer, &QTimer::timeout, this, &ConnectionSupervisor::onHeartbeatTick);
@@ -114,16 +115,15 @@ void ConnectionSupervisor::stop()
         return;
     m_launchPending = false;
     m_backoffTimer.stop();
-    m_core.stopRequested();
-    closeCurrentGeneration();
-    // The fence: from here on nothing a generation says changes anything.
-    m_stopping = true;
     m_syncQueue.clear();
     m_nextDelayMs.reset();
     m_nextRetryAt = {};
-    m_connectedSince = {};
     m_reason = u"stopping"_s;
+    m_core.stopRequested();
     publish();
+    closeCurrentGeneration();
+    // The fence: from here on nothing a generation says changes anything.
+    m_stopping = true;
     if (m_generations.empty())
         finishStop(true);
     else
@@ -335,10 +335,13 @@ void ConnectionSupervisor::onSyncFinished(const SyncJob &job, const ToolListRepl
 
 void ConnectionSupervisor::onStabilityWindowElapsed()
 {
-    if (m_core.checkStability(SteadyClock::now())) {
+    const auto now = SteadyClock::now();
+    if (m_core.checkStability(now)) {
         spdlog::info("{}: stable for {}; its retry budget is reset", label(),
                      formatDuration(m_core.policy().stabilityWindow()));
         publish();
+    } else if (const auto stable = m_core.stableAt()) {
+        m_stabilityTimer.start(duration_cast<milliseconds>(*stable - now) + milliseconds(1));
     }
 }
 
@@ -360,9 +363,8 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
 
     const auto now = SteadyClock::now();
     const bool established = generation->established;
+    McpClientSession *session = generation->session.get();
     const SupervisorDecision decision = established ? m_core.connectionLost(now) : m_core.attemptFailed(now);
-    // May report closed at once (and so free `generation`): nothing below may touch it.
-    generation->session->close();
     const QString what = (established ? u"connection lost: "_s : u"connection failed: "_s) + reason;
     switch (decision.action) {
     case SupervisorDecision::Action::GiveUp:
@@ -376,6 +378,9 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
         apply(decision, what);
         break;
     }
+    // Closed only now that the decision is published: a transport may report closed at once
+    // (freeing `generation`), and that report must not be the first word of the new state.
+    session->close();
 }
 
 void ConnectionSupervisor::closeCurrentGeneration()
@@ -388,6 +393,7 @@ void ConnectionSupervisor::closeCurrentGeneration()
     m_connectedSince = {};
     if (generation) {
         generation->failureHandled = true;
+        m_registry->setServerAvailable(m_name, false);
         generation->session->close();
     }
 }
