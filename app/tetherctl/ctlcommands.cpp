@@ -40,7 +40,8 @@ class OneShotConnection final
 {
 public:
     explicit OneShotConnection(const CommonOptions &options)
-        : m_session(std::make_unique<StdioTransport>(options.target.command),
+        : m_options(options)
+        , m_session(std::make_unique<StdioTransport>(options.target.command),
                     SessionOptions{options.target.name, options.timeout})
     {
         QObject::connect(&m_session, &McpClientSession::failed, &m_session,
@@ -59,11 +60,16 @@ public:
 
     ~OneShotConnection() { close(); }
 
+    // Prints why when the server could not be reached.
     bool open()
     {
         m_session.open();
         while (!m_session.isReady() && m_failure.isEmpty() && !m_closed)
             m_loop.exec();
+        if (!m_session.isReady()) {
+            printError(u"could not connect to server '%1' (%2): %3"_s.arg(
+                m_options.target.name, m_options.target.command.commandLine(), m_failure));
+        }
         return m_session.isReady();
     }
 
@@ -86,6 +92,7 @@ public:
     }
 
 private:
+    const CommonOptions &m_options;
     McpClientSession m_session;
     QEventLoop m_loop;
     QString m_failure;
@@ -94,19 +101,11 @@ private:
 
 } // namespace
 
-static QString connectFailure(const CommonOptions &options, const QString &reason)
-{
-    return u"could not connect to server '%1' (%2): %3"_s.arg(options.target.name,
-                                                            options.target.command.commandLine(), reason);
-}
-
 int listTools(const CommonOptions &options)
 {
     OneShotConnection connection(options);
-    if (!connection.open()) {
-        printError(connectFailure(options, connection.failure()));
+    if (!connection.open())
         return Failure;
-    }
     ToolListReply reply;
     bool done = false;
     connection.session().listTools([&](const ToolListReply &received) {
@@ -143,10 +142,8 @@ int listTools(const CommonOptions &options)
 int callTool(const CommonOptions &options, const QString &toolName, const QJsonObject &arguments)
 {
     OneShotConnection connection(options);
-    if (!connection.open()) {
-        printError(connectFailure(options, connection.failure()));
+    if (!connection.open())
         return Failure;
-    }
     ToolCallReply reply;
     bool done = false;
     McpClientSession::ProgressHandler onProgress;

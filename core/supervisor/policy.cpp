@@ -58,6 +58,8 @@ public:
     {}
 
     void error(const QString &text) { m_errors->append(u"server '%1': %2"_s.arg(m_serverName, text)); }
+    // A cross-field rule is judged only between values that passed on their own.
+    bool rejected(const QString &field) const { return m_rejected.contains(field); }
     QString path(const QString &field) const { return m_section + u'.' + field; }
 
     std::optional<bool> readBool(const QString &field)
@@ -83,6 +85,7 @@ public:
             const QJsonValue aliased = m_input.value(field.alias);
             if (!aliased.isUndefined()) {
                 if (!value.isUndefined() && value != aliased) {
+                    m_rejected.append(field.name);
                     error(u"%1 = %2 and %3 = %4 disagree: they are the same setting, give only one"_s.arg(
                         path(field.alias), render(aliased), path(field.name), render(value)));
                     return std::nullopt;
@@ -98,10 +101,12 @@ public:
         const QString rule = (field.wholeNumber ? u"it must be a whole number "_s : u"it must be a number "_s) + bounds;
         const double number = value.toDouble(std::nan(""));
         if (!value.isDouble() || !std::isfinite(number)) {
+            m_rejected.append(field.name);
             error(u"%1 = %2 is not a number: %3"_s.arg(path(given), render(value), rule));
             return std::nullopt;
         }
         if ((field.wholeNumber && number != std::floor(number)) || number < field.minimum || number > field.maximum) {
+            m_rejected.append(field.name);
             error(u"%1 = %2 is out of range: %3"_s.arg(path(given), render(value), rule));
             return std::nullopt;
         }
@@ -123,6 +128,7 @@ private:
     const QJsonObject &m_input;
     QStringList *m_errors;
     QStringList m_known;
+    QStringList m_rejected;
 };
 
 } // namespace
@@ -136,24 +142,18 @@ PolicyResolution<ReconnectPolicy> resolveReconnectPolicy(const QString &serverNa
 
     if (const auto enabled = reader.readBool(u"enabled"_s))
         policy.enabled = *enabled;
-    const bool initialGiven = !input.value(u"initialDelayMs").isUndefined() || !input.value(u"baseDelay").isUndefined();
-    const bool maxGiven = !input.value(u"maxDelayMs").isUndefined() || !input.value(u"maxDelay").isUndefined();
-    bool delaysValid = true;
     if (const auto value = reader.readNumber({u"initialDelayMs"_s, u"baseDelay"_s, 0, 3600000, true}))
         policy.initialDelayMs = int(*value);
-    else
-        delaysValid &= !initialGiven;
     if (const auto value = reader.readNumber({u"maxDelayMs"_s, u"maxDelay"_s, 0, 86400000, true}))
         policy.maxDelayMs = int(*value);
-    else
-        delaysValid &= !maxGiven;
     if (const auto value = reader.readNumber({u"maxAttempts"_s, u"maxRetries"_s, 1, 1000, true}))
         policy.maxAttempts = int(*value);
     if (const auto value = reader.readNumber({u"jitter"_s, {}, 0, 1, false}))
         policy.jitter = *value;
     reader.rejectUnknownFields();
 
-    if (delaysValid && policy.maxDelayMs < policy.initialDelayMs) {
+    const bool delaysJudged = !reader.rejected(u"initialDelayMs"_s) && !reader.rejected(u"maxDelayMs"_s);
+    if (delaysJudged && policy.maxDelayMs < policy.initialDelayMs) {
         reader.error(u"reconnect.maxDelayMs = %1 is less than reconnect.initialDelayMs = %2: the longest delay must "
                      "be at least the first one"_s.arg(policy.maxDelayMs).arg(policy.initialDelayMs));
     }
@@ -169,22 +169,16 @@ PolicyResolution<HeartbeatPolicy> resolveHeartbeatPolicy(const QString &serverNa
 
     if (const auto enabled = reader.readBool(u"enabled"_s))
         policy.enabled = *enabled;
-    const bool intervalGiven = !input.value(u"intervalMs").isUndefined() || !input.value(u"interval").isUndefined();
-    const bool timeoutGiven = !input.value(u"timeoutMs").isUndefined();
-    bool timesValid = true;
     if (const auto value = reader.readNumber({u"intervalMs"_s, u"interval"_s, 100, 86400000, true}))
         policy.intervalMs = int(*value);
-    else
-        timesValid &= !intervalGiven;
     if (const auto value = reader.readNumber({u"timeoutMs"_s, {}, 10, 3600000, true}))
         policy.timeoutMs = int(*value);
-    else
-        timesValid &= !timeoutGiven;
     if (const auto value = reader.readNumber({u"maxFailures"_s, {}, 1, 100, true}))
         policy.maxFailures = int(*value);
     reader.rejectUnknownFields();
 
-    if (timesValid && policy.timeoutMs > policy.intervalMs) {
+    const bool timesJudged = !reader.rejected(u"intervalMs"_s) && !reader.rejected(u"timeoutMs"_s);
+    if (timesJudged && policy.timeoutMs > policy.intervalMs) {
         reader.error(u"heartbeat.timeoutMs = %1 is more than heartbeat.intervalMs = %2: a ping must time out before "
                      "the next one is due"_s.arg(policy.timeoutMs).arg(policy.intervalMs));
     }
