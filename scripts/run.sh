@@ -5,7 +5,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 tether_install_packages "${tether_apt_packages[@]}"
-tether_build release
+tether_build release tether tetherctl tether-demo-server
 bin="$tether_root/build/release/app"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     exec "$bin/tether" "$@"

@@ -35,9 +35,11 @@ tether_install_npm_packages() {
     echo "$wanted" > "$stamp"
 }
 
-# Configures (once) and builds a CMake preset.
+# Configures (once) and builds a CMake preset: everything, or the targets named after it.
 tether_build() {
-    local preset=$1
+    local preset=$1 targets=()
+    shift
+    [ $# -gt 0 ] && targets=(--target "$@")
     [ -f "$tether_root/build/$preset/build.ninja" ] || cmake --preset "$preset" -S "$tether_root" >/dev/null
-    cmake --build "$tether_root/build/$preset" --parallel "$(nproc)"
+    cmake --build "$tether_root/build/$preset" --parallel "$(nproc)" "${targets[@]}"
 }
