@@ -1,6 +1,7 @@
 // tetherctl as scripts use it: exit statuses, output on stdout, one line on stderr.
 #include "support/testprocess.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -21,9 +22,14 @@ struct Run
     QString err;
 };
 
-Run tetherctl(const QStringList &arguments, int timeoutMs = 30000)
+Run tetherctl(const QStringList &arguments, int timeoutMs = 30000, const QString &configHome = {})
 {
     QProcess process;
+    if (!configHome.isEmpty()) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"XDG_CONFIG_HOME"_s, configHome);
+        process.setProcessEnvironment(environment);
+    }
     process.start(QStringLiteral(TETHERCTL), arguments);
     Run run;
     if (!process.waitForFinished(timeoutMs)) {
@@ -117,7 +123,8 @@ private slots:
 
         QTest::newRow("no command") << QStringList{} << u"no command"_s;
         QTest::newRow("unknown command") << QStringList{u"frobnicate"_s} << u"unknown command 'frobnicate'"_s;
-        QTest::newRow("no server") << QStringList{u"tools"_s} << u"--stdio"_s;
+        QTest::newRow("status with --stdio") << QStringList{u"status"_s, u"--stdio"_s, demo()} << u"config file"_s;
+        QTest::newRow("policy flag outside watch") << QStringList{u"tools"_s, u"--max-attempts"_s, u"3"_s} << u"'watch' only"_s;
         QTest::newRow("unterminated quote") << QStringList{u"tools"_s, u"--stdio"_s, u"server 'oops"_s} << u"unterminated"_s;
         QTest::newRow("bad timeout") << QStringList{u"tools"_s, u"--timeout-ms"_s, u"soon"_s, u"--stdio"_s, demo()}
                                      << u"--timeout-ms"_s;
@@ -278,6 +285,88 @@ private slots:
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(oneLine(run.err), qPrintable(run.err));
         QVERIFY2(run.err.contains(u"maxDelayMs = 100"_s) && run.err.contains(u"initialDelayMs = 500"_s), qPrintable(run.err));
+    }
+
+    void statusAndCheckOnAConfigFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"good"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
+            {u"bad"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)},
+                                   {u"args"_s, QJsonArray{u"--fail-at-startup"_s}}}},
+            {u"off"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}, {u"enabled"_s, false}}},
+        }}}).toJson());
+        file.close();
+
+        const Run status = tetherctl({u"status"_s, u"--config"_s, path});
+        QCOMPARE(status.exitCode, 0);
+        QVERIFY2(status.out.contains(QRegularExpression(u"^good +Connected +6 +\\d+"_s, QRegularExpression::MultilineOption)),
+                 qPrintable(status.out));
+        QVERIFY2(status.out.contains(QRegularExpression(u"^bad +Retrying +0 +- .*code 3"_s, QRegularExpression::MultilineOption)),
+                 qPrintable(status.out));
+        QVERIFY2(status.out.contains(QRegularExpression(u"^off +Stopped .*disabled"_s, QRegularExpression::MultilineOption)),
+                 qPrintable(status.out));
+
+        const Run check = tetherctl({u"check"_s, u"--config"_s, path});
+        QCOMPARE(check.exitCode, 2);
+        QVERIFY2(check.err.contains(u"server 'bad' is not up"_s) && check.err.contains(u"refusing to start"_s),
+                 qPrintable(check.err));
+        QVERIFY(!check.err.contains(u"'good'"_s));
+
+        const Run call = tetherctl({u"call"_s, u"--config"_s, path, u"good"_s, u"add"_s, u"{\"a\": 20, \"b\": 22}"_s});
+        QCOMPARE(call.exitCode, 0);
+        QCOMPARE(call.out, u"42\n"_s);
+        const Run routed = tetherctl({u"call"_s, u"--config"_s, path, u"good__echo"_s, u"{\"message\": \"routed\"}"_s});
+        QCOMPARE(routed.exitCode, 0);
+        QCOMPARE(routed.out, u"routed\n"_s);
+        const Run tools = tetherctl({u"tools"_s, u"--config"_s, path});
+        QCOMPARE(tools.exitCode, 0);
+        QVERIFY2(tools.out.startsWith(u"good__add"_s), qPrintable(tools.out));
+    }
+
+    void checkPassesWhenEveryServerComesUp()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"one"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
+            {u"two"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
+        }}}).toJson());
+        file.close();
+        const Run check = tetherctl({u"check"_s, u"--config"_s, path});
+        QCOMPARE(check.exitCode, 0);
+        QCOMPARE(check.err, QString());
+    }
+
+    void brokenConfigIsReportedWithLineAndColumn()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\n  \"mcpServers\": {\n    \"a\": { \"command\": \"x\" },,\n  }\n}\n");
+        file.close();
+        const Run status = tetherctl({u"status"_s, u"--config"_s, path});
+        QCOMPARE(status.exitCode, 2);
+        QVERIFY2(oneLine(status.err) && status.err.contains(u"line 3"_s), qPrintable(status.err));
+    }
+
+    void embeddedDefaultWhenThereIsNoConfigFile()
+    {
+        QTemporaryDir emptyConfigHome;
+        const Run status = tetherctl({u"status"_s}, 30000, emptyConfigHome.path());
+        QCOMPARE(status.exitCode, 0);
+        QVERIFY2(status.out.contains(QRegularExpression(u"^demo +Connected"_s, QRegularExpression::MultilineOption)),
+                 qPrintable(status.out));
+        QVERIFY2(status.out.contains(QRegularExpression(u"^flaky +Connected"_s, QRegularExpression::MultilineOption)),
+                 qPrintable(status.out));
+        QVERIFY2(status.out.contains(QRegularExpression(u"^broken +Retrying"_s, QRegularExpression::MultilineOption)),
+                 qPrintable(status.out));
     }
 
     void serverDiesWithTetherctl()

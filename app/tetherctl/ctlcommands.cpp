@@ -1,10 +1,14 @@
 #include "ctlcommands.h"
 
 #include "common/duration.h"
+#include "common/logging.h"
 #include "common/unixsignalwatcher.h"
+#include "manager/servermanager.h"
 #include "protocol/mcpclientsession.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
+#include <QTimer>
 
 #include <QEventLoop>
 #include <QJsonArray>
@@ -246,6 +250,279 @@ int watch(const CommonOptions &options, const SupervisorSettings &settings)
     supervisor.start();
     loop.exec();
     return exitStatus;
+}
+
+} // namespace Tether::Ctl
+
+namespace Tether::Ctl {
+
+namespace {
+
+// A manager running the servers of a config, for one command.
+class ConfigRun final
+{
+public:
+    explicit ConfigRun(const ConfigOptions &options)
+        : m_options(options)
+    {}
+
+    // Loads the config and starts its enabled servers; false (and a message printed) on error.
+    bool start()
+    {
+        ConfigDocument document = loadConfig(m_options.source.path, programConfigContext());
+        if (!document.isValid()) {
+            printError(document.errors.join(u"; "_s));
+            return false;
+        }
+        if (m_options.source.embedded) {
+            spdlog::info("no config file at {}: using the built-in demo configuration", defaultConfigPath());
+        }
+        if (!m_options.servers.isEmpty()) {
+            QList<ServerConfig> chosen;
+            for (const QString &name : m_options.servers) {
+                const ServerConfig *server = document.server(name);
+                if (!server) {
+                    QStringList known;
+                    for (const ServerConfig &candidate : std::as_const(document.servers))
+                        known.append(candidate.name);
+                    printError(u"%1 has no server named '%2' (servers: %3)"_s.arg(m_options.source.path, name,
+                                                                                known.join(u", "_s)));
+                    return false;
+                }
+                chosen.append(*server);
+            }
+            document.servers = chosen;
+        }
+        for (ServerConfig &server : document.servers) {
+            server.requestTimeout = std::min(server.requestTimeout, m_options.timeout);
+            if (!m_options.reconnectOverrides.isEmpty() || !m_options.heartbeatOverrides.isEmpty()) {
+                const auto reconnect = resolveReconnectPolicy(server.name, m_options.reconnectOverrides, server.reconnect);
+                const auto heartbeat = resolveHeartbeatPolicy(server.name, m_options.heartbeatOverrides, server.heartbeat);
+                if (!reconnect.isValid() || !heartbeat.isValid()) {
+                    printError((reconnect.errors + heartbeat.errors).join(u"; "_s));
+                    return false;
+                }
+                server.reconnect = reconnect.policy;
+                server.heartbeat = heartbeat.policy;
+            }
+        }
+        m_manager.applyConfig(document);
+        return true;
+    }
+
+    ServerManager &manager() { return m_manager; }
+
+    // Until every server has connected or failed at least once (or the timeout passed).
+    void waitUntilSettled()
+    {
+        QEventLoop loop;
+        QTimer deadline;
+        deadline.setSingleShot(true);
+        QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
+        QObject::connect(&m_manager, &ServerManager::stateChanged, &loop, [&] {
+            if (allSettled())
+                loop.quit();
+        });
+        if (allSettled())
+            return;
+        deadline.start(m_options.timeout);
+        loop.exec();
+    }
+
+    bool allSettled() const
+    {
+        const QList<ServerStatus> statuses = m_manager.statuses();
+        return std::all_of(statuses.cbegin(), statuses.cend(), [](const ServerStatus &status) {
+            switch (status.state) {
+            case ServerState::Starting:
+            case ServerState::Stopping:
+                return false;
+            case ServerState::Stopped:
+                return true; // disabled or invalid: it will not start
+            default:
+                return true;
+            }
+        });
+    }
+
+    // Stops every server and waits until their processes have exited.
+    void shutDown()
+    {
+        QEventLoop loop;
+        QObject::connect(&m_manager, &ServerManager::allStopped, &loop, &QEventLoop::quit);
+        m_manager.stopAll();
+        if (!m_manager.isAllStopped())
+            loop.exec();
+        else
+            QCoreApplication::processEvents();
+    }
+
+private:
+    const ConfigOptions &m_options;
+    ServerManager m_manager;
+};
+
+QString statusWord(const ServerStatus &status)
+{
+    if (!status.configErrors.isEmpty())
+        return u"Invalid"_s;
+    return stateName(status.state);
+}
+
+} // namespace
+
+static int statusTable(const ConfigOptions &options, bool check)
+{
+    ConfigRun run(options);
+    if (!run.start())
+        return Failure;
+    run.waitUntilSettled();
+    const QList<ServerStatus> statuses = run.manager().statuses();
+    bool allUp = true;
+    QJsonArray rows;
+    QList<QStringList> table{{u"SERVER"_s, u"STATE"_s, u"TOOLS"_s, u"PID"_s, u"TRANSPORT"_s, u"REASON"_s}};
+    for (const ServerStatus &status : statuses) {
+        const ServerConfig *config = run.manager().serverConfig(status.name);
+        const bool enabled = config && config->enabled;
+        const bool up = status.state == ServerState::Connected;
+        if (enabled || !status.configErrors.isEmpty())
+            allUp &= up;
+        QString reason = up ? QString() : status.reason;
+        if (options.json) {
+            rows.append(QJsonObject{{u"server"_s, status.name},
+                                    {u"state"_s, statusWord(status)},
+                                    {u"enabled"_s, enabled},
+                                    {u"tools"_s, status.toolCount},
+                                    {u"pid"_s, status.pid > 0 ? QJsonValue(double(status.pid)) : QJsonValue()},
+                                    {u"transport"_s, status.transport},
+                                    {u"reason"_s, reason}});
+        } else {
+            table.append({status.name, statusWord(status), QString::number(status.toolCount),
+                          status.pid > 0 ? QString::number(status.pid) : u"-"_s, status.transport, reason});
+        }
+        if (check && !up && (enabled || !status.configErrors.isEmpty()))
+            printError(u"server '%1' is not up: %2"_s.arg(status.name, status.reason));
+    }
+    run.shutDown();
+    if (options.json) {
+        printOut(QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Indented)));
+    } else {
+        QList<qsizetype> widths(table.first().size(), 0);
+        for (const QStringList &row : std::as_const(table)) {
+            for (qsizetype column = 0; column + 1 < row.size(); ++column)
+                widths[column] = std::max(widths[column], row.at(column).size());
+        }
+        QString text;
+        for (const QStringList &row : std::as_const(table)) {
+            QString line;
+            for (qsizetype column = 0; column < row.size(); ++column)
+                line += column + 1 < row.size() ? row.at(column).leftJustified(widths[column] + 2) : row.at(column);
+            text += line.trimmed() + u'\n';
+        }
+        printOut(text);
+    }
+    return !check || allUp ? Success : Failure;
+}
+
+int configStatus(const ConfigOptions &options)
+{
+    return statusTable(options, false);
+}
+
+int configCheck(const ConfigOptions &options)
+{
+    return statusTable(options, true);
+}
+
+int configTools(const ConfigOptions &options)
+{
+    ConfigRun run(options);
+    if (!run.start())
+        return Failure;
+    run.waitUntilSettled();
+    int exitStatus = Success;
+    for (const ServerStatus &status : run.manager().statuses()) {
+        if (status.state != ServerState::Connected && !options.servers.isEmpty()) {
+            printError(u"server '%1' is not connected: %2"_s.arg(status.name, status.reason));
+            exitStatus = Failure;
+        }
+    }
+    const QList<RegisteredTool> tools = run.manager().registry().tools();
+    run.shutDown();
+    if (exitStatus != Success)
+        return exitStatus;
+    if (options.json) {
+        QJsonArray array;
+        for (const RegisteredTool &tool : tools) {
+            QJsonObject entry = tool.definition.raw;
+            entry.insert(u"server", tool.serverName);
+            entry.insert(u"publicName", tool.publicName);
+            array.append(entry);
+        }
+        printOut(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
+        return Success;
+    }
+    qsizetype width = 0;
+    for (const RegisteredTool &tool : tools)
+        width = std::max(width, tool.publicName.size());
+    QString text;
+    for (const RegisteredTool &tool : tools)
+        text += QString(tool.publicName.leftJustified(width + 2) + tool.definition.description.section(u'\n', 0, 0)).trimmed() + u'\n';
+    printOut(tools.isEmpty() ? u"(no tools: no server is connected)"_s : text);
+    return Success;
+}
+
+int configCall(const ConfigOptions &options, const QString &serverName, const QString &toolName,
+               const QJsonObject &arguments)
+{
+    ConfigOptions scoped = options;
+    if (!serverName.isEmpty())
+        scoped.servers = {serverName};
+    ConfigRun run(scoped);
+    if (!run.start())
+        return Failure;
+    run.waitUntilSettled();
+    ToolCallReply reply;
+    bool done = false;
+    QEventLoop loop;
+    const auto onReply = [&](const ToolCallReply &received) {
+        reply = received;
+        done = true;
+        loop.quit();
+    };
+    if (serverName.isEmpty())
+        run.manager().callTool(toolName, arguments, onReply);
+    else
+        run.manager().callTool(serverName, toolName, arguments, onReply);
+    if (!done)
+        loop.exec();
+    run.shutDown();
+    if (reply.error) {
+        printError(u"calling '%1' failed: %2"_s.arg(toolName, reply.error->message));
+        return Failure;
+    }
+    if (options.json)
+        printOut(QString::fromUtf8(QJsonDocument(reply.result.raw).toJson(QJsonDocument::Indented)));
+    else
+        printOut(renderContent(reply.result.content));
+    return reply.result.isError ? ToolError : Success;
+}
+
+int configWatch(const ConfigOptions &options)
+{
+    ConfigRun run(options);
+    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM});
+    QEventLoop loop;
+    QObject::connect(&run.manager(), &ServerManager::stateChanged, &loop,
+                     [&](const ServerStatus &status) { printWatchLine(status, options.json); });
+    QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, [&](int) {
+        QObject::connect(&run.manager(), &ServerManager::allStopped, &loop, &QEventLoop::quit);
+        run.manager().stopAll();
+    });
+    if (!run.start())
+        return Failure;
+    loop.exec();
+    return Success;
 }
 
 } // namespace Tether::Ctl

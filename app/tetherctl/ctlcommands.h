@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config/configlocation.h"
 #include "supervisor/connectionsupervisor.h"
 #include "transport/stdiotransport.h"
 
@@ -31,6 +32,28 @@ int listTools(const CommonOptions &options);
 int callTool(const CommonOptions &options, const QString &toolName, const QJsonObject &arguments);
 // Supervises the server and prints one line per state change until SIGINT or SIGTERM.
 int watch(const CommonOptions &options, const SupervisorSettings &settings);
+
+// The servers of a config file (or of the embedded demo configuration).
+struct ConfigOptions
+{
+    ConfigSource source;
+    QStringList servers;          // restrict to these; empty: every server
+    std::chrono::milliseconds timeout{60000};
+    bool json = false;
+    bool verbose = false;
+    QJsonObject reconnectOverrides; // policy flags, applied over each server's policy
+    QJsonObject heartbeatOverrides;
+};
+
+// One-shot table of every server: each enabled server is connected once.
+int configStatus(const ConfigOptions &options);
+// Like status, exit 0 only if every enabled server comes up; says why each failure failed.
+int configCheck(const ConfigOptions &options);
+int configTools(const ConfigOptions &options);
+// `serverName` empty: route by tool name alone across every server.
+int configCall(const ConfigOptions &options, const QString &serverName, const QString &toolName,
+               const QJsonObject &arguments);
+int configWatch(const ConfigOptions &options);
 
 // Prints "tetherctl: <message>" as one line on stderr.
 void printError(const QString &message);

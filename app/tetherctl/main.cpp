@@ -18,16 +18,30 @@ static const char HelpText[] = R"(Usage: tetherctl COMMAND [OPTIONS]
 
 Talks to MCP servers without a window.
 
-Commands:
-  tools --stdio "CMD ARGS..."               List the server's tools (name and description).
-  call  --stdio "CMD ARGS..." TOOL [JSON]   Call TOOL with JSON arguments (an object; default {})
-                                            and print the result content.
-  watch --stdio "CMD ARGS..."               Supervise the server: reconnect it when it crashes,
-                                            hangs or fails to start, and print one line per state
-                                            change until SIGINT or SIGTERM; then stop it and exit.
+Commands, on the servers of the config file:
+  status                          Connect every enabled server once and print a table of their
+                                  states, tool counts and pids (--json: an array).
+  check                           Like status; exit 0 only if every enabled server comes up, and
+                                  say on stderr why each one that did not failed.
+  tools [SERVER]                  List the tools of every server (public names SERVER__TOOL), or
+                                  of one server.
+  call [SERVER] TOOL ['JSON']     Call a tool with JSON arguments (an object; default {}) and
+                                  print the result content. Without SERVER the tool is found by
+                                  its name or public name across every server; a name that
+                                  several servers offer is an error naming them.
+  watch [SERVER...]               Supervise the servers (all, or those named): reconnect them
+                                  when they crash, hang or fail to start, and print one line per
+                                  state change until SIGINT or SIGTERM; then stop them and exit.
 
-Server:
-  --stdio "CMD ARGS..."   Run the server as a child process speaking MCP over stdio. The command
+Commands, on one server given on the command line:
+  tools --stdio "CMD ARGS..."               List the server's tools (name and description).
+  call  --stdio "CMD ARGS..." TOOL [JSON]   Call TOOL with JSON arguments and print the result.
+  watch --stdio "CMD ARGS..."               Supervise the server, as watch above.
+
+Servers:
+  --config FILE           The config file (default $XDG_CONFIG_HOME/tether/servers.json; when
+                          there is none, Tether's built-in demo configuration).
+  --stdio "CMD ARGS..."   Run one server as a child process speaking MCP over stdio. The command
                           line is split like a shell splits it ('single' and "double" quotes,
                           backslash escapes) but never runs through a shell.
 
@@ -66,6 +80,8 @@ Exit status:
      when the server process died, its last stderr line
 
 Examples:
+  tetherctl status --config ~/.config/Claude/claude_desktop_config.json
+  tetherctl call github search_repositories '{"query": "qt"}'
   tetherctl tools --stdio "tether-demo-server"
   tetherctl call --stdio "tether-demo-server" add '{"a": 2, "b": 3}'
   tetherctl tools --json --stdio "npx -y @modelcontextprotocol/server-everything"
@@ -89,10 +105,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption helpOption(QStringList{u"h"_s, u"help"_s});
     const QCommandLineOption versionOption(u"version"_s);
     const QCommandLineOption stdioOption(u"stdio"_s, {}, u"command"_s);
+    const QCommandLineOption configOption(u"config"_s, {}, u"file"_s);
     const QCommandLineOption jsonOption(u"json"_s);
     const QCommandLineOption timeoutOption(u"timeout-ms"_s, {}, u"ms"_s);
     const QCommandLineOption verboseOption(QStringList{u"v"_s, u"verbose"_s});
-    parser.addOptions({helpOption, versionOption, stdioOption, jsonOption, timeoutOption, verboseOption});
+    parser.addOptions({helpOption, versionOption, stdioOption, configOption, jsonOption, timeoutOption, verboseOption});
     // Policy flags of watch: each maps to a field that resolveReconnectPolicy/resolveHeartbeatPolicy judge.
     const std::array<std::pair<QCommandLineOption, QString>, 4> reconnectFlags{{
         {QCommandLineOption(u"initial-delay-ms"_s, {}, u"ms"_s), u"initialDelayMs"_s},
@@ -130,23 +147,106 @@ int main(int argc, char *argv[])
     if (positional.isEmpty())
         return usageError(u"no command given"_s);
     const QString command = positional.takeFirst();
-    if (command != u"tools" && command != u"call" && command != u"watch")
+    const QStringList commands{u"tools"_s, u"call"_s, u"watch"_s, u"status"_s, u"check"_s};
+    if (!commands.contains(command))
         return usageError(u"unknown command '%1'"_s.arg(command));
 
+    std::chrono::milliseconds timeout{60000};
+    if (parser.isSet(timeoutOption)) {
+        bool ok = false;
+        const qint64 value = parser.value(timeoutOption).toLongLong(&ok);
+        if (!ok || value <= 0)
+            return usageError(u"--timeout-ms wants a positive number of milliseconds, not '%1'"_s.arg(
+                parser.value(timeoutOption)));
+        timeout = std::chrono::milliseconds(value);
+    }
+
+    // Policy flags: a flag's text that is not a number goes through as a string, so that the
+    // policy resolution names it with the same words as a bad config value.
+    const auto flagValue = [&](const QCommandLineOption &option) {
+        bool isNumber = false;
+        const double number = parser.value(option).toDouble(&isNumber);
+        return isNumber ? QJsonValue(number) : QJsonValue(parser.value(option));
+    };
+    QJsonObject reconnectOverrides;
+    QJsonObject heartbeatOverrides;
+    for (const auto &[option, field] : reconnectFlags) {
+        if (parser.isSet(option))
+            reconnectOverrides.insert(field, flagValue(option));
+    }
+    for (const auto &[option, field] : heartbeatFlags) {
+        if (parser.isSet(option))
+            heartbeatOverrides.insert(field, flagValue(option));
+    }
+    if (parser.isSet(noReconnectOption))
+        reconnectOverrides.insert(u"enabled", false);
+    if (parser.isSet(noHeartbeatOption))
+        heartbeatOverrides.insert(u"enabled", false);
+    if (command != u"watch" && !(reconnectOverrides.isEmpty() && heartbeatOverrides.isEmpty()))
+        return usageError(u"the reconnect and heartbeat flags apply to 'watch' only"_s);
+
+    // The tool arguments of 'call': the last word when it is JSON.
+    QJsonObject arguments;
+    const auto takeArguments = [&](const QString &toolName) -> bool {
+        const QString last = positional.isEmpty() ? QString() : positional.last().trimmed();
+        if (!last.startsWith(u'{') && !last.startsWith(u'['))
+            return true;
+        QJsonParseError parseError;
+        const QJsonDocument document = QJsonDocument::fromJson(positional.last().toUtf8(), &parseError);
+        if (parseError.error != QJsonParseError::NoError) {
+            usageError(u"the arguments of '%1' are not valid JSON (%2 at offset %3); pass an object such as '{\"message\": \"hi\"}'"_s
+                           .arg(toolName, parseError.errorString())
+                           .arg(parseError.offset));
+            return false;
+        }
+        if (!document.isObject()) {
+            usageError(u"the arguments of '%1' must be a JSON object such as '{\"message\": \"hi\"}'"_s.arg(toolName));
+            return false;
+        }
+        arguments = document.object();
+        positional.removeLast();
+        return true;
+    };
+
+    if (!parser.isSet(stdioOption)) {
+        Ctl::ConfigOptions options;
+        options.source = locateConfig(parser.value(configOption));
+        options.timeout = timeout;
+        options.json = parser.isSet(jsonOption);
+        options.verbose = parser.isSet(verboseOption);
+        options.reconnectOverrides = reconnectOverrides;
+        options.heartbeatOverrides = heartbeatOverrides;
+        if (command == u"status" || command == u"check") {
+            if (!positional.isEmpty())
+                return usageError(u"'%1' takes no arguments, got '%2'"_s.arg(command, positional.join(u' ')));
+            return command == u"status" ? Ctl::configStatus(options) : Ctl::configCheck(options);
+        }
+        if (command == u"watch") {
+            options.servers = positional;
+            return Ctl::configWatch(options);
+        }
+        if (command == u"tools") {
+            if (positional.size() > 1)
+                return usageError(u"'tools' takes at most one server name, got '%1'"_s.arg(positional.join(u' ')));
+            options.servers = positional;
+            return Ctl::configTools(options);
+        }
+        if (positional.isEmpty())
+            return usageError(u"'call' needs the name of the tool to call"_s);
+        if (!takeArguments(positional.last()))
+            return Ctl::Failure;
+        if (positional.isEmpty() || positional.size() > 2)
+            return usageError(u"'call' takes [SERVER] TOOL ['JSON'], got '%1'"_s.arg(positional.join(u' ')));
+        const QString server = positional.size() == 2 ? positional.first() : QString();
+        return Ctl::configCall(options, server, positional.last(), arguments);
+    }
+
+    if (command == u"status" || command == u"check")
+        return usageError(u"'%1' works on the config file; it takes no --stdio"_s.arg(command));
     Ctl::CommonOptions options;
     options.json = parser.isSet(jsonOption);
     options.verbose = parser.isSet(verboseOption);
-    if (parser.isSet(timeoutOption)) {
-        bool ok = false;
-        const qint64 timeout = parser.value(timeoutOption).toLongLong(&ok);
-        if (!ok || timeout <= 0)
-            return usageError(u"--timeout-ms wants a positive number of milliseconds, not '%1'"_s.arg(
-                parser.value(timeoutOption)));
-        options.timeout = std::chrono::milliseconds(timeout);
-    }
-
-    if (!parser.isSet(stdioOption))
-        return usageError(u"no server given: name one with --stdio \"CMD ARGS...\""_s);
+    options.timeout = timeout;
     const SplitCommandLine split = splitCommandLine(parser.value(stdioOption));
     if (!split.error.isEmpty())
         return usageError(u"--stdio: "_s + split.error);
@@ -156,30 +256,9 @@ int main(int argc, char *argv[])
 
     if (command == u"watch") {
         if (!positional.isEmpty())
-            return usageError(u"'watch' takes no arguments besides the server, got '%1'"_s.arg(positional.join(u' ')));
-        // A flag's text that is not a number goes through as a string, so that the policy
-        // resolution names it with the same words as a bad config value.
-        const auto flagValue = [&](const QCommandLineOption &option) {
-            bool isNumber = false;
-            const double number = parser.value(option).toDouble(&isNumber);
-            return isNumber ? QJsonValue(number) : QJsonValue(parser.value(option));
-        };
-        QJsonObject reconnect;
-        QJsonObject heartbeat;
-        for (const auto &[option, field] : reconnectFlags) {
-            if (parser.isSet(option))
-                reconnect.insert(field, flagValue(option));
-        }
-        for (const auto &[option, field] : heartbeatFlags) {
-            if (parser.isSet(option))
-                heartbeat.insert(field, flagValue(option));
-        }
-        if (parser.isSet(noReconnectOption))
-            reconnect.insert(u"enabled", false);
-        if (parser.isSet(noHeartbeatOption))
-            heartbeat.insert(u"enabled", false);
-        const auto reconnectPolicy = resolveReconnectPolicy(options.target.name, reconnect);
-        const auto heartbeatPolicy = resolveHeartbeatPolicy(options.target.name, heartbeat);
+            return usageError(u"'watch' takes no server names with --stdio, got '%1'"_s.arg(positional.join(u' ')));
+        const auto reconnectPolicy = resolveReconnectPolicy(options.target.name, reconnectOverrides);
+        const auto heartbeatPolicy = resolveHeartbeatPolicy(options.target.name, heartbeatOverrides);
         const QStringList errors = reconnectPolicy.errors + heartbeatPolicy.errors;
         if (!errors.isEmpty())
             return usageError(errors.join(u"; "_s));
@@ -198,20 +277,9 @@ int main(int argc, char *argv[])
 
     if (positional.isEmpty())
         return usageError(u"'call' needs the name of the tool to call"_s);
-    if (positional.size() > 2)
-        return usageError(u"'call' takes TOOL and one JSON object, got %1 arguments"_s.arg(positional.size()));
-    const QString toolName = positional.at(0);
-    QJsonObject arguments;
-    if (positional.size() == 2) {
-        QJsonParseError parseError;
-        const QJsonDocument document = QJsonDocument::fromJson(positional.at(1).toUtf8(), &parseError);
-        if (parseError.error != QJsonParseError::NoError)
-            return usageError(u"the arguments of '%1' are not valid JSON (%2 at offset %3); pass an object such as '{\"message\": \"hi\"}'"_s
-                                  .arg(toolName, parseError.errorString())
-                                  .arg(parseError.offset));
-        if (!document.isObject())
-            return usageError(u"the arguments of '%1' must be a JSON object such as '{\"message\": \"hi\"}'"_s.arg(toolName));
-        arguments = document.object();
-    }
-    return Ctl::callTool(options, toolName, arguments);
+    if (!takeArguments(positional.first()))
+        return Ctl::Failure;
+    if (positional.size() != 1)
+        return usageError(u"'call' takes TOOL and one JSON object, got %1 arguments"_s.arg(positional.size() + 1));
+    return Ctl::callTool(options, positional.first(), arguments);
 }

@@ -31,6 +31,7 @@ struct ServerStatus
     std::optional<int> lastExitCode;   // of the last generation that ended
     std::optional<int> lastExitSignal;
     QStringList lastStderrTail; // the last stderr lines of the last generation that ended
+    QStringList configErrors;   // why the configuration of this server cannot be used
 
     qint64 uptimeMs(const QDateTime &now = QDateTime::currentDateTimeUtc()) const
     {

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "serverconfig.h"
+
+namespace Tether {
+
+// The configuration Tether runs on: --config FILE, else the user's file
+// ($XDG_CONFIG_HOME/tether/servers.json), else the embedded demo configuration.
+struct ConfigSource
+{
+    QString path;
+    bool embedded = false; // the built-in demo: read-only, never saved
+};
+
+ConfigSource locateConfig(const QString &explicitPath);
+
+inline constexpr char16_t EmbeddedConfigPath[] = u":/tether/default-servers.json";
+
+// The context of the running program: the real environment, and its own folder as ${tether:bindir}.
+ConfigContext programConfigContext();
+
+} // namespace Tether

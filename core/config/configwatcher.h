@@ -1,0 +1,41 @@
+#pragma once
+
+#include "serverconfig.h"
+
+#include <QFileSystemWatcher>
+#include <QObject>
+#include <QTimer>
+
+namespace Tether {
+
+// Reloads a config file when it changes on disk, including editors that save by writing a new
+// file and renaming it over the old one. Changes are debounced, and a file that does not parse
+// is reported, never applied.
+class ConfigWatcher final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConfigWatcher)
+
+public:
+    ConfigWatcher(QString path, ConfigContext context, std::chrono::milliseconds debounce = std::chrono::milliseconds(300),
+                  QObject *parent = nullptr);
+
+    const QString &path() const { return m_path; }
+
+signals:
+    void reloaded(const Tether::ConfigDocument &document);
+    // The new file is broken: the running set stays as it was.
+    void reloadFailed(const QStringList &errors);
+
+private:
+    void watch();
+    void reload();
+
+    QString m_path;
+    ConfigContext m_context;
+    QFileSystemWatcher m_watcher;
+    QTimer m_debounce;
+    QByteArray m_lastContent;
+};
+
+} // namespace Tether

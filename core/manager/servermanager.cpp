@@ -1,0 +1,342 @@
+#include "servermanager.h"
+
+#include "common/logging.h"
+
+#include <QSet>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+ServerManager::ServerManager(QObject *parent)
+    : QObject(parent)
+{}
+
+ServerManager::~ServerManager() = default;
+
+static SupervisorSettings settingsOf(const ServerConfig &config)
+{
+    SupervisorSettings settings;
+    settings.reconnect = config.reconnect;
+    settings.heartbeat = config.heartbeat;
+    settings.requestTimeout = config.requestTimeout;
+    return settings;
+}
+
+static TransportFactory transportFactoryOf(const ServerConfig &config)
+{
+    const StdioServerCommand command = config.command;
+    return [command] { return std::make_unique<StdioTransport>(command); };
+}
+
+// Why a valid-looking config cannot be run by this version; empty when it can.
+static QString unsupportedReason(const ServerConfig &config)
+{
+    if (config.transport != TransportKind::Stdio)
+        return u"the %1 transport is not available in this version of Tether"_s.arg(transportName(config.transport));
+    return {};
+}
+
+ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
+{
+    ConfigChange change;
+    QSet<QString> wanted;
+    for (const ServerConfig &server : config.servers)
+        wanted.insert(server.name);
+    for (const QString &name : QStringList(m_order)) {
+        if (!wanted.contains(name)) {
+            removeServer(name);
+            change.removed.append(name);
+        }
+    }
+    QStringList order;
+    for (const ServerConfig &server : config.servers) {
+        order.append(server.name);
+        const auto it = m_servers.find(server.name);
+        if (it == m_servers.end()) {
+            addServer(server);
+            change.added.append(server.name);
+        } else if (it->second.config.sameSettings(server) && it->second.config.errors == server.errors) {
+            it->second.config = server;
+            change.unchanged.append(server.name);
+        } else {
+            // The old process must be gone before the new one starts: restart through retirement.
+            std::unique_ptr<ConnectionSupervisor> old = std::move(it->second.supervisor);
+            m_servers.erase(it);
+            m_order.removeAll(server.name);
+            addServer(server);
+            if (old) {
+                ConnectionSupervisor *next = m_servers.at(server.name).supervisor.get();
+                if (next && next->state() != ServerState::Stopped) {
+                    // addServer started it; hold it until the old one has stopped.
+                    next->stop();
+                }
+                connect(old.get(), &ConnectionSupervisor::stopped, this, [this, name = server.name] {
+                    const auto found = m_servers.find(name);
+                    if (found != m_servers.end() && found->second.supervisor && found->second.config.enabled)
+                        found->second.supervisor->start();
+                });
+                old->stop();
+                m_retiring.push_back(std::move(old));
+            }
+            change.restarted.append(server.name);
+        }
+    }
+    m_order = order;
+    return change;
+}
+
+void ServerManager::addServer(const ServerConfig &config)
+{
+    Server server;
+    server.config = config;
+    const QString unsupported = unsupportedReason(config);
+    if (config.isValid() && unsupported.isEmpty()) {
+        server.supervisor = std::make_unique<ConnectionSupervisor>(config.name, transportFactoryOf(config),
+                                                                   settingsOf(config), &m_registry);
+        ConnectionSupervisor *supervisor = server.supervisor.get();
+        connect(supervisor, &ConnectionSupervisor::statusChanged, this, [this, name = config.name] {
+            if (const auto snapshot = status(name))
+                emit statusChanged(*snapshot);
+        });
+        connect(supervisor, &ConnectionSupervisor::stateChanged, this, [this, name = config.name] {
+            if (const auto snapshot = status(name))
+                emit stateChanged(*snapshot);
+        });
+        connect(supervisor, &ConnectionSupervisor::stopped, this, &ServerManager::onSupervisorStopped);
+    } else {
+        server.config.errors += unsupported.isEmpty() ? QStringList() : QStringList{unsupported};
+        for (const QString &error : std::as_const(server.config.errors))
+            spdlog::error("{}", error);
+    }
+    m_servers.emplace(config.name, std::move(server));
+    m_order.append(config.name);
+    emit serverAdded(config.name);
+    const Server &added = m_servers.at(config.name);
+    if (added.supervisor && added.config.enabled && !m_stoppingAll)
+        added.supervisor->start();
+    else if (const auto snapshot = status(config.name))
+        emit stateChanged(*snapshot);
+}
+
+void ServerManager::removeServer(const QString &name)
+{
+    const auto it = m_servers.find(name);
+    if (it == m_servers.end())
+        return;
+    if (std::unique_ptr<ConnectionSupervisor> supervisor = std::move(it->second.supervisor)) {
+        supervisor->stop();
+        m_retiring.push_back(std::move(supervisor));
+    }
+    m_servers.erase(it);
+    m_order.removeAll(name);
+    emit serverRemoved(name);
+}
+
+void ServerManager::onSupervisorStopped()
+{
+    // Retired supervisors that have stopped can go now (later: we are inside their signal).
+    for (auto it = m_retiring.begin(); it != m_retiring.end();) {
+        if ((*it)->state() == ServerState::Stopped) {
+            (*it)->deleteLater();
+            (void)it->release();
+            it = m_retiring.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (m_stoppingAll && isAllStopped()) {
+        m_stoppingAll = false;
+        emit allStopped();
+    }
+}
+
+QStringList ServerManager::serverNames() const
+{
+    return m_order;
+}
+
+const ServerConfig *ServerManager::serverConfig(const QString &name) const
+{
+    const auto it = m_servers.find(name);
+    return it == m_servers.end() ? nullptr : &it->second.config;
+}
+
+ServerStatus ServerManager::statusOf(const Server &server) const
+{
+    ServerStatus status;
+    if (server.supervisor) {
+        status = server.supervisor->status();
+    } else {
+        status.name = server.config.name;
+        status.reason = u"invalid configuration: "_s + server.config.errors.join(u"; "_s);
+        status.lastError = status.reason;
+    }
+    status.transport = server.config.describe();
+    status.maxAttempts = server.config.reconnect.maxAttempts;
+    if (server.supervisor && !server.config.enabled && status.state == ServerState::Stopped)
+        status.reason = u"disabled"_s;
+    status.configErrors = server.config.errors;
+    return status;
+}
+
+std::optional<ServerStatus> ServerManager::status(const QString &name) const
+{
+    const auto it = m_servers.find(name);
+    if (it == m_servers.end())
+        return std::nullopt;
+    return statusOf(it->second);
+}
+
+QList<ServerStatus> ServerManager::statuses() const
+{
+    QList<ServerStatus> all;
+    for (const QString &name : m_order)
+        all.append(statusOf(m_servers.at(name)));
+    return all;
+}
+
+void ServerManager::start(const QString &name)
+{
+    const auto it = m_servers.find(name);
+    if (it != m_servers.end() && it->second.supervisor)
+        it->second.supervisor->start();
+}
+
+void ServerManager::stop(const QString &name)
+{
+    const auto it = m_servers.find(name);
+    if (it != m_servers.end() && it->second.supervisor)
+        it->second.supervisor->stop();
+}
+
+void ServerManager::reconnect(const QString &name)
+{
+    const auto it = m_servers.find(name);
+    if (it != m_servers.end() && it->second.supervisor)
+        it->second.supervisor->reconnect();
+}
+
+void ServerManager::startAll()
+{
+    for (const QString &name : m_order) {
+        const Server &server = m_servers.at(name);
+        if (server.supervisor && server.config.enabled)
+            server.supervisor->start();
+    }
+}
+
+void ServerManager::reconnectAll()
+{
+    for (const QString &name : m_order)
+        reconnect(name);
+}
+
+bool ServerManager::isAllStopped() const
+{
+    for (const auto &[name, server] : m_servers) {
+        if (server.supervisor && server.supervisor->state() != ServerState::Stopped)
+            return false;
+    }
+    return m_retiring.empty();
+}
+
+void ServerManager::stopAll()
+{
+    m_stoppingAll = true;
+    for (const auto &[name, server] : m_servers) {
+        if (server.supervisor)
+            server.supervisor->stop();
+    }
+    if (isAllStopped()) {
+        m_stoppingAll = false;
+        QMetaObject::invokeMethod(this, &ServerManager::allStopped, Qt::QueuedConnection);
+    }
+}
+
+// Edit distance, for suggesting the tool a person probably meant.
+static int editDistance(const QString &a, const QString &b)
+{
+    QList<int> previous(b.size() + 1);
+    QList<int> current(b.size() + 1);
+    for (qsizetype j = 0; j <= b.size(); ++j)
+        previous[j] = int(j);
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        current[0] = int(i);
+        for (qsizetype j = 1; j <= b.size(); ++j) {
+            const int substitution = previous[j - 1] + (a.at(i - 1).toLower() == b.at(j - 1).toLower() ? 0 : 1);
+            current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitution});
+        }
+        std::swap(previous, current);
+    }
+    return previous[b.size()];
+}
+
+ToolRoute ServerManager::route(const QString &toolName) const
+{
+    const QList<RegisteredTool> tools = m_registry.tools();
+    QList<RegisteredTool> candidates;
+    for (const RegisteredTool &tool : tools) {
+        if (tool.publicName == toolName)
+            return {tool, {}};
+        if (tool.definition.name == toolName)
+            candidates.append(tool);
+    }
+    if (candidates.size() == 1)
+        return {candidates.first(), {}};
+    if (candidates.size() > 1) {
+        QStringList names;
+        for (const RegisteredTool &tool : std::as_const(candidates))
+            names.append(tool.publicName);
+        return {std::nullopt, u"the tool name '%1' is ambiguous: %2 servers offer it (%3); name the server, or use "
+                              "one of these public names"_s.arg(toolName).arg(candidates.size()).arg(names.join(u", "_s))};
+    }
+    QStringList close;
+    for (const RegisteredTool &tool : tools) {
+        const int distance = std::min(editDistance(toolName, tool.definition.name), editDistance(toolName, tool.publicName));
+        if (distance <= std::max<qsizetype>(2, toolName.size() / 3) || tool.definition.name.contains(toolName, Qt::CaseInsensitive))
+            close.append(tool.publicName);
+    }
+    QString error = u"no connected server offers a tool named '%1'"_s.arg(toolName);
+    if (!close.isEmpty())
+        error += u"; close names: %1"_s.arg(close.mid(0, 5).join(u", "_s));
+    return {std::nullopt, error};
+}
+
+void ServerManager::failLater(QObject *context, std::function<void(const ToolCallReply &)> handler, const QString &error)
+{
+    QMetaObject::invokeMethod(
+        context, [handler = std::move(handler), error] { handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::InvalidParams, error, {}}}); },
+        Qt::QueuedConnection);
+}
+
+void ServerManager::callTool(const QString &serverName, const QString &toolName, const QJsonObject &arguments,
+                             std::function<void(const ToolCallReply &)> handler,
+                             McpClientSession::ProgressHandler onProgress)
+{
+    const auto it = m_servers.find(serverName);
+    if (it == m_servers.end()) {
+        failLater(this, std::move(handler),
+                  u"there is no server named '%1' (servers: %2)"_s.arg(serverName, m_order.join(u", "_s)));
+        return;
+    }
+    if (!it->second.supervisor) {
+        failLater(this, std::move(handler), u"server '%1' cannot run: %2"_s.arg(serverName, it->second.config.errors.join(u"; "_s)));
+        return;
+    }
+    it->second.supervisor->callTool(toolName, arguments, std::move(handler), std::move(onProgress));
+}
+
+void ServerManager::callTool(const QString &toolName, const QJsonObject &arguments,
+                             std::function<void(const ToolCallReply &)> handler,
+                             McpClientSession::ProgressHandler onProgress)
+{
+    const ToolRoute found = route(toolName);
+    if (!found.tool) {
+        failLater(this, std::move(handler), found.error);
+        return;
+    }
+    callTool(found.tool->serverName, found.tool->definition.name, arguments, std::move(handler), std::move(onProgress));
+}
+
+} // namespace Tether

@@ -1,0 +1,1385 @@
+#include "config/serverconfig.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+
+namespace Tether {
+// Readable QCOMPARE failures for the policy structs (found by argument-dependent lookup).
+char *toString(const ReconnectPolicy &policy)
+{
+    return qstrdup(QJsonDocument(toJson(policy)).toJson(QJsonDocument::Compact).constData());
+}
+char *toString(const HeartbeatPolicy &policy)
+{
+    return qstrdup(QJsonDocument(toJson(policy)).toJson(QJsonDocument::Compact).constData());
+}
+char *toString(const PoolPolicy &pool)
+{
+    return qstrdup(QByteArray("{min:" + QByteArray::number(pool.min) + ",max:" + QByteArray::number(pool.max)
+                              + ",maxQueue:" + QByteArray::number(pool.maxQueue) + '}')
+                       .constData());
+}
+} // namespace Tether
+
+Q_DECLARE_METATYPE(Tether::ReconnectPolicy)
+Q_DECLARE_METATYPE(Tether::HeartbeatPolicy)
+Q_DECLARE_METATYPE(Tether::PoolPolicy)
+Q_DECLARE_METATYPE(Tether::TransportKind)
+
+static const QString File = u"servers.json"_s;
+static const QString Secret = u"s3cr3t-token-value"_s;
+
+// The only environment these tests see: never the real one.
+static EnvironmentLookup fakeEnvironment()
+{
+    const QHash<QString, QString> variables{
+        {u"HOME_DIR"_s, u"/home/ada"_s},
+        {u"API_TOKEN"_s, Secret},
+        {u"HOST"_s, u"mcp.example.com"_s},
+        {u"EMPTY"_s, QString()},
+        {u"NESTED"_s, u"${env:HOME_DIR}"_s},
+    };
+    return [variables](const QString &name) -> std::optional<QString> {
+        if (!variables.contains(name))
+            return std::nullopt;
+        return variables.value(name);
+    };
+}
+
+static ConfigContext context()
+{
+    return {fakeEnvironment(), u"/opt/tether/bin"_s};
+}
+
+static ConfigDocument parse(const QByteArray &bytes)
+{
+    return parseConfig(bytes, File, context());
+}
+
+// One server named "demo" in the Claude Desktop form.
+static QByteArray withServer(const QByteArray &server)
+{
+    return "{\"mcpServers\": {\"demo\": " + server + "}}";
+}
+
+static ServerConfig parseServer(const QByteArray &server)
+{
+    const ConfigDocument document = parse(withServer(server));
+    if (!document.isValid() || document.servers.size() != 1)
+        qFatal("bad test config: %s", qPrintable(document.errors.join(u'\n')));
+    return document.servers.first();
+}
+
+static QStringList pairs(const QList<std::pair<QString, QString>> &list, const QString &separator)
+{
+    QStringList text;
+    for (const auto &[name, value] : list)
+        text.append(name + separator + value);
+    return text;
+}
+
+static QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
+static void writeAll(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(bytes) != bytes.size())
+        qFatal("cannot write %s", qPrintable(path));
+}
+
+static struct stat fileStatus(const QString &path)
+{
+    struct stat status = {};
+    if (::stat(QFile::encodeName(path).constData(), &status) != 0)
+        qFatal("cannot stat %s", qPrintable(path));
+    return status;
+}
+
+static ReconnectPolicy reconnect(int initialDelayMs, int maxDelayMs, int maxAttempts)
+{
+    ReconnectPolicy policy;
+    policy.initialDelayMs = initialDelayMs;
+    policy.maxDelayMs = maxDelayMs;
+    policy.maxAttempts = maxAttempts;
+    return policy;
+}
+
+static HeartbeatPolicy heartbeat(int intervalMs, int timeoutMs, int maxFailures)
+{
+    HeartbeatPolicy policy;
+    policy.intervalMs = intervalMs;
+    policy.timeoutMs = timeoutMs;
+    policy.maxFailures = maxFailures;
+    return policy;
+}
+
+class TestConfig final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void formats_data();
+    void formats();
+    void fileWithoutServers_data();
+    void fileWithoutServers();
+    void serversInFileOrder();
+    void namesKeptExactly();
+    void duplicateNameIsAnError();
+    void aliases_data();
+    void aliases();
+    void aliasConflict_data();
+    void aliasConflict();
+    void invalidServer_data();
+    void invalidServer();
+    void everyErrorOfAServerIsReported();
+    void fileErrors_data();
+    void fileErrors();
+    void parseErrorPosition_data();
+    void parseErrorPosition();
+    void invalidServerDoesNotAffectOthers();
+    void defaults_data();
+    void defaults();
+    void builtInDefaults();
+    void expansion_data();
+    void expansion();
+    void expansionWithoutBinDir();
+    void systemEnvironmentReadsTheProcess();
+    void envFile();
+    void sameSettings_data();
+    void sameSettings();
+    void sameSettingsIgnoresEnvironmentOrder();
+    void redaction();
+    void errorsNeverShowSecrets();
+    void describe();
+    void loadFixtures_data();
+    void loadFixtures();
+    void loadErrors();
+    void loadUnreadable();
+    void tetherFixture();
+    void saveRoundTripKeepsUnknownKeys();
+    void saveFileMode();
+    void saveReplacesAtomically();
+    void saveRefusesBrokenFile_data();
+    void saveRefusesBrokenFile();
+    void saveOverEmptyFile();
+    void failedSaveLeavesTheFile();
+    void saveFailures();
+    void defaultPath();
+};
+
+// moc does not understand raw string literals (it reads "//" in one as a comment); it needs only
+// the declarations above.
+#ifndef Q_MOC_RUN
+
+void TestConfig::formats_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("serversKey");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<TransportKind>("transport");
+    QTest::addColumn<QString>("program");
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("environment");
+    QTest::addColumn<QString>("cwd");
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QStringList>("headers");
+
+    const auto stdio = TransportKind::Stdio;
+    const auto http = TransportKind::StreamableHttp;
+    const auto sse = TransportKind::Sse;
+
+    QTest::newRow("Claude Desktop stdio")
+        << QByteArray(R"({"mcpServers": {"filesystem": {"command": "npx",
+               "args": ["-y", "@modelcontextprotocol/server-filesystem", "/home/user/projects"],
+               "env": {"MCP_DEBUG": "false"}}}, "globalShortcut": "Ctrl+Space"})")
+        << u"mcpServers"_s << u"filesystem"_s << stdio << u"npx"_s
+        << QStringList{u"-y"_s, u"@modelcontextprotocol/server-filesystem"_s, u"/home/user/projects"_s}
+        << QStringList{u"MCP_DEBUG=false"_s} << QString() << QString() << QStringList();
+    QTest::newRow("Claude Desktop, command only")
+        << QByteArray(R"({"mcpServers": {"memory": {"command": "mcp-server-memory"}}})")
+        << u"mcpServers"_s << u"memory"_s << stdio << u"mcp-server-memory"_s << QStringList() << QStringList()
+        << QString() << QString() << QStringList();
+    QTest::newRow("Cursor url and headers")
+        << QByteArray(R"({"mcpServers": {"remote": {"url": "https://mcp.example.com/mcp",
+               "headers": {"Authorization": "Bearer abc", "X-Team": "core"}}}})")
+        << u"mcpServers"_s << u"remote"_s << http << QString() << QStringList() << QStringList() << QString()
+        << u"https://mcp.example.com/mcp"_s << QStringList{u"Authorization: Bearer abc"_s, u"X-Team: core"_s};
+    QTest::newRow("Cursor url only, http")
+        << QByteArray(R"({"mcpServers": {"local": {"url": "http://localhost:3000/mcp"}}})")
+        << u"mcpServers"_s << u"local"_s << http << QString() << QStringList() << QStringList() << QString()
+        << u"http://localhost:3000/mcp"_s << QStringList();
+    QTest::newRow("Cursor type sse")
+        << QByteArray(R"({"mcpServers": {"events": {"type": "sse", "url": "https://mcp.example.com/sse"}}})")
+        << u"mcpServers"_s << u"events"_s << sse << QString() << QStringList() << QStringList() << QString()
+        << u"https://mcp.example.com/sse"_s << QStringList();
+    QTest::newRow("Cursor type streamable-http")
+        << QByteArray(R"({"mcpServers": {"api": {"type": "streamable-http", "url": "https://mcp.example.com/mcp"}}})")
+        << u"mcpServers"_s << u"api"_s << http << QString() << QStringList() << QStringList() << QString()
+        << u"https://mcp.example.com/mcp"_s << QStringList();
+    QTest::newRow("VS Code stdio")
+        << QByteArray(R"({"servers": {"fs": {"type": "stdio", "command": "node", "args": ["server.js"],
+               "env": {"LEVEL": "debug"}}},
+               "inputs": [{"type": "promptString", "id": "token", "description": "Token", "password": true}]})")
+        << u"servers"_s << u"fs"_s << stdio << u"node"_s << QStringList{u"server.js"_s}
+        << QStringList{u"LEVEL=debug"_s} << QString() << QString() << QStringList();
+    QTest::newRow("VS Code http")
+        << QByteArray(R"({"servers": {"github": {"type": "http", "url": "https://api.githubcopilot.com/mcp/",
+               "headers": {"Authorization": "Bearer x"}}}, "inputs": []})")
+        << u"servers"_s << u"github"_s << http << QString() << QStringList() << QStringList() << QString()
+        << u"https://api.githubcopilot.com/mcp/"_s << QStringList{u"Authorization: Bearer x"_s};
+    QTest::newRow("VS Code sse")
+        << QByteArray(R"({"servers": {"legacy": {"type": "sse", "url": "http://127.0.0.1:8080/sse"}}})")
+        << u"servers"_s << u"legacy"_s << sse << QString() << QStringList() << QStringList() << QString()
+        << u"http://127.0.0.1:8080/sse"_s << QStringList();
+    QTest::newRow("Tether with defaults and cwd")
+        << QByteArray(R"({"defaults": {"timeoutMs": 5000},
+               "mcpServers": {"demo": {"command": "${tether:bindir}/tether-demo-server", "args": ["--tools", "4"],
+               "cwd": "/tmp", "pool": {"max": 2}}}})")
+        << u"mcpServers"_s << u"demo"_s << stdio << u"/opt/tether/bin/tether-demo-server"_s
+        << QStringList{u"--tools"_s, u"4"_s} << QStringList() << u"/tmp"_s << QString() << QStringList();
+    QTest::newRow("seed article form")
+        << QByteArray(R"({"mcpServers": {"filesystem": {"command": "npx",
+               "args": ["-y", "@modelcontextprotocol/server-filesystem", "/home/user/projects"],
+               "env": {"MCP_DEBUG": "false"},
+               "connection": {"reconnect": {"maxRetries": 5, "baseDelay": 1000, "maxDelay": 30000},
+                              "heartbeat": {"interval": 30000, "maxFailures": 3}}}}})")
+        << u"mcpServers"_s << u"filesystem"_s << stdio << u"npx"_s
+        << QStringList{u"-y"_s, u"@modelcontextprotocol/server-filesystem"_s, u"/home/user/projects"_s}
+        << QStringList{u"MCP_DEBUG=false"_s} << QString() << QString() << QStringList();
+}
+
+void TestConfig::formats()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, serversKey);
+    QFETCH(QString, name);
+    QFETCH(TransportKind, transport);
+    QFETCH(QString, program);
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, environment);
+    QFETCH(QString, cwd);
+    QFETCH(QString, url);
+    QFETCH(QStringList, headers);
+
+    const ConfigDocument document = parse(json);
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    QCOMPARE(document.path, File);
+    QCOMPARE(document.serversKey, serversKey);
+    QCOMPARE(document.servers.size(), 1);
+    const ServerConfig *server = document.server(name);
+    QVERIFY(server);
+    QVERIFY2(server->isValid(), qPrintable(server->errors.join(u'\n')));
+    QCOMPARE(server->name, name);
+    QCOMPARE(server->transport, transport);
+    QCOMPARE(server->command.program, program);
+    QCOMPARE(server->command.arguments, arguments);
+    QCOMPARE(pairs(server->command.environment, u"="_s), environment);
+    QCOMPARE(server->command.workingDirectory, cwd);
+    QCOMPARE(server->url, url);
+    QCOMPARE(pairs(server->headers, u": "_s), headers);
+    QCOMPARE(server->enabled, true);
+    // The object as written, and the file's other keys kept for saving.
+    QCOMPARE(server->source, document.root.value(serversKey).toObject().value(name).toObject());
+    QCOMPARE(QJsonDocument(document.root), QJsonDocument::fromJson(json));
+}
+
+void TestConfig::fileWithoutServers_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::newRow("empty object") << QByteArray("{}");
+    QTest::newRow("only other keys") << QByteArray(R"({"inputs": [], "theme": "dark"})");
+    QTest::newRow("empty mcpServers") << QByteArray(R"({"mcpServers": {}})");
+    QTest::newRow("empty file") << QByteArray("");
+    QTest::newRow("blank file") << QByteArray(" \n\t\n");
+}
+
+void TestConfig::fileWithoutServers()
+{
+    QFETCH(QByteArray, json);
+    const ConfigDocument document = parse(json);
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    QVERIFY(document.servers.isEmpty());
+    QCOMPARE(document.serversKey, u"mcpServers"_s);
+    QCOMPARE(document.server(u"demo"_s), nullptr);
+}
+
+void TestConfig::serversInFileOrder()
+{
+    // Values that look like structure must not confuse the order: braces in strings, escapes, nesting.
+    const ConfigDocument document = parse(QByteArray(R"({
+        "note": "{\"mcpServers\": {\"fake\": {}}}",
+        "mcpServers": {
+            "zeta": {"command": "z", "args": ["}", "\"{"], "env": {"A": "{[,]}"}},
+            "alpha": {"command": "a", "reconnect": {"maxAttempts": 2}, "x-editor": [{"a": [1, 2, {"b": null}]}]},
+            "caf\u00e9": {"command": "c"},
+            "My Server.v2": {"url": "https://example.com/mcp"},
+            "mid": {"command": "m", "enabled": false}
+        },
+        "tail": [true, false, null, -1.5e3]
+    })"));
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    QStringList names;
+    for (const ServerConfig &server : document.servers) {
+        QVERIFY2(server.isValid(), qPrintable(server.errors.join(u'\n')));
+        names.append(server.name);
+    }
+    QCOMPARE(names, (QStringList{u"zeta"_s, u"alpha"_s, u"café"_s, u"My Server.v2"_s, u"mid"_s}));
+    QCOMPARE(document.server(u"mid"_s)->enabled, false);
+    QCOMPARE(document.server(u"My Server.v2"_s)->transport, TransportKind::StreamableHttp);
+}
+
+void TestConfig::namesKeptExactly()
+{
+    const ConfigDocument document = parse(QByteArray(R"({"mcpServers": {
+        " spaced ": {"command": "a"}, "Dotted.Name": {"command": "b"}, "": {"command": "c"}}})"));
+    QVERIFY(document.isValid());
+    QCOMPARE(document.servers.size(), 3);
+    QVERIFY(document.server(u" spaced "_s) && document.server(u" spaced "_s)->isValid());
+    QVERIFY(document.server(u"Dotted.Name"_s) && document.server(u"Dotted.Name"_s)->isValid());
+    const ServerConfig *unnamed = document.server(QString());
+    QVERIFY(unnamed);
+    QCOMPARE(unnamed->errors,
+             QStringList{File + u": mcpServers[\"\"] has an empty name: give the server a name, it is how Tether "
+                                "and its tools refer to it"_s});
+}
+
+void TestConfig::duplicateNameIsAnError()
+{
+    const ConfigDocument document
+        = parse(QByteArray(R"({"mcpServers": {"demo": {"command": "a"}, "other": {"command": "o"},
+                                               "demo": {"command": "b"}}})"));
+    QVERIFY(document.isValid());
+    QCOMPARE(document.servers.size(), 2);
+    const ServerConfig *demo = document.server(u"demo"_s);
+    QCOMPARE(demo->command.program, u"b"_s); // what JSON keeps
+    QCOMPARE(demo->errors.size(), 1);
+    QVERIFY2(demo->errors.first().startsWith(File + u": mcpServers.demo is defined 2 times"_s),
+             qPrintable(demo->errors.first()));
+    QVERIFY(document.server(u"other"_s)->isValid());
+}
+
+void TestConfig::aliases_data()
+{
+    QTest::addColumn<QByteArray>("server");
+    QTest::addColumn<ReconnectPolicy>("expectedReconnect");
+    QTest::addColumn<HeartbeatPolicy>("expectedHeartbeat");
+
+    const ReconnectPolicy r;
+    const HeartbeatPolicy h;
+    QTest::newRow("connection.reconnect.maxRetries")
+        << QByteArray(R"({"command": "x", "connection": {"reconnect": {"maxRetries": 4}}})")
+        << reconnect(500, 30000, 4) << h;
+    QTest::newRow("connection.reconnect.baseDelay")
+        << QByteArray(R"({"command": "x", "connection": {"reconnect": {"baseDelay": 1500}}})")
+        << reconnect(1500, 30000, 10) << h;
+    QTest::newRow("connection.reconnect.maxDelay")
+        << QByteArray(R"({"command": "x", "connection": {"reconnect": {"maxDelay": 45000}}})")
+        << reconnect(500, 45000, 10) << h;
+    QTest::newRow("connection.heartbeat.interval")
+        << QByteArray(R"({"command": "x", "connection": {"heartbeat": {"interval": 20000}}})")
+        << r << heartbeat(20000, 10000, 3);
+    QTest::newRow("connection.heartbeat.maxFailures")
+        << QByteArray(R"({"command": "x", "connection": {"heartbeat": {"maxFailures": 6}}})")
+        << r << heartbeat(30000, 10000, 6);
+    QTest::newRow("seed article values")
+        << QByteArray(R"({"command": "x", "connection": {
+               "reconnect": {"maxRetries": 5, "baseDelay": 1000, "maxDelay": 30000},
+               "heartbeat": {"interval": 30000, "maxFailures": 3}}})")
+        << reconnect(1000, 30000, 5) << heartbeat(30000, 10000, 3);
+    QTest::newRow("aliases in the plain fields")
+        << QByteArray(R"({"command": "x", "reconnect": {"maxRetries": 2, "baseDelay": 100, "maxDelay": 800},
+               "heartbeat": {"interval": 20000}})")
+        << reconnect(100, 800, 2) << heartbeat(20000, 10000, 3);
+    QTest::newRow("connection and plain fields merged")
+        << QByteArray(R"({"command": "x", "connection": {"reconnect": {"maxRetries": 7}, "heartbeat": {"maxFailures": 2}},
+               "reconnect": {"initialDelayMs": 250}, "heartbeat": {"intervalMs": 40000}})")
+        << reconnect(250, 30000, 7) << heartbeat(40000, 10000, 2);
+    QTest::newRow("same field both ways, same value")
+        << QByteArray(R"({"command": "x", "connection": {"reconnect": {"maxRetries": 3}},
+               "reconnect": {"maxRetries": 3}})")
+        << reconnect(500, 30000, 3) << h;
+    QTest::newRow("alias and canonical name agreeing across both")
+        << QByteArray(R"({"command": "x", "connection": {"reconnect": {"maxRetries": 3}},
+               "reconnect": {"maxAttempts": 3}})")
+        << reconnect(500, 30000, 3) << h;
+}
+
+void TestConfig::aliases()
+{
+    QFETCH(QByteArray, server);
+    QFETCH(ReconnectPolicy, expectedReconnect);
+    QFETCH(HeartbeatPolicy, expectedHeartbeat);
+
+    const ServerConfig config = parseServer(server);
+    QVERIFY2(config.isValid(), qPrintable(config.errors.join(u'\n')));
+    QCOMPARE(config.reconnect, expectedReconnect);
+    QCOMPARE(config.heartbeat, expectedHeartbeat);
+}
+
+void TestConfig::aliasConflict_data()
+{
+    QTest::addColumn<QByteArray>("server");
+    QTest::addColumn<QString>("message");
+
+    QTest::newRow("reconnect field given both ways")
+        << QByteArray(R"({"command": "x", "connection": {"reconnect": {"maxRetries": 5}}, "reconnect": {"maxRetries": 3}})")
+        << u"servers.json: mcpServers.demo.connection.reconnect.maxRetries = 5 and mcpServers.demo.reconnect.maxRetries "
+           "= 3 disagree: they are the same setting, give only one"_s;
+    QTest::newRow("alias against canonical name")
+        << QByteArray(R"({"command": "x", "connection": {"reconnect": {"maxRetries": 5}}, "reconnect": {"maxAttempts": 3}})")
+        << u"servers.json: server 'demo': reconnect.maxRetries = 5 and reconnect.maxAttempts = 3 disagree"_s;
+    QTest::newRow("heartbeat interval both ways")
+        << QByteArray(R"({"command": "x", "connection": {"heartbeat": {"interval": 20000}}, "heartbeat": {"interval": 40000}})")
+        << u"servers.json: mcpServers.demo.connection.heartbeat.interval = 20000 and "
+           "mcpServers.demo.heartbeat.interval = 40000 disagree"_s;
+    QTest::newRow("heartbeat maxFailures both ways")
+        << QByteArray(R"({"command": "x", "connection": {"heartbeat": {"maxFailures": 2}}, "heartbeat": {"maxFailures": 4}})")
+        << u"servers.json: mcpServers.demo.connection.heartbeat.maxFailures = 2 and "
+           "mcpServers.demo.heartbeat.maxFailures = 4 disagree"_s;
+}
+
+void TestConfig::aliasConflict()
+{
+    QFETCH(QByteArray, server);
+    QFETCH(QString, message);
+    const ConfigDocument document = parse(withServer(server));
+    QVERIFY(document.isValid());
+    const ServerConfig &config = document.servers.first();
+    QCOMPARE(config.errors.size(), 1);
+    QVERIFY2(config.errors.first().startsWith(message), qPrintable(config.errors.first()));
+    // Neither value wins.
+    QCOMPARE(config.reconnect, ReconnectPolicy{});
+    QCOMPARE(config.heartbeat, HeartbeatPolicy{});
+}
+
+void TestConfig::invalidServer_data()
+{
+    QTest::addColumn<QByteArray>("server");
+    QTest::addColumn<QString>("message"); // the whole message, or its start when it ends with "…"
+
+    const auto row = [](const char *tag, const char *server, const QString &message) {
+        QTest::newRow(tag) << QByteArray(server) << message;
+    };
+    const QString at = u"servers.json: mcpServers.demo"_s;
+
+    // command
+    row("command number", R"({"command": 5})",
+        at + u".command = 5 is not a string: the command is the program to start, such as \"npx\""_s);
+    row("command array", R"({"command": ["npx"]})", at + u".command = [\"npx\"] is not a string…"_s);
+    row("command empty", R"({"command": ""})", at + u".command = \"\" is empty…"_s);
+    row("command empty after expansion", R"({"command": "${env:EMPTY}"})", at + u".command = \"${env:EMPTY}\" is empty…"_s);
+    row("neither command nor url", R"({"args": ["x"]})",
+        at + u" has neither \"command\" nor \"url\": give \"command\" for a server Tether starts, such as \"npx\", "
+             "or \"url\" for a remote one"_s);
+    row("type stdio without command", R"({"type": "stdio"})",
+        at + u" has no \"command\": a stdio server needs the program to start, such as \"npx\""_s);
+    // args
+    row("args string", R"({"command": "x", "args": "-y"})",
+        at + u".args = \"-y\" is not an array: args is a list of strings, such as [\"-y\", \"some-server\"]"_s);
+    row("args object", R"({"command": "x", "args": {"a": 1}})", at + u".args = {\"a\":1} is not an array…"_s);
+    row("args element number", R"({"command": "x", "args": ["a", "b", 5]})",
+        at + u".args[2] = 5 is not a string: every argument must be a string"_s);
+    row("args element null", R"({"command": "x", "args": [null]})",
+        at + u".args[0] = null is not a string: every argument must be a string"_s);
+    row("args element bool", R"({"command": "x", "args": ["a", true]})", at + u".args[1] = true is not a string…"_s);
+    row("args element array", R"({"command": "x", "args": [["a"]]})", at + u".args[0] = [\"a\"] is not a string…"_s);
+    // env
+    row("env array", R"({"command": "x", "env": ["A=1"]})",
+        at + u".env is an array, not an object: it maps environment variable names to string values, such as "
+             "{\"DEBUG\": \"1\"}"_s);
+    row("env string", R"({"command": "x", "env": "A=1"})", at + u".env is a string, not an object…"_s);
+    row("env value number", R"({"command": "x", "env": {"PORT": 3000}})",
+        at + u".env.PORT is a number, not a string: every environment variable value must be a string; write it in "
+             "quotes (the value is not shown, it may be a secret)"_s);
+    row("env value bool", R"({"command": "x", "env": {"DEBUG": true}})", at + u".env.DEBUG is a boolean, not a string…"_s);
+    row("env value object", R"({"command": "x", "env": {"A": {}}})", at + u".env.A is an object, not a string…"_s);
+    row("env name with =", R"({"command": "x", "env": {"A=B": "1"}})",
+        at + u".env[\"A=B\"] is not a valid environment variable name…"_s);
+    // cwd
+    row("cwd number", R"({"command": "x", "cwd": 1})",
+        at + u".cwd = 1 is not a string: cwd is the folder to start the server in"_s);
+    row("cwd empty", R"({"command": "x", "cwd": ""})", at + u".cwd = \"\" is empty…"_s);
+    // type
+    row("type unknown", R"({"command": "x", "type": "websocket"})",
+        at + u".type = \"websocket\" is not a transport Tether knows: it must be \"stdio\", \"http\" (also written "
+             "\"streamable-http\") or \"sse\""_s);
+    row("type number", R"({"command": "x", "type": 1})", at + u".type = 1 is not a transport Tether knows…"_s);
+    row("type upper case", R"({"url": "https://e.com", "type": "HTTP"})", at + u".type = \"HTTP\" is not a transport…"_s);
+    // url
+    row("url number", R"({"url": 80})",
+        at + u".url = 80 is not a string: a remote server's url starts with http:// or https://…"_s);
+    row("url ftp", R"({"url": "ftp://example.com/mcp"})",
+        at + u".url = \"ftp://example.com/mcp\" is not an http or https URL (its scheme is \"ftp\"): a remote "
+             "server's url starts with http:// or https://, such as \"https://example.com/mcp\""_s);
+    row("url ws", R"({"type": "sse", "url": "ws://example.com/mcp"})",
+        at + u".url = \"ws://example.com/mcp\" is not an http or https URL (its scheme is \"ws\")…"_s);
+    row("url without scheme", R"({"url": "example.com/mcp"})",
+        at + u".url = \"example.com/mcp\" is not an http or https URL: …"_s);
+    row("url without host", R"({"url": "https://"})", at + u".url = \"https://\" is not an http or https URL: …"_s);
+    row("url empty", R"({"url": ""})", at + u".url = \"\" is empty…"_s);
+    row("http without url", R"({"type": "http"})",
+        at + u" has no \"url\": an http server needs the address to connect to, such as \"https://example.com/mcp\""_s);
+    row("sse without url", R"({"type": "sse"})", at + u" has no \"url\": an sse server needs…"_s);
+    // headers
+    row("headers array", R"({"url": "https://e.com", "headers": ["Authorization: x"]})",
+        at + u".headers is an array, not an object: it maps header names to string values…"_s);
+    row("header value number", R"({"url": "https://e.com", "headers": {"X-Id": 7}})",
+        at + u".headers.X-Id is a number, not a string: every header value must be a string…"_s);
+    // transports mixed
+    row("command and url", R"({"command": "x", "url": "https://e.com"})",
+        at + u" gives both \"command\" and \"url\": give \"command\" for a server Tether starts, or \"url\" for a "
+             "remote one"_s);
+    row("stdio with headers", R"({"command": "x", "headers": {"A": "b"}})",
+        at + u" is a stdio server but also gives \"headers\", which only an http or sse server uses: remove them, "
+             "or set \"type\" to \"http\" or \"sse\""_s);
+    row("stdio type with url", R"({"type": "stdio", "command": "x", "url": "https://e.com"})",
+        at + u" is a stdio server but also gives \"url\"…"_s);
+    row("http with args and env", R"({"url": "https://e.com", "args": ["a"], "env": {"A": "1"}})",
+        at + u" is an http server but also gives \"args\", \"env\", which only a stdio server uses…"_s);
+    row("sse with command", R"({"type": "sse", "url": "https://e.com", "command": "x"})",
+        at + u" is an sse server but also gives \"command\"…"_s);
+    // enabled
+    row("enabled string", R"({"command": "x", "enabled": "yes"})",
+        at + u".enabled = \"yes\" is not valid: it must be true or false"_s);
+    row("enabled number", R"({"command": "x", "enabled": 1})", at + u".enabled = 1 is not valid: it must be true or false"_s);
+    // reconnect, heartbeat, connection
+    row("reconnect not object", R"({"command": "x", "reconnect": 5})",
+        at + u".reconnect = 5 is not an object: write it as {\"maxAttempts\": 5}"_s);
+    row("reconnect.maxAttempts 0", R"({"command": "x", "reconnect": {"maxAttempts": 0}})",
+        u"servers.json: server 'demo': reconnect.maxAttempts = 0 is out of range: it must be a whole number from 1 to 1000"_s);
+    row("reconnect.initialDelayMs string", R"({"command": "x", "reconnect": {"initialDelayMs": "1s"}})",
+        u"servers.json: server 'demo': reconnect.initialDelayMs = \"1s\" is not a number…"_s);
+    row("reconnect unknown key", R"({"command": "x", "reconnect": {"retries": 3}})",
+        u"servers.json: server 'demo': reconnect.retries = 3 is not a reconnect setting…"_s);
+    row("heartbeat not object", R"({"command": "x", "heartbeat": true})",
+        at + u".heartbeat = true is not an object: write it as {\"intervalMs\": 30000}"_s);
+    row("heartbeat.enabled string", R"({"command": "x", "heartbeat": {"enabled": "no"}})",
+        u"servers.json: server 'demo': heartbeat.enabled = \"no\" is not valid…"_s);
+    row("connection not object", R"({"command": "x", "connection": []})",
+        at + u".connection = [] is not an object: it holds \"reconnect\" and \"heartbeat\"…"_s);
+    row("connection unknown key", R"({"command": "x", "connection": {"command": "y"}})",
+        at + u".connection.command = \"y\" is not a connection setting (known: reconnect, heartbeat)"_s);
+    row("connection.reconnect not object", R"({"command": "x", "connection": {"reconnect": 3}})",
+        at + u".connection.reconnect = 3 is not an object…"_s);
+    row("connection.heartbeat.interval too small", R"({"command": "x", "connection": {"heartbeat": {"interval": 50, "timeoutMs": 10}}})",
+        u"servers.json: server 'demo': heartbeat.interval = 50 is out of range: it must be a whole number from 100 to 86400000"_s);
+    row("connection.reconnect.maxRetries too large", R"({"command": "x", "connection": {"reconnect": {"maxRetries": 1001}}})",
+        u"servers.json: server 'demo': reconnect.maxRetries = 1001 is out of range…"_s);
+    // pool
+    row("pool not object", R"({"command": "x", "pool": 4})",
+        at + u".pool = 4 is not an object: write it as {\"min\": 1, \"max\": 4, \"maxQueue\": 64}"_s);
+    row("pool.min negative", R"({"command": "x", "pool": {"min": -1}})",
+        at + u".pool.min = -1 is out of range: it must be a whole number from 0 to 64"_s);
+    row("pool.min fraction", R"({"command": "x", "pool": {"min": 0.5}})", at + u".pool.min = 0.5 is out of range…"_s);
+    row("pool.max 0", R"({"command": "x", "pool": {"max": 0}})",
+        at + u".pool.max = 0 is out of range: it must be a whole number from 1 to 64"_s);
+    row("pool.max 65", R"({"command": "x", "pool": {"max": 65}})", at + u".pool.max = 65 is out of range…"_s);
+    row("pool.max string", R"({"command": "x", "pool": {"max": "4"}})",
+        at + u".pool.max = \"4\" is not a number: it must be a whole number from 1 to 64"_s);
+    row("pool.max below min", R"({"command": "x", "pool": {"min": 3, "max": 2}})",
+        at + u".pool.max = 2 is less than mcpServers.demo.pool.min = 3: the pool cannot keep open more sessions "
+             "than it may hold; raise max or lower min"_s);
+    row("pool.min above default max", R"({"command": "x", "pool": {"min": 2}})",
+        at + u".pool.max = 1 is less than mcpServers.demo.pool.min = 2…"_s);
+    row("pool.maxQueue negative", R"({"command": "x", "pool": {"maxQueue": -1}})",
+        at + u".pool.maxQueue = -1 is out of range: it must be a whole number from 0 to 10000"_s);
+    row("pool.maxQueue too large", R"({"command": "x", "pool": {"maxQueue": 10001}})",
+        at + u".pool.maxQueue = 10001 is out of range…"_s);
+    row("pool unknown key", R"({"command": "x", "pool": {"size": 2}})",
+        at + u".pool.size = 2 is not a pool setting (known: min, max, maxQueue)"_s);
+    // timeoutMs
+    row("timeoutMs too small", R"({"command": "x", "timeoutMs": 999})",
+        at + u".timeoutMs = 999 is out of range: it must be a whole number from 1000 to 3600000"_s);
+    row("timeoutMs too large", R"({"command": "x", "timeoutMs": 3600001})", at + u".timeoutMs = 3600001 is out of range…"_s);
+    row("timeoutMs fraction", R"({"command": "x", "timeoutMs": 1500.5})", at + u".timeoutMs = 1500.5 is out of range…"_s);
+    row("timeoutMs string", R"({"command": "x", "timeoutMs": "60s"})",
+        at + u".timeoutMs = \"60s\" is not a number: it must be a whole number from 1000 to 3600000"_s);
+    // variables
+    const QString unset = u" uses ${env:MISSING}, but MISSING is not set: set MISSING in the environment Tether "
+                          "starts from, or write the value in the file"_s;
+    row("unset variable in command", R"({"command": "${env:MISSING}/bin/x"})", at + u".command"_s + unset);
+    row("unset variable in args", R"({"command": "x", "args": ["a", "--root=${env:MISSING}"]})", at + u".args[1]"_s + unset);
+    row("unset variable in env", R"({"command": "x", "env": {"TOKEN": "${env:MISSING}"}})", at + u".env.TOKEN"_s + unset);
+    row("unset variable in cwd", R"({"command": "x", "cwd": "${env:MISSING}"})", at + u".cwd"_s + unset);
+    row("unset variable in url", R"({"url": "https://${env:MISSING}/mcp"})", at + u".url"_s + unset);
+    row("unset variable in header", R"({"url": "https://e.com", "headers": {"Authorization": "Bearer ${env:MISSING}"}})",
+        at + u".headers.Authorization"_s + unset);
+    row("input variable", R"({"command": "x", "env": {"TOKEN": "${input:token}"}})",
+        at + u".env.TOKEN uses ${input:token}, which Tether cannot expand: VS Code prompts for inputs, Tether does "
+             "not; write ${env:NAME} and set NAME in Tether's environment, or write the value"_s);
+    row("workspaceFolder", R"({"command": "x", "args": ["${workspaceFolder}/src"]})",
+        at + u".args[0] uses ${workspaceFolder}, which Tether cannot expand: Tether expands only ${env:NAME} and "
+             "${tether:bindir}; write the value itself"_s);
+    row("userHome", R"({"command": "${userHome}/bin/x"})", at + u".command uses ${userHome}, which Tether cannot expand…"_s);
+    row("unknown tether variable", R"({"command": "${tether:datadir}/x"})",
+        at + u".command uses ${tether:datadir}, which Tether cannot expand…"_s);
+    row("env without name", R"({"command": "x", "args": ["${env:}"]})",
+        at + u".args[0] uses ${env:}, which names no variable: write ${env:NAME}"_s);
+    row("unclosed reference", R"({"command": "x", "args": ["${env:HOME_DIR"]})",
+        at + u".args[0] has \"${\" without a closing \"}\": write ${env:NAME} to use an environment variable"_s);
+    // envFile
+    row("envFile missing", R"({"command": "x", "envFile": "no-such.env"})", at + u".envFile = \"no-such.env\": …"_s);
+    row("envFile number", R"({"command": "x", "envFile": 1})", at + u".envFile = 1 is not a string…"_s);
+}
+
+void TestConfig::invalidServer()
+{
+    QFETCH(QByteArray, server);
+    QFETCH(QString, message);
+
+    const ConfigDocument document = parse(withServer(server));
+    // A server's mistakes are its own: the file is still used.
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    QCOMPARE(document.servers.size(), 1);
+    const ServerConfig &config = document.servers.first();
+    QCOMPARE(config.name, u"demo"_s);
+    QVERIFY(!config.isValid());
+    QVERIFY2(config.errors.size() == 1, qPrintable(config.errors.join(u'\n')));
+    const QString error = config.errors.first();
+    if (message.endsWith(u"…"_s))
+        QVERIFY2(error.startsWith(message.chopped(1)), qPrintable(error));
+    else
+        QCOMPARE(error, message);
+}
+
+void TestConfig::everyErrorOfAServerIsReported()
+{
+    const ServerConfig config = parse(withServer(R"({"command": 5, "args": [1, 2], "env": {"A": 1},
+        "cwd": false, "enabled": "no", "pool": {"max": 0}, "timeoutMs": 1, "reconnect": {"maxAttempts": 0},
+        "heartbeat": {"maxFailures": 0}})")).servers.first();
+    QCOMPARE(config.errors.size(), 10);
+    for (const QString &error : config.errors)
+        QVERIFY2(error.startsWith(File + u": "_s), qPrintable(error));
+}
+
+void TestConfig::fileErrors_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("message"); // whole, or its start when it ends with "…"
+
+    QTest::newRow("root array") << QByteArray(R"([{"mcpServers": {}}])")
+                                << u"servers.json: the file holds a JSON array, not an object: a config file is "
+                                   "an object such as {\"mcpServers\": {}}"_s;
+    QTest::newRow("mcpServers array")
+        << QByteArray(R"({"mcpServers": [{"command": "x"}]})")
+        << u"servers.json: mcpServers = [{\"command\":\"x\"}] is not an object: it maps each server's name to its "
+           "settings, such as {\"demo\": {\"command\": \"npx\", \"args\": [\"-y\", \"some-server\"]}}"_s;
+    QTest::newRow("servers null") << QByteArray(R"({"servers": null})") << u"servers.json: servers = null is not an object…"_s;
+    QTest::newRow("both mcpServers and servers")
+        << QByteArray(R"({"mcpServers": {}, "servers": {}})")
+        << u"servers.json: the file has both \"mcpServers\" and \"servers\": Tether reads one list of servers; move "
+           "them all into \"mcpServers\""_s;
+    QTest::newRow("server entry string")
+        << QByteArray(R"({"mcpServers": {"demo": "npx server"}})")
+        << u"servers.json: mcpServers.demo = \"npx server\" is not an object: each server is an object such as "
+           "{\"command\": \"npx\", \"args\": [\"-y\", \"some-server\"]}"_s;
+    QTest::newRow("server entry null") << QByteArray(R"({"servers": {"demo": null}})")
+                                       << u"servers.json: servers.demo = null is not an object…"_s;
+    QTest::newRow("defaults not object") << QByteArray(R"({"defaults": [], "mcpServers": {}})")
+                                         << u"servers.json: defaults = [] is not an object: it holds what every "
+                                            "server starts from, such as {\"reconnect\": {\"maxAttempts\": 5}}"_s;
+    QTest::newRow("defaults unknown key") << QByteArray(R"({"defaults": {"enabled": false}})")
+                                          << u"servers.json: defaults.enabled = false is not a default Tether "
+                                             "knows (known: reconnect, heartbeat, pool, timeoutMs)"_s;
+    QTest::newRow("defaults.reconnect out of range")
+        << QByteArray(R"({"defaults": {"reconnect": {"maxAttempts": 0}}})")
+        << u"servers.json: defaults.reconnect.maxAttempts = 0 is out of range: it must be a whole number from 1 to 1000"_s;
+    QTest::newRow("defaults.reconnect not object") << QByteArray(R"({"defaults": {"reconnect": "fast"}})")
+                                                   << u"servers.json: defaults.reconnect = \"fast\" is not an object…"_s;
+    QTest::newRow("defaults.heartbeat cross field")
+        << QByteArray(R"({"defaults": {"heartbeat": {"intervalMs": 1000}}})")
+        << u"servers.json: defaults.heartbeat.timeoutMs = 10000 is more than heartbeat.intervalMs = 1000…"_s;
+    QTest::newRow("defaults.pool.max 0") << QByteArray(R"({"defaults": {"pool": {"max": 0}}})")
+                                         << u"servers.json: defaults.pool.max = 0 is out of range: it must be a "
+                                            "whole number from 1 to 64"_s;
+    QTest::newRow("defaults.timeoutMs") << QByteArray(R"({"defaults": {"timeoutMs": 10}})")
+                                        << u"servers.json: defaults.timeoutMs = 10 is out of range…"_s;
+}
+
+void TestConfig::fileErrors()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, message);
+    const ConfigDocument document = parse(json);
+    QVERIFY(!document.isValid());
+    QVERIFY2(document.errors.size() == 1, qPrintable(document.errors.join(u'\n')));
+    const QString error = document.errors.first();
+    if (message.endsWith(u"…"_s))
+        QVERIFY2(error.startsWith(message.chopped(1)), qPrintable(error));
+    else
+        QCOMPARE(error, message);
+}
+
+void TestConfig::parseErrorPosition_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("message");
+
+    // The position is the character the parser stopped at: here the quote of "env", where a comma belongs.
+    const QString fix = u": the file is not valid JSON; fix it and load it again"_s;
+    QTest::newRow("missing comma between members")
+        << QByteArray("{\n"
+                      "  \"mcpServers\": {\n"
+                      "    \"demo\": {\n"
+                      "      \"command\": \"node\",\n"
+                      "      \"args\": [\"server.js\"]\n"
+                      "      \"env\": {}\n"
+                      "    }\n"
+                      "  }\n"
+                      "}\n")
+        << u"servers.json: line 6, column 7 (unterminated object)"_s + fix;
+    // Columns count characters: é and ö are two bytes each (the quote of "args" is byte 35 of its line).
+    QTest::newRow("non-ASCII before the error")
+        << QByteArray("{\n  \"mcpServers\": {\n    \"d\xC3\xA9mo\": {\"command\": \"n\xC3\xB6" "de\" \"args\": []}\n  }\n}\n")
+        << u"servers.json: line 3, column 32 (unterminated object)"_s + fix;
+    // Characters beyond the BMP count once, not as two UTF-16 units.
+    QTest::newRow("emoji before the error")
+        << QByteArray("{\n  \"a\": \"\xF0\x9F\x98\x80\xF0\x9F\x98\x80\" x\n}")
+        << u"servers.json: line 2, column 13 (unterminated object)"_s + fix;
+    // The closing brace after the comma.
+    QTest::newRow("trailing comma")
+        << QByteArray("{\n  \"mcpServers\": {\n    \"demo\": {\"command\": \"node\",}\n  }\n}\n")
+        << u"servers.json: line 3, column 32 (object is missing after a comma)"_s + fix;
+    // The end of the file: just past the last character of line 2.
+    QTest::newRow("cut off")
+        << QByteArray("{\n  \"mcpServers\": {\n") << u"servers.json: line 2, column 18 (unterminated object)"_s + fix;
+    QTest::newRow("comment")
+        << QByteArray("{\n  \"mcpServers\": {}, // here\n}\n")
+        << u"servers.json: line 2, column 21 (unterminated object; comments are not allowed in JSON, remove them)"_s + fix;
+    // The "t" of tru.
+    QTest::newRow("first line") << QByteArray("{\"mcpServers\": tru}")
+                                << u"servers.json: line 1, column 16 (illegal value)"_s + fix;
+}
+
+void TestConfig::parseErrorPosition()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, message);
+    const ConfigDocument document = parse(json);
+    QCOMPARE(document.errors, QStringList{message});
+    QVERIFY(document.servers.isEmpty());
+}
+
+void TestConfig::invalidServerDoesNotAffectOthers()
+{
+    const ConfigDocument document = parse(QByteArray(R"({"mcpServers": {
+        "good": {"command": "node", "args": ["good.js"], "reconnect": {"maxAttempts": 3}, "pool": {"max": 2}},
+        "bad": {"command": "node", "args": ["bad.js", 7], "reconnect": {"maxAttempts": 0}},
+        "remote": {"url": "https://e.com/mcp", "headers": {"A": "b"}}
+    }})"));
+    QVERIFY(document.isValid());
+    QCOMPARE(document.servers.size(), 3);
+    const ServerConfig *good = document.server(u"good"_s);
+    QVERIFY2(good->isValid(), qPrintable(good->errors.join(u'\n')));
+    QCOMPARE(good->command.arguments, QStringList{u"good.js"_s});
+    QCOMPARE(good->reconnect.maxAttempts, 3);
+    QCOMPARE(good->pool.max, 2);
+    const ServerConfig *bad = document.server(u"bad"_s);
+    QCOMPARE(bad->errors.size(), 2);
+    for (const QString &error : bad->errors)
+        QVERIFY2(error.contains(u"bad"_s), qPrintable(error));
+    QVERIFY(document.server(u"remote"_s)->isValid());
+}
+
+void TestConfig::defaults_data()
+{
+    QTest::addColumn<QByteArray>("server");
+    QTest::addColumn<ReconnectPolicy>("expectedReconnect");
+    QTest::addColumn<HeartbeatPolicy>("expectedHeartbeat");
+    QTest::addColumn<PoolPolicy>("expectedPool");
+    QTest::addColumn<int>("expectedTimeoutMs");
+
+    // The defaults in every row: {"reconnect": {"maxAttempts": 3, "initialDelayMs": 200},
+    // "heartbeat": {"intervalMs": 15000, "timeoutMs": 5000}, "pool": {"max": 4}, "timeoutMs": 20000}
+    QTest::newRow("defaults applied") << QByteArray(R"({"command": "x"})") << reconnect(200, 30000, 3)
+                                      << heartbeat(15000, 5000, 3) << PoolPolicy{1, 4, 64} << 20000;
+    QTest::newRow("field overrides, others from defaults")
+        << QByteArray(R"({"command": "x", "reconnect": {"maxDelayMs": 8000}, "heartbeat": {"maxFailures": 5},
+                         "pool": {"min": 2}, "timeoutMs": 90000})")
+        << reconnect(200, 8000, 3) << heartbeat(15000, 5000, 5) << PoolPolicy{2, 4, 64} << 90000;
+    QTest::newRow("every default overridden")
+        << QByteArray(R"({"command": "x", "reconnect": {"maxAttempts": 9, "initialDelayMs": 1000},
+                         "heartbeat": {"intervalMs": 60000, "timeoutMs": 20000},
+                         "pool": {"max": 1, "maxQueue": 5}, "timeoutMs": 1000})")
+        << reconnect(1000, 30000, 9) << heartbeat(60000, 20000, 3) << PoolPolicy{1, 1, 5} << 1000;
+    QTest::newRow("aliases override defaults")
+        << QByteArray(R"({"command": "x", "connection": {"reconnect": {"maxRetries": 6}, "heartbeat": {"interval": 7000}}})")
+        << reconnect(200, 30000, 6) << heartbeat(7000, 5000, 3) << PoolPolicy{1, 4, 64} << 20000;
+}
+
+void TestConfig::defaults()
+{
+    QFETCH(QByteArray, server);
+    QFETCH(ReconnectPolicy, expectedReconnect);
+    QFETCH(HeartbeatPolicy, expectedHeartbeat);
+    QFETCH(PoolPolicy, expectedPool);
+    QFETCH(int, expectedTimeoutMs);
+
+    const ConfigDocument document = parse(
+        R"({"defaults": {"reconnect": {"maxAttempts": 3, "initialDelayMs": 200},
+                         "heartbeat": {"intervalMs": 15000, "timeoutMs": 5000}, "pool": {"max": 4},
+                         "timeoutMs": 20000},
+            "mcpServers": {"demo": )" + server + "}}");
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    const ServerConfig &config = document.servers.first();
+    QVERIFY2(config.isValid(), qPrintable(config.errors.join(u'\n')));
+    QCOMPARE(config.reconnect, expectedReconnect);
+    QCOMPARE(config.heartbeat, expectedHeartbeat);
+    QCOMPARE(config.pool, expectedPool);
+    QCOMPARE(config.requestTimeout, std::chrono::milliseconds(expectedTimeoutMs));
+}
+
+void TestConfig::builtInDefaults()
+{
+    const ServerConfig config = parseServer(R"({"command": "x"})");
+    QVERIFY(config.isValid());
+    QCOMPARE(config.reconnect, ReconnectPolicy{});
+    QCOMPARE(config.heartbeat, HeartbeatPolicy{});
+    QCOMPARE(config.pool, PoolPolicy{});
+    QCOMPARE(config.requestTimeout, std::chrono::milliseconds(60000));
+    QCOMPARE(config.enabled, true);
+
+    const ServerConfig bounds = parseServer(R"({"command": "x", "timeoutMs": 3600000,
+        "pool": {"min": 0, "max": 64, "maxQueue": 10000}, "enabled": false})");
+    QVERIFY2(bounds.isValid(), qPrintable(bounds.errors.join(u'\n')));
+    QCOMPARE(bounds.pool, (PoolPolicy{0, 64, 10000}));
+    QCOMPARE(bounds.requestTimeout, std::chrono::milliseconds(3600000));
+    QCOMPARE(bounds.enabled, false);
+}
+
+void TestConfig::expansion_data()
+{
+    QTest::addColumn<QByteArray>("server");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("command") << QByteArray(R"({"command": "${env:HOME_DIR}/bin/tool"})") << u"command"_s
+                             << u"/home/ada/bin/tool"_s;
+    QTest::newRow("bindir") << QByteArray(R"({"command": "${tether:bindir}/tether-demo-server"})") << u"command"_s
+                            << u"/opt/tether/bin/tether-demo-server"_s;
+    QTest::newRow("two references in one value")
+        << QByteArray(R"({"command": "x", "args": ["${env:HOST}:${env:HOME_DIR}"]})") << u"args"_s
+        << u"mcp.example.com:/home/ada"_s;
+    QTest::newRow("empty variable") << QByteArray(R"({"command": "x", "args": ["a${env:EMPTY}b"]})") << u"args"_s
+                                    << u"ab"_s;
+    QTest::newRow("argument") << QByteArray(R"({"command": "x", "args": ["--token=${env:API_TOKEN}"]})")
+                              << u"args"_s << u"--token="_s + Secret;
+    QTest::newRow("env value") << QByteArray(R"({"command": "x", "env": {"TOKEN": "${env:API_TOKEN}"}})")
+                               << u"env"_s << u"TOKEN="_s + Secret;
+    QTest::newRow("cwd") << QByteArray(R"({"command": "x", "cwd": "${env:HOME_DIR}/work"})") << u"cwd"_s
+                         << u"/home/ada/work"_s;
+    QTest::newRow("url") << QByteArray(R"({"url": "https://${env:HOST}/mcp"})") << u"url"_s
+                         << u"https://mcp.example.com/mcp"_s;
+    QTest::newRow("header value") << QByteArray(R"({"url": "https://e.com", "headers": {"Authorization": "Bearer ${env:API_TOKEN}"}})")
+                                  << u"headers"_s << u"Authorization=Bearer "_s + Secret;
+    // A variable's value is used as is, not expanded again.
+    QTest::newRow("no second expansion") << QByteArray(R"({"command": "x", "args": ["${env:NESTED}"]})")
+                                         << u"args"_s << u"${env:HOME_DIR}"_s;
+    QTest::newRow("dollar without braces") << QByteArray(R"({"command": "x", "args": ["$HOME", "a$b", "$"]})")
+                                           << u"args"_s << u"$HOME a$b $"_s;
+    QTest::newRow("not in env names") << QByteArray(R"({"command": "x", "env": {"${env:HOST}": "1"}})")
+                                      << u"env"_s << u"${env:HOST}=1"_s;
+}
+
+void TestConfig::expansion()
+{
+    QFETCH(QByteArray, server);
+    QFETCH(QString, field);
+    QFETCH(QString, expected);
+
+    const ServerConfig config = parseServer(server);
+    QVERIFY2(config.isValid(), qPrintable(config.errors.join(u'\n')));
+    QString actual;
+    if (field == u"command")
+        actual = config.command.program;
+    else if (field == u"args")
+        actual = config.command.arguments.join(u' ');
+    else if (field == u"env")
+        actual = pairs(config.command.environment, u"="_s).join(u' ');
+    else if (field == u"cwd")
+        actual = config.command.workingDirectory;
+    else if (field == u"url")
+        actual = config.url;
+    else if (field == u"headers")
+        actual = pairs(config.headers, u"="_s).join(u' ');
+    QCOMPARE(actual, expected);
+}
+
+void TestConfig::expansionWithoutBinDir()
+{
+    const ConfigDocument document = parseConfig(withServer(R"({"command": "${tether:bindir}/x"})"), File,
+                                                 {fakeEnvironment(), QString()});
+    QCOMPARE(document.servers.first().errors,
+             QStringList{File + u": mcpServers.demo.command uses ${tether:bindir}, but the folder of Tether's "
+                                "programs is not known here: write the path itself"_s});
+}
+
+void TestConfig::systemEnvironmentReadsTheProcess()
+{
+    const EnvironmentLookup lookup = systemEnvironment();
+    const QString name = u"TETHER_TST_CONFIG_%1"_s.arg(QCoreApplication::applicationPid());
+    qunsetenv(name.toLocal8Bit().constData());
+    QCOMPARE(lookup(name), std::nullopt);
+    qputenv(name.toLocal8Bit().constData(), "v\xC3\xA4lue");
+    QCOMPARE(lookup(name), std::optional<QString>(u"välue"_s));
+    qputenv(name.toLocal8Bit().constData(), "");
+    QCOMPARE(lookup(name), std::optional<QString>(QString()));
+    qunsetenv(name.toLocal8Bit().constData());
+    QCOMPARE(lookup(QString()), std::nullopt);
+}
+
+void TestConfig::envFile()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    writeAll(folder.filePath(u".env"_s), "# comment\n"
+                                         "PLAIN=one\n"
+                                         "export EXPORTED=two\n"
+                                         "QUOTED=\"three four\"\n"
+                                         "SINGLE='five # six'\n"
+                                         "COMMENTED=seven # note\n"
+                                         "OVERRIDDEN=from-file\n"
+                                         "\n");
+    const QString config = folder.filePath(u"mcp.json"_s);
+    writeAll(config, R"({"servers": {"demo": {"type": "stdio", "command": "x", "envFile": ".env",
+                                              "env": {"OVERRIDDEN": "from-env"}}}})");
+    const ConfigDocument document = loadConfig(config, context());
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    const ServerConfig &server = document.servers.first();
+    QVERIFY2(server.isValid(), qPrintable(server.errors.join(u'\n')));
+    QCOMPARE(pairs(server.command.environment, u"="_s),
+             (QStringList{u"COMMENTED=seven"_s, u"EXPORTED=two"_s, u"OVERRIDDEN=from-env"_s, u"PLAIN=one"_s,
+                          u"QUOTED=three four"_s, u"SINGLE=five # six"_s}));
+
+    // A malformed line is reported by number, never shown (it may hold a secret).
+    writeAll(folder.filePath(u".env"_s), "GOOD=1\nthis line has the secret " + Secret.toUtf8() + "\n");
+    const ServerConfig broken = loadConfig(config, context()).servers.first();
+    QCOMPARE(broken.errors.size(), 1);
+    QCOMPARE(broken.errors.first(), config + u": servers.demo.envFile: line 2 of "_s + folder.filePath(u".env"_s)
+                                        + u" is not NAME=value: write one variable per line, such as DEBUG=1"_s);
+    QVERIFY(!broken.errors.first().contains(Secret));
+}
+
+void TestConfig::sameSettings_data()
+{
+    QTest::addColumn<QByteArray>("first");
+    QTest::addColumn<QByteArray>("second");
+    QTest::addColumn<bool>("same");
+
+    const auto row = [](const char *tag, const char *first, const char *second, bool same) {
+        QTest::newRow(tag) << QByteArray(first) << QByteArray(second) << same;
+    };
+    row("identical", R"({"command": "x", "args": ["a"]})", R"({"command": "x", "args": ["a"]})", true);
+    row("keys reordered and reformatted", R"({"command": "x", "env": {"A": "1", "B": "2"}, "args": ["a"]})",
+        R"({ "args" : [ "a" ],
+             "env" : { "B" : "2", "A" : "1" }, "command" : "x" })", true);
+    row("unknown key added", R"({"command": "x"})", R"({"command": "x", "x-editor-color": "red"})", true);
+    row("alias for the same value", R"({"command": "x", "reconnect": {"maxAttempts": 4}})",
+        R"({"command": "x", "connection": {"reconnect": {"maxRetries": 4}}})", true);
+    row("default written out", R"({"command": "x"})", R"({"command": "x", "enabled": true, "timeoutMs": 60000})", true);
+    row("type written out", R"({"url": "https://e.com"})", R"({"type": "streamable-http", "url": "https://e.com"})", true);
+    row("same value through a variable", R"({"command": "/home/ada/x"})", R"({"command": "${env:HOME_DIR}/x"})", true);
+    row("command", R"({"command": "x"})", R"({"command": "y"})", false);
+    row("args", R"({"command": "x", "args": ["a"]})", R"({"command": "x", "args": ["b"]})", false);
+    row("args order", R"({"command": "x", "args": ["a", "b"]})", R"({"command": "x", "args": ["b", "a"]})", false);
+    row("env value", R"({"command": "x", "env": {"A": "1"}})", R"({"command": "x", "env": {"A": "2"}})", false);
+    row("env added", R"({"command": "x"})", R"({"command": "x", "env": {"A": "1"}})", false);
+    row("cwd", R"({"command": "x", "cwd": "/a"})", R"({"command": "x", "cwd": "/b"})", false);
+    row("url", R"({"url": "https://a.com"})", R"({"url": "https://b.com"})", false);
+    row("header value", R"({"url": "https://a.com", "headers": {"A": "1"}})",
+        R"({"url": "https://a.com", "headers": {"A": "2"}})", false);
+    row("transport", R"({"url": "https://a.com"})", R"({"type": "sse", "url": "https://a.com"})", false);
+    row("reconnect", R"({"command": "x"})", R"({"command": "x", "reconnect": {"jitter": 0.5}})", false);
+    row("heartbeat", R"({"command": "x"})", R"({"command": "x", "heartbeat": {"enabled": false}})", false);
+    row("pool", R"({"command": "x"})", R"({"command": "x", "pool": {"maxQueue": 3}})", false);
+    row("timeout", R"({"command": "x"})", R"({"command": "x", "timeoutMs": 30000})", false);
+    row("enabled", R"({"command": "x"})", R"({"command": "x", "enabled": false})", false);
+    row("valid and invalid", R"({"command": "x"})", R"({"command": "x", "pool": {"max": 0}})", false);
+}
+
+void TestConfig::sameSettings()
+{
+    QFETCH(QByteArray, first);
+    QFETCH(QByteArray, second);
+    QFETCH(bool, same);
+    const ServerConfig a = parse(withServer(first)).servers.first();
+    const ServerConfig b = parse(withServer(second)).servers.first();
+    QCOMPARE(a.sameSettings(b), same);
+    QCOMPARE(b.sameSettings(a), same);
+    QVERIFY(a.sameSettings(a));
+}
+
+void TestConfig::sameSettingsIgnoresEnvironmentOrder()
+{
+    ServerConfig a;
+    a.command.program = u"x"_s;
+    a.command.environment = {{u"A"_s, u"1"_s}, {u"B"_s, u"2"_s}};
+    a.headers = {{u"X-A"_s, u"1"_s}, {u"X-B"_s, u"2"_s}};
+    ServerConfig b = a;
+    std::reverse(b.command.environment.begin(), b.command.environment.end());
+    std::reverse(b.headers.begin(), b.headers.end());
+    b.source = QJsonObject{{u"command"_s, u"x"_s}};
+    QVERIFY(a.sameSettings(b));
+    b.name = u"other"_s;
+    QVERIFY(!a.sameSettings(b));
+}
+
+void TestConfig::redaction()
+{
+    const ConfigDocument document = parse(QByteArray(R"({"mcpServers": {
+        "local": {"command": "node", "args": ["server.js", "--token=${env:API_TOKEN}"],
+                  "env": {"LITERAL_SECRET": "s3cr3t-token-value", "FROM_ENV": "${env:API_TOKEN}", "MIXED": "x-${env:API_TOKEN}"}},
+        "remote": {"url": "https://mcp.example.com/mcp?key=${env:API_TOKEN}",
+                   "headers": {"Authorization": "Bearer s3cr3t-token-value", "X-Key": "${env:API_TOKEN}"}}
+    }})"));
+    QVERIFY(document.isValid());
+    const ServerConfig *local = document.server(u"local"_s);
+    const ServerConfig *remote = document.server(u"remote"_s);
+    QVERIFY(local->isValid() && remote->isValid());
+    // The secret is really there, resolved, for the process to use.
+    QVERIFY(local->command.arguments.last().contains(Secret));
+    QVERIFY(remote->url.contains(Secret));
+
+    for (const ServerConfig *server : {local, remote}) {
+        const QJsonObject redacted = server->redacted();
+        const QByteArray serialized = QJsonDocument(redacted).toJson();
+        QVERIFY2(!serialized.contains(Secret.toUtf8()), serialized.constData());
+        QVERIFY2(!server->describe().contains(Secret), qPrintable(server->describe()));
+        QCOMPARE(redacted.value(u"name"_s).toString(), server->name);
+        QCOMPARE(redacted.value(u"reconnect"_s).toObject(), toJson(server->reconnect));
+        QCOMPARE(redacted.value(u"heartbeat"_s).toObject(), toJson(server->heartbeat));
+        QCOMPARE(redacted.value(u"timeoutMs"_s).toInt(), 60000);
+    }
+
+    const QJsonObject localJson = local->redacted();
+    QCOMPARE(localJson.value(u"type"_s).toString(), u"stdio"_s);
+    QCOMPARE(localJson.value(u"command"_s).toString(), u"node"_s);
+    // References as written, never their values.
+    QCOMPARE(localJson.value(u"args"_s).toArray(),
+             (QJsonArray{u"server.js"_s, u"--token=${env:API_TOKEN}"_s}));
+    QCOMPARE(localJson.value(u"env"_s).toObject(),
+             (QJsonObject{{u"LITERAL_SECRET"_s, u"••••••"_s}, {u"FROM_ENV"_s, u"••••••"_s}, {u"MIXED"_s, u"••••••"_s}}));
+    QCOMPARE(local->describe(), u"stdio: node server.js '--token=${env:API_TOKEN}'"_s);
+
+    const QJsonObject remoteJson = remote->redacted();
+    QCOMPARE(remoteJson.value(u"type"_s).toString(), u"http"_s);
+    QCOMPARE(remoteJson.value(u"url"_s).toString(), u"https://mcp.example.com/mcp?key=${env:API_TOKEN}"_s);
+    QCOMPARE(remoteJson.value(u"headers"_s).toObject(),
+             (QJsonObject{{u"Authorization"_s, u"••••••"_s}, {u"X-Key"_s, u"••••••"_s}}));
+    QCOMPARE(remote->describe(), u"http: https://mcp.example.com/mcp?key=${env:API_TOKEN}"_s);
+}
+
+void TestConfig::errorsNeverShowSecrets()
+{
+    // Wrong types and unexpandable references in env and headers: the message names the place only.
+    const ConfigDocument document = parse(QByteArray(R"({"mcpServers": {
+        "a": {"command": "x", "env": {"TOKEN": ["s3cr3t-token-value"], "B": "s3cr3t-token-value${input:x}"}},
+        "b": {"url": "https://e.com", "headers": {"Authorization": {"v": "s3cr3t-token-value"},
+                                                  "X": "s3cr3t-token-value${env:MISSING}"}},
+        "c": {"url": "https://e.com", "env": {"TOKEN": "s3cr3t-token-value"}, "headers": 5}
+    }})"));
+    QStringList errors;
+    for (const ServerConfig &server : document.servers) {
+        QVERIFY(!server.isValid());
+        errors += server.errors;
+        const QByteArray redacted = QJsonDocument(server.redacted()).toJson();
+        QVERIFY2(!redacted.contains(Secret.toUtf8()), redacted.constData());
+    }
+    QCOMPARE(errors.size(), 6);
+    for (const QString &error : errors)
+        QVERIFY2(!error.contains(Secret), qPrintable(error));
+}
+
+void TestConfig::describe()
+{
+    const ServerConfig stdio = parseServer(R"({"command": "npx", "args": ["-y", "@scope/server", "a b"]})");
+    QCOMPARE(stdio.describe(), u"stdio: npx -y @scope/server 'a b'"_s);
+    const ServerConfig http = parseServer(R"({"url": "https://e.com/mcp"})");
+    QCOMPARE(http.describe(), u"http: https://e.com/mcp"_s);
+    const ServerConfig sse = parseServer(R"({"type": "sse", "url": "https://e.com/sse"})");
+    QCOMPARE(sse.describe(), u"sse: https://e.com/sse"_s);
+    QCOMPARE(transportName(TransportKind::Stdio), u"stdio"_s);
+    QCOMPARE(transportName(TransportKind::StreamableHttp), u"http"_s);
+    QCOMPARE(transportName(TransportKind::Sse), u"sse"_s);
+    // Built in code, without a source object.
+    ServerConfig built;
+    built.command.program = u"node"_s;
+    built.command.arguments = {u"server.js"_s};
+    QCOMPARE(built.describe(), u"stdio: node server.js"_s);
+    QCOMPARE(built.redacted().value(u"args"_s).toArray(), QJsonArray{u"server.js"_s});
+}
+
+void TestConfig::loadFixtures_data()
+{
+    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<QString>("serversKey");
+    QTest::addColumn<QStringList>("names");
+
+    QTest::newRow("Claude Desktop") << u"claude_desktop_config.json"_s << u"mcpServers"_s
+                                    << QStringList{u"filesystem"_s, u"github"_s, u"memory"_s};
+    QTest::newRow("Cursor") << u"cursor_mcp.json"_s << u"mcpServers"_s
+                            << QStringList{u"remote-api"_s, u"legacy-events"_s, u"local"_s};
+    QTest::newRow("VS Code") << u"vscode_mcp.json"_s << u"servers"_s
+                             << QStringList{u"github"_s, u"playwright"_s, u"events"_s};
+    QTest::newRow("Tether") << u"tether_servers.json"_s << u"mcpServers"_s
+                            << QStringList{u"demo"_s, u"flaky"_s, u"remote"_s};
+}
+
+void TestConfig::loadFixtures()
+{
+    QFETCH(QString, fixture);
+    QFETCH(QString, serversKey);
+    QFETCH(QStringList, names);
+
+    const QString path = QFINDTESTDATA(u"data/config/"_s + fixture);
+    QVERIFY(!path.isEmpty());
+    const ConfigDocument document = loadConfig(path, context());
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    QCOMPARE(document.path, path);
+    QCOMPARE(document.serversKey, serversKey);
+    QStringList actual;
+    for (const ServerConfig &server : document.servers) {
+        QVERIFY2(server.isValid(), qPrintable(server.errors.join(u'\n')));
+        actual.append(server.name);
+    }
+    QCOMPARE(actual, names);
+}
+
+void TestConfig::tetherFixture()
+{
+    const ConfigDocument document = loadConfig(QFINDTESTDATA(u"data/config/tether_servers.json"_s), context());
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+
+    const ServerConfig *demo = document.server(u"demo"_s);
+    QCOMPARE(demo->command.program, u"/opt/tether/bin/tether-demo-server"_s);
+    QCOMPARE(demo->reconnect, reconnect(250, 20000, 8));
+    QCOMPARE(demo->heartbeat, heartbeat(20000, 5000, 3));
+    QCOMPARE(demo->pool, (PoolPolicy{1, 4, 16}));
+    QCOMPARE(demo->requestTimeout, std::chrono::milliseconds(30000));
+
+    const ServerConfig *flaky = document.server(u"flaky"_s);
+    QCOMPARE(flaky->enabled, false);
+    QCOMPARE(flaky->reconnect, reconnect(1000, 30000, 5));
+    QCOMPARE(flaky->heartbeat, heartbeat(30000, 5000, 3));
+    QCOMPARE(flaky->pool, (PoolPolicy{1, 2, 64}));
+
+    const ServerConfig *remote = document.server(u"remote"_s);
+    QCOMPARE(remote->transport, TransportKind::StreamableHttp);
+    QCOMPARE(remote->url, u"https://mcp.example.com/mcp"_s);
+    QCOMPARE(pairs(remote->headers, u": "_s), QStringList{u"Authorization: Bearer "_s + Secret});
+    QCOMPARE(remote->requestTimeout, std::chrono::milliseconds(120000));
+}
+
+void TestConfig::loadErrors()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString missing = folder.filePath(u"servers.json"_s);
+    QCOMPARE(loadConfig(missing, context()).errors, QStringList{missing + u": no such file"_s});
+    QCOMPARE(loadConfig(folder.path(), context()).errors, QStringList{folder.path() + u": is a folder, not a file"_s});
+
+    writeAll(missing, R"({"mcpServers": {"demo": {"command": "x", "args": [1]}}})");
+    const ConfigDocument document = loadConfig(missing, context());
+    QVERIFY(document.isValid());
+    // Messages name the file by the path it was loaded from.
+    QCOMPARE(document.servers.first().errors.first(),
+             missing + u": mcpServers.demo.args[0] = 1 is not a string: every argument must be a string"_s);
+}
+
+void TestConfig::loadUnreadable()
+{
+    if (::geteuid() == 0)
+        QSKIP("running as root: a file without read permission is still readable");
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString missing = folder.filePath(u"servers.json"_s);
+    writeAll(missing, "{}");
+    QFile::setPermissions(missing, QFileDevice::WriteOwner);
+    const ConfigDocument unreadable = loadConfig(missing, context());
+    QCOMPARE(unreadable.errors.size(), 1);
+    QVERIFY2(unreadable.errors.first().startsWith(missing + u": cannot be read: "_s), qPrintable(unreadable.errors.first()));
+}
+
+void TestConfig::saveRoundTripKeepsUnknownKeys()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString path = folder.filePath(u"servers.json"_s);
+    writeAll(path, R"({"globalShortcut": "Ctrl+Space", "inputs": [{"id": "token"}],
+                       "mcpServers": {"demo": {"command": "x", "x-editor": {"color": "red"}}}})");
+    ConfigDocument document = loadConfig(path, context());
+    QVERIFY(document.isValid());
+
+    // What a front end does: edit the root it was given, save it back.
+    QJsonObject servers = document.root.value(document.serversKey).toObject();
+    servers.insert(u"added"_s, QJsonObject{{u"url"_s, u"https://e.com/mcp"_s}});
+    document.root.insert(document.serversKey, servers);
+    QString error;
+    QVERIFY2(saveConfig(path, document.root, &error), qPrintable(error));
+    QVERIFY(error.isEmpty());
+
+    const QJsonObject saved = QJsonDocument::fromJson(readAll(path)).object();
+    QCOMPARE(saved, document.root);
+    QCOMPARE(saved.value(u"globalShortcut"_s).toString(), u"Ctrl+Space"_s);
+    QCOMPARE(saved.value(u"inputs"_s).toArray().size(), 1);
+    QCOMPARE(saved.value(u"mcpServers"_s)[u"demo"_s][u"x-editor"_s][u"color"_s].toString(), u"red"_s);
+    QVERIFY(readAll(path).contains("\n    ")); // indented for people to read
+
+    const ConfigDocument reloaded = loadConfig(path, context());
+    QVERIFY(reloaded.isValid());
+    QCOMPARE(reloaded.servers.size(), 2);
+    QVERIFY(reloaded.server(u"demo"_s)->sameSettings(*document.server(u"demo"_s)));
+}
+
+void TestConfig::saveFileMode()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    // A folder that does not exist yet is created.
+    const QString fresh = folder.filePath(u"config/tether/servers.json"_s);
+    QString error;
+    QVERIFY2(saveConfig(fresh, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error), qPrintable(error));
+    QCOMPARE(fileStatus(fresh).st_mode & 07777, mode_t(0600));
+
+    // An existing file readable by others is tightened: it may hold tokens.
+    const QString existing = folder.filePath(u"servers.json"_s);
+    writeAll(existing, "{}");
+    QVERIFY(QFile::setPermissions(existing, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
+                                                | QFileDevice::ReadOther));
+    QCOMPARE(fileStatus(existing).st_mode & 07777, mode_t(0644));
+    QVERIFY2(saveConfig(existing, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error), qPrintable(error));
+    QCOMPARE(fileStatus(existing).st_mode & 07777, mode_t(0600));
+}
+
+void TestConfig::saveReplacesAtomically()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString path = folder.filePath(u"servers.json"_s);
+    // A long file replaced by a short one: nothing of the old content may remain.
+    QByteArray original = R"({"mcpServers": {)";
+    for (int i = 0; i < 200; ++i)
+        original += (i ? "," : "") + QByteArray(R"("server)" + QByteArray::number(i) + R"(": {"command": "x"})");
+    original += "}}";
+    writeAll(path, original);
+    const ino_t before = fileStatus(path).st_ino;
+
+    const QJsonObject root{{u"mcpServers"_s, QJsonObject{{u"only"_s, QJsonObject{{u"command"_s, u"y"_s}}}}}};
+    QString error;
+    QVERIFY2(saveConfig(path, root, &error), qPrintable(error));
+    QCOMPARE(readAll(path), QJsonDocument(root).toJson(QJsonDocument::Indented));
+    // Replaced by a rename, not rewritten in place: a reader sees the old file or the new one, whole.
+    QVERIFY(fileStatus(path).st_ino != before);
+    // No temporary file left next to it.
+    QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
+             QStringList{u"servers.json"_s});
+}
+
+void TestConfig::saveRefusesBrokenFile_data()
+{
+    QTest::addColumn<QByteArray>("broken");
+    QTest::addColumn<QString>("location");
+
+    QTest::newRow("missing comma") << QByteArray("{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"}\n    \"b\": {}\n  }\n}\n")
+                                   << u"line 4, column 5 (unterminated object)"_s;
+    QTest::newRow("half written") << QByteArray("{\"mcpServers\": {\"a\": {\"comm") << u"line 1, column 28 (unterminated string)"_s;
+    QTest::newRow("not JSON at all") << QByteArray("mcpServers:\n  demo: npx\n") << u"line 1, column 1 (illegal value)"_s;
+}
+
+void TestConfig::saveRefusesBrokenFile()
+{
+    QFETCH(QByteArray, broken);
+    QFETCH(QString, location);
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString path = folder.filePath(u"servers.json"_s);
+    writeAll(path, broken);
+
+    QString error;
+    QVERIFY(!saveConfig(path, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error));
+    QVERIFY2(error.startsWith(path + u": "_s + location), qPrintable(error));
+    QVERIFY2(error.contains(u"the file on disk is broken (not valid JSON), so it was left untouched: fix it or move "
+                            "it away, then save again"_s),
+             qPrintable(error));
+    QCOMPARE(readAll(path), broken);
+    QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
+             QStringList{u"servers.json"_s});
+}
+
+void TestConfig::saveOverEmptyFile()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString path = folder.filePath(u"servers.json"_s);
+    writeAll(path, ""); // as `touch` leaves it: nothing to lose
+    const QJsonObject root{{u"mcpServers"_s, QJsonObject()}};
+    QString error;
+    QVERIFY2(saveConfig(path, root, &error), qPrintable(error));
+    QCOMPARE(QJsonDocument::fromJson(readAll(path)).object(), root);
+}
+
+void TestConfig::failedSaveLeavesTheFile()
+{
+    if (::geteuid() == 0)
+        QSKIP("running as root: a read-only folder is still writable");
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString path = folder.filePath(u"servers.json"_s);
+    const QByteArray original = R"({"mcpServers": {"demo": {"command": "x"}}})";
+    writeAll(path, original);
+    // No temporary file can be created next to the target: the save fails before touching it.
+    QVERIFY(QFile::setPermissions(folder.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+    QString error;
+    const bool saved = saveConfig(path, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error);
+    QFile::setPermissions(folder.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    QVERIFY(!saved);
+    QVERIFY2(error.startsWith(path + u": cannot be written: "_s), qPrintable(error));
+    QCOMPARE(readAll(path), original);
+    QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
+             QStringList{u"servers.json"_s});
+}
+
+void TestConfig::saveFailures()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    QString error;
+    QVERIFY(!saveConfig(folder.path(), {}, &error));
+    QCOMPARE(error, folder.path() + u": is a folder, not a file: nothing was saved"_s);
+
+    // The folder cannot be created where a file is in the way.
+    const QString blocker = folder.filePath(u"blocker"_s);
+    writeAll(blocker, "x");
+    const QString path = blocker + u"/servers.json"_s;
+    QVERIFY(!saveConfig(path, {}, &error));
+    QCOMPARE(error, path + u": cannot create the folder "_s + blocker);
+    QCOMPARE(readAll(blocker), QByteArray("x"));
+    QVERIFY(!saveConfig(path, {}, nullptr)); // the message is optional
+}
+
+void TestConfig::defaultPath()
+{
+    QVERIFY2(defaultConfigPath().endsWith(u"/tether/servers.json"_s), qPrintable(defaultConfigPath()));
+    QVERIFY(QDir::isAbsolutePath(defaultConfigPath()));
+}
+
+#endif // Q_MOC_RUN
+
+QTEST_GUILESS_MAIN(TestConfig)
+#include "tst_config.moc"

@@ -1,0 +1,172 @@
+// Many supervised demo servers from one configuration: reload, routing, invalid servers.
+#include "manager/servermanager.h"
+#include "support/testprocess.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using namespace Tether::Testing;
+
+namespace {
+
+ServerConfig demo(const QString &name, const QStringList &arguments = {})
+{
+    ServerConfig config;
+    config.name = name;
+    config.command = demoServer(arguments);
+    config.reconnect = resolveReconnectPolicy(name, {{u"initialDelayMs"_s, 20}, {u"maxDelayMs"_s, 200}}).policy;
+    config.heartbeat.enabled = false;
+    config.requestTimeout = std::chrono::seconds(10);
+    return config;
+}
+
+ConfigDocument document(const QList<ServerConfig> &servers)
+{
+    ConfigDocument config;
+    config.path = u"test.json"_s;
+    config.serversKey = u"mcpServers"_s;
+    config.servers = servers;
+    return config;
+}
+
+bool allConnected(const ServerManager &manager, const QStringList &names)
+{
+    return std::all_of(names.cbegin(), names.cend(), [&](const QString &name) {
+        const auto status = manager.status(name);
+        return status && status->state == ServerState::Connected;
+    });
+}
+
+qint64 pidOf(const ServerManager &manager, const QString &name)
+{
+    return manager.status(name).value_or(ServerStatus{}).pid;
+}
+
+ToolCallReply call(ServerManager &manager, const QString &server, const QString &tool, const QJsonObject &arguments)
+{
+    std::optional<ToolCallReply> reply;
+    const auto onReply = [&](const ToolCallReply &r) { reply = r; };
+    if (server.isEmpty())
+        manager.callTool(tool, arguments, onReply);
+    else
+        manager.callTool(server, tool, arguments, onReply);
+    (void)QTest::qWaitFor([&] { return reply.has_value(); }, 10000);
+    return reply.value_or(ToolCallReply{{}, JsonRpc::Error{-1, u"no reply"_s, {}}});
+}
+
+void stopAll(ServerManager &manager)
+{
+    QSignalSpy stopped(&manager, &ServerManager::allStopped);
+    manager.stopAll();
+    QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+}
+
+} // namespace
+
+class TestServerManager final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void runsEveryServerAndUnitesTheirTools()
+    {
+        ServerManager manager;
+        const ConfigChange change = manager.applyConfig(document({demo(u"alpha"_s), demo(u"beta"_s, {u"--tools"_s, u"2"_s})}));
+        QCOMPARE(change.added, (QStringList{u"alpha"_s, u"beta"_s}));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"alpha"_s, u"beta"_s}), 10000);
+        QCOMPARE(manager.serverNames(), (QStringList{u"alpha"_s, u"beta"_s}));
+        QCOMPARE(manager.registry().count(), 6 + 8);
+        QVERIFY(manager.registry().find(u"alpha__echo"_s).has_value());
+        QVERIFY(manager.registry().find(u"beta__tool_2"_s).has_value());
+        const qint64 alpha = pidOf(manager, u"alpha"_s);
+        const qint64 beta = pidOf(manager, u"beta"_s);
+        QVERIFY(alpha > 0 && beta > 0 && alpha != beta);
+        stopAll(manager);
+        QVERIFY(!processAlive(alpha));
+        QVERIFY(!processAlive(beta));
+        QCOMPARE(manager.registry().count(), 0);
+    }
+
+    void reloadRestartsOnlyChangedServers()
+    {
+        ServerManager manager;
+        manager.applyConfig(document({demo(u"same"_s), demo(u"changed"_s), demo(u"removed"_s)}));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"same"_s, u"changed"_s, u"removed"_s}), 10000);
+        const qint64 same = pidOf(manager, u"same"_s);
+        const qint64 changed = pidOf(manager, u"changed"_s);
+        const qint64 removed = pidOf(manager, u"removed"_s);
+
+        const ConfigChange change = manager.applyConfig(
+            document({demo(u"same"_s), demo(u"changed"_s, {u"--tools"_s, u"1"_s}), demo(u"added"_s)}));
+        QCOMPARE(change.unchanged, QStringList{u"same"_s});
+        QCOMPARE(change.restarted, QStringList{u"changed"_s});
+        QCOMPARE(change.removed, QStringList{u"removed"_s});
+        QCOMPARE(change.added, QStringList{u"added"_s});
+        QCOMPARE(manager.serverNames(), (QStringList{u"same"_s, u"changed"_s, u"added"_s}));
+
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"same"_s, u"changed"_s, u"added"_s}), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(manager.registry().find(u"changed__tool_1"_s).has_value(), 10000);
+        QCOMPARE(pidOf(manager, u"same"_s), same);
+        QVERIFY(pidOf(manager, u"changed"_s) != changed);
+        QVERIFY(!processAlive(changed));
+        QVERIFY(!processAlive(removed));
+        QVERIFY(!manager.registry().find(u"removed__echo"_s).has_value());
+        stopAll(manager);
+    }
+
+    void routesCalls()
+    {
+        ServerManager manager;
+        manager.applyConfig(document({demo(u"alpha"_s), demo(u"beta"_s, {u"--tools"_s, u"1"_s})}));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"alpha"_s, u"beta"_s}), 10000);
+
+        QCOMPARE(renderContent(call(manager, u"alpha"_s, u"echo"_s, {{u"message"_s, u"to alpha"_s}}).result.content),
+                 u"to alpha"_s);
+        // By public name, and by a name only one server offers.
+        QCOMPARE(renderContent(call(manager, {}, u"beta__add"_s, {{u"a"_s, 1}, {u"b"_s, 2}}).result.content), u"3"_s);
+        QCOMPARE(renderContent(call(manager, {}, u"tool_1"_s, {{u"message"_s, u"routed"_s}}).result.content),
+                 u"routed"_s);
+
+        const ToolCallReply ambiguous = call(manager, {}, u"echo"_s, {});
+        QVERIFY(ambiguous.error.has_value());
+        QVERIFY2(ambiguous.error->message.contains(u"ambiguous"_s) && ambiguous.error->message.contains(u"alpha__echo"_s)
+                     && ambiguous.error->message.contains(u"beta__echo"_s),
+                 qPrintable(ambiguous.error->message));
+
+        const ToolCallReply unknown = call(manager, {}, u"ecko"_s, {});
+        QVERIFY(unknown.error.has_value());
+        QVERIFY2(unknown.error->message.contains(u"no connected server offers a tool named 'ecko'"_s)
+                     && unknown.error->message.contains(u"alpha__echo"_s),
+                 qPrintable(unknown.error->message));
+
+        const ToolCallReply noServer = call(manager, u"gamma"_s, u"echo"_s, {});
+        QVERIFY2(noServer.error && noServer.error->message.contains(u"no server named 'gamma'"_s),
+                 qPrintable(noServer.error->message));
+        stopAll(manager);
+    }
+
+    void invalidAndDisabledServersDoNotStopTheOthers()
+    {
+        ServerManager manager;
+        ServerConfig invalid = demo(u"invalid"_s);
+        invalid.errors = QStringList{u"test.json: server 'invalid': reconnect.maxAttempts = 0 is out of range"_s};
+        ServerConfig disabled = demo(u"disabled"_s);
+        disabled.enabled = false;
+        manager.applyConfig(document({invalid, disabled, demo(u"good"_s)}));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"good"_s}), 10000);
+        const ServerStatus invalidStatus = *manager.status(u"invalid"_s);
+        QCOMPARE(invalidStatus.state, ServerState::Stopped);
+        QCOMPARE(invalidStatus.configErrors, invalid.errors);
+        QVERIFY(invalidStatus.reason.contains(u"maxAttempts = 0"_s));
+        const ServerStatus disabledStatus = *manager.status(u"disabled"_s);
+        QCOMPARE(disabledStatus.state, ServerState::Stopped);
+        QCOMPARE(disabledStatus.reason, u"disabled"_s);
+        QCOMPARE(disabledStatus.pid, 0);
+        stopAll(manager);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServerManager)
+#include "tst_servermanager.moc"
