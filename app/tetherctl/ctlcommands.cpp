@@ -3,6 +3,7 @@
 #include "common/duration.h"
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
+#include "config/configwatcher.h"
 #include "manager/servermanager.h"
 #include "protocol/mcpclientsession.h"
 
@@ -277,6 +278,26 @@ public:
         if (m_options.source.embedded) {
             spdlog::info("no config file at {}: using the built-in demo configuration", defaultConfigPath());
         }
+        if (!apply(document))
+            return false;
+        return true;
+    }
+
+    // Keeps the file up to date in the manager: a changed file restarts only the servers
+    // whose settings changed.
+    void followChanges()
+    {
+        if (m_options.source.embedded)
+            return;
+        m_watcher = std::make_unique<ConfigWatcher>(m_options.source.path, programConfigContext());
+        QObject::connect(m_watcher.get(), &ConfigWatcher::reloaded, &m_manager, [this](const ConfigDocument &document) {
+            apply(document);
+        });
+    }
+
+    // Narrows the document to the chosen servers, applies the policy flags, and runs it.
+    bool apply(ConfigDocument document)
+    {
         if (!m_options.servers.isEmpty()) {
             QList<ServerConfig> chosen;
             for (const QString &name : m_options.servers) {
@@ -306,7 +327,13 @@ public:
                 server.heartbeat = heartbeat.policy;
             }
         }
-        m_manager.applyConfig(document);
+        const ConfigChange change = m_manager.applyConfig(document);
+        if (m_watcher && (change.added.size() + change.removed.size() + change.restarted.size()) > 0) {
+            QTextStream(stderr) << "tetherctl: " << m_options.source.path << " changed: added "
+                                << (change.added.isEmpty() ? u"none"_s : change.added.join(u", "_s)) << "; removed "
+                                << (change.removed.isEmpty() ? u"none"_s : change.removed.join(u", "_s)) << "; restarted "
+                                << (change.restarted.isEmpty() ? u"none"_s : change.restarted.join(u", "_s)) << Qt::endl;
+        }
         return true;
     }
 
@@ -360,6 +387,7 @@ public:
 private:
     const ConfigOptions &m_options;
     ServerManager m_manager;
+    std::unique_ptr<ConfigWatcher> m_watcher;
 };
 
 QString statusWord(const ServerStatus &status)
@@ -521,6 +549,7 @@ int configWatch(const ConfigOptions &options)
     });
     if (!run.start())
         return Failure;
+    run.followChanges();
     loop.exec();
     return Success;
 }

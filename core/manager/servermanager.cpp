@@ -54,7 +54,7 @@ ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
         order.append(server.name);
         const auto it = m_servers.find(server.name);
         if (it == m_servers.end()) {
-            addServer(server);
+            addServer(server, StartMode::Now);
             change.added.append(server.name);
         } else if (it->second.config.sameSettings(server) && it->second.config.errors == server.errors) {
             it->second.config = server;
@@ -64,13 +64,8 @@ ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
             std::unique_ptr<ConnectionSupervisor> old = std::move(it->second.supervisor);
             m_servers.erase(it);
             m_order.removeAll(server.name);
-            addServer(server);
+            addServer(server, old ? StartMode::Later : StartMode::Now);
             if (old) {
-                ConnectionSupervisor *next = m_servers.at(server.name).supervisor.get();
-                if (next && next->state() != ServerState::Stopped) {
-                    // addServer started it; hold it until the old one has stopped.
-                    next->stop();
-                }
                 connect(old.get(), &ConnectionSupervisor::stopped, this, [this, name = server.name] {
                     const auto found = m_servers.find(name);
                     if (found != m_servers.end() && found->second.supervisor && found->second.config.enabled)
@@ -86,7 +81,7 @@ ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
     return change;
 }
 
-void ServerManager::addServer(const ServerConfig &config)
+void ServerManager::addServer(const ServerConfig &config, StartMode startMode)
 {
     Server server;
     server.config = config;
@@ -113,7 +108,7 @@ void ServerManager::addServer(const ServerConfig &config)
     m_order.append(config.name);
     emit serverAdded(config.name);
     const Server &added = m_servers.at(config.name);
-    if (added.supervisor && added.config.enabled && !m_stoppingAll)
+    if (added.supervisor && added.config.enabled && !m_stoppingAll && startMode == StartMode::Now)
         added.supervisor->start();
     else if (const auto snapshot = status(config.name))
         emit stateChanged(*snapshot);

@@ -79,7 +79,9 @@ private:
         std::unique_ptr<ConnectionSupervisor> supervisor; // none while the config is invalid
     };
 
-    void addServer(const ServerConfig &config);
+    // Later: the previous supervisor of this server is still stopping; it starts once that has.
+    enum class StartMode { Now, Later };
+    void addServer(const ServerConfig &config, StartMode startMode);
     void removeServer(const QString &name);
     ServerStatus statusOf(const Server &server) const;
     void onSupervisorStopped();
