@@ -1,0 +1,154 @@
+// 200 supervised demo servers from one config: time until all are Connected, the manager's
+// memory per server (children excluded), and the event-loop stall while all of them crash at
+// the same moment and recover, with the peak number of spawns in any 100 ms.
+#include "common/logging.h"
+#include "config/serverconfig.h"
+#include "manager/servermanager.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTextStream>
+#include <QTimer>
+
+#include <algorithm>
+#include <csignal>
+#include <sys/resource.h>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+
+namespace {
+
+qint64 residentKiB()
+{
+    QFile status(u"/proc/self/status"_s);
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    }
+    return 0;
+}
+
+double percentile(std::vector<double> values, double fraction)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    return values.at(std::min(values.size() - 1, size_t(fraction * double(values.size() - 1) + 0.5)));
+}
+
+bool allConnected(const ServerManager &manager)
+{
+    const QList<ServerStatus> statuses = manager.statuses();
+    return std::all_of(statuses.cbegin(), statuses.cend(),
+                       [](const ServerStatus &s) { return s.state == ServerState::Connected; });
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(u"Supervises many demo servers and measures the manager."_s);
+    parser.addHelpOption();
+    const QCommandLineOption countOption(u"servers"_s, u"How many servers (default 200)."_s, u"n"_s, u"200"_s);
+    parser.addOption(countOption);
+    parser.process(app);
+    const int count = std::max(1, parser.value(countOption).toInt());
+    spdlog::set_level(spdlog::level::err);
+
+    // Each child costs the manager a few descriptors (pipes, process fd).
+    rlimit files{};
+    getrlimit(RLIMIT_NOFILE, &files);
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+
+    QJsonObject servers;
+    for (int i = 0; i < count; ++i)
+        servers.insert(u"demo-%1"_s.arg(i, 3, 10, QChar(u'0')), QJsonObject{{u"command"_s, u"${tether:bindir}/tether-demo-server"_s}});
+    const QByteArray config = QJsonDocument(QJsonObject{{u"mcpServers"_s, servers}}).toJson();
+    const ConfigDocument document = parseConfig(config, u"bench.json"_s,
+                                                {systemEnvironment(), QStringLiteral(TETHER_APP_DIR)});
+    if (!document.isValid()) {
+        QTextStream(stderr) << document.errors.join(u"; "_s) << Qt::endl;
+        return 1;
+    }
+
+    QEventLoop loop;
+    ServerManager manager;
+    std::vector<qint64> spawnTimes;
+    QElapsedTimer clock;
+    clock.start();
+    QObject::connect(&manager, &ServerManager::stateChanged, &loop, [&](const ServerStatus &status) {
+        if (status.state == ServerState::Starting)
+            spawnTimes.push_back(clock.elapsed());
+        if (status.state == ServerState::Connected && allConnected(manager))
+            loop.quit();
+    });
+
+    const qint64 rssBefore = residentKiB();
+    QElapsedTimer startup;
+    startup.start();
+    manager.applyConfig(document);
+    loop.exec();
+    const qint64 startupMs = startup.elapsed();
+    const qint64 rssAfter = residentKiB();
+
+    // Event-loop stall: how late a 1 ms timer fires while everything crashes and recovers.
+    std::vector<double> stalls;
+    QElapsedTimer tick;
+    QTimer probe;
+    probe.setTimerType(Qt::PreciseTimer);
+    probe.setInterval(1);
+    QObject::connect(&probe, &QTimer::timeout, &loop, [&] {
+        stalls.push_back(std::max(0.0, double(tick.nsecsElapsed()) / 1e6 - 1.0));
+        tick.restart();
+    });
+    spawnTimes.clear();
+    const qint64 crashAt = clock.elapsed();
+    tick.start();
+    probe.start();
+    for (const ServerStatus &status : manager.statuses())
+        ::kill(pid_t(status.pid), SIGKILL);
+    QElapsedTimer recovery;
+    recovery.start();
+    loop.exec();
+    const qint64 recoveryMs = recovery.elapsed();
+    probe.stop();
+
+    int peakSpawns = 0;
+    for (size_t i = 0; i < spawnTimes.size(); ++i) {
+        const auto end = std::upper_bound(spawnTimes.begin() + qsizetype(i), spawnTimes.end(), spawnTimes[i] + 99);
+        peakSpawns = std::max(peakSpawns, int(end - (spawnTimes.begin() + qsizetype(i))));
+    }
+    const qint64 firstSpawn = spawnTimes.empty() ? 0 : spawnTimes.front() - crashAt;
+    const qint64 lastSpawn = spawnTimes.empty() ? 0 : spawnTimes.back() - crashAt;
+
+    manager.stopAll();
+    if (!manager.isAllStopped()) {
+        QObject::connect(&manager, &ServerManager::allStopped, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+
+    QTextStream out(stdout);
+    out.setRealNumberNotation(QTextStream::FixedNotation);
+    out.setRealNumberPrecision(2);
+    out << "servers: " << count << "\n";
+    out << "time until all Connected: " << startupMs << " ms\n";
+    out << "manager memory: " << (rssAfter - rssBefore) << " KiB for " << count << " servers = "
+        << double(rssAfter - rssBefore) / count << " KiB per server (resident set growth, children excluded; target <= 40 KB)\n";
+    out << "all killed at once: recovered in " << recoveryMs << " ms; " << spawnTimes.size()
+        << " spawns from +" << firstSpawn << " ms to +" << lastSpawn << " ms, peak " << peakSpawns
+        << " in any 100 ms\n";
+    out << "event-loop stall during crash and recovery: p50 " << percentile(stalls, 0.5) << " ms, p99 "
+        << percentile(stalls, 0.99) << " ms, max " << percentile(stalls, 1.0) << " ms (target p99 < 16 ms)\n";
+    return 0;
+}
