@@ -14,21 +14,6 @@ ServerManager::ServerManager(QObject *parent)
 
 ServerManager::~ServerManager() = default;
 
-static SupervisorSettings settingsOf(const ServerConfig &config)
-{
-    SupervisorSettings settings;
-    settings.reconnect = config.reconnect;
-    settings.heartbeat = config.heartbeat;
-    settings.requestTimeout = config.requestTimeout;
-    return settings;
-}
-
-static TransportFactory transportFactoryOf(const ServerConfig &config)
-{
-    const StdioServerCommand command = config.command;
-    return [command] { return std::make_unique<StdioTransport>(command); };
-}
-
 // Why a valid-looking config cannot be run by this version; empty when it can.
 static QString unsupportedReason(const ServerConfig &config)
 {
@@ -61,15 +46,15 @@ ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
             change.unchanged.append(server.name);
         } else {
             // The old process must be gone before the new one starts: restart through retirement.
-            std::unique_ptr<ConnectionSupervisor> old = std::move(it->second.supervisor);
+            std::unique_ptr<ServerPool> old = std::move(it->second.pool);
             m_servers.erase(it);
             m_order.removeAll(server.name);
             addServer(server, old ? StartMode::Later : StartMode::Now);
             if (old) {
-                connect(old.get(), &ConnectionSupervisor::stopped, this, [this, name = server.name] {
+                connect(old.get(), &ServerPool::stopped, this, [this, name = server.name] {
                     const auto found = m_servers.find(name);
-                    if (found != m_servers.end() && found->second.supervisor && found->second.config.enabled)
-                        found->second.supervisor->start();
+                    if (found != m_servers.end() && found->second.pool && found->second.config.enabled)
+                        found->second.pool->start();
                 });
                 old->stop();
                 m_retiring.push_back(std::move(old));
@@ -87,18 +72,17 @@ void ServerManager::addServer(const ServerConfig &config, StartMode startMode)
     server.config = config;
     const QString unsupported = unsupportedReason(config);
     if (config.isValid() && unsupported.isEmpty()) {
-        server.supervisor = std::make_unique<ConnectionSupervisor>(config.name, transportFactoryOf(config),
-                                                                   settingsOf(config), &m_registry);
-        ConnectionSupervisor *supervisor = server.supervisor.get();
-        connect(supervisor, &ConnectionSupervisor::statusChanged, this, [this, name = config.name] {
+        server.pool = std::make_unique<ServerPool>(config, &m_registry);
+        ServerPool *pool = server.pool.get();
+        connect(pool, &ServerPool::statusChanged, this, [this, name = config.name] {
             if (const auto snapshot = status(name))
                 emit statusChanged(*snapshot);
         });
-        connect(supervisor, &ConnectionSupervisor::stateChanged, this, [this, name = config.name] {
+        connect(pool, &ServerPool::stateChanged, this, [this, name = config.name] {
             if (const auto snapshot = status(name))
                 emit stateChanged(*snapshot);
         });
-        connect(supervisor, &ConnectionSupervisor::stopped, this, &ServerManager::onSupervisorStopped);
+        connect(pool, &ServerPool::stopped, this, &ServerManager::onServerStopped);
     } else {
         server.config.errors += unsupported.isEmpty() ? QStringList() : QStringList{unsupported};
         for (const QString &error : std::as_const(server.config.errors))
@@ -108,8 +92,8 @@ void ServerManager::addServer(const ServerConfig &config, StartMode startMode)
     m_order.append(config.name);
     emit serverAdded(config.name);
     const Server &added = m_servers.at(config.name);
-    if (added.supervisor && added.config.enabled && !m_stoppingAll && startMode == StartMode::Now)
-        added.supervisor->start();
+    if (added.pool && added.config.enabled && !m_stoppingAll && startMode == StartMode::Now)
+        added.pool->start();
     else if (const auto snapshot = status(config.name))
         emit stateChanged(*snapshot);
 }
@@ -119,22 +103,21 @@ void ServerManager::removeServer(const QString &name)
     const auto it = m_servers.find(name);
     if (it == m_servers.end())
         return;
-    if (std::unique_ptr<ConnectionSupervisor> supervisor = std::move(it->second.supervisor)) {
-        supervisor->stop();
-        m_retiring.push_back(std::move(supervisor));
+    if (std::unique_ptr<ServerPool> pool = std::move(it->second.pool)) {
+        pool->stop();
+        m_retiring.push_back(std::move(pool));
     }
     m_servers.erase(it);
     m_order.removeAll(name);
     emit serverRemoved(name);
 }
 
-void ServerManager::onSupervisorStopped()
+void ServerManager::onServerStopped()
 {
-    // Retired supervisors that have stopped can go now (later: we are inside their signal).
+    // Retired servers that have stopped can go now (later: we are inside their signal).
     for (auto it = m_retiring.begin(); it != m_retiring.end();) {
         if ((*it)->state() == ServerState::Stopped) {
-            (*it)->deleteLater();
-            (void)it->release();
+            it->release()->deleteLater();
             it = m_retiring.erase(it);
         } else {
             ++it;
@@ -160,8 +143,8 @@ const ServerConfig *ServerManager::serverConfig(const QString &name) const
 ServerStatus ServerManager::statusOf(const Server &server) const
 {
     ServerStatus status;
-    if (server.supervisor) {
-        status = server.supervisor->status();
+    if (server.pool) {
+        status = server.pool->status();
     } else {
         status.name = server.config.name;
         status.reason = u"invalid configuration: "_s + server.config.errors.join(u"; "_s);
@@ -169,7 +152,7 @@ ServerStatus ServerManager::statusOf(const Server &server) const
     }
     status.transport = server.config.describe();
     status.maxAttempts = server.config.reconnect.maxAttempts;
-    if (server.supervisor && !server.config.enabled && status.state == ServerState::Stopped)
+    if (server.pool && !server.config.enabled && status.state == ServerState::Stopped)
         status.reason = u"disabled"_s;
     status.configErrors = server.config.errors;
     return status;
@@ -194,30 +177,30 @@ QList<ServerStatus> ServerManager::statuses() const
 void ServerManager::start(const QString &name)
 {
     const auto it = m_servers.find(name);
-    if (it != m_servers.end() && it->second.supervisor)
-        it->second.supervisor->start();
+    if (it != m_servers.end() && it->second.pool)
+        it->second.pool->start();
 }
 
 void ServerManager::stop(const QString &name)
 {
     const auto it = m_servers.find(name);
-    if (it != m_servers.end() && it->second.supervisor)
-        it->second.supervisor->stop();
+    if (it != m_servers.end() && it->second.pool)
+        it->second.pool->stop();
 }
 
 void ServerManager::reconnect(const QString &name)
 {
     const auto it = m_servers.find(name);
-    if (it != m_servers.end() && it->second.supervisor)
-        it->second.supervisor->reconnect();
+    if (it != m_servers.end() && it->second.pool)
+        it->second.pool->reconnect();
 }
 
 void ServerManager::startAll()
 {
     for (const QString &name : m_order) {
         const Server &server = m_servers.at(name);
-        if (server.supervisor && server.config.enabled)
-            server.supervisor->start();
+        if (server.pool && server.config.enabled)
+            server.pool->start();
     }
 }
 
@@ -230,7 +213,7 @@ void ServerManager::reconnectAll()
 bool ServerManager::isAllStopped() const
 {
     for (const auto &[name, server] : m_servers) {
-        if (server.supervisor && server.supervisor->state() != ServerState::Stopped)
+        if (server.pool && server.pool->state() != ServerState::Stopped)
             return false;
     }
     return m_retiring.empty();
@@ -240,8 +223,8 @@ void ServerManager::stopAll()
 {
     m_stoppingAll = true;
     for (const auto &[name, server] : m_servers) {
-        if (server.supervisor)
-            server.supervisor->stop();
+        if (server.pool)
+            server.pool->stop();
     }
     if (isAllStopped()) {
         m_stoppingAll = false;
@@ -315,11 +298,11 @@ void ServerManager::callTool(const QString &serverName, const QString &toolName,
                   u"there is no server named '%1' (servers: %2)"_s.arg(serverName, m_order.join(u", "_s)));
         return;
     }
-    if (!it->second.supervisor) {
+    if (!it->second.pool) {
         failLater(this, std::move(handler), u"server '%1' cannot run: %2"_s.arg(serverName, it->second.config.errors.join(u"; "_s)));
         return;
     }
-    it->second.supervisor->callTool(toolName, arguments, std::move(handler), std::move(onProgress));
+    it->second.pool->callTool(toolName, arguments, std::move(handler), std::move(onProgress));
 }
 
 void ServerManager::callTool(const QString &toolName, const QJsonObject &arguments,

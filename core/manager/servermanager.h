@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/serverconfig.h"
+#include "manager/serverpool.h"
 #include "supervisor/connectionsupervisor.h"
 #include "supervisor/toolregistry.h"
 
@@ -76,7 +77,7 @@ private:
     struct Server
     {
         ServerConfig config;
-        std::unique_ptr<ConnectionSupervisor> supervisor; // none while the config is invalid
+        std::unique_ptr<ServerPool> pool; // none while the config is invalid
     };
 
     // Later: the previous supervisor of this server is still stopping; it starts once that has.
@@ -84,14 +85,14 @@ private:
     void addServer(const ServerConfig &config, StartMode startMode);
     void removeServer(const QString &name);
     ServerStatus statusOf(const Server &server) const;
-    void onSupervisorStopped();
+    void onServerStopped();
     static void failLater(QObject *context, std::function<void(const ToolCallReply &)> handler, const QString &error);
 
     ToolRegistry m_registry;
     QStringList m_order;
     std::map<QString, Server> m_servers;
-    // Supervisors of removed or restarted servers, kept until they have stopped.
-    std::vector<std::unique_ptr<ConnectionSupervisor>> m_retiring;
+    // Removed or restarted servers, kept until they have stopped.
+    std::vector<std::unique_ptr<ServerPool>> m_retiring;
     bool m_stoppingAll = false;
 };
 

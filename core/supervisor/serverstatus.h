@@ -32,6 +32,7 @@ struct ServerStatus
     std::optional<int> lastExitSignal;
     QStringList lastStderrTail; // the last stderr lines of the last generation that ended
     QStringList configErrors;   // why the configuration of this server cannot be used
+    int sessions = 0;           // connected sessions (more than one for a pooled server)
 
     qint64 uptimeMs(const QDateTime &now = QDateTime::currentDateTimeUtc()) const
     {

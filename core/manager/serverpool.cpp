@@ -1,0 +1,294 @@
+#include "serverpool.h"
+
+#include "common/duration.h"
+#include "common/logging.h"
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono;
+
+namespace Tether {
+
+static SupervisorSettings settingsOf(const ServerConfig &config)
+{
+    SupervisorSettings settings;
+    settings.reconnect = config.reconnect;
+    settings.heartbeat = config.heartbeat;
+    settings.requestTimeout = config.requestTimeout;
+    return settings;
+}
+
+ServerPool::ServerPool(const ServerConfig &config, ToolRegistry *registry, milliseconds idleTimeout, QObject *parent)
+    : QObject(parent)
+    , m_config(config)
+    , m_registry(registry)
+    , m_exclusive(config.source.contains(u"pool"))
+    , m_idleTimeout(idleTimeout)
+{
+    // Queued calls expire and idle sessions close on this tick: a pool needs it, a single session does not.
+    m_housekeeping.setInterval(std::min(milliseconds(100), m_idleTimeout));
+    connect(&m_housekeeping, &QTimer::timeout, this, [this] {
+        expireQueuedCalls();
+        closeIdleMembers();
+    });
+}
+
+ServerPool::~ServerPool() = default;
+
+ServerPool::Member *ServerPool::addMember()
+{
+    auto member = std::make_unique<Member>();
+    member->id = m_nextMemberId++;
+    ToolRegistry *registry = m_registry;
+    if (!m_members.empty()) {
+        member->ownRegistry = std::make_unique<ToolRegistry>();
+        registry = member->ownRegistry.get();
+    }
+    const StdioServerCommand command = m_config.command;
+    member->supervisor = std::make_unique<ConnectionSupervisor>(
+        m_config.name, [command] { return std::make_unique<StdioTransport>(command); }, settingsOf(m_config), registry);
+    member->idleSince = QDateTime::currentDateTimeUtc();
+    const int id = member->id;
+    ConnectionSupervisor *supervisor = member->supervisor.get();
+    connect(supervisor, &ConnectionSupervisor::stateChanged, this,
+            [this, id](const ServerStatus &status) { onMemberStateChanged(id, status); });
+    connect(supervisor, &ConnectionSupervisor::statusChanged, this, [this, id] {
+        if (!m_members.empty() && m_members.front()->id == id)
+            emit statusChanged(status());
+    });
+    connect(supervisor, &ConnectionSupervisor::stopped, this, &ServerPool::onMemberStopped);
+    m_members.push_back(std::move(member));
+    return m_members.back().get();
+}
+
+ServerPool::Member *ServerPool::member(int id) const
+{
+    for (const auto &candidate : m_members) {
+        if (candidate->id == id)
+            return candidate.get();
+    }
+    return nullptr;
+}
+
+void ServerPool::removeMember(int id)
+{
+    const auto it = std::find_if(m_members.begin(), m_members.end(), [id](const auto &m) { return m->id == id; });
+    if (it == m_members.begin() || it == m_members.end())
+        return; // the primary session goes only with the whole server
+    std::unique_ptr<Member> removed = std::move(*it);
+    m_members.erase(it);
+    removed->supervisor->stop();
+    m_stopping.push_back(std::move(removed));
+    emit statusChanged(status());
+}
+
+ServerState ServerPool::state() const
+{
+    return m_members.empty() ? ServerState::Stopped : m_members.front()->supervisor->state();
+}
+
+ServerStatus ServerPool::status() const
+{
+    ServerStatus status;
+    if (m_members.empty()) {
+        status.name = m_config.name;
+        status.reason = u"stopped"_s;
+    } else {
+        status = m_members.front()->supervisor->status();
+    }
+    status.sessions = int(std::count_if(m_members.cbegin(), m_members.cend(), [](const auto &m) {
+        return m->supervisor->state() == ServerState::Connected;
+    }));
+    return status;
+}
+
+void ServerPool::start()
+{
+    m_stoppingAll = false;
+    while (int(m_members.size()) < minimumSessions())
+        addMember();
+    for (const auto &member : m_members)
+        member->supervisor->start();
+    if (m_exclusive)
+        m_housekeeping.start();
+}
+
+void ServerPool::reconnect()
+{
+    if (m_members.empty()) {
+        start();
+        return;
+    }
+    for (const auto &member : m_members)
+        member->supervisor->reconnect();
+}
+
+void ServerPool::stop()
+{
+    m_stoppingAll = true;
+    m_housekeeping.stop();
+    failQueue(u"server '%1' is stopping"_s.arg(m_config.name));
+    for (const auto &member : m_members)
+        member->supervisor->stop();
+    for (const auto &member : m_stopping)
+        member->supervisor->stop();
+    onMemberStopped();
+}
+
+void ServerPool::onMemberStopped()
+{
+    // Closed extra sessions can go (later: we may be inside their signal).
+    for (auto it = m_stopping.begin(); it != m_stopping.end();) {
+        if ((*it)->supervisor->state() == ServerState::Stopped) {
+            (*it)->supervisor.release()->deleteLater();
+            if ((*it)->ownRegistry)
+                (*it)->ownRegistry.release()->deleteLater();
+            it = m_stopping.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (!m_stoppingAll || !m_stopping.empty())
+        return;
+    const bool allStopped = std::all_of(m_members.cbegin(), m_members.cend(), [](const auto &m) {
+        return m->supervisor->state() == ServerState::Stopped;
+    });
+    if (!allStopped)
+        return;
+    m_stoppingAll = false;
+    const bool complete = std::all_of(m_members.cbegin(), m_members.cend(), [](const auto &m) {
+        return !m->supervisor->status().reason.startsWith(u"incomplete shutdown"_s);
+    });
+    emit stopped(complete);
+}
+
+void ServerPool::onMemberStateChanged(int id, const ServerStatus &memberStatus)
+{
+    const bool primary = !m_members.empty() && m_members.front()->id == id;
+    if (primary) {
+        emit stateChanged(status());
+    } else {
+        emit statusChanged(status());
+    }
+    if (!primary && !m_stoppingAll
+        && (memberStatus.state == ServerState::Failed || memberStatus.state == ServerState::Disconnected)) {
+        removeMember(id); // an extra session that cannot come back is not worth keeping
+    }
+    if (memberStatus.state == ServerState::Connected)
+        dispatch();
+}
+
+void ServerPool::callTool(const QString &toolName, const QJsonObject &arguments,
+                          std::function<void(const ToolCallReply &)> handler,
+                          McpClientSession::ProgressHandler onProgress)
+{
+    if (m_members.empty()) {
+        QMetaObject::invokeMethod(
+            this, [handler = std::move(handler), name = m_config.name] {
+                handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::ConnectionClosed, u"server '%1' is stopped"_s.arg(name), {}}});
+            },
+            Qt::QueuedConnection);
+        return;
+    }
+    ConnectionSupervisor *primary = m_members.front()->supervisor.get();
+    // Without a pool, or while the server is not up, the supervisor answers: at once, or with
+    // why it cannot (reconnecting, failed, …).
+    if (!m_exclusive || primary->state() != ServerState::Connected) {
+        primary->callTool(toolName, arguments, std::move(handler), std::move(onProgress));
+        return;
+    }
+    const bool sessionFree = std::any_of(m_members.cbegin(), m_members.cend(), [](const auto &m) {
+        return m->callsInFlight == 0 && m->supervisor->state() == ServerState::Connected;
+    });
+    if (!sessionFree && int(m_queue.size()) >= m_config.pool.maxQueue && int(m_members.size()) >= m_config.pool.max) {
+        const QString reason = u"server '%1' is busy: all %2 sessions are taken and %3 calls are already waiting "
+                               "(pool.max %2, pool.maxQueue %3); try again later or raise them"_s
+                                   .arg(m_config.name)
+                                   .arg(m_config.pool.max)
+                                   .arg(m_config.pool.maxQueue);
+        QMetaObject::invokeMethod(
+            this, [handler = std::move(handler), reason] { handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::InternalError, reason, {}}}); },
+            Qt::QueuedConnection);
+        return;
+    }
+    m_queue.push_back({toolName, arguments, std::move(handler), std::move(onProgress),
+                       SteadyClock::now() + m_config.requestTimeout});
+    dispatch();
+}
+
+void ServerPool::dispatch()
+{
+    while (!m_queue.empty()) {
+        const auto idle = std::find_if(m_members.begin(), m_members.end(), [](const auto &m) {
+            return m->callsInFlight == 0 && m->supervisor->state() == ServerState::Connected;
+        });
+        if (idle == m_members.end())
+            break;
+        QueuedCall call = std::move(m_queue.front());
+        m_queue.pop_front();
+        send(idle->get(), std::move(call));
+    }
+    if (m_queue.empty() || m_stoppingAll)
+        return;
+    // Open more sessions, as many as the waiting calls need and the pool allows.
+    qsizetype opening = std::count_if(m_members.cbegin(), m_members.cend(), [](const auto &m) {
+        return m->supervisor->state() == ServerState::Starting;
+    });
+    while (int(m_members.size()) < m_config.pool.max && opening < qsizetype(m_queue.size())) {
+        addMember()->supervisor->start();
+        ++opening;
+    }
+}
+
+void ServerPool::send(Member *target, QueuedCall call)
+{
+    ++target->callsInFlight;
+    const int id = target->id;
+    target->supervisor->callTool(
+        call.toolName, call.arguments,
+        [this, id, handler = std::move(call.handler)](const ToolCallReply &reply) {
+            if (Member *finished = member(id)) {
+                --finished->callsInFlight;
+                finished->idleSince = QDateTime::currentDateTimeUtc();
+            }
+            handler(reply);
+            dispatch();
+        },
+        std::move(call.onProgress));
+}
+
+void ServerPool::expireQueuedCalls()
+{
+    const auto now = SteadyClock::now();
+    while (!m_queue.empty() && m_queue.front().deadline <= now) {
+        QueuedCall call = std::move(m_queue.front());
+        m_queue.pop_front();
+        call.handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::RequestTimeout,
+            u"calling '%1' on server '%2' waited %3 for a free session (all %4 are busy); try again later or raise "
+            "pool.max"_s.arg(call.toolName, m_config.name, formatDuration(m_config.requestTimeout))
+                .arg(m_config.pool.max), {}}});
+    }
+}
+
+void ServerPool::closeIdleMembers()
+{
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QList<int> idle;
+    for (size_t index = size_t(minimumSessions()); index < m_members.size(); ++index) {
+        const Member &candidate = *m_members[index];
+        if (candidate.callsInFlight == 0 && candidate.supervisor->state() == ServerState::Connected
+            && candidate.idleSince.msecsTo(now) >= m_idleTimeout.count())
+            idle.append(candidate.id);
+    }
+    for (int id : std::as_const(idle))
+        removeMember(id);
+}
+
+void ServerPool::failQueue(const QString &reason)
+{
+    std::deque<QueuedCall> queue;
+    std::swap(queue, m_queue);
+    for (QueuedCall &call : queue)
+        call.handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::ConnectionClosed, reason, {}}});
+}
+
+} // namespace Tether

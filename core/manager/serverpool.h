@@ -1,0 +1,89 @@
+#pragma once
+
+#include "config/serverconfig.h"
+#include "supervisor/connectionsupervisor.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace Tether {
+
+// The sessions of one server. Without a `pool` setting that is one supervised session taking
+// any number of calls at once. With one, each session takes one call at a time (for servers
+// that answer one request at a time): a call takes an idle session, else opens another up to
+// `max`, else waits in a bounded queue; sessions above `min` that stay idle are closed. Every
+// session is supervised; the first one's tools are the server's tools.
+class ServerPool final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ServerPool)
+
+public:
+    ServerPool(const ServerConfig &config, ToolRegistry *registry,
+               std::chrono::milliseconds idleTimeout = std::chrono::seconds(60), QObject *parent = nullptr);
+    ~ServerPool() override;
+
+    void start();
+    void stop();
+    void reconnect();
+    ServerState state() const;
+    ServerStatus status() const;
+    int sessionCount() const { return int(m_members.size()); }
+
+    void callTool(const QString &toolName, const QJsonObject &arguments,
+                  std::function<void(const ToolCallReply &)> handler,
+                  McpClientSession::ProgressHandler onProgress = {});
+
+signals:
+    void statusChanged(const Tether::ServerStatus &status);
+    void stateChanged(const Tether::ServerStatus &status);
+    void stopped(bool complete);
+
+private:
+    struct Member
+    {
+        int id = 0;
+        std::unique_ptr<ToolRegistry> ownRegistry; // sessions after the first keep their tools to themselves
+        std::unique_ptr<ConnectionSupervisor> supervisor;
+        int callsInFlight = 0;
+        QDateTime idleSince;
+    };
+
+    struct QueuedCall
+    {
+        QString toolName;
+        QJsonObject arguments;
+        std::function<void(const ToolCallReply &)> handler;
+        McpClientSession::ProgressHandler onProgress;
+        SteadyClock::time_point deadline;
+    };
+
+    Member *addMember();
+    Member *member(int id) const;
+    void removeMember(int id);
+    void dispatch();
+    void send(Member *member, QueuedCall call);
+    void onMemberStateChanged(int id, const ServerStatus &status);
+    void onMemberStopped();
+    void closeIdleMembers();
+    void expireQueuedCalls();
+    void failQueue(const QString &reason);
+    int minimumSessions() const { return std::max(1, m_config.pool.min); }
+
+    ServerConfig m_config;
+    ToolRegistry *m_registry;
+    bool m_exclusive;                    // a pool is configured: one call per session at a time
+    std::chrono::milliseconds m_idleTimeout;
+    std::vector<std::unique_ptr<Member>> m_members; // [0] is the primary session
+    std::vector<std::unique_ptr<Member>> m_stopping; // secondary sessions being closed
+    std::deque<QueuedCall> m_queue;
+    int m_nextMemberId = 1;
+    bool m_stoppingAll = false;
+    QTimer m_housekeeping;
+};
+
+} // namespace Tether
