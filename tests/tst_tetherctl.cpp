@@ -1,6 +1,7 @@
 // tetherctl as scripts use it: exit statuses, output on stdout, one line on stderr.
 #include "support/testprocess.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -367,6 +368,84 @@ private slots:
                  qPrintable(status.out));
         QVERIFY2(status.out.contains(QRegularExpression(u"^broken +Retrying"_s, QRegularExpression::MultilineOption)),
                  qPrintable(status.out));
+    }
+
+    void importsFromEachFormat_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("added");
+
+        QTest::newRow("claude") << u"claude"_s << u"claude_desktop_config.json"_s
+                                << QStringList{u"filesystem"_s, u"github"_s, u"memory"_s};
+        QTest::newRow("cursor") << u"cursor"_s << u"cursor_mcp.json"_s
+                                << QStringList{u"remote-api"_s, u"legacy-events"_s, u"local"_s};
+        QTest::newRow("vscode") << u"vscode"_s << u"vscode_mcp.json"_s
+                                << QStringList{u"github"_s, u"playwright"_s, u"events"_s};
+    }
+
+    void importsFromEachFormat()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, file);
+        QFETCH(QStringList, added);
+        QTemporaryDir dir;
+        const QString target = dir.filePath(u"tether/servers.json"_s);
+        const QString source = QStringLiteral(TETHER_TEST_DATA "/config/") + file;
+
+        // The user's own file, with a server and a key Tether does not know.
+        QVERIFY(QDir().mkpath(dir.filePath(u"tether"_s)));
+        QFile existing(target);
+        QVERIFY(existing.open(QIODevice::WriteOnly));
+        existing.write(R"({"comment": "mine", "mcpServers": {"memory": {"command": "my-memory"}}})");
+        existing.close();
+
+        const Run run = tetherctl({u"import"_s, format, source, u"--config"_s, target});
+        QCOMPARE(run.exitCode, 0);
+        QStringList expected = added;
+        expected.removeAll(u"memory"_s);
+        QVERIFY2(run.out.contains(u"imported into %1: %2"_s.arg(target, expected.join(u", "_s))), qPrintable(run.out));
+        if (added.contains(u"memory"_s))
+            QVERIFY2(run.out.contains(u"skipped memory: Tether's config has a different server of that name"_s), qPrintable(run.out));
+
+        QFile saved(target);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        const QJsonObject root = QJsonDocument::fromJson(saved.readAll()).object();
+        QCOMPARE(root.value(u"comment").toString(), u"mine"_s);
+        const QJsonObject servers = root.value(u"mcpServers").toObject();
+        QCOMPARE(servers.value(u"memory").toObject().value(u"command").toString(), u"my-memory"_s);
+        for (const QString &name : std::as_const(expected))
+            QVERIFY2(servers.contains(name), qPrintable(name));
+        if (format != u"claude") {
+            // Remote entries keep their url, type and headers as written.
+            const QJsonObject remote = servers.value(format == u"cursor" ? u"remote-api"_s : u"github"_s).toObject();
+            QVERIFY(remote.value(u"url").toString().startsWith(u"https://"_s));
+            QCOMPARE(remote.value(u"headers").toObject().value(u"Authorization").toString(), u"Bearer ${env:API_TOKEN}"_s);
+        }
+        QCOMPARE(saved.permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther),
+                 QFile::Permissions());
+
+        // Importing again adds nothing and says why.
+        const Run again = tetherctl({u"import"_s, format, source, u"--config"_s, target});
+        QCOMPARE(again.exitCode, 0);
+        QVERIFY2(again.out.contains(u"imported into %1: nothing"_s.arg(target)), qPrintable(again.out));
+        QVERIFY2(again.out.contains(u"already in Tether's config"_s), qPrintable(again.out));
+    }
+
+    void importRefusesABrokenTarget()
+    {
+        QTemporaryDir dir;
+        const QString target = dir.filePath(u"servers.json"_s);
+        QFile broken(target);
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{ \"mcpServers\": ");
+        broken.close();
+        const Run run = tetherctl({u"import"_s, u"claude"_s, QStringLiteral(TETHER_TEST_DATA "/config/claude_desktop_config.json"),
+                                   u"--config"_s, target});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(oneLine(run.err) && run.err.contains(u"nothing was imported"_s), qPrintable(run.err));
+        QVERIFY(broken.open(QIODevice::ReadOnly));
+        QCOMPARE(broken.readAll(), QByteArray("{ \"mcpServers\": "));
     }
 
     void serverDiesWithTetherctl()

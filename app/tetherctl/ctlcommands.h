@@ -54,6 +54,8 @@ int configTools(const ConfigOptions &options);
 int configCall(const ConfigOptions &options, const QString &serverName, const QString &toolName,
                const QJsonObject &arguments);
 int configWatch(const ConfigOptions &options);
+// Merges another program's MCP servers into Tether's config file (`target`).
+int importConfig(const QString &formatName, const QString &sourcePath, const QString &target);
 
 // Prints "tetherctl: <message>" as one line on stderr.
 void printError(const QString &message);

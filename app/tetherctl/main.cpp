@@ -33,6 +33,13 @@ Commands, on the servers of the config file:
                                   when they crash, hang or fail to start, and print one line per
                                   state change until SIGINT or SIGTERM; then stop them and exit.
 
+  import claude|cursor|vscode [FILE]
+                                  Add the servers of a Claude Desktop, Cursor or VS Code file
+                                  (default: ~/.config/Claude/claude_desktop_config.json,
+                                  ~/.cursor/mcp.json; VS Code needs FILE: a workspace's
+                                  .vscode/mcp.json or its settings.json) to the config file,
+                                  saying what was added and what was skipped and why.
+
 Commands, on one server given on the command line:
   tools --stdio "CMD ARGS..."               List the server's tools (name and description).
   call  --stdio "CMD ARGS..." TOOL [JSON]   Call TOOL with JSON arguments and print the result.
@@ -147,7 +154,7 @@ int main(int argc, char *argv[])
     if (positional.isEmpty())
         return usageError(u"no command given"_s);
     const QString command = positional.takeFirst();
-    const QStringList commands{u"tools"_s, u"call"_s, u"watch"_s, u"status"_s, u"check"_s};
+    const QStringList commands{u"tools"_s, u"call"_s, u"watch"_s, u"status"_s, u"check"_s, u"import"_s};
     if (!commands.contains(command))
         return usageError(u"unknown command '%1'"_s.arg(command));
 
@@ -207,6 +214,13 @@ int main(int argc, char *argv[])
         positional.removeLast();
         return true;
     };
+
+    if (command == u"import") {
+        if (parser.isSet(stdioOption) || positional.isEmpty() || positional.size() > 2)
+            return usageError(u"use: tetherctl import claude|cursor|vscode [FILE] [--config TARGET]"_s);
+        const QString target = parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
+        return Ctl::importConfig(positional.first(), positional.value(1), target);
+    }
 
     if (!parser.isSet(stdioOption)) {
         Ctl::ConfigOptions options;

@@ -1,0 +1,85 @@
+#include "configimport.h"
+
+#include "serverconfig.h"
+
+#include <QDir>
+#include <QJsonDocument>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+bool importFormatFromName(const QString &name, ImportFormat *format)
+{
+    if (name == u"claude")
+        *format = ImportFormat::ClaudeDesktop;
+    else if (name == u"cursor")
+        *format = ImportFormat::Cursor;
+    else if (name == u"vscode")
+        *format = ImportFormat::VsCode;
+    else
+        return false;
+    return true;
+}
+
+QString defaultImportPath(ImportFormat format)
+{
+    switch (format) {
+    case ImportFormat::ClaudeDesktop: return QDir::homePath() + u"/.config/Claude/claude_desktop_config.json"_s;
+    case ImportFormat::Cursor: return QDir::homePath() + u"/.cursor/mcp.json"_s;
+    case ImportFormat::VsCode: return {};
+    }
+    return {};
+}
+
+ImportResult importServers(const QJsonObject &root, const QByteArray &source, const QString &sourcePath,
+                           ImportFormat format)
+{
+    ImportResult result;
+    result.root = root;
+    // Judge each entry as Tether would run it. Variables are not expanded here: they are
+    // looked up when Tether runs the server, where the environment may differ.
+    const ConfigContext judging{[](const QString &) { return std::optional<QString>(u"set"_s); }, u"/"_s};
+    const ConfigDocument asWritten = parseConfig(source, sourcePath, judging);
+    if (!asWritten.isValid()) {
+        result.error = asWritten.errors.join(u"; "_s);
+        return result;
+    }
+    QJsonObject document = asWritten.root;
+    const QString sourceKey = format == ImportFormat::VsCode ? u"servers"_s : u"mcpServers"_s;
+    // VS Code's user settings keep them under "mcp".
+    const bool inSettings = format == ImportFormat::VsCode && !document.contains(sourceKey) && document.value(u"mcp").isObject();
+    if (inSettings)
+        document = document.value(u"mcp").toObject();
+    const ConfigDocument parsed =
+        inSettings ? parseConfig(QJsonDocument(document).toJson(), sourcePath, judging) : asWritten;
+    if (!document.value(sourceKey).isObject()) {
+        result.error = u"%1 has no \"%2\" object: is it a %3 file?"_s.arg(
+            sourcePath, sourceKey,
+            format == ImportFormat::ClaudeDesktop ? u"Claude Desktop"_s : format == ImportFormat::Cursor ? u"Cursor"_s : u"VS Code"_s);
+        return result;
+    }
+    const QJsonObject incoming = document.value(sourceKey).toObject();
+
+    const QString targetKey = root.contains(u"servers") && !root.contains(u"mcpServers") ? u"servers"_s : u"mcpServers"_s;
+    QJsonObject servers = root.value(targetKey).toObject();
+    for (const ServerConfig &server : parsed.servers) {
+        const QJsonObject entry = incoming.value(server.name).toObject();
+        if (servers.contains(server.name)) {
+            result.skipped.append(servers.value(server.name).toObject() == entry
+                                      ? u"%1: already in Tether's config"_s.arg(server.name)
+                                      : u"%1: Tether's config has a different server of that name; rename one of them"_s.arg(server.name));
+            continue;
+        }
+        if (!server.isValid()) {
+            result.skipped.append(u"%1: %2"_s.arg(server.name, server.errors.join(u"; "_s)));
+            continue;
+        }
+        servers.insert(server.name, entry);
+        result.added.append(server.name);
+    }
+    result.root.insert(targetKey, servers);
+    return result;
+}
+
+} // namespace Tether
