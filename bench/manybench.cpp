@@ -11,7 +11,9 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
+#include <QHash>
 #include <QJsonDocument>
+#include <QSet>
 #include <QTextStream>
 #include <QTimer>
 
@@ -42,13 +44,6 @@ double percentile(std::vector<double> values, double fraction)
         return 0;
     std::sort(values.begin(), values.end());
     return values.at(std::min(values.size() - 1, size_t(fraction * double(values.size() - 1) + 0.5)));
-}
-
-bool allConnected(const ServerManager &manager)
-{
-    const QList<ServerStatus> statuses = manager.statuses();
-    return std::all_of(statuses.cbegin(), statuses.cend(),
-                       [](const ServerStatus &s) { return s.state == ServerState::Connected; });
 }
 
 } // namespace
@@ -87,10 +82,21 @@ int main(int argc, char *argv[])
     std::vector<qint64> spawnTimes;
     QElapsedTimer clock;
     clock.start();
-    QObject::connect(&manager, &ServerManager::stateChanged, &loop, [&](const ServerStatus &status) {
-        if (status.state == ServerState::Starting)
+    QSet<QString> connected;
+    QHash<QString, qint64> pids;
+    // A spawn is a new process, seen when a status first shows its pid.
+    QObject::connect(&manager, &ServerManager::statusChanged, &loop, [&](const ServerStatus &status) {
+        if (status.pid > 0 && pids.value(status.name) != status.pid) {
+            pids.insert(status.name, status.pid);
             spawnTimes.push_back(clock.elapsed());
-        if (status.state == ServerState::Connected && allConnected(manager))
+        }
+    });
+    QObject::connect(&manager, &ServerManager::stateChanged, &loop, [&](const ServerStatus &status) {
+        if (status.state == ServerState::Connected)
+            connected.insert(status.name);
+        else
+            connected.remove(status.name);
+        if (connected.size() == count)
             loop.quit();
     });
 

@@ -51,12 +51,11 @@ ToolChange ToolRegistry::replaceServerTools(const QString &serverName, const QLi
     const QList<RegisteredTool> previous = m_byServer.value(serverName);
     const bool available = previous.isEmpty() || previous.first().available;
 
-    // Names taken by other servers, and names this set would give twice.
-    QSet<QString> takenElsewhere;
-    for (auto it = m_byPublicName.cbegin(); it != m_byPublicName.cend(); ++it) {
-        if (it.value() != serverName)
-            takenElsewhere.insert(it.key());
-    }
+    const auto takenElsewhere = [&](const QString &name) {
+        const auto owner = m_byPublicName.constFind(name);
+        return owner != m_byPublicName.cend() && *owner != serverName;
+    };
+    // Names this set would give twice.
     QHash<QString, int> plainCount;
     for (const ToolDefinition &tool : tools)
         ++plainCount[publicToolName(serverName, tool.name)];
@@ -72,7 +71,7 @@ ToolChange ToolRegistry::replaceServerTools(const QString &serverName, const QLi
         // On a collision, the tool whose name needed no sanitising keeps the plain name;
         // the others get a suffix from a hash of their own original names.
         const bool keepsPlain = plainCount.value(name) == 1 || sanitize(tool.name) == tool.name;
-        if (!keepsPlain || used.contains(name) || takenElsewhere.contains(name))
+        if (!keepsPlain || used.contains(name) || takenElsewhere(name))
             name = withSuffix(name, hashSuffix(serverName, tool.name));
         used.insert(name);
         next.append(RegisteredTool{name, serverName, tool, available});

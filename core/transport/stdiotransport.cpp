@@ -2,6 +2,7 @@
 
 #include "common/logging.h"
 #include "protocol/jsonrpc.h"
+#include "spawnqueue.h"
 
 #include <QDir>
 
@@ -48,6 +49,7 @@ StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions
 
 StdioTransport::~StdioTransport()
 {
+    SpawnQueue::instance().cancel(this);
     // Destroyed while the child runs (Tether quitting): no grace, but never leave it behind.
     if (m_process.state() != QProcess::NotRunning) {
         m_process.disconnect(this);
@@ -82,7 +84,7 @@ void StdioTransport::start()
         if (::getppid() != tetherPid)
             ::_exit(127);
     });
-    m_process.start(m_command.program, m_command.arguments);
+    SpawnQueue::instance().enqueue(this, [this] { m_process.start(m_command.program, m_command.arguments); });
 }
 
 void StdioTransport::send(const QJsonObject &message)
@@ -103,7 +105,14 @@ void StdioTransport::close()
         QMetaObject::invokeMethod(this, &StdioTransport::finish, Qt::QueuedConnection);
         return;
     case Stage::Starting:
-        // Idle | Starting -> Killing: nothing was said to the server yet, no grace is owed.
+        if (m_process.state() == QProcess::NotRunning) {
+            // Starting -> Closed: still waiting for its turn to start; it never will.
+            SpawnQueue::instance().cancel(this);
+            m_stage = Stage::Closed;
+            QMetaObject::invokeMethod(this, &StdioTransport::finish, Qt::QueuedConnection);
+            return;
+        }
+        // Starting -> Killing: nothing was said to the server yet, no grace is owed.
         m_stage = Stage::Killing;
         m_process.kill();
         return;
@@ -158,8 +167,10 @@ void StdioTransport::onCloseTimer()
 
 void StdioTransport::signalGroup(int signalNumber)
 {
-    if (m_processId > 0)
-        ::kill(-pid_t(m_processId), signalNumber);
+    // Before started() is handled only QProcess knows the pid; after the exit only we do.
+    const qint64 pid = m_processId > 0 ? m_processId : m_process.processId();
+    if (pid > 0)
+        ::kill(-pid_t(pid), signalNumber);
 }
 
 void StdioTransport::onStarted()

@@ -1,0 +1,42 @@
+#include "spawnqueue.h"
+
+namespace Tether {
+
+SpawnQueue &SpawnQueue::instance()
+{
+    // Child processes are started from the thread that runs the supervisors.
+    static thread_local SpawnQueue queue;
+    return queue;
+}
+
+SpawnQueue::SpawnQueue()
+{
+    m_turn.setSingleShot(true);
+    m_turn.setInterval(0);
+    connect(&m_turn, &QTimer::timeout, this, &SpawnQueue::launchNext);
+}
+
+void SpawnQueue::enqueue(const void *owner, std::function<void()> launch)
+{
+    m_queue.push_back({owner, std::move(launch)});
+    if (!m_turn.isActive())
+        m_turn.start();
+}
+
+void SpawnQueue::cancel(const void *owner)
+{
+    std::erase_if(m_queue, [owner](const Entry &entry) { return entry.owner == owner; });
+}
+
+void SpawnQueue::launchNext()
+{
+    if (m_queue.empty())
+        return;
+    Entry next = std::move(m_queue.front());
+    m_queue.pop_front();
+    if (!m_queue.empty())
+        m_turn.start();
+    next.launch();
+}
+
+} // namespace Tether
