@@ -62,7 +62,7 @@ private slots:
         for (const ToolDefinition &tool : std::as_const(reply->tools)) {
             names.append(tool.name);
             QVERIFY2(!tool.description.isEmpty(), qPrintable(tool.name));
-            QCOMPARE(tool.inputSchema.value(u"type").toString(), u"object"_s);
+            QCOMPARE(tool.inputSchema().value(u"type").toString(), u"object"_s);
         }
         // The tools this pinned version offers a client without sampling, roots or elicitation.
         const QStringList expected{u"echo"_s, u"get-annotated-message"_s, u"get-env"_s, u"get-resource-links"_s,

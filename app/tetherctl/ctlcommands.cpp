@@ -128,7 +128,7 @@ int listTools(const CommonOptions &options)
     if (options.json) {
         QJsonArray tools;
         for (const ToolDefinition &tool : std::as_const(reply.tools))
-            tools.append(tool.raw);
+            tools.append(tool.raw());
         printOut(QString::fromUtf8(QJsonDocument(tools).toJson(QJsonDocument::Indented)));
         return Success;
     }
@@ -484,7 +484,7 @@ int configTools(const ConfigOptions &options)
     if (options.json) {
         QJsonArray array;
         for (const RegisteredTool &tool : tools) {
-            QJsonObject entry = tool.definition.raw;
+            QJsonObject entry = tool.definition.raw();
             entry.insert(u"server", tool.serverName);
             entry.insert(u"publicName", tool.publicName);
             array.append(entry);

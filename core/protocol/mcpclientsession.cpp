@@ -34,7 +34,7 @@ McpClientSession::McpClientSession(std::unique_ptr<Transport> transport, Session
 McpClientSession::~McpClientSession()
 {
     // Nobody is left to hear about the requests; the owner is going away with us.
-    for (PendingRequest &pending : m_pending)
+    for (auto &[id, pending] : m_pending)
         delete pending.timer;
     m_pending.clear();
 }
@@ -138,7 +138,7 @@ qint64 McpClientSession::request(const QString &method, const QJsonObject &param
     connect(timer, &QTimer::timeout, this, [this, id] { onRequestTimeout(id); });
     const std::chrono::milliseconds limit = timeout.value_or(m_options.requestTimeout);
     timer->start(limit);
-    m_pending.insert(id, PendingRequest{method, limit, std::move(handler), std::move(onProgress), timer});
+    m_pending.emplace(id, PendingRequest{method, limit, std::move(handler), std::move(onProgress), timer});
     m_transport->send(JsonRpc::makeRequest(id, method, sentParams));
     return id;
 }
@@ -159,12 +159,12 @@ void McpClientSession::cancel(qint64 requestId, const QString &reason)
 
 void McpClientSession::onRequestTimeout(qint64 requestId)
 {
-    const auto it = m_pending.constFind(requestId);
-    if (it == m_pending.cend())
+    const auto it = m_pending.find(requestId);
+    if (it == m_pending.end())
         return;
     const QString reason = u"request '%1' to %2 timed out after %3 ms"_s
-                               .arg(it->method, serverLabel())
-                               .arg(it->timeout.count());
+                               .arg(it->second.method, serverLabel())
+                               .arg(it->second.timeout.count());
     spdlog::warn("{}", reason);
     notify(u"notifications/cancelled"_s, {{u"requestId"_s, requestId}, {u"reason"_s, reason}});
     completeRequest(requestId, RpcReply{{}, JsonRpc::Error{JsonRpc::RequestTimeout, reason, {}}});
@@ -172,7 +172,11 @@ void McpClientSession::onRequestTimeout(qint64 requestId)
 
 void McpClientSession::completeRequest(qint64 requestId, const RpcReply &reply)
 {
-    auto node = m_pending.take(requestId);
+    const auto it = m_pending.find(requestId);
+    if (it == m_pending.end())
+        return;
+    PendingRequest node = std::move(it->second);
+    m_pending.erase(it);
     delete node.timer;
     if (node.handler)
         node.handler(reply);
@@ -241,9 +245,9 @@ void McpClientSession::onNotification(const JsonRpc::Message &message)
         if (message.params.value(u"total").isDouble())
             update.total = message.params.value(u"total").toDouble();
         update.message = message.params.value(u"message").toString();
-        const auto it = m_pending.constFind(token.toInteger(-1));
-        if (it != m_pending.cend() && it->onProgress)
-            it->onProgress(update);
+        const auto it = m_pending.find(token.toInteger(-1));
+        if (it != m_pending.end() && it->second.onProgress)
+            it->second.onProgress(update);
         emit progressNotified(token, update);
     } else {
         spdlog::debug("{}: ignored notification '{}'", serverLabel(), method);
@@ -284,7 +288,9 @@ void McpClientSession::fail(const QString &reason)
 void McpClientSession::failAllPending(const QString &reason)
 {
     const QPointer<McpClientSession> guard(this);
-    const QList<qint64> ids = m_pending.keys();
+    QList<qint64> ids;
+    for (const auto &[id, pending] : m_pending)
+        ids.append(id);
     for (qint64 id : ids) {
         if (!guard)
             return;

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -153,7 +154,7 @@ private:
     SessionOptions m_options;
     State m_state = State::Idle;
     ServerIdentity m_serverIdentity;
-    QHash<qint64, PendingRequest> m_pending;
+    std::map<qint64, PendingRequest> m_pending; // small when idle, unlike a QHash
     qint64 m_nextRequestId = 1;
     QString m_failure;
     bool m_wasReady = false;

@@ -1,5 +1,7 @@
 #include "mcptypes.h"
 
+#include <QJsonDocument>
+
 using namespace Qt::StringLiterals;
 
 namespace Tether {
@@ -27,11 +29,13 @@ std::optional<ToolDefinition> parseToolDefinition(const QJsonValue &value, QStri
     if (tool.title.isEmpty())
         tool.title = object.value(u"annotations").toObject().value(u"title").toString();
     tool.description = object.value(u"description").toString();
-    tool.inputSchema = object.value(u"inputSchema").toObject();
-    tool.outputSchema = object.value(u"outputSchema").toObject();
-    tool.annotations = object.value(u"annotations").toObject();
-    tool.raw = object;
+    tool.json = QJsonDocument(object).toJson(QJsonDocument::Compact);
     return tool;
+}
+
+QJsonObject ToolDefinition::raw() const
+{
+    return QJsonDocument::fromJson(json).object();
 }
 
 ToolCallResult parseToolCallResult(const QJsonObject &result)

@@ -23,17 +23,21 @@ struct ServerIdentity
     QJsonObject capabilities;
 };
 
+// A tool as the server defined it. The definition is kept as compact JSON text and its parts
+// are read from it on demand: a manager of hundreds of servers holds thousands of tools.
 struct ToolDefinition
 {
     QString name;
     QString title;
     QString description;
-    QJsonObject inputSchema;
-    QJsonObject outputSchema;
-    QJsonObject annotations;
-    QJsonObject raw; // the definition exactly as the server sent it
+    QByteArray json; // the definition exactly as the server sent it, compact
 
-    bool operator==(const ToolDefinition &other) const { return raw == other.raw; }
+    QJsonObject raw() const;
+    QJsonObject inputSchema() const { return raw().value(u"inputSchema").toObject(); }
+    QJsonObject outputSchema() const { return raw().value(u"outputSchema").toObject(); }
+    QJsonObject annotations() const { return raw().value(u"annotations").toObject(); }
+
+    bool operator==(const ToolDefinition &other) const { return json == other.json; }
 };
 
 // Parses one entry of a tools/list result; std::nullopt with `error` set when it is unusable.

@@ -30,7 +30,11 @@ QList<QByteArray> LineFramer::push(QByteArrayView bytes)
             lines.append(line.toByteArray());
         lineStart = newline + 1;
     }
-    m_buffer.remove(0, lineStart);
+    // Between messages nothing is kept: the buffer of a large reply is released, not reused.
+    if (lineStart == m_buffer.size())
+        m_buffer.clear();
+    else
+        m_buffer.remove(0, lineStart);
     if (m_buffer.size() > m_maxLineBytes) {
         m_overflowed = true;
         m_buffer.clear();

@@ -68,10 +68,13 @@ void StdioTransport::start()
     Q_ASSERT(m_stage == Stage::Idle);
     m_stage = Stage::Starting;
 
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    for (const auto &[name, value] : m_command.environment)
-        environment.insert(name, value);
-    m_process.setProcessEnvironment(environment);
+    // Without extra variables the child inherits ours as is: no copy of the environment to keep.
+    if (!m_command.environment.isEmpty()) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        for (const auto &[name, value] : m_command.environment)
+            environment.insert(name, value);
+        m_process.setProcessEnvironment(environment);
+    }
     if (!m_command.workingDirectory.isEmpty())
         m_process.setWorkingDirectory(m_command.workingDirectory);
 
@@ -214,7 +217,11 @@ void StdioTransport::onStderr()
         appendStderrLine(QByteArrayView(m_stderrBuffer).sliced(lineStart, newline - lineStart));
         lineStart = newline + 1;
     }
-    m_stderrBuffer.remove(0, lineStart);
+    // An idle server should not keep a read-sized buffer: release it once it is all consumed.
+    if (lineStart == m_stderrBuffer.size())
+        m_stderrBuffer.clear();
+    else
+        m_stderrBuffer.remove(0, lineStart);
     if (m_stderrBuffer.size() > MaxStderrLineBytes) {
         appendStderrLine(m_stderrBuffer);
         m_stderrBuffer.clear();
