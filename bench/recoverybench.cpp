@@ -43,7 +43,7 @@ double msSince(Clock::time_point start)
 
 StdioServerCommand demo()
 {
-    return {QStringLiteral(TETHER_DEMO_SERVER), {}, {}, {}};
+    return {QStringLiteral(TETHER_DEMO_SERVER), {}, {}, {}, {}};
 }
 
 // Spawn + initialize + tools/list with nothing around it.

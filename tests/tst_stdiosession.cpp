@@ -174,7 +174,7 @@ private slots:
 
     void programNotFound()
     {
-        Connection c(StdioServerCommand{u"/nonexistent/tether-no-such-server"_s, {}, {}, {}}, std::chrono::seconds(5));
+        Connection c(StdioServerCommand{u"/nonexistent/tether-no-such-server"_s, {}, {}, {}, {}}, std::chrono::seconds(5));
         QVERIFY(!c.open());
         QVERIFY2(c.failure().contains(u"could not start '/nonexistent/tether-no-such-server'"_s), qPrintable(c.failure()));
         QVERIFY(c.waitClosed());

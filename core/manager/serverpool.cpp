@@ -43,7 +43,8 @@ ServerPool::Member *ServerPool::addMember()
         member->ownRegistry = std::make_unique<ToolRegistry>();
         registry = member->ownRegistry.get();
     }
-    const StdioServerCommand command = m_config.command;
+    StdioServerCommand command = m_config.command;
+    command.shownAs = m_config.describe();
     member->supervisor = std::make_unique<ConnectionSupervisor>(
         m_config.name, [command] { return std::make_unique<StdioTransport>(command); }, settingsOf(m_config), registry);
     member->idleSince = QDateTime::currentDateTimeUtc();

@@ -60,7 +60,7 @@ StdioTransport::~StdioTransport()
 
 QString StdioTransport::description() const
 {
-    return u"stdio: "_s + m_command.commandLine();
+    return m_command.shownAs.isEmpty() ? u"stdio: "_s + m_command.commandLine() : m_command.shownAs;
 }
 
 void StdioTransport::start()

@@ -18,8 +18,11 @@ struct StdioServerCommand
     QStringList arguments;
     QList<std::pair<QString, QString>> environment; // added to Tether's own environment
     QString workingDirectory;
+    // How to show the server in messages and logs, e.g. as written in the config file, before
+    // ${env:…} put secrets into it; empty: "stdio: " and the command line.
+    QString shownAs;
 
-    QString commandLine() const; // for messages: program and arguments, as typed
+    QString commandLine() const; // program and arguments, quoted where needed
 };
 
 struct StdioTransportOptions

@@ -13,7 +13,7 @@ namespace Tether::Testing {
 
 inline StdioServerCommand demoServer(const QStringList &arguments = {})
 {
-    return {QStringLiteral(TETHER_DEMO_SERVER), arguments, {}, {}};
+    return {QStringLiteral(TETHER_DEMO_SERVER), arguments, {}, {}, {}};
 }
 
 inline QString serverEverythingScript()
@@ -24,7 +24,7 @@ inline QString serverEverythingScript()
 // The official reference server, installed by scripts/test.sh from package-lock.json.
 inline StdioServerCommand serverEverything()
 {
-    return {QStandardPaths::findExecutable(QStringLiteral("node")), {serverEverythingScript(), QStringLiteral("stdio")}, {}, {}};
+    return {QStandardPaths::findExecutable(QStringLiteral("node")), {serverEverythingScript(), QStringLiteral("stdio")}, {}, {}, {}};
 }
 
 // True while the process exists and is not a zombie waiting to be reaped.
