@@ -40,6 +40,16 @@ static void printOut(const QString &text)
         out << '\n';
 }
 
+// Prints a tool's result; its exit status says whether the tool reported an error.
+static int printToolResult(const ToolCallResult &result, bool json)
+{
+    if (json)
+        printOut(QString::fromUtf8(QJsonDocument(result.raw).toJson(QJsonDocument::Indented)));
+    else
+        printOut(renderContent(result.content));
+    return result.isError ? ToolError : Success;
+}
+
 namespace {
 
 // One connection for one command: open, do one thing, close, all on a local event loop.
@@ -179,11 +189,7 @@ int callTool(const CommonOptions &options, const QString &toolName, const QJsonO
             toolName, options.target.name, done ? reply.error->message : connection.failure()));
         return Failure;
     }
-    if (options.json)
-        printOut(QString::fromUtf8(QJsonDocument(reply.result.raw).toJson(QJsonDocument::Indented)));
-    else
-        printOut(renderContent(reply.result.content));
-    return reply.result.isError ? ToolError : Success;
+    return printToolResult(reply.result, options.json);
 }
 
 } // namespace Tether::Ctl
@@ -531,11 +537,7 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
         printError(u"calling '%1' failed: %2"_s.arg(toolName, reply.error->message));
         return Failure;
     }
-    if (options.json)
-        printOut(QString::fromUtf8(QJsonDocument(reply.result.raw).toJson(QJsonDocument::Indented)));
-    else
-        printOut(renderContent(reply.result.content));
-    return reply.result.isError ? ToolError : Success;
+    return printToolResult(reply.result, options.json);
 }
 
 int configWatch(const ConfigOptions &options)
