@@ -1,0 +1,182 @@
+// The window: its table model, the actions per state, the countdown, and the window driving
+// real demo servers.
+#include "mainwindow.h"
+#include "serveractions.h"
+#include "servertablemodel.h"
+#include "support/testprocess.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using namespace Tether::Testing;
+
+Q_DECLARE_METATYPE(Tether::ServerState)
+
+namespace {
+
+ServerStatus status(const QString &name, ServerState state)
+{
+    ServerStatus s;
+    s.name = name;
+    s.state = state;
+    s.maxAttempts = 10;
+    return s;
+}
+
+} // namespace
+
+class TestMainWindow final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void modelPassesTheModelTester()
+    {
+        ServerTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setStatuses({status(u"a"_s, ServerState::Connected), status(u"b"_s, ServerState::Stopped)});
+        model.updateStatus(status(u"c"_s, ServerState::Starting));
+        ServerStatus retrying = status(u"b"_s, ServerState::Retrying);
+        retrying.attempt = 2;
+        retrying.nextRetryAt = QDateTime::currentDateTimeUtc().addSecs(5);
+        model.updateStatus(retrying);
+        model.removeServer(u"a"_s);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, ServerTableModel::Attempt).data().toString(), u"2/10"_s);
+        QCOMPARE(model.index(0, ServerTableModel::State).data().toString(), u"Retrying"_s);
+        QVERIFY(!model.index(0, ServerTableModel::State).data(Qt::DecorationRole).value<QIcon>().isNull());
+    }
+
+    void changesAreBatched()
+    {
+        ServerTableModel model;
+        QList<ServerStatus> many;
+        for (int i = 0; i < 200; ++i)
+            many.append(status(u"s%1"_s.arg(i), ServerState::Connected));
+        model.setStatuses(many);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        for (int round = 0; round < 5; ++round) {
+            for (int i = 0; i < 200; ++i)
+                model.updateStatus(status(u"s%1"_s.arg(i), round % 2 ? ServerState::Connected : ServerState::Reconnecting));
+        }
+        QCOMPARE(changed.size(), 0); // nothing yet: queued
+        QTRY_COMPARE(changed.size(), 1); // 1000 updates of 200 rows: one merged range
+        const QModelIndex topLeft = changed.at(0).at(0).toModelIndex();
+        const QModelIndex bottomRight = changed.at(0).at(1).toModelIndex();
+        QCOMPARE(topLeft.row(), 0);
+        QCOMPARE(bottomRight.row(), 199);
+    }
+
+    void countdownAdvancesAndRepaintsOnlyCountingRows()
+    {
+        ServerTableModel model;
+        ServerStatus counting = status(u"counting"_s, ServerState::Retrying);
+        counting.nextRetryAt = QDateTime::currentDateTimeUtc().addMSecs(3000);
+        model.setStatuses({status(u"still"_s, ServerState::Stopped), counting});
+        const QString first = model.index(1, ServerTableModel::NextRetry).data().toString();
+        QVERIFY2(first.startsWith(u"in 3.0 s"_s) || first.startsWith(u"in 2.9 s"_s), qPrintable(first));
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QTRY_VERIFY(changed.size() >= 2);
+        QVERIFY(model.index(1, ServerTableModel::NextRetry).data().toString() != first);
+        for (const QList<QVariant> &arguments : std::as_const(changed)) {
+            QCOMPARE(arguments.at(0).toModelIndex().row(), 1);
+            QCOMPARE(arguments.at(0).toModelIndex().column(), int(ServerTableModel::NextRetry));
+        }
+        QCOMPARE(model.index(0, ServerTableModel::NextRetry).data().toString(), QString());
+    }
+
+    void actionsPerState_data()
+    {
+        QTest::addColumn<ServerState>("state");
+        QTest::addColumn<bool>("start");
+        QTest::addColumn<bool>("stop");
+        QTest::addColumn<bool>("reconnect");
+
+        QTest::newRow("Stopped") << ServerState::Stopped << true << false << false;
+        QTest::newRow("Starting") << ServerState::Starting << false << true << true;
+        QTest::newRow("Connected") << ServerState::Connected << false << true << true;
+        QTest::newRow("Retrying") << ServerState::Retrying << false << true << true;
+        QTest::newRow("Reconnecting") << ServerState::Reconnecting << false << true << true;
+        QTest::newRow("Failed") << ServerState::Failed << true << true << true;
+        QTest::newRow("Disconnected") << ServerState::Disconnected << true << true << true;
+        QTest::newRow("Stopping") << ServerState::Stopping << false << false << false;
+    }
+
+    void actionsPerState()
+    {
+        QFETCH(ServerState, state);
+        QFETCH(bool, start);
+        QFETCH(bool, stop);
+        QFETCH(bool, reconnect);
+        const ServerActions actions = availableActions(status(u"x"_s, state));
+        QCOMPARE(actions.start, start);
+        QCOMPARE(actions.stop, stop);
+        QCOMPARE(actions.reconnect, reconnect);
+
+        ServerStatus invalid = status(u"x"_s, state);
+        invalid.configErrors = QStringList{u"bad"_s};
+        const ServerActions none = availableActions(invalid);
+        QVERIFY(!none.start && !none.stop && !none.reconnect);
+    }
+
+    void summary()
+    {
+        QCOMPARE(summaryText({}), u"0 servers"_s);
+        ServerStatus invalid = status(u"d"_s, ServerState::Stopped);
+        invalid.configErrors = QStringList{u"bad"_s};
+        QCOMPARE(summaryText({status(u"a"_s, ServerState::Connected), status(u"b"_s, ServerState::Connected),
+                              status(u"c"_s, ServerState::Reconnecting), invalid, status(u"e"_s, ServerState::Failed)}),
+                 u"5 servers: 2 connected, 1 reconnecting, 1 failed, 1 invalid"_s);
+        QCOMPARE(summaryText({status(u"a"_s, ServerState::Stopped)}), u"1 server: 1 stopped"_s);
+    }
+
+    void windowDrivesRealServers()
+    {
+        ServerManager manager;
+        ConfigDocument document;
+        ServerConfig config;
+        config.name = u"demo"_s;
+        config.command = demoServer();
+        config.heartbeat.enabled = false;
+        document.servers = {config};
+        MainWindow window(manager);
+        QAbstractItemModelTester tester(window.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        manager.applyConfig(document);
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(window.model()->index(0, ServerTableModel::State).data().toString(), u"Connected"_s, 10000);
+        QCOMPARE(window.model()->index(0, ServerTableModel::Tools).data().toInt(), 6);
+
+        window.selectServer(u"demo"_s);
+        QCOMPARE(window.selectedServer(), u"demo"_s);
+        QVERIFY(!window.startAction()->isEnabled());
+        QVERIFY(window.stopAction()->isEnabled());
+        QVERIFY(window.reconnectAction()->isEnabled());
+
+        QTRY_VERIFY(window.stopAction()->isEnabled());
+        window.stopAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.model()->index(0, ServerTableModel::State).data().toString(), u"Stopped"_s, 10000);
+        QTRY_VERIFY(window.startAction()->isEnabled());
+        QVERIFY(!window.stopAction()->isEnabled());
+
+        window.startAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.model()->index(0, ServerTableModel::State).data().toString(), u"Connected"_s, 10000);
+        const qint64 pid = manager.status(u"demo"_s)->pid;
+        QTRY_VERIFY(window.reconnectAction()->isEnabled());
+        window.reconnectAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"demo"_s)->state != ServerState::Connected, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"demo"_s)->pid != pid && manager.status(u"demo"_s)->state == ServerState::Connected, 10000);
+        QVERIFY(!processAlive(pid));
+
+        QSignalSpy stopped(&manager, &ServerManager::allStopped);
+        manager.stopAll();
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,222 @@
+#include "servertablemodel.h"
+
+#include "stateicons.h"
+
+#include "common/duration.h"
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono;
+
+namespace Tether {
+
+ServerTableModel::ServerTableModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+    m_batch.setSingleShot(true);
+    m_batch.setInterval(100);
+    connect(&m_batch, &QTimer::timeout, this, &ServerTableModel::flush);
+    m_countdown.setInterval(100);
+    connect(&m_countdown, &QTimer::timeout, this, &ServerTableModel::tick);
+}
+
+void ServerTableModel::setStatuses(const QList<ServerStatus> &statuses)
+{
+    beginResetModel();
+    m_rows = statuses;
+    m_dirtyRows.clear();
+    endResetModel();
+    tick();
+}
+
+int ServerTableModel::rowOf(const QString &name) const
+{
+    for (int row = 0; row < m_rows.size(); ++row) {
+        if (m_rows.at(row).name == name)
+            return row;
+    }
+    return -1;
+}
+
+void ServerTableModel::updateStatus(const ServerStatus &status)
+{
+    const int row = rowOf(status.name);
+    if (row < 0) {
+        beginInsertRows({}, int(m_rows.size()), int(m_rows.size()));
+        m_rows.append(status);
+        endInsertRows();
+    } else {
+        m_rows[row] = status;
+        m_dirtyRows.insert(row);
+        if (!m_batch.isActive())
+            m_batch.start();
+    }
+    if (status.nextRetryAt.isValid() || status.connectedSince.isValid()) {
+        if (!m_countdown.isActive())
+            m_countdown.start();
+    }
+}
+
+void ServerTableModel::removeServer(const QString &name)
+{
+    const int row = rowOf(name);
+    if (row < 0)
+        return;
+    beginRemoveRows({}, row, row);
+    m_rows.removeAt(row);
+    endRemoveRows();
+    // Row numbers moved: every queued row is repainted.
+    QSet<int> dirty;
+    for (int index : std::as_const(m_dirtyRows)) {
+        if (index != row && index < m_rows.size() + 1)
+            dirty.insert(index > row ? index - 1 : index);
+    }
+    m_dirtyRows = dirty;
+}
+
+void ServerTableModel::flush()
+{
+    QList<int> rows(m_dirtyRows.cbegin(), m_dirtyRows.cend());
+    m_dirtyRows.clear();
+    std::sort(rows.begin(), rows.end());
+    // Consecutive rows go out as one range.
+    for (qsizetype i = 0; i < rows.size();) {
+        qsizetype j = i;
+        while (j + 1 < rows.size() && rows.at(j + 1) == rows.at(j) + 1)
+            ++j;
+        emit dataChanged(index(rows.at(i), 0), index(rows.at(j), ColumnCount - 1));
+        i = j + 1;
+    }
+}
+
+void ServerTableModel::tick()
+{
+    bool anyCounting = false;
+    for (int row = 0; row < m_rows.size(); ++row) {
+        const ServerStatus &status = m_rows.at(row);
+        if (status.nextRetryAt.isValid()) {
+            anyCounting = true;
+            emit dataChanged(index(row, NextRetry), index(row, NextRetry));
+        }
+        if (status.connectedSince.isValid()) {
+            anyCounting = true;
+            emit dataChanged(index(row, Uptime), index(row, Uptime));
+        }
+    }
+    if (!anyCounting)
+        m_countdown.stop();
+    else if (!m_countdown.isActive())
+        m_countdown.start();
+}
+
+int ServerTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int ServerTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString ServerTableModel::countdownText(const ServerStatus &status, const QDateTime &now)
+{
+    if (!status.nextRetryAt.isValid())
+        return {};
+    const qint64 left = std::max<qint64>(0, now.msecsTo(status.nextRetryAt));
+    if (left < 60000)
+        return tr("in %1 s").arg(QString::number(double(left) / 1000.0, 'f', 1));
+    return tr("in %1").arg(formatDuration(milliseconds(left)));
+}
+
+static QString stateText(const ServerStatus &status)
+{
+    if (!status.configErrors.isEmpty())
+        return ServerTableModel::tr("Invalid");
+    QString text = stateName(status.state);
+    if (status.state == ServerState::Connected && status.heartbeatMisses > 0)
+        text += status.heartbeatMisses == 1 ? ServerTableModel::tr(" (missed a ping)")
+                                            : ServerTableModel::tr(" (missed %1 pings)").arg(status.heartbeatMisses);
+    return text;
+}
+
+static QString uptimeText(const ServerStatus &status, const QDateTime &now)
+{
+    if (!status.connectedSince.isValid())
+        return {};
+    const qint64 ms = status.uptimeMs(now);
+    return ms < 1000 ? ServerTableModel::tr("just now") : formatDuration(milliseconds(ms / 1000 * 1000));
+}
+
+QVariant ServerTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const ServerStatus &status = m_rows.at(index.row());
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    if (role == NameRole)
+        return status.name;
+    if (role == Qt::DisplayRole) {
+        switch (Column(index.column())) {
+        case Name: return status.name;
+        case Transport: return status.transport.section(u':', 0, 0);
+        case State: return stateText(status);
+        case Attempt: return status.attempt > 0 ? u"%1/%2"_s.arg(status.attempt).arg(status.maxAttempts) : QString();
+        case NextRetry: return countdownText(status, now);
+        case Tools: return status.toolCount;
+        case Uptime: return uptimeText(status, now);
+        case Pid: return status.pid > 0 ? QVariant(status.pid) : QVariant();
+        case LastEvent: return status.reason;
+        case ColumnCount: break;
+        }
+        return {};
+    }
+    if (role == SortRole) {
+        switch (Column(index.column())) {
+        case State: return int(status.state);
+        case Attempt: return status.attempt;
+        case NextRetry: return status.nextRetryAt.isValid() ? now.msecsTo(status.nextRetryAt) : std::numeric_limits<qint64>::max();
+        case Tools: return status.toolCount;
+        case Uptime: return status.uptimeMs(now);
+        case Pid: return status.pid;
+        default: return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::DecorationRole && index.column() == State)
+        return stateIcon(status.state);
+    if (role == Qt::ToolTipRole) {
+        QString tip = status.name + u" — "_s + stateText(status) + u'\n' + status.reason;
+        if (!status.lastError.isEmpty() && status.lastError != status.reason)
+            tip += u"\n"_s + tr("Last error: %1").arg(status.lastError);
+        return tip;
+    }
+    if (role == Qt::TextAlignmentRole) {
+        switch (Column(index.column())) {
+        case Attempt:
+        case Tools:
+        case Pid: return int(Qt::AlignRight | Qt::AlignVCenter);
+        default: return {};
+        }
+    }
+    return {};
+}
+
+QVariant ServerTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (Column(section)) {
+    case Name: return tr("Server");
+    case Transport: return tr("Transport");
+    case State: return tr("State");
+    case Attempt: return tr("Attempt");
+    case NextRetry: return tr("Next retry");
+    case Tools: return tr("Tools");
+    case Uptime: return tr("Uptime");
+    case Pid: return tr("PID");
+    case LastEvent: return tr("Last event");
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+} // namespace Tether

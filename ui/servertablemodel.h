@@ -1,0 +1,52 @@
+#pragma once
+
+#include "supervisor/serverstatus.h"
+
+#include <QAbstractTableModel>
+#include <QList>
+#include <QSet>
+#include <QTimer>
+
+namespace Tether {
+
+// One row per server, from value snapshots. Changes are queued and announced as merged
+// dataChanged ranges at most ten times a second, so hundreds of flapping servers keep the
+// window responsive; the retry countdown repaints only the rows that are counting down.
+class ServerTableModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ServerTableModel)
+
+public:
+    enum Column { Name, Transport, State, Attempt, NextRetry, Tools, Uptime, Pid, LastEvent, ColumnCount };
+    enum Role { SortRole = Qt::UserRole + 1, NameRole };
+
+    explicit ServerTableModel(QObject *parent = nullptr);
+
+    void setStatuses(const QList<ServerStatus> &statuses);
+    // Queued; announced with the next batch.
+    void updateStatus(const ServerStatus &status);
+    void removeServer(const QString &name);
+
+    int rowOf(const QString &name) const;
+    const ServerStatus &statusAt(int row) const { return m_rows.at(row); }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // The text of the next-retry column: "in 3.2 s", empty when nothing is scheduled.
+    static QString countdownText(const ServerStatus &status, const QDateTime &now);
+
+private:
+    void flush();
+    void tick();
+
+    QList<ServerStatus> m_rows;
+    QSet<int> m_dirtyRows;
+    QTimer m_batch;     // merges queued changes
+    QTimer m_countdown; // repaints rows that count down or count up
+};
+
+} // namespace Tether

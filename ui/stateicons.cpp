@@ -1,0 +1,96 @@
+#include "stateicons.h"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <QPixmap>
+
+#include <array>
+
+namespace Tether {
+
+QColor stateColor(ServerState state)
+{
+    switch (state) {
+    case ServerState::Connected: return QColor(0x2e, 0x9e, 0x44);    // green
+    case ServerState::Starting: return QColor(0x2f, 0x6f, 0xd6);     // blue
+    case ServerState::Retrying:
+    case ServerState::Reconnecting: return QColor(0xe0, 0x8a, 0x00); // amber
+    case ServerState::Failed: return QColor(0xd0, 0x33, 0x2f);       // red
+    case ServerState::Disconnected: return QColor(0x8e, 0x44, 0xad); // purple
+    case ServerState::Stopping:
+    case ServerState::Stopped: return QColor(0x80, 0x80, 0x80);      // grey
+    }
+    return Qt::gray;
+}
+
+static QPixmap drawIcon(ServerState state, int size)
+{
+    QPixmap pixmap(size, size);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QColor color = stateColor(state);
+    painter.setPen(QPen(color.darker(130), size / 10.0));
+    painter.setBrush(color);
+    const QRectF box(size * 0.12, size * 0.12, size * 0.76, size * 0.76);
+    switch (state) {
+    case ServerState::Connected: // filled circle
+        painter.drawEllipse(box);
+        break;
+    case ServerState::Starting: { // triangle pointing right: on its way
+        QPainterPath path;
+        path.moveTo(box.topLeft());
+        path.lineTo(box.right(), box.center().y());
+        path.lineTo(box.bottomLeft());
+        path.closeSubpath();
+        painter.drawPath(path);
+        break;
+    }
+    case ServerState::Retrying:
+    case ServerState::Reconnecting: { // diamond: waiting to try again
+        QPainterPath path;
+        path.moveTo(box.center().x(), box.top());
+        path.lineTo(box.right(), box.center().y());
+        path.lineTo(box.center().x(), box.bottom());
+        path.lineTo(box.left(), box.center().y());
+        path.closeSubpath();
+        painter.drawPath(path);
+        break;
+    }
+    case ServerState::Failed: // square with a cross
+        painter.drawRect(box);
+        painter.setPen(QPen(Qt::white, size / 8.0));
+        painter.drawLine(box.topLeft() + QPointF(size * 0.15, size * 0.15), box.bottomRight() - QPointF(size * 0.15, size * 0.15));
+        painter.drawLine(box.topRight() + QPointF(-size * 0.15, size * 0.15), box.bottomLeft() + QPointF(size * 0.15, -size * 0.15));
+        break;
+    case ServerState::Disconnected: // hollow circle: needs a hand
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(color, size / 7.0));
+        painter.drawEllipse(box.adjusted(size * 0.05, size * 0.05, -size * 0.05, -size * 0.05));
+        break;
+    case ServerState::Stopping: // half-filled square
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(box);
+        painter.setBrush(color);
+        painter.drawRect(QRectF(box.left(), box.center().y(), box.width(), box.height() / 2));
+        break;
+    case ServerState::Stopped: // hollow square
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(box);
+        break;
+    }
+    return pixmap;
+}
+
+QIcon stateIcon(ServerState state)
+{
+    static std::array<QIcon, 8> cache;
+    QIcon &icon = cache.at(size_t(state));
+    if (icon.isNull()) {
+        for (int size : {16, 24, 32})
+            icon.addPixmap(drawIcon(state, size));
+    }
+    return icon;
+}
+
+} // namespace Tether

@@ -1,0 +1,14 @@
+#pragma once
+
+#include "supervisor/serverstate.h"
+
+#include <QColor>
+#include <QIcon>
+
+namespace Tether {
+
+// Each state has a colour and a shape of its own, so it reads without colour too.
+QColor stateColor(ServerState state);
+QIcon stateIcon(ServerState state);
+
+} // namespace Tether
