@@ -49,6 +49,18 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 10);
+    // Fixed widths: sizing to contents would measure every row on every change.
+    const QList<std::pair<int, int>> widths{{ServerTableModel::Name, 14}, {ServerTableModel::Transport, 7},
+                                            {ServerTableModel::State, 15}, {ServerTableModel::Attempt, 7},
+                                            {ServerTableModel::NextRetry, 9}, {ServerTableModel::Tools, 5},
+                                            {ServerTableModel::Uptime, 9}, {ServerTableModel::Pid, 7}};
+    for (const auto &[column, characters] : widths) {
+        const QString header = m_model->headerData(column, Qt::Horizontal).toString();
+        m_table->setColumnWidth(column, std::max(m_table->fontMetrics().averageCharWidth() * characters,
+                                                 m_table->fontMetrics().horizontalAdvance(header) + 12) + 16);
+    }
 
     m_filter->setPlaceholderText(tr("Filter servers"));
     m_filter->setClearButtonEnabled(true);
@@ -112,6 +124,11 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     });
 
     m_model->setStatuses(m_manager.statuses());
+    // The first server is selected, so its tools show at once.
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] {
+        if (selectedServer().isEmpty() && m_proxy->rowCount() > 0)
+            m_table->selectRow(0);
+    });
     updateSummary();
     updateActions();
     resize(1000, 620);
