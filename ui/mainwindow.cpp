@@ -94,12 +94,19 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     createActions();
 
     // Snapshots in, actions out.
+    // The actions of the selected server follow at once; the table's repaint is batched.
     connect(&m_manager, &ServerManager::statusChanged, this, [this](const ServerStatus &status) {
         m_model->updateStatus(status);
+        if (status.name == selectedServer())
+            updateActions();
     });
     connect(&m_manager, &ServerManager::stateChanged, this, [this](const ServerStatus &status) {
         m_model->updateStatus(status);
         updateSummary();
+        if (status.name == selectedServer()) {
+            updateActions();
+            updateDetails();
+        }
     });
     connect(&m_manager, &ServerManager::serverAdded, this, [this](const QString &name) {
         if (const auto status = m_manager.status(name))
@@ -112,7 +119,6 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     });
     connect(&m_manager.registry(), &ToolRegistry::toolsChanged, this, &MainWindow::updateDetails);
     connect(&m_manager.registry(), &ToolRegistry::availabilityChanged, this, &MainWindow::updateDetails);
-    connect(m_model, &QAbstractItemModel::dataChanged, this, [this] { updateActions(); });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         updateActions();
         updateDetails();
