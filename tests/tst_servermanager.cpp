@@ -164,6 +164,17 @@ private slots:
         QCOMPARE(disabledStatus.state, ServerState::Stopped);
         QCOMPARE(disabledStatus.reason, u"disabled"_s);
         QCOMPARE(disabledStatus.pid, 0);
+
+        // Enabled at run time it starts; disabled again it stops and a start is refused.
+        manager.setEnabled(u"disabled"_s, true);
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"disabled"_s}), 10000);
+        const qint64 pid = pidOf(manager, u"disabled"_s);
+        manager.setEnabled(u"disabled"_s, false);
+        QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"disabled"_s)->state, ServerState::Stopped, 10000);
+        QVERIFY(!processAlive(pid));
+        QCOMPARE(manager.status(u"disabled"_s)->reason, u"disabled"_s);
+        manager.start(u"disabled"_s);
+        QCOMPARE(manager.status(u"disabled"_s)->state, ServerState::Stopped);
         stopAll(manager);
     }
 };

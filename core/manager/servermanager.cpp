@@ -177,7 +177,7 @@ QList<ServerStatus> ServerManager::statuses() const
 void ServerManager::start(const QString &name)
 {
     const auto it = m_servers.find(name);
-    if (it != m_servers.end() && it->second.pool)
+    if (it != m_servers.end() && it->second.pool && it->second.config.enabled)
         it->second.pool->start();
 }
 
@@ -191,8 +191,24 @@ void ServerManager::stop(const QString &name)
 void ServerManager::reconnect(const QString &name)
 {
     const auto it = m_servers.find(name);
-    if (it != m_servers.end() && it->second.pool)
+    if (it != m_servers.end() && it->second.pool && it->second.config.enabled)
         it->second.pool->reconnect();
+}
+
+void ServerManager::setEnabled(const QString &name, bool enabled)
+{
+    const auto it = m_servers.find(name);
+    if (it == m_servers.end() || it->second.config.enabled == enabled)
+        return;
+    it->second.config.enabled = enabled;
+    if (!it->second.pool)
+        return;
+    if (enabled)
+        it->second.pool->start();
+    else
+        it->second.pool->stop();
+    if (const auto snapshot = status(name))
+        emit stateChanged(*snapshot);
 }
 
 void ServerManager::startAll()

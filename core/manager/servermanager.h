@@ -51,6 +51,8 @@ public:
     void start(const QString &name);
     void stop(const QString &name);
     void reconnect(const QString &name);
+    // Disabling stops the server and keeps it stopped (a start is refused) until it is enabled.
+    void setEnabled(const QString &name, bool enabled);
     void startAll();
     void reconnectAll();
     // Quiescent: allStopped() follows once every server has stopped.
