@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "common/logging.h"
 #include "common/unixsignalwatcher.h"
 #include "config/configlocation.h"
 #include "config/configwatcher.h"
@@ -33,6 +34,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption configOption(u"config"_s, u"The config file to run."_s, u"file"_s);
     parser.addOption(configOption);
     parser.process(app);
+    configureAppLogging();
 
     // Each supervised child costs a few file descriptors.
     rlimit files{};

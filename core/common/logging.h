@@ -26,4 +26,8 @@ enum class LogVerbosity { Normal, Verbose };
 // Diagnostics of command-line tools go to stderr: errors only, or everything down to debug.
 void configureCliLogging(LogVerbosity verbosity);
 
+// The window's diagnostics: a rotating file in the application data folder, and stderr.
+// Returns the file's path.
+QString configureAppLogging();
+
 } // namespace Tether
