@@ -2,6 +2,7 @@
 // memory per server (children excluded), and the event-loop stall while all of them crash at
 // the same moment and recover, with the peak number of spawns in any 100 ms.
 #include "common/logging.h"
+#include "percentile.h"
 #include "config/serverconfig.h"
 #include "manager/servermanager.h"
 
@@ -24,6 +25,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
+using Bench::percentile;
 
 namespace {
 
@@ -39,14 +41,6 @@ qint64 residentKiB()
             return line.mid(8).trimmed().split(' ').first().toLongLong();
     }
     return 0;
-}
-
-double percentile(std::vector<double> values, double fraction)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    return values.at(std::min(values.size() - 1, size_t(fraction * double(values.size() - 1) + 0.5)));
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 // session. Then the supervised server is killed with SIGKILL again and again; detection is
 // kill -> Reconnecting, recovery is kill -> Connected with its tools registered again.
 #include "common/logging.h"
+#include "percentile.h"
 #include "protocol/mcpclientsession.h"
 #include "supervisor/connectionsupervisor.h"
 #include "transport/stdiotransport.h"
@@ -25,16 +26,10 @@
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
+using Bench::percentile;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-double percentile(std::vector<double> values, double fraction)
-{
-    std::sort(values.begin(), values.end());
-    const size_t index = std::min(values.size() - 1, size_t(fraction * double(values.size() - 1) + 0.5));
-    return values.at(index);
-}
 
 double msSince(Clock::time_point start)
 {

@@ -1,4 +1,5 @@
 #include "config/serverconfig.h"
+#include "support/policyprinters.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,15 +15,6 @@ using namespace Qt::StringLiterals;
 using namespace Tether;
 
 namespace Tether {
-// Readable QCOMPARE failures for the policy structs (found by argument-dependent lookup).
-char *toString(const ReconnectPolicy &policy)
-{
-    return qstrdup(QJsonDocument(toJson(policy)).toJson(QJsonDocument::Compact).constData());
-}
-char *toString(const HeartbeatPolicy &policy)
-{
-    return qstrdup(QJsonDocument(toJson(policy)).toJson(QJsonDocument::Compact).constData());
-}
 char *toString(const PoolPolicy &pool)
 {
     return qstrdup(QByteArray("{min:" + QByteArray::number(pool.min) + ",max:" + QByteArray::number(pool.max)

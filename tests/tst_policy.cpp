@@ -1,4 +1,5 @@
 #include "supervisor/policy.h"
+#include "support/policyprinters.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -8,17 +9,6 @@
 using namespace Qt::StringLiterals;
 using namespace Tether;
 
-namespace Tether {
-// Readable QCOMPARE failures for the policy structs (found by argument-dependent lookup).
-char *toString(const ReconnectPolicy &policy)
-{
-    return qstrdup(QJsonDocument(toJson(policy)).toJson(QJsonDocument::Compact).constData());
-}
-char *toString(const HeartbeatPolicy &policy)
-{
-    return qstrdup(QJsonDocument(toJson(policy)).toJson(QJsonDocument::Compact).constData());
-}
-} // namespace Tether
 
 Q_DECLARE_METATYPE(Tether::ReconnectPolicy)
 Q_DECLARE_METATYPE(Tether::HeartbeatPolicy)
