@@ -177,6 +177,69 @@ private slots:
         QCOMPARE(manager.status(u"disabled"_s)->state, ServerState::Stopped);
         stopAll(manager);
     }
+
+    // A server that ignores SIGTERM takes about 4 s to stop: long enough to reload on top of it.
+    void quickReloadsNeverRunTwoCopies()
+    {
+        const QStringList stubborn{u"--ignore-sigterm"_s};
+        ServerManager manager;
+        manager.applyConfig(document({demo(u"x"_s, stubborn)}));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"x"_s}), 10000);
+        const qint64 oldPid = pidOf(manager, u"x"_s);
+        manager.applyConfig(document({demo(u"x"_s, stubborn + QStringList{u"--tools"_s, u"1"_s})}));
+        manager.applyConfig(document({demo(u"x"_s, {u"--tools"_s, u"2"_s})}));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"x"_s}), 15000);
+        QVERIFY2(!processAlive(oldPid), "the new process started while the old one still ran");
+        QCOMPARE(manager.registry().serverTools(u"x"_s).size(), 8);
+        QVERIFY(manager.registry().find(u"x__tool_2"_s).has_value());
+        stopAll(manager);
+    }
+
+    void stopAllDuringARestartKeepsItStopped()
+    {
+        const QStringList stubborn{u"--ignore-sigterm"_s};
+        ServerManager manager;
+        manager.applyConfig(document({demo(u"x"_s, stubborn)}));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"x"_s}), 10000);
+        manager.applyConfig(document({demo(u"x"_s, {u"--tools"_s, u"1"_s})}));
+        QSignalSpy stopped(&manager, &ServerManager::allStopped);
+        manager.stopAll();
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QCOMPARE(manager.status(u"x"_s)->state, ServerState::Stopped);
+        // Nothing starts it behind our back, and allStopped came once.
+        QVERIFY(!QTest::qWaitFor([&] { return manager.status(u"x"_s)->state != ServerState::Stopped; }, 500));
+        QCOMPARE(stopped.size(), 1);
+    }
+
+    void allStoppedComesOnceEvenWhenEverythingWasStopped()
+    {
+        ServerManager manager;
+        ServerConfig off = demo(u"off"_s);
+        off.enabled = false;
+        manager.applyConfig(document({off, demo(u"removed"_s)}));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"removed"_s}), 10000);
+        manager.applyConfig(document({off}));
+        QSignalSpy stopped(&manager, &ServerManager::allStopped);
+        manager.stopAll();
+        QCOMPARE(stopped.size(), 0); // never from inside stopAll()
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QVERIFY(!QTest::qWaitFor([&] { return stopped.size() > 1; }, 300));
+    }
+
+    void enablingWhileStoppingStartsOnceStopped()
+    {
+        ServerManager manager;
+        manager.applyConfig(document({demo(u"x"_s, {u"--ignore-sigterm"_s})}));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"x"_s}), 10000);
+        const qint64 oldPid = pidOf(manager, u"x"_s);
+        manager.setEnabled(u"x"_s, false);
+        QCOMPARE(manager.status(u"x"_s)->state, ServerState::Stopping);
+        manager.setEnabled(u"x"_s, true);
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"x"_s}), 15000);
+        QVERIFY(pidOf(manager, u"x"_s) != oldPid);
+        QVERIFY(!processAlive(oldPid));
+        stopAll(manager);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestServerManager)

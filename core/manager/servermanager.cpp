@@ -39,26 +39,18 @@ ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
         order.append(server.name);
         const auto it = m_servers.find(server.name);
         if (it == m_servers.end()) {
-            addServer(server, StartMode::Now);
+            addServer(server);
             change.added.append(server.name);
         } else if (it->second.config.sameSettings(server) && it->second.config.errors == server.errors) {
             it->second.config = server;
             change.unchanged.append(server.name);
         } else {
-            // The old process must be gone before the new one starts: restart through retirement.
-            std::unique_ptr<ServerPool> old = std::move(it->second.pool);
+            // The old pool retires; the new one starts once every old process has exited.
+            if (std::unique_ptr<ServerPool> old = std::move(it->second.pool))
+                retire(server.name, std::move(old));
             m_servers.erase(it);
             m_order.removeAll(server.name);
-            addServer(server, old ? StartMode::Later : StartMode::Now);
-            if (old) {
-                connect(old.get(), &ServerPool::stopped, this, [this, name = server.name] {
-                    const auto found = m_servers.find(name);
-                    if (found != m_servers.end() && found->second.pool && found->second.config.enabled)
-                        found->second.pool->start();
-                });
-                old->stop();
-                m_retiring.push_back(std::move(old));
-            }
+            addServer(server);
             change.restarted.append(server.name);
         }
     }
@@ -66,7 +58,7 @@ ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
     return change;
 }
 
-void ServerManager::addServer(const ServerConfig &config, StartMode startMode)
+void ServerManager::addServer(const ServerConfig &config)
 {
     Server server;
     server.config = config;
@@ -74,28 +66,77 @@ void ServerManager::addServer(const ServerConfig &config, StartMode startMode)
     if (config.isValid() && unsupported.isEmpty()) {
         server.pool = std::make_unique<ServerPool>(config, &m_registry);
         ServerPool *pool = server.pool.get();
-        connect(pool, &ServerPool::statusChanged, this, [this, name = config.name] {
-            if (const auto snapshot = status(name))
-                emit statusChanged(*snapshot);
+        // Only the pool that currently is this server speaks for it.
+        connect(pool, &ServerPool::statusChanged, this, [this, pool, name = config.name] {
+            if (isCurrentPool(name, pool))
+                emit statusChanged(*status(name));
         });
-        connect(pool, &ServerPool::stateChanged, this, [this, name = config.name] {
-            if (const auto snapshot = status(name))
-                emit stateChanged(*snapshot);
+        connect(pool, &ServerPool::stateChanged, this, [this, pool, name = config.name] {
+            if (isCurrentPool(name, pool))
+                emit stateChanged(*status(name));
         });
-        connect(pool, &ServerPool::stopped, this, &ServerManager::onServerStopped);
+        connect(pool, &ServerPool::stopped, this, &ServerManager::checkAllStopped);
     } else {
         server.config.errors += unsupported.isEmpty() ? QStringList() : QStringList{unsupported};
         for (const QString &error : std::as_const(server.config.errors))
             spdlog::error("{}", error);
     }
+    server.pendingStart = server.pool && config.enabled && !m_stoppingAll;
     m_servers.emplace(config.name, std::move(server));
     m_order.append(config.name);
     emit serverAdded(config.name);
-    const Server &added = m_servers.at(config.name);
-    if (added.pool && added.config.enabled && !m_stoppingAll && startMode == StartMode::Now)
-        added.pool->start();
-    else if (const auto snapshot = status(config.name))
+    if (const auto snapshot = status(config.name))
         emit stateChanged(*snapshot);
+    startIfClear(config.name);
+}
+
+bool ServerManager::isCurrentPool(const QString &name, const ServerPool *pool) const
+{
+    const auto it = m_servers.find(name);
+    return it != m_servers.end() && it->second.pool.get() == pool;
+}
+
+bool ServerManager::isRetiring(const QString &name) const
+{
+    return std::any_of(m_retiring.cbegin(), m_retiring.cend(), [&](const Retiring &r) { return r.name == name; });
+}
+
+void ServerManager::startIfClear(const QString &name)
+{
+    const auto it = m_servers.find(name);
+    if (it == m_servers.end() || !it->second.pendingStart || !it->second.pool)
+        return;
+    // No overlap: an old process of this server still closing must be gone first.
+    if (isRetiring(name))
+        return;
+    it->second.pendingStart = false;
+    it->second.pool->start();
+}
+
+void ServerManager::retire(const QString &name, std::unique_ptr<ServerPool> pool)
+{
+    ServerPool *retired = pool.get();
+    connect(retired, &ServerPool::stopped, this, [this, retired, name](bool complete) {
+        const auto it = std::find_if(m_retiring.begin(), m_retiring.end(),
+                                     [retired](const Retiring &r) { return r.pool.get() == retired; });
+        if (it == m_retiring.end())
+            return;
+        it->pool.release()->deleteLater(); // we are inside its signal
+        m_retiring.erase(it);
+        if (!complete) {
+            // Its process would not die: starting another copy could run two at once.
+            if (auto server = m_servers.find(name); server != m_servers.end() && server->second.pendingStart) {
+                server->second.pendingStart = false;
+                spdlog::error("server '{}': its previous process did not exit, so the new settings are not started; "
+                              "end it by hand, then start the server", name);
+            }
+        }
+        startIfClear(name);
+        checkAllStopped();
+    });
+    // Listed before it is asked to stop: a stopped pool reports at once.
+    m_retiring.push_back({name, std::move(pool)});
+    retired->stop();
 }
 
 void ServerManager::removeServer(const QString &name)
@@ -103,30 +144,27 @@ void ServerManager::removeServer(const QString &name)
     const auto it = m_servers.find(name);
     if (it == m_servers.end())
         return;
-    if (std::unique_ptr<ServerPool> pool = std::move(it->second.pool)) {
-        pool->stop();
-        m_retiring.push_back(std::move(pool));
-    }
+    std::unique_ptr<ServerPool> pool = std::move(it->second.pool);
     m_servers.erase(it);
     m_order.removeAll(name);
+    if (pool)
+        retire(name, std::move(pool));
     emit serverRemoved(name);
 }
 
-void ServerManager::onServerStopped()
+void ServerManager::checkAllStopped()
 {
-    // Retired servers that have stopped can go now (later: we are inside their signal).
-    for (auto it = m_retiring.begin(); it != m_retiring.end();) {
-        if ((*it)->state() == ServerState::Stopped) {
-            it->release()->deleteLater();
-            it = m_retiring.erase(it);
-        } else {
-            ++it;
-        }
-    }
-    if (m_stoppingAll && isAllStopped()) {
+    if (!m_stoppingAll || m_allStoppedQueued || !isAllStopped())
+        return;
+    // Once, and never from inside a loop over the servers.
+    m_allStoppedQueued = true;
+    QMetaObject::invokeMethod(this, [this] {
+        m_allStoppedQueued = false;
+        if (!m_stoppingAll || !isAllStopped())
+            return;
         m_stoppingAll = false;
         emit allStopped();
-    }
+    }, Qt::QueuedConnection);
 }
 
 QStringList ServerManager::serverNames() const
@@ -177,15 +215,19 @@ QList<ServerStatus> ServerManager::statuses() const
 void ServerManager::start(const QString &name)
 {
     const auto it = m_servers.find(name);
-    if (it != m_servers.end() && it->second.pool && it->second.config.enabled)
-        it->second.pool->start();
+    if (it == m_servers.end() || !it->second.pool || !it->second.config.enabled)
+        return;
+    it->second.pendingStart = true;
+    startIfClear(name);
 }
 
 void ServerManager::stop(const QString &name)
 {
     const auto it = m_servers.find(name);
-    if (it != m_servers.end() && it->second.pool)
-        it->second.pool->stop();
+    if (it == m_servers.end() || !it->second.pool)
+        return;
+    it->second.pendingStart = false;
+    it->second.pool->stop();
 }
 
 void ServerManager::reconnect(const QString &name)
@@ -204,20 +246,17 @@ void ServerManager::setEnabled(const QString &name, bool enabled)
     if (!it->second.pool)
         return;
     if (enabled)
-        it->second.pool->start();
+        start(name);
     else
-        it->second.pool->stop();
+        stop(name);
     if (const auto snapshot = status(name))
         emit stateChanged(*snapshot);
 }
 
 void ServerManager::startAll()
 {
-    for (const QString &name : m_order) {
-        const Server &server = m_servers.at(name);
-        if (server.pool && server.config.enabled)
-            server.pool->start();
-    }
+    for (const QString &name : m_order)
+        start(name);
 }
 
 void ServerManager::reconnectAll()
@@ -238,14 +277,12 @@ bool ServerManager::isAllStopped() const
 void ServerManager::stopAll()
 {
     m_stoppingAll = true;
-    for (const auto &[name, server] : m_servers) {
+    for (auto &[name, server] : m_servers) {
+        server.pendingStart = false;
         if (server.pool)
             server.pool->stop();
     }
-    if (isAllStopped()) {
-        m_stoppingAll = false;
-        QMetaObject::invokeMethod(this, &ServerManager::allStopped, Qt::QueuedConnection);
-    }
+    checkAllStopped();
 }
 
 // Edit distance, for suggesting the tool a person probably meant.

@@ -80,22 +80,32 @@ private:
     {
         ServerConfig config;
         std::unique_ptr<ServerPool> pool; // none while the config is invalid
+        bool pendingStart = false;        // to start once no old process of it is left
     };
 
-    // Later: the previous supervisor of this server is still stopping; it starts once that has.
-    enum class StartMode { Now, Later };
-    void addServer(const ServerConfig &config, StartMode startMode);
+    // A pool of a removed or restarted server, kept until its processes have exited.
+    struct Retiring
+    {
+        QString name;
+        std::unique_ptr<ServerPool> pool;
+    };
+
+    void addServer(const ServerConfig &config);
     void removeServer(const QString &name);
+    void retire(const QString &name, std::unique_ptr<ServerPool> pool);
+    void startIfClear(const QString &name);
+    bool isRetiring(const QString &name) const;
+    bool isCurrentPool(const QString &name, const ServerPool *pool) const;
+    void checkAllStopped();
     ServerStatus statusOf(const Server &server) const;
-    void onServerStopped();
     static void failLater(QObject *context, std::function<void(const ToolCallReply &)> handler, const QString &error);
 
     ToolRegistry m_registry;
     QStringList m_order;
     std::map<QString, Server> m_servers;
-    // Removed or restarted servers, kept until they have stopped.
-    std::vector<std::unique_ptr<ServerPool>> m_retiring;
+    std::vector<Retiring> m_retiring;
     bool m_stoppingAll = false;
+    bool m_allStoppedQueued = false;
 };
 
 } // namespace Tether

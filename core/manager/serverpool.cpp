@@ -56,7 +56,10 @@ ServerPool::Member *ServerPool::addMember()
         if (!m_members.empty() && m_members.front()->id == id)
             emit statusChanged(status());
     });
-    connect(supervisor, &ConnectionSupervisor::stopped, this, &ServerPool::onMemberStopped);
+    connect(supervisor, &ConnectionSupervisor::stopped, this, [this](bool complete) {
+        m_stopIncomplete |= !complete;
+        onMemberStopped();
+    });
     m_members.push_back(std::move(member));
     return m_members.back().get();
 }
@@ -104,7 +107,11 @@ ServerStatus ServerPool::status() const
 
 void ServerPool::start()
 {
-    m_stoppingAll = false;
+    if (m_stoppingAll) {
+        // Start once the stop under way has finished; a start now would be lost on the way.
+        m_startWhenStopped = true;
+        return;
+    }
     while (int(m_members.size()) < minimumSessions())
         addMember();
     for (const auto &member : m_members)
@@ -115,17 +122,23 @@ void ServerPool::start()
 
 void ServerPool::reconnect()
 {
-    if (m_members.empty()) {
+    if (m_stoppingAll || m_members.empty()) {
         start();
         return;
     }
     for (const auto &member : m_members)
         member->supervisor->reconnect();
+    if (m_exclusive)
+        m_housekeeping.start();
 }
 
 void ServerPool::stop()
 {
+    m_startWhenStopped = false;
+    if (m_stoppingAll)
+        return;
     m_stoppingAll = true;
+    m_stopIncomplete = false;
     m_housekeeping.stop();
     failQueue(u"server '%1' is stopping"_s.arg(m_config.name));
     for (const auto &member : m_members)
@@ -156,10 +169,9 @@ void ServerPool::onMemberStopped()
     if (!allStopped)
         return;
     m_stoppingAll = false;
-    const bool complete = std::all_of(m_members.cbegin(), m_members.cend(), [](const auto &m) {
-        return !m->supervisor->status().reason.startsWith(u"incomplete shutdown"_s);
-    });
-    emit stopped(complete);
+    emit stopped(!m_stopIncomplete);
+    if (std::exchange(m_startWhenStopped, false))
+        start();
 }
 
 void ServerPool::onMemberStateChanged(int id, const ServerStatus &memberStatus)

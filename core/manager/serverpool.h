@@ -83,6 +83,8 @@ private:
     std::deque<QueuedCall> m_queue;
     int m_nextMemberId = 1;
     bool m_stoppingAll = false;
+    bool m_startWhenStopped = false; // started while stopping
+    bool m_stopIncomplete = false;   // a session's process would not exit
     QTimer m_housekeeping;
 };
 
