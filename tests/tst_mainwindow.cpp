@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 #include "serveractions.h"
 #include "servertablemodel.h"
+#include "trayicon.h"
 #include "support/testprocess.h"
 
 #include <QAbstractItemModelTester>
@@ -133,6 +134,21 @@ private slots:
                               status(u"c"_s, ServerState::Reconnecting), invalid, status(u"e"_s, ServerState::Failed)}),
                  u"5 servers: 2 connected, 1 reconnecting, 1 failed, 1 invalid"_s);
         QCOMPARE(summaryText({status(u"a"_s, ServerState::Stopped)}), u"1 server: 1 stopped"_s);
+    }
+
+    void trayShowsTheWorstState()
+    {
+        QCOMPARE(aggregateState({}), ServerState::Stopped);
+        QCOMPARE(aggregateState({status(u"a"_s, ServerState::Connected), status(u"b"_s, ServerState::Stopped)}),
+                 ServerState::Connected);
+        QCOMPARE(aggregateState({status(u"a"_s, ServerState::Connected), status(u"b"_s, ServerState::Retrying),
+                                 status(u"c"_s, ServerState::Reconnecting)}),
+                 ServerState::Reconnecting);
+        QCOMPARE(aggregateState({status(u"a"_s, ServerState::Disconnected), status(u"b"_s, ServerState::Failed)}),
+                 ServerState::Failed);
+        ServerStatus invalid = status(u"x"_s, ServerState::Failed);
+        invalid.configErrors = QStringList{u"bad"_s};
+        QCOMPARE(aggregateState({invalid, status(u"a"_s, ServerState::Connected)}), ServerState::Connected);
     }
 
     void windowDrivesRealServers()

@@ -4,6 +4,7 @@
 #include "servertablemodel.h"
 
 #include <QAction>
+#include <QCloseEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -83,12 +84,12 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     topLayout->addWidget(m_problem);
     topLayout->addWidget(m_filter);
     topLayout->addWidget(m_table);
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(top);
-    splitter->addWidget(tabs);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    setCentralWidget(splitter);
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->addWidget(top);
+    m_splitter->addWidget(tabs);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    setCentralWidget(m_splitter);
     statusBar()->addWidget(m_summary);
 
     createActions();
@@ -138,6 +139,25 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     updateSummary();
     updateActions();
     resize(1000, 620);
+    QSettings settings = windowSettings();
+    restoreGeometry(settings.value(u"geometry"_s).toByteArray());
+    m_splitter->restoreState(settings.value(u"splitter"_s).toByteArray());
+    m_table->horizontalHeader()->restoreState(settings.value(u"columns"_s).toByteArray());
+}
+
+QSettings MainWindow::windowSettings()
+{
+    // Beside servers.json: ~/.config/tether/window.ini
+    return QSettings(QSettings::IniFormat, QSettings::UserScope, u"tether"_s, u"window"_s);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings = windowSettings();
+    settings.setValue(u"geometry"_s, saveGeometry());
+    settings.setValue(u"splitter"_s, m_splitter->saveState());
+    settings.setValue(u"columns"_s, m_table->horizontalHeader()->saveState());
+    QMainWindow::closeEvent(event);
 }
 
 void MainWindow::createActions()

@@ -3,12 +3,14 @@
 #include "manager/servermanager.h"
 
 #include <QMainWindow>
+#include <QSettings>
 
 class QAction;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTableView;
 class QTreeWidget;
 
@@ -36,6 +38,11 @@ public:
     QString selectedServer() const;
     // Shown above the table when the config cannot be used.
     void setConfigProblem(const QString &problem);
+    // Where the window remembers its geometry and splitter between runs.
+    static QSettings windowSettings();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
 
 private:
     void createActions();
@@ -47,6 +54,7 @@ private:
     ServerTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
+    QSplitter *m_splitter;
     QLineEdit *m_filter;
     QLabel *m_problem;
     QTreeWidget *m_tools;

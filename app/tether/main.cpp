@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "trayicon.h"
 
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
@@ -80,7 +81,15 @@ int main(int argc, char *argv[])
     };
     UnixSignalWatcher signalWatcher({SIGINT, SIGTERM});
     QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &app, quit);
-    QObject::connect(&app, &QApplication::lastWindowClosed, &app, quit);
+    // With a tray, closing the window hides it and Tether keeps supervising; without, it quits.
+    std::unique_ptr<TrayIcon> tray;
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        tray = std::make_unique<TrayIcon>(manager, &window);
+        QObject::connect(tray.get(), &TrayIcon::quitRequested, &app, quit);
+        tray->show();
+    } else {
+        QObject::connect(&app, &QApplication::lastWindowClosed, &app, quit);
+    }
 
     window.show();
     return QApplication::exec();
