@@ -9,7 +9,9 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QSignalSpy>
+#include <QPlainTextEdit>
 #include <QTableView>
+#include <QTreeWidget>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -188,9 +190,32 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"demo"_s)->pid != pid && manager.status(u"demo"_s)->state == ServerState::Connected, 10000);
         QVERIFY(!processAlive(pid));
 
+        // The Log shows the server's stderr; the Timeline each state change in order.
+        QTRY_VERIFY(window.logView()->toPlainText().contains(u"stderr  demo: started pid"_s));
+        QStringList states;
+        for (int i = 0; i < window.timelineView()->topLevelItemCount(); ++i)
+            states.append(window.timelineView()->topLevelItem(i)->text(1));
+        QVERIFY2(states.join(u' ').contains(u"Connected Stopping Stopped Starting Connected"_s), qPrintable(states.join(u' ')));
+
         QSignalSpy stopped(&manager, &ServerManager::allStopped);
         manager.stopAll();
         QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+    }
+
+    void eventLogIsCappedPerServer()
+    {
+        EventLog log(3);
+        QSignalSpy appended(&log, &EventLog::appended);
+        for (int i = 0; i < 5; ++i)
+            log.append({{}, u"a"_s, ServerEvent::Kind::Stderr, u"stderr"_s, QString::number(i), {}});
+        log.append({{}, u"b"_s, ServerEvent::Kind::Stderr, u"stderr"_s, u"other"_s, {}});
+        QCOMPARE(appended.size(), 6);
+        const QList<ServerEvent> events = log.events(u"a"_s);
+        QCOMPARE(events.size(), 3);
+        QCOMPARE(events.first().text, u"2"_s);
+        QCOMPARE(events.last().text, u"4"_s);
+        QVERIFY(events.last().time.isValid());
+        QCOMPARE(log.events(u"b"_s).size(), 1);
     }
 };
 

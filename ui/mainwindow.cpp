@@ -2,8 +2,11 @@
 
 #include "serveractions.h"
 #include "servertablemodel.h"
+#include "stateicons.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QCloseEvent>
 #include <QHeaderView>
 #include <QLabel>
@@ -33,6 +36,10 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     , m_problem(new QLabel(this))
     , m_tools(new QTreeWidget(this))
     , m_details(new QPlainTextEdit(this))
+    , m_log(new QPlainTextEdit(this))
+    , m_logLevel(new QComboBox(this))
+    , m_logSearch(new QLineEdit(this))
+    , m_timeline(new QTreeWidget(this))
     , m_summary(new QLabel(this))
 {
     setWindowTitle(tr("Tether"));
@@ -74,9 +81,33 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     m_tools->setHeaderLabels({tr("Tool"), tr("Public name"), tr("Description")});
     m_tools->setRootIsDecorated(false);
     m_details->setReadOnly(true);
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(2000); // the event log keeps the same number per server
+    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_logLevel->addItems({tr("Everything"), tr("Warnings and errors"), tr("State changes"), tr("Server stderr"),
+                          tr("Server log messages")});
+    m_logSearch->setPlaceholderText(tr("Search the log"));
+    m_logSearch->setClearButtonEnabled(true);
+    connect(m_logLevel, &QComboBox::currentIndexChanged, this, &MainWindow::updateLog);
+    connect(m_logSearch, &QLineEdit::textChanged, this, &MainWindow::updateLog);
+    auto *logPage = new QWidget(this);
+    auto *logLayout = new QVBoxLayout(logPage);
+    logLayout->setContentsMargins(0, 0, 0, 0);
+    auto *logBar = new QHBoxLayout;
+    logBar->addWidget(m_logLevel);
+    logBar->addWidget(m_logSearch, 1);
+    logLayout->addLayout(logBar);
+    logLayout->addWidget(m_log);
+
+    m_timeline->setHeaderLabels({tr("Time"), tr("State"), tr("Attempt"), tr("Exit"), tr("Reason")});
+    m_timeline->setRootIsDecorated(false);
+
     auto *tabs = new QTabWidget(this);
     tabs->addTab(m_tools, tr("Tools"));
+    tabs->addTab(logPage, tr("Log"));
+    tabs->addTab(m_timeline, tr("Timeline"));
     tabs->addTab(m_details, tr("Details"));
+    connect(&m_manager.eventLog(), &EventLog::appended, this, &MainWindow::appendEvent);
 
     auto *top = new QWidget(this);
     auto *topLayout = new QVBoxLayout(top);
@@ -123,6 +154,7 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         updateActions();
         updateDetails();
+        updateLog();
     });
     connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
         QMenu menu(this);
@@ -246,6 +278,90 @@ void MainWindow::updateDetails()
     if (!status->lastStderrTail.isEmpty())
         lines.append(tr("Last stderr lines of the ended process:\n%1").arg(status->lastStderrTail.mid(std::max<qsizetype>(0, status->lastStderrTail.size() - 20)).join(u'\n')));
     m_details->setPlainText(lines.join(u'\n'));
+}
+
+bool MainWindow::passesLogFilter(const ServerEvent &event) const
+{
+    switch (m_logLevel->currentIndex()) {
+    case 1: // warnings and errors
+        if (event.kind == ServerEvent::Kind::StateChange) {
+            const ServerState state = event.status.state;
+            if (state == ServerState::Connected || state == ServerState::Starting || state == ServerState::Stopped
+                || state == ServerState::Stopping)
+                return false;
+        } else if (!QStringList{u"warning"_s, u"error"_s, u"critical"_s, u"alert"_s, u"emergency"_s}.contains(event.level)) {
+            return false;
+        }
+        break;
+    case 2: if (event.kind != ServerEvent::Kind::StateChange) return false; break;
+    case 3: if (event.kind != ServerEvent::Kind::Stderr) return false; break;
+    case 4: if (event.kind != ServerEvent::Kind::ServerLog) return false; break;
+    default: break;
+    }
+    const QString search = m_logSearch->text();
+    return search.isEmpty() || event.text.contains(search, Qt::CaseInsensitive);
+}
+
+static QString logLine(const ServerEvent &event)
+{
+    const QString time = event.time.toLocalTime().toString(u"HH:mm:ss.zzz"_s);
+    switch (event.kind) {
+    case ServerEvent::Kind::StateChange:
+        return u"%1  %2  %3"_s.arg(time, stateName(event.status.state), event.text);
+    case ServerEvent::Kind::Stderr:
+        return u"%1  stderr  %2"_s.arg(time, event.text);
+    case ServerEvent::Kind::ServerLog:
+        return u"%1  %2  %3"_s.arg(time, event.level, event.text);
+    }
+    return {};
+}
+
+static QTreeWidgetItem *timelineItem(const ServerEvent &event)
+{
+    const ServerStatus &status = event.status;
+    QString exit;
+    if (status.state == ServerState::Retrying || status.state == ServerState::Reconnecting
+        || status.state == ServerState::Failed || status.state == ServerState::Disconnected) {
+        if (status.lastExitSignal)
+            exit = signalName(*status.lastExitSignal);
+        else if (status.lastExitCode)
+            exit = QString::number(*status.lastExitCode);
+    }
+    auto *item = new QTreeWidgetItem({event.time.toLocalTime().toString(u"HH:mm:ss.zzz"_s), stateName(status.state),
+                                      status.attempt > 0 ? u"%1/%2"_s.arg(status.attempt).arg(status.maxAttempts) : QString(),
+                                      exit, event.text});
+    item->setIcon(1, stateIcon(status.state));
+    if (!exit.isEmpty() && !status.lastStderrTail.isEmpty())
+        item->setToolTip(4, status.lastStderrTail.mid(std::max<qsizetype>(0, status.lastStderrTail.size() - 15)).join(u'\n'));
+    return item;
+}
+
+void MainWindow::updateLog()
+{
+    m_log->clear();
+    m_timeline->clear();
+    const QString name = selectedServer();
+    if (name.isEmpty())
+        return;
+    QStringList lines;
+    for (const ServerEvent &event : m_manager.eventLog().events(name)) {
+        if (passesLogFilter(event))
+            lines.append(logLine(event));
+        if (event.kind == ServerEvent::Kind::StateChange)
+            m_timeline->addTopLevelItem(timelineItem(event));
+    }
+    m_log->setPlainText(lines.join(u'\n'));
+    m_log->moveCursor(QTextCursor::End);
+}
+
+void MainWindow::appendEvent(const ServerEvent &event)
+{
+    if (event.server != selectedServer())
+        return;
+    if (passesLogFilter(event))
+        m_log->appendPlainText(logLine(event));
+    if (event.kind == ServerEvent::Kind::StateChange)
+        m_timeline->addTopLevelItem(timelineItem(event));
 }
 
 } // namespace Tether

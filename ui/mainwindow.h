@@ -7,6 +7,7 @@
 
 class QAction;
 class QLabel;
+class QComboBox;
 class QLineEdit;
 class QPlainTextEdit;
 class QSortFilterProxyModel;
@@ -35,6 +36,8 @@ public:
     QAction *reconnectAction() const { return m_reconnect; }
     QAction *reconnectAllAction() const { return m_reconnectAll; }
     void selectServer(const QString &name);
+    QPlainTextEdit *logView() const { return m_log; }
+    QTreeWidget *timelineView() const { return m_timeline; }
     QString selectedServer() const;
     // Shown above the table when the config cannot be used.
     void setConfigProblem(const QString &problem);
@@ -49,6 +52,9 @@ private:
     void updateActions();
     void updateDetails();
     void updateSummary();
+    void updateLog();
+    void appendEvent(const ServerEvent &event);
+    bool passesLogFilter(const ServerEvent &event) const;
 
     ServerManager &m_manager;
     ServerTableModel *m_model;
@@ -59,6 +65,10 @@ private:
     QLabel *m_problem;
     QTreeWidget *m_tools;
     QPlainTextEdit *m_details;
+    QPlainTextEdit *m_log;
+    QComboBox *m_logLevel;
+    QLineEdit *m_logSearch;
+    QTreeWidget *m_timeline;
     QLabel *m_summary;
     QAction *m_start = nullptr;
     QAction *m_stop = nullptr;

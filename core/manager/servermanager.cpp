@@ -72,9 +72,22 @@ void ServerManager::addServer(const ServerConfig &config)
                 emit statusChanged(*status(name));
         });
         connect(pool, &ServerPool::stateChanged, this, [this, pool, name = config.name] {
-            if (isCurrentPool(name, pool))
-                emit stateChanged(*status(name));
+            if (!isCurrentPool(name, pool))
+                return;
+            const ServerStatus snapshot = *status(name);
+            m_eventLog.append({{}, name, ServerEvent::Kind::StateChange, {}, snapshot.reason, snapshot});
+            emit stateChanged(snapshot);
         });
+        connect(pool, &ServerPool::stderrLine, this, [this, pool, name = config.name](const QString &line) {
+            if (isCurrentPool(name, pool))
+                m_eventLog.append({{}, name, ServerEvent::Kind::Stderr, u"stderr"_s, line, {}});
+        });
+        connect(pool, &ServerPool::serverLogMessage, this,
+                [this, pool, name = config.name](const QString &level, const QString &logger, const QString &text) {
+                    if (isCurrentPool(name, pool))
+                        m_eventLog.append({{}, name, ServerEvent::Kind::ServerLog, level,
+                                           logger.isEmpty() ? text : logger + u": "_s + text, {}});
+                });
         connect(pool, &ServerPool::stopped, this, &ServerManager::checkAllStopped);
     } else {
         server.config.errors += unsupported.isEmpty() ? QStringList() : QStringList{unsupported};

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/serverconfig.h"
+#include "manager/eventlog.h"
 #include "manager/serverpool.h"
 #include "supervisor/connectionsupervisor.h"
 #include "supervisor/toolregistry.h"
@@ -47,6 +48,7 @@ public:
     std::optional<ServerStatus> status(const QString &name) const;
     QList<ServerStatus> statuses() const;
     ToolRegistry &registry() { return m_registry; }
+    EventLog &eventLog() { return m_eventLog; }
 
     void start(const QString &name);
     void stop(const QString &name);
@@ -101,6 +103,7 @@ private:
     static void failLater(QObject *context, std::function<void(const ToolCallReply &)> handler, const QString &error);
 
     ToolRegistry m_registry;
+    EventLog m_eventLog;
     QStringList m_order;
     std::map<QString, Server> m_servers;
     std::vector<Retiring> m_retiring;

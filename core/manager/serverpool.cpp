@@ -56,6 +56,8 @@ ServerPool::Member *ServerPool::addMember()
         if (!m_members.empty() && m_members.front()->id == id)
             emit statusChanged(status());
     });
+    connect(supervisor, &ConnectionSupervisor::stderrLine, this, &ServerPool::stderrLine);
+    connect(supervisor, &ConnectionSupervisor::serverLogMessage, this, &ServerPool::serverLogMessage);
     connect(supervisor, &ConnectionSupervisor::stopped, this, [this](bool complete) {
         m_stopIncomplete |= !complete;
         onMemberStopped();

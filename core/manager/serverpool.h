@@ -42,6 +42,8 @@ signals:
     void statusChanged(const Tether::ServerStatus &status);
     void stateChanged(const Tether::ServerStatus &status);
     void stopped(bool complete);
+    void stderrLine(const QString &line);
+    void serverLogMessage(const QString &level, const QString &logger, const QString &text);
 
 private:
     struct Member

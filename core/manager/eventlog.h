@@ -1,0 +1,48 @@
+#pragma once
+
+#include "supervisor/serverstatus.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QObject>
+
+#include <deque>
+
+namespace Tether {
+
+// One thing that happened to a server, as a value: what the window's Log and Timeline show.
+struct ServerEvent
+{
+    enum class Kind { StateChange, Stderr, ServerLog };
+
+    QDateTime time;
+    QString server;
+    Kind kind = Kind::Stderr;
+    QString level;   // "info", "warning", "error" … (ServerLog; StateChange derives one)
+    QString text;
+    ServerStatus status; // StateChange: the snapshot right after the change
+};
+
+// The recent events of every server, capped per server so memory stays bounded however long
+// Tether runs and however much a server writes.
+class EventLog final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(EventLog)
+
+public:
+    explicit EventLog(int capPerServer = 2000, QObject *parent = nullptr);
+
+    void append(ServerEvent event);
+    QList<ServerEvent> events(const QString &server) const;
+    void forget(const QString &server);
+
+signals:
+    void appended(const Tether::ServerEvent &event);
+
+private:
+    int m_cap;
+    QHash<QString, std::deque<ServerEvent>> m_events;
+};
+
+} // namespace Tether
