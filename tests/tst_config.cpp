@@ -1,5 +1,6 @@
 #include "config/serverconfig.h"
 #include "support/policyprinters.h"
+#include "support/testfiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -90,8 +91,7 @@ static QByteArray readAll(const QString &path)
 
 static void writeAll(const QString &path, const QByteArray &bytes)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(bytes) != bytes.size())
+    if (!Testing::writeFile(path, bytes))
         qFatal("cannot write %s", qPrintable(path));
 }
 

@@ -1,6 +1,7 @@
 // Hot reload: a changed config file restarts only the servers whose settings changed.
 #include "config/configwatcher.h"
 #include "manager/servermanager.h"
+#include "support/testfiles.h"
 #include "support/testprocess.h"
 
 #include <QDir>
@@ -24,12 +25,6 @@ QByteArray configWith(const QJsonArray &secondArguments)
         {u"edited"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}, {u"args"_s, secondArguments},
                                   {u"heartbeat"_s, heartbeatOff}}},
     }}}).toJson();
-}
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(content) == content.size();
 }
 
 // Like editors that save by writing a new file and renaming it over the old one.

@@ -1,4 +1,5 @@
 // tetherctl as scripts use it: exit statuses, output on stdout, one line on stderr.
+#include "support/testfiles.h"
 #include "support/testprocess.h"
 
 #include <QDir>
@@ -292,15 +293,12 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"servers.json"_s);
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
             {u"good"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
             {u"bad"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)},
                                    {u"args"_s, QJsonArray{u"--fail-at-startup"_s}}}},
             {u"off"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}, {u"enabled"_s, false}}},
-        }}}).toJson());
-        file.close();
+        }}}).toJson()));
 
         const Run status = tetherctl({u"status"_s, u"--config"_s, path});
         QCOMPARE(status.exitCode, 0);
@@ -332,13 +330,10 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"servers.json"_s);
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
             {u"one"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
             {u"two"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
-        }}}).toJson());
-        file.close();
+        }}}).toJson()));
         const Run check = tetherctl({u"check"_s, u"--config"_s, path});
         QCOMPARE(check.exitCode, 0);
         QCOMPARE(check.err, QString());
@@ -348,10 +343,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"servers.json"_s);
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("{\n  \"mcpServers\": {\n    \"a\": { \"command\": \"x\" },,\n  }\n}\n");
-        file.close();
+        QVERIFY(writeFile(path, "{\n  \"mcpServers\": {\n    \"a\": { \"command\": \"x\" },,\n  }\n}\n"));
         const Run status = tetherctl({u"status"_s, u"--config"_s, path});
         QCOMPARE(status.exitCode, 2);
         QVERIFY2(oneLine(status.err) && status.err.contains(u"line 3"_s), qPrintable(status.err));
@@ -395,10 +387,7 @@ private slots:
 
         // The user's own file, with a server and a key Tether does not know.
         QVERIFY(QDir().mkpath(dir.filePath(u"tether"_s)));
-        QFile existing(target);
-        QVERIFY(existing.open(QIODevice::WriteOnly));
-        existing.write(R"({"comment": "mine", "mcpServers": {"memory": {"command": "my-memory"}}})");
-        existing.close();
+        QVERIFY(writeFile(target, R"({"comment": "mine", "mcpServers": {"memory": {"command": "my-memory"}}})"));
 
         const Run run = tetherctl({u"import"_s, format, source, u"--config"_s, target});
         QCOMPARE(run.exitCode, 0);
@@ -436,10 +425,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString target = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(target, "{ \"mcpServers\": "));
         QFile broken(target);
-        QVERIFY(broken.open(QIODevice::WriteOnly));
-        broken.write("{ \"mcpServers\": ");
-        broken.close();
         const Run run = tetherctl({u"import"_s, u"claude"_s, QStringLiteral(TETHER_TEST_DATA "/config/claude_desktop_config.json"),
                                    u"--config"_s, target});
         QCOMPARE(run.exitCode, 2);
