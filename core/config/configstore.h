@@ -1,0 +1,58 @@
+#pragma once
+
+#include "config/configlocation.h"
+#include "config/configwatcher.h"
+#include "config/serverconfig.h"
+
+#include <QObject>
+
+#include <memory>
+
+namespace Tether {
+
+// The config Tether runs on, as both the window and a text editor change it: the current
+// document, where edits are saved, and the reload of outside edits. The embedded demo is
+// read-only; the first edit saves it, changed, as the user's file and goes on from there.
+class ConfigStore final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConfigStore)
+
+public:
+    ConfigStore(ConfigSource source, ConfigContext context, QString userPath = defaultConfigPath(),
+                QObject *parent = nullptr);
+    ~ConfigStore() override;
+
+    // Reads the file and starts following it. Emits documentChanged when it can be used, and
+    // problemChanged either way.
+    void load();
+
+    const ConfigDocument &document() const { return m_document; }
+    const ConfigContext &context() const { return m_context; }
+    bool isEmbedded() const { return m_source.embedded; }
+    // The file the servers come from (a resource path for the embedded demo).
+    QString path() const { return m_source.path; }
+    // The file an edit is written to.
+    QString savePath() const { return m_source.embedded ? m_userPath : m_source.path; }
+
+    // Writes `root` atomically and applies it at once. Refuses, writing nothing, when the file
+    // on disk is broken or `root` is not a usable config; `error` then says why.
+    bool save(const QJsonObject &root, QString *error);
+
+signals:
+    void documentChanged(const Tether::ConfigDocument &document);
+    // Empty when the file is fine.
+    void problemChanged(const QString &problem);
+
+private:
+    void follow();
+    void adopt(const ConfigDocument &document);
+
+    ConfigSource m_source;
+    ConfigContext m_context;
+    QString m_userPath;
+    ConfigDocument m_document;
+    std::unique_ptr<ConfigWatcher> m_watcher;
+};
+
+} // namespace Tether

@@ -1,0 +1,143 @@
+// The config as the window edits it: atomic saves, the embedded demo saved as the user's file,
+// and outside edits picked up.
+#include "config/configstore.h"
+#include "support/testfiles.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using namespace Tether::Testing;
+
+namespace {
+
+const ConfigContext Context{[](const QString &) { return std::optional<QString>(); }, u"/opt/tether/bin"_s};
+
+QJsonObject withServer(QJsonObject root, const QString &name, const QString &command)
+{
+    QJsonObject servers = root.value(u"mcpServers"_s).toObject();
+    servers.insert(name, QJsonObject{{u"command"_s, command}});
+    root.insert(u"mcpServers"_s, servers);
+    return root;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestConfigStore final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void embeddedDemoIsSavedAsTheUserFile()
+    {
+        QTemporaryDir dir;
+        const QString userPath = dir.filePath(u"tether/servers.json"_s);
+        ConfigStore store({QString::fromUtf16(EmbeddedConfigPath), true}, Context, userPath);
+        QSignalSpy changed(&store, &ConfigStore::documentChanged);
+        store.load();
+        QCOMPARE(changed.size(), 1);
+        QVERIFY(store.isEmbedded());
+        QCOMPARE(store.savePath(), userPath);
+        QVERIFY(store.document().server(u"demo"_s));
+
+        QString error;
+        QVERIFY2(store.save(withServer(store.document().root, u"extra"_s, u"/bin/extra"_s), &error), qPrintable(error));
+        QCOMPARE(changed.size(), 2);
+        QVERIFY(!store.isEmbedded());
+        QCOMPARE(store.path(), userPath);
+        QVERIFY(store.document().server(u"demo"_s));
+        QCOMPARE(store.document().server(u"extra"_s)->command.program, u"/bin/extra"_s);
+        QCOMPARE(QFile::permissions(userPath), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser
+                                                   | QFileDevice::WriteUser);
+        // The demo's ${tether:bindir} is kept as written, not expanded into the file.
+        QVERIFY(readAll(userPath).contains("${tether:bindir}"));
+
+        // From now on the user's file is followed: an outside edit is picked up.
+        const QJsonObject edited = withServer(store.document().root, u"outside"_s, u"/bin/outside"_s);
+        QVERIFY(writeFile(userPath, QJsonDocument(edited).toJson()));
+        QTRY_VERIFY_WITH_TIMEOUT(store.document().server(u"outside"_s), 5000);
+        QCOMPARE(changed.size(), 3);
+    }
+
+    void ownSaveIsAppliedOnce()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, R"({"mcpServers": {"one": {"command": "/bin/one"}}})"));
+        ConfigStore store({path, false}, Context, dir.filePath(u"unused.json"_s));
+        store.load();
+        QSignalSpy changed(&store, &ConfigStore::documentChanged);
+        QString error;
+        QVERIFY2(store.save(withServer(store.document().root, u"two"_s, u"/bin/two"_s), &error), qPrintable(error));
+        QCOMPARE(changed.size(), 1);
+        // The watcher sees the same content Tether wrote and must not apply it again; an outside
+        // edit after it shows the watcher is running, so the count below is not vacuous.
+        QVERIFY(writeFile(path, QJsonDocument(withServer(store.document().root, u"three"_s, u"/bin/three"_s)).toJson()));
+        QTRY_VERIFY_WITH_TIMEOUT(store.document().server(u"three"_s), 5000);
+        QCOMPARE(changed.size(), 2);
+    }
+
+    void brokenFileOnDiskIsNeverOverwritten()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, R"({"mcpServers": {"one": {"command": "/bin/one"}}})"));
+        ConfigStore store({path, false}, Context, dir.filePath(u"unused.json"_s));
+        store.load();
+        const QByteArray broken = R"({"mcpServers": {"one": )";
+        QVERIFY(writeFile(path, broken));
+        QSignalSpy changed(&store, &ConfigStore::documentChanged);
+        QString error;
+        QVERIFY(!store.save(withServer(store.document().root, u"two"_s, u"/bin/two"_s), &error));
+        QVERIFY2(error.contains(path) && error.contains(u"left untouched"_s), qPrintable(error));
+        QCOMPARE(readAll(path), broken);
+        QCOMPARE(changed.size(), 0);
+        QVERIFY(!store.document().server(u"two"_s));
+    }
+
+    void unusableRootIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        const QByteArray original = R"({"mcpServers": {"one": {"command": "/bin/one"}}})";
+        QVERIFY(writeFile(path, original));
+        ConfigStore store({path, false}, Context, dir.filePath(u"unused.json"_s));
+        store.load();
+        QString error;
+        QVERIFY(!store.save(QJsonObject{{u"mcpServers"_s, u"not an object"_s}}, &error));
+        QVERIFY2(error.contains(u"nothing was saved"_s) && error.contains(u"mcpServers"_s), qPrintable(error));
+        QCOMPARE(readAll(path), original);
+    }
+
+    void brokenFileIsReportedThenPickedUpWhenFixed()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, "{ not json"));
+        ConfigStore store({path, false}, Context, dir.filePath(u"unused.json"_s));
+        QSignalSpy problems(&store, &ConfigStore::problemChanged);
+        QSignalSpy changed(&store, &ConfigStore::documentChanged);
+        store.load();
+        QCOMPARE(changed.size(), 0);
+        QCOMPARE(problems.size(), 1);
+        const QString problem = problems.takeFirst().at(0).toString();
+        QVERIFY2(problem.contains(path) && problem.contains(u"No servers were started"_s), qPrintable(problem));
+
+        QVERIFY(writeFile(path, R"({"mcpServers": {"one": {"command": "/bin/one"}}})"));
+        QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, 5000);
+        QVERIFY(problems.last().at(0).toString().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConfigStore)
+#include "tst_configstore.moc"
