@@ -14,14 +14,6 @@ ServerManager::ServerManager(QObject *parent)
 
 ServerManager::~ServerManager() = default;
 
-// Why a valid-looking config cannot be run by this version; empty when it can.
-static QString unsupportedReason(const ServerConfig &config)
-{
-    if (config.transport != TransportKind::Stdio)
-        return u"the %1 transport is not available in this version of Tether"_s.arg(transportName(config.transport));
-    return {};
-}
-
 ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
 {
     ConfigChange change;
@@ -62,8 +54,7 @@ void ServerManager::addServer(const ServerConfig &config)
 {
     Server server;
     server.config = config;
-    const QString unsupported = unsupportedReason(config);
-    if (config.isValid() && unsupported.isEmpty()) {
+    if (config.isValid()) {
         server.pool = std::make_unique<ServerPool>(config, &m_registry);
         ServerPool *pool = server.pool.get();
         // Only the pool that currently is this server speaks for it.
@@ -90,7 +81,6 @@ void ServerManager::addServer(const ServerConfig &config)
                 });
         connect(pool, &ServerPool::stopped, this, &ServerManager::checkAllStopped);
     } else {
-        server.config.errors += unsupported.isEmpty() ? QStringList() : QStringList{unsupported};
         for (const QString &error : std::as_const(server.config.errors))
             spdlog::error("{}", error);
     }

@@ -1,5 +1,7 @@
 #include "serverpool.h"
 
+#include "transportfactory.h"
+
 #include "common/duration.h"
 #include "common/logging.h"
 
@@ -43,10 +45,8 @@ ServerPool::Member *ServerPool::addMember()
         member->ownRegistry = std::make_unique<ToolRegistry>();
         registry = member->ownRegistry.get();
     }
-    StdioServerCommand command = m_config.command;
-    command.shownAs = m_config.describe();
-    member->supervisor = std::make_unique<ConnectionSupervisor>(
-        m_config.name, [command] { return std::make_unique<StdioTransport>(command); }, settingsOf(m_config), registry);
+    member->supervisor = std::make_unique<ConnectionSupervisor>(m_config.name, transportFactoryFor(m_config),
+                                                                settingsOf(m_config), registry);
     member->idleSince = QDateTime::currentDateTimeUtc();
     const int id = member->id;
     ConnectionSupervisor *supervisor = member->supervisor.get();

@@ -3,7 +3,10 @@
 #include "transport/stdiotransport.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 
 #include <csignal>
@@ -26,6 +29,74 @@ inline StdioServerCommand serverEverything()
 {
     return {QStandardPaths::findExecutable(QStringLiteral("node")), {serverEverythingScript(), QStringLiteral("stdio")}, {}, {}, {}};
 }
+
+// A loopback port nothing listens on right now.
+inline quint16 freeLoopbackPort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost);
+    return probe.serverPort();
+}
+
+// server-everything serving MCP over HTTP on a loopback port (it reads the port from $PORT):
+// `mode` "streamableHttp" (endpoint /mcp) or "sse" (endpoint /sse). Killed when it goes out of
+// scope; start() may be called again after kill(), on the same port.
+class ServerEverythingHttp final
+{
+public:
+    ServerEverythingHttp(QString mode, quint16 port)
+        : m_mode(std::move(mode))
+        , m_port(port)
+    {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("PORT"), QString::number(m_port));
+        m_process.setProcessEnvironment(environment);
+        m_process.setProcessChannelMode(QProcess::SeparateChannels);
+        QObject::connect(&m_process, &QProcess::readyReadStandardOutput, &m_process,
+                         [this] { output += m_process.readAllStandardOutput(); });
+        QObject::connect(&m_process, &QProcess::readyReadStandardError, &m_process,
+                         [this] { output += m_process.readAllStandardError(); });
+    }
+    ~ServerEverythingHttp() { kill(); }
+    Q_DISABLE_COPY_MOVE(ServerEverythingHttp)
+
+    // Starts it and waits until its port takes connections.
+    [[nodiscard]] bool start()
+    {
+        m_process.start(QStandardPaths::findExecutable(QStringLiteral("node")), {serverEverythingScript(), m_mode});
+        return m_process.waitForStarted(10000)
+               && QTest::qWaitFor([this] { return acceptsConnections() || m_process.state() == QProcess::NotRunning; },
+                                  30000)
+               && m_process.state() == QProcess::Running;
+    }
+    void kill()
+    {
+        if (m_process.state() == QProcess::NotRunning)
+            return;
+        m_process.kill();
+        m_process.waitForFinished(10000);
+    }
+
+    QUrl url() const
+    {
+        return QUrl(QStringLiteral("http://127.0.0.1:%1/%2").arg(m_port).arg(m_mode == u"sse" ? u"sse" : u"mcp"));
+    }
+    quint16 port() const { return m_port; }
+
+    QByteArray output; // stdout and stderr, as it logs every session it opens and ends
+
+private:
+    bool acceptsConnections() const
+    {
+        QTcpSocket probe;
+        probe.connectToHost(QHostAddress::LocalHost, m_port);
+        return probe.waitForConnected(200);
+    }
+
+    QString m_mode;
+    quint16 m_port;
+    QProcess m_process;
+};
 
 // True while the process exists and is not a zombie waiting to be reaped.
 inline bool processAlive(qint64 pid)

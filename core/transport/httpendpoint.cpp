@@ -1,0 +1,122 @@
+#include "httpendpoint.h"
+
+#include "protocol/jsonrpc.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+QString HttpServerEndpoint::shown() const
+{
+    return shownUrl.isEmpty() ? url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery) : shownUrl;
+}
+
+QNetworkRequest HttpServerEndpoint::request(const QUrl &target, const QByteArray &accept) const
+{
+    QNetworkRequest request(target);
+    for (const auto &[name, value] : headers)
+        request.setRawHeader(name.toUtf8(), value.toUtf8());
+    // After the configured headers: the protocol's own must not be overridden.
+    request.setRawHeader("Accept", accept);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
+    return request;
+}
+
+int httpStatusOf(const QNetworkReply &reply)
+{
+    return reply.attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+}
+
+bool isEventStream(const QNetworkReply &reply)
+{
+    return reply.header(QNetworkRequest::ContentTypeHeader).toString().startsWith(u"text/event-stream"_s, Qt::CaseInsensitive);
+}
+
+namespace HttpErrors {
+
+QString networkFailure(const HttpServerEndpoint &endpoint, QNetworkReply::NetworkError error, const QString &detail)
+{
+    const QString url = endpoint.shown();
+    switch (error) {
+    case QNetworkReply::ConnectionRefusedError:
+        return u"could not connect to %1: connection refused; is the server running and listening there?"_s.arg(url);
+    case QNetworkReply::HostNotFoundError:
+        return u"could not connect to %1: the host name '%2' could not be resolved (DNS); check the url"_s.arg(
+            url, endpoint.url.host());
+    case QNetworkReply::TimeoutError:
+    case QNetworkReply::OperationCanceledError:
+        return u"%1 did not answer in time"_s.arg(url);
+    case QNetworkReply::RemoteHostClosedError:
+        return u"%1 closed the connection unexpectedly"_s.arg(url);
+    default:
+        break;
+    }
+    if (error == QNetworkReply::SslHandshakeFailedError || detail.contains(u"SSL"_s) || detail.contains(u"TLS"_s)
+        || detail.contains(u"certificate"_s, Qt::CaseInsensitive)) {
+        return u"TLS error talking to %1: %2; check the server's certificate, or whether the url should start "
+               "with http:// instead of https://"_s.arg(url, detail);
+    }
+    return u"could not talk to %1: %2"_s.arg(url, detail);
+}
+
+// What the body of an error says: a JSON-RPC error's message, else its first bytes.
+static QString bodySays(QByteArrayView body)
+{
+    const QJsonObject object = QJsonDocument::fromJson(body.toByteArray()).object();
+    const QString message = object.value(u"error").toObject().value(u"message").toString();
+    if (!message.isEmpty())
+        return u": \"%1\""_s.arg(message);
+    const QByteArray trimmed = body.trimmed().toByteArray();
+    return trimmed.isEmpty() ? QString() : u"; the body starts with "_s + JsonRpc::excerpt(trimmed);
+}
+
+QString httpStatus(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
+                   QByteArrayView body)
+{
+    const int status = httpStatusOf(reply);
+    const QString reason = reply.attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
+    const QString answered = u"%1 answered %2 with HTTP %3%4"_s.arg(endpoint.shown(), what).arg(status).arg(
+        reason.isEmpty() ? QString() : u" "_s + reason);
+    if (status == 401) {
+        const QByteArray challenge = reply.rawHeader("WWW-Authenticate").trimmed();
+        const QString scheme = QString::fromLatin1(challenge.left(challenge.indexOf(' ') < 0 ? challenge.size()
+                                                                                           : challenge.indexOf(' ')));
+        return answered
+               + u": the server needs credentials. Set them in this server's \"headers\" in the config, for example "
+                 "\"Authorization\": \"Bearer ${env:TOKEN}\"%1 (Tether sends only the configured headers; it does "
+                 "not sign in with OAuth)"_s.arg(scheme.isEmpty() ? QString() : u" (the server asks for " + scheme + u')');
+    }
+    if (status == 403) {
+        return answered
+               + u": the server refused the credentials or they lack permission; check the \"Authorization\" (or other) "
+                 "header in this server's \"headers\" in the config"_s
+               + bodySays(body);
+    }
+    if (status >= 500)
+        return answered + u" (a failure on the server's side; its own logs say more)"_s + bodySays(body);
+    return answered + bodySays(body);
+}
+
+QString notJson(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
+                QByteArrayView body)
+{
+    const QString type = reply.header(QNetworkRequest::ContentTypeHeader).toString();
+    return u"%1 answered %2 with a body that is not JSON%3: %4; is the url the server's MCP endpoint?"_s.arg(
+        endpoint.shown(), what, type.isEmpty() ? QString() : u" (Content-Type "_s + type + u')',
+        JsonRpc::excerpt(body.trimmed()));
+}
+
+QString tooLarge(const HttpServerEndpoint &endpoint, const QString &what, qsizetype limit)
+{
+    const QString size = limit % (1024 * 1024) == 0 ? u"%1 MiB"_s.arg(limit / (1024 * 1024)) : u"%1 bytes"_s.arg(limit);
+    return u"%1 answered %2 with more than %3 in one message; Tether refuses messages that large"_s.arg(
+        endpoint.shown(), what, size);
+}
+
+} // namespace HttpErrors
+
+} // namespace Tether

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "sseparser.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QString>
+#include <QUrl>
+
+#include <chrono>
+
+namespace Tether {
+
+// Where a remote MCP server is and what to send it besides the protocol.
+struct HttpServerEndpoint
+{
+    QUrl url;
+    QList<std::pair<QString, QString>> headers; // from the config, e.g. Authorization; never shown
+    // The url as messages may show it, e.g. as written in the config before ${env:…} put a
+    // token into it; empty: the url without user info and query.
+    QString shownUrl;
+
+    QString shown() const;
+    // A request to `target` with the configured headers and `accept`.
+    QNetworkRequest request(const QUrl &target, const QByteArray &accept) const;
+};
+
+struct HttpTransportOptions
+{
+    // Longest silence on one POST before it is given up (the session times requests out on its
+    // own); for HTTP+SSE also the wait for the endpoint event.
+    std::chrono::milliseconds requestTimeout{60000};
+    qsizetype maxMessageBytes = SseParser::DefaultMaxEventBytes; // one JSON body or one event
+    std::chrono::milliseconds resumeDelay{1000}; // before resuming a cut stream, unless the server said retry:
+    int maxResumeAttempts = 3;                   // resumptions in a row that fail to connect
+    std::chrono::milliseconds closeTimeout{2000}; // the DELETE of the session on close
+};
+
+// Texts for people about a failed HTTP exchange with `endpoint`.
+namespace HttpErrors {
+
+// A failure below HTTP: refused, DNS, TLS, cut connection, timeout.
+QString networkFailure(const HttpServerEndpoint &endpoint, QNetworkReply::NetworkError error, const QString &detail);
+// An HTTP error status; `what` names the exchange ("'tools/call'", "the event stream").
+QString httpStatus(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
+                   QByteArrayView body);
+// A 2xx body that is neither JSON nor an event stream.
+QString notJson(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
+                QByteArrayView body);
+QString tooLarge(const HttpServerEndpoint &endpoint, const QString &what, qsizetype limit);
+
+} // namespace HttpErrors
+
+int httpStatusOf(const QNetworkReply &reply); // 0 when no HTTP response arrived
+bool isEventStream(const QNetworkReply &reply);
+
+} // namespace Tether

@@ -1,0 +1,221 @@
+#include "httpssetransport.h"
+
+#include "common/duration.h"
+#include "common/logging.h"
+#include "protocol/jsonrpc.h"
+
+#include <QPointer>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+// Of a failed stream request only the start of the body is worth quoting.
+static constexpr qsizetype MaxErrorBodyBytes = 4096;
+
+HttpSseTransport::HttpSseTransport(HttpServerEndpoint endpoint, HttpTransportOptions options, QObject *parent)
+    : Transport(parent)
+    , m_endpoint(std::move(endpoint))
+    , m_options(options)
+    , m_events(options.maxMessageBytes)
+{
+    m_endpointTimer.setSingleShot(true);
+    connect(&m_endpointTimer, &QTimer::timeout, this, [this] {
+        closeWithError(u"%1 sent no endpoint event within %2: is it an HTTP+SSE (2024-11-05) server? For a "
+                       "Streamable HTTP server set \"type\": \"http\""_s.arg(m_endpoint.shown(),
+                                                                            formatDuration(m_options.requestTimeout)));
+    });
+}
+
+HttpSseTransport::~HttpSseTransport()
+{
+    abortAll();
+}
+
+QString HttpSseTransport::description() const
+{
+    return u"sse: "_s + m_endpoint.shown();
+}
+
+void HttpSseTransport::start()
+{
+    Q_ASSERT(m_stage == Stage::Idle);
+    // Idle -> Connecting: usable once the server has named its message endpoint.
+    m_stage = Stage::Connecting;
+    m_stream = m_network.get(m_endpoint.request(m_endpoint.url, "text/event-stream"));
+    connect(m_stream, &QNetworkReply::readyRead, this, &HttpSseTransport::onStreamData);
+    connect(m_stream, &QNetworkReply::finished, this, &HttpSseTransport::onStreamFinished);
+    m_endpointTimer.start(m_options.requestTimeout);
+}
+
+void HttpSseTransport::onStreamData()
+{
+    const int status = httpStatusOf(*m_stream);
+    if (status < 200 || status >= 300 || !isEventStream(*m_stream)) {
+        m_streamBody.append(m_stream->read(MaxErrorBodyBytes - m_streamBody.size()));
+        return; // judged when the reply has finished
+    }
+    const QPointer<HttpSseTransport> guard(this);
+    const QList<SseEvent> events = m_events.push(m_stream->readAll());
+    for (const SseEvent &event : events) {
+        if (event.type == "endpoint") {
+            onEndpoint(event.data);
+        } else if (event.type == "message" && !event.data.isEmpty()) {
+            const JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(event.data);
+            if (!decoded.error.isEmpty())
+                emit inputSkipped(u"skipped an event from %1 that is %2"_s.arg(m_endpoint.shown(), decoded.error));
+            for (const QJsonObject &message : decoded.messages) {
+                if (m_stage != Stage::Open)
+                    break; // nothing is spoken before the endpoint is known
+                emit messageReceived(message);
+                if (!guard)
+                    return;
+            }
+        }
+        if (!guard || m_stage == Stage::Closed)
+            return;
+    }
+    if (m_events.overflowed())
+        closeWithError(HttpErrors::tooLarge(m_endpoint, u"its event stream"_s, m_options.maxMessageBytes));
+}
+
+void HttpSseTransport::onEndpoint(QByteArrayView data)
+{
+    const QUrl target = m_endpoint.url.resolved(QUrl(QString::fromUtf8(data.trimmed())));
+    // Messages may carry secrets: they go only where the stream came from.
+    const bool sameOrigin = target.scheme() == m_endpoint.url.scheme() && target.host() == m_endpoint.url.host()
+                            && target.port() == m_endpoint.url.port();
+    if (!target.isValid() || !sameOrigin) {
+        closeWithError(u"%1 named %2 as its message endpoint, which is not on the same host and port; Tether sends "
+                       "messages only to where the event stream came from"_s.arg(m_endpoint.shown(),
+                                                                                JsonRpc::excerpt(data)));
+        return;
+    }
+    m_messageUrl = target;
+    if (m_stage != Stage::Connecting)
+        return;
+    // Connecting -> Open
+    m_stage = Stage::Open;
+    m_endpointTimer.stop();
+    emit started();
+}
+
+void HttpSseTransport::onStreamFinished()
+{
+    if (m_stream->isOpen())
+        onStreamData();
+    if (m_stage != Stage::Connecting && m_stage != Stage::Open)
+        return;
+    const int status = httpStatusOf(*m_stream);
+    QString error;
+    if (status == 0) {
+        error = HttpErrors::networkFailure(m_endpoint, m_stream->error(), m_stream->errorString());
+    } else if (status < 200 || status >= 300) {
+        error = HttpErrors::httpStatus(m_endpoint, u"the request for its event stream"_s, *m_stream, m_streamBody);
+    } else if (!isEventStream(*m_stream)) {
+        error = u"%1 answered the request for its event stream with Content-Type '%2', not text/event-stream"_s.arg(
+            m_endpoint.shown(), m_stream->header(QNetworkRequest::ContentTypeHeader).toString());
+    } else if (m_stage == Stage::Connecting) {
+        error = u"%1 ended its event stream before naming its message endpoint"_s.arg(m_endpoint.shown());
+    } else {
+        error = u"%1 ended its event stream: the connection is lost"_s.arg(m_endpoint.shown());
+    }
+    closeWithError(error);
+}
+
+void HttpSseTransport::send(const QJsonObject &message)
+{
+    if (m_stage != Stage::Open)
+        return;
+    QNetworkRequest request = m_endpoint.request(m_messageUrl, "application/json, text/event-stream");
+    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    request.setTransferTimeout(int(m_options.requestTimeout.count()));
+    const JsonRpc::Message classified = JsonRpc::classify(message);
+    QNetworkReply *reply = m_network.post(request, JsonRpc::serialize(message));
+    m_posts.emplace(reply, Post{classified.kind == JsonRpc::MessageKind::Request ? classified.id : QJsonValue(QJsonValue::Undefined),
+                                classified.method, {}});
+    connect(reply, &QNetworkReply::readyRead, this, [this, reply] {
+        const auto it = m_posts.find(reply);
+        if (it != m_posts.end() && it->second.body.size() < MaxErrorBodyBytes)
+            it->second.body.append(reply->read(MaxErrorBodyBytes - it->second.body.size()));
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] { onPostFinished(reply); });
+}
+
+void HttpSseTransport::onPostFinished(QNetworkReply *reply)
+{
+    const auto it = m_posts.find(reply);
+    if (it == m_posts.end())
+        return;
+    Post post = std::move(it->second);
+    m_posts.erase(it);
+    reply->deleteLater();
+    post.body.append(reply->read(MaxErrorBodyBytes - post.body.size()));
+
+    const int status = httpStatusOf(*reply);
+    if (status >= 200 && status < 300)
+        return; // the answer comes on the event stream
+    const QString what = post.method.isEmpty() ? u"a response"_s : u"'%1'"_s.arg(post.method);
+    if (status == 0) {
+        const QString text = HttpErrors::networkFailure(m_endpoint, reply->error(), reply->errorString());
+        if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError)
+            answerWithError(post.requestId, text);
+        else
+            closeWithError(text);
+        return;
+    }
+    const QString text = HttpErrors::httpStatus(m_endpoint, what, *reply, post.body);
+    if (post.requestId.isUndefined())
+        spdlog::warn("{}: {}", description(), text);
+    else
+        answerWithError(post.requestId, text);
+}
+
+void HttpSseTransport::answerWithError(const QJsonValue &requestId, const QString &error)
+{
+    if (requestId.isUndefined() || m_stage != Stage::Open)
+        return;
+    spdlog::debug("{}: {}", description(), error);
+    emit messageReceived(JsonRpc::makeError(requestId, JsonRpc::InternalError, error));
+}
+
+void HttpSseTransport::close()
+{
+    if (m_stage == Stage::Closed)
+        return;
+    m_closure.requested = true;
+    closeWithError({});
+}
+
+void HttpSseTransport::closeWithError(const QString &error)
+{
+    if (m_stage == Stage::Closed)
+        return;
+    if (m_closure.error.isEmpty())
+        m_closure.error = error;
+    // * -> Closed: nothing to wait for; the server sees the stream end.
+    m_stage = Stage::Closed;
+    m_endpointTimer.stop();
+    abortAll();
+    spdlog::debug("{}: closed ({})", description(), m_closure.describe());
+    QMetaObject::invokeMethod(this, [this] { emit closed(m_closure); }, Qt::QueuedConnection);
+}
+
+void HttpSseTransport::abortAll()
+{
+    if (m_stream) {
+        m_stream->disconnect(this);
+        m_stream->abort();
+        m_stream->deleteLater();
+        m_stream = nullptr;
+    }
+    const auto posts = std::move(m_posts);
+    m_posts.clear();
+    for (const auto &[reply, post] : posts) {
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    }
+}
+
+} // namespace Tether

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "httpendpoint.h"
+#include "sseparser.h"
+#include "transport.h"
+
+#include <QJsonValue>
+#include <QNetworkAccessManager>
+#include <QTimer>
+
+#include <map>
+
+namespace Tether {
+
+// An MCP server speaking the older HTTP+SSE transport (protocol 2024-11-05): one long GET
+// event stream whose first event, `endpoint`, names the URL to POST messages to; everything
+// the server says arrives on that stream. The stream ending is the connection ending.
+class HttpSseTransport final : public Transport
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HttpSseTransport)
+
+public:
+    explicit HttpSseTransport(HttpServerEndpoint endpoint, HttpTransportOptions options = {},
+                              QObject *parent = nullptr);
+    ~HttpSseTransport() override;
+
+    void start() override;
+    void send(const QJsonObject &message) override;
+    void close() override;
+
+    bool isOpen() const override { return m_stage == Stage::Open; }
+    QString description() const override; // "sse: https://host/sse"
+
+    const QUrl &messageUrl() const { return m_messageUrl; }
+
+private:
+    enum class Stage { Idle, Connecting, Open, Closed };
+
+    struct Post
+    {
+        QJsonValue requestId;
+        QString method;
+        QByteArray body;
+    };
+
+    void onStreamData();
+    void onStreamFinished();
+    void onEndpoint(QByteArrayView data);
+    void onPostFinished(QNetworkReply *reply);
+    void answerWithError(const QJsonValue &requestId, const QString &error);
+    void closeWithError(const QString &error);
+    void abortAll();
+
+    QNetworkAccessManager m_network;
+    HttpServerEndpoint m_endpoint;
+    HttpTransportOptions m_options;
+    QNetworkReply *m_stream = nullptr;
+    SseParser m_events;
+    QByteArray m_streamBody; // of a stream request that failed, for the error message
+    QUrl m_messageUrl;
+    std::map<QNetworkReply *, Post> m_posts;
+    QTimer m_endpointTimer;
+    TransportClosure m_closure;
+    Stage m_stage = Stage::Idle;
+};
+
+} // namespace Tether

@@ -1,0 +1,556 @@
+#include "streamablehttptransport.h"
+
+#include "common/logging.h"
+#include "httpssetransport.h"
+#include "protocol/jsonrpc.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QPointer>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+static const QString InitializeMethod = u"initialize"_s;
+
+// Ids are numbers or strings; the key tells 1 and "1" apart.
+static QString idKey(const QJsonValue &id)
+{
+    return QString::fromUtf8(QJsonDocument(QJsonArray{id}).toJson(QJsonDocument::Compact));
+}
+
+static bool isSuccess(int status)
+{
+    return status >= 200 && status < 300;
+}
+
+StreamableHttpTransport::StreamableHttpTransport(HttpServerEndpoint endpoint, HttpTransportOptions options,
+                                                 SseFallback fallback, QObject *parent)
+    : Transport(parent)
+    , m_endpoint(std::move(endpoint))
+    , m_options(options)
+    , m_sseFallback(fallback)
+    , m_retryDelay(options.resumeDelay)
+{
+    m_closeTimer.setSingleShot(true);
+    connect(&m_closeTimer, &QTimer::timeout, this, &StreamableHttpTransport::finish);
+}
+
+StreamableHttpTransport::~StreamableHttpTransport()
+{
+    abortAll();
+    if (m_deleteReply) {
+        m_deleteReply->disconnect(this);
+        m_deleteReply->abort();
+    }
+}
+
+QString StreamableHttpTransport::description() const
+{
+    return u"http: "_s + m_endpoint.shown();
+}
+
+bool StreamableHttpTransport::isOpen() const
+{
+    if (m_fallback)
+        return m_stage == Stage::Open && m_fallback->isOpen();
+    return m_stage == Stage::Open;
+}
+
+void StreamableHttpTransport::start()
+{
+    Q_ASSERT(m_stage == Stage::Idle);
+    // Idle -> Open: HTTP has no connection to set up; the initialize POST is the first contact.
+    m_stage = Stage::Open;
+    QMetaObject::invokeMethod(
+        this, [this] {
+            if (m_stage == Stage::Open)
+                emit started();
+        },
+        Qt::QueuedConnection);
+}
+
+void StreamableHttpTransport::send(const QJsonObject &message)
+{
+    if (m_stage != Stage::Open)
+        return;
+    if (m_fallback) {
+        m_fallback->send(message);
+        return;
+    }
+    const JsonRpc::Message classified = JsonRpc::classify(message);
+    if (classified.kind == JsonRpc::MessageKind::Request) {
+        m_awaited.emplace(idKey(classified.id), classified.method);
+        if (classified.method == InitializeMethod) {
+            m_initializeId = classified.id;
+            m_initializeRequest = message;
+        }
+        post(message, classified.id, classified.method);
+        return;
+    }
+    if (classified.kind == JsonRpc::MessageKind::Notification && classified.method == u"notifications/cancelled")
+        forgetRequest(classified.params.value(u"requestId"));
+    post(message, QJsonValue::Undefined, classified.method);
+}
+
+void StreamableHttpTransport::addSessionHeaders(QNetworkRequest &request) const
+{
+    if (!m_sessionId.isEmpty())
+        request.setRawHeader("Mcp-Session-Id", m_sessionId);
+    if (!m_protocolVersion.isEmpty())
+        request.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toUtf8());
+}
+
+void StreamableHttpTransport::post(const QJsonObject &message, const QJsonValue &requestId, const QString &method)
+{
+    QNetworkRequest request = m_endpoint.request(m_endpoint.url, "application/json, text/event-stream");
+    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    addSessionHeaders(request);
+    request.setTransferTimeout(int(m_options.requestTimeout.count()));
+
+    auto exchange = std::make_unique<Exchange>();
+    exchange->kind = Exchange::Kind::Post;
+    exchange->requestId = requestId;
+    exchange->method = method;
+    exchange->carriedSession = !m_sessionId.isEmpty();
+    exchange->events = SseParser(m_options.maxMessageBytes);
+    exchange->reply = m_network.post(request, JsonRpc::serialize(message));
+    track(std::move(exchange));
+}
+
+void StreamableHttpTransport::openStream(Exchange::Kind kind, const QJsonValue &requestId,
+                                         const QByteArray &lastEventId, int failedConnects)
+{
+    QNetworkRequest request = m_endpoint.request(m_endpoint.url, "text/event-stream");
+    addSessionHeaders(request);
+    if (!lastEventId.isEmpty())
+        request.setRawHeader("Last-Event-ID", lastEventId);
+
+    auto exchange = std::make_unique<Exchange>();
+    exchange->kind = kind;
+    exchange->requestId = requestId;
+    if (const auto it = m_awaited.find(idKey(requestId)); kind == Exchange::Kind::Resume && it != m_awaited.end())
+        exchange->method = it->second;
+    exchange->carriedSession = !m_sessionId.isEmpty();
+    exchange->events = SseParser(m_options.maxMessageBytes);
+    exchange->resumedFrom = lastEventId;
+    exchange->failedConnects = failedConnects;
+    exchange->reply = m_network.get(request);
+    track(std::move(exchange));
+}
+
+void StreamableHttpTransport::scheduleStream(Exchange::Kind kind, const QJsonValue &requestId,
+                                             const QByteArray &lastEventId, int failedConnects)
+{
+    spdlog::debug("{}: reopening an event stream in {} ms{}", description(), m_retryDelay.count(),
+                  lastEventId.isEmpty() ? "" : " with Last-Event-ID");
+    QTimer::singleShot(m_retryDelay, this, [this, kind, requestId, lastEventId, failedConnects] {
+        if (m_stage != Stage::Open || (kind == Exchange::Kind::Resume && !isAwaited(requestId)))
+            return; // closed meanwhile, or answered some other way
+        openStream(kind, requestId, lastEventId, failedConnects);
+    });
+}
+
+void StreamableHttpTransport::track(std::unique_ptr<Exchange> exchange)
+{
+    QNetworkReply *reply = exchange->reply;
+    m_exchanges.emplace(reply, std::move(exchange));
+    connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
+}
+
+bool StreamableHttpTransport::isAlive(QNetworkReply *reply) const
+{
+    return m_stage == Stage::Open && (!reply || m_exchanges.contains(reply));
+}
+
+bool StreamableHttpTransport::isAwaited(const QJsonValue &requestId) const
+{
+    return !requestId.isUndefined() && m_awaited.contains(idKey(requestId));
+}
+
+QString StreamableHttpTransport::what(const Exchange &exchange) const
+{
+    if (exchange.kind == Exchange::Kind::ServerStream)
+        return u"the request for its event stream"_s;
+    if (exchange.kind == Exchange::Kind::Resume)
+        return u"the resumption of the event stream of '%1'"_s.arg(exchange.method);
+    if (exchange.requestId.isUndefined())
+        return exchange.method.isEmpty() ? u"a response"_s : u"the notification '%1'"_s.arg(exchange.method);
+    return u"'%1'"_s.arg(exchange.method);
+}
+
+void StreamableHttpTransport::classify(Exchange &exchange)
+{
+    exchange.classified = true;
+    const int status = httpStatusOf(*exchange.reply);
+    exchange.stream = isSuccess(status) && isEventStream(*exchange.reply);
+    if (exchange.kind == Exchange::Kind::Post && exchange.method == InitializeMethod && isSuccess(status))
+        m_sessionId = exchange.reply->rawHeader("Mcp-Session-Id");
+    if (exchange.stream && exchange.kind != Exchange::Kind::Post) {
+        exchange.failedConnects = 0; // connected again: the count of failures starts afresh
+        if (exchange.kind == Exchange::Kind::ServerStream)
+            m_serverStreamOpened = true;
+    }
+}
+
+void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
+{
+    const auto it = m_exchanges.find(reply);
+    if (it == m_exchanges.end())
+        return;
+    Exchange &exchange = *it->second;
+    if (!exchange.classified)
+        classify(exchange);
+    if (!exchange.stream) {
+        exchange.body.append(reply->readAll());
+        if (exchange.body.size() > m_options.maxMessageBytes) {
+            exchange.failure = HttpErrors::tooLarge(m_endpoint, what(exchange), m_options.maxMessageBytes);
+            reply->abort();
+        }
+        return;
+    }
+    const QList<SseEvent> events = exchange.events.push(reply->readAll());
+    if (exchange.events.retry())
+        m_retryDelay = *exchange.events.retry();
+    for (const SseEvent &event : events) {
+        // An event without data primes the client with an id to resume from; it carries nothing.
+        if (event.data.isEmpty())
+            continue;
+        if (event.type != "message") {
+            spdlog::debug("{}: skipped an event of type '{}'", description(), event.type.toStdString());
+            continue;
+        }
+        if (!deliver(event.data, u"an event"_s, reply))
+            return;
+    }
+    if (exchange.events.overflowed()) {
+        exchange.failure = HttpErrors::tooLarge(m_endpoint, what(exchange), m_options.maxMessageBytes);
+        reply->abort();
+    }
+}
+
+bool StreamableHttpTransport::deliver(QByteArrayView payload, const QString &source, QNetworkReply *from)
+{
+    const QPointer<StreamableHttpTransport> guard(this);
+    const JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(payload);
+    if (!decoded.error.isEmpty()) {
+        emit inputSkipped(u"skipped %1 from %2 that is %3"_s.arg(source, m_endpoint.shown(), decoded.error));
+        if (!guard || !isAlive(from))
+            return false;
+    }
+    for (const QJsonObject &message : decoded.messages) {
+        const JsonRpc::Message classified = JsonRpc::classify(message);
+        const bool response = classified.kind == JsonRpc::MessageKind::Response
+                              || classified.kind == JsonRpc::MessageKind::ErrorResponse;
+        if (response) {
+            if (classified.id == m_initializeId && classified.kind == JsonRpc::MessageKind::Response)
+                m_protocolVersion = classified.result.toObject().value(u"protocolVersion").toString();
+            m_awaited.erase(idKey(classified.id));
+        }
+        emit messageReceived(message);
+        if (!guard || !isAlive(from))
+            return false;
+    }
+    return true;
+}
+
+void StreamableHttpTransport::answerWithError(const QJsonValue &requestId, const QString &error)
+{
+    if (!isAwaited(requestId))
+        return;
+    m_awaited.erase(idKey(requestId));
+    spdlog::debug("{}: {}", description(), error);
+    emit messageReceived(JsonRpc::makeError(requestId, JsonRpc::InternalError, error));
+}
+
+void StreamableHttpTransport::forgetRequest(const QJsonValue &requestId)
+{
+    if (!isAwaited(requestId))
+        return;
+    m_awaited.erase(idKey(requestId));
+    // Nobody waits for the answer any more: stop reading (or resuming) its stream.
+    for (auto it = m_exchanges.begin(); it != m_exchanges.end(); ++it) {
+        if (it->second->requestId == requestId) {
+            QNetworkReply *reply = it->first;
+            m_exchanges.erase(it);
+            reply->disconnect(this);
+            reply->abort();
+            reply->deleteLater();
+            return;
+        }
+    }
+}
+
+void StreamableHttpTransport::onFinished(QNetworkReply *reply)
+{
+    // What arrived with the end of the reply is read like any other data first.
+    if (reply->isOpen())
+        onReadyRead(reply);
+    if (!isAlive(reply))
+        return;
+    const auto it = m_exchanges.find(reply);
+    const std::unique_ptr<Exchange> exchange = std::move(it->second);
+    m_exchanges.erase(it);
+    reply->deleteLater();
+
+    if (!exchange->failure.isEmpty()) {
+        if (exchange->kind == Exchange::Kind::ServerStream)
+            closeWithError(exchange->failure);
+        else
+            answerWithError(exchange->requestId, exchange->failure);
+        return;
+    }
+    if (exchange->stream) {
+        onStreamEnded(*exchange);
+        return;
+    }
+    if (httpStatusOf(*reply) == 0) {
+        onNetworkFailure(*exchange, reply->error(), reply->errorString());
+        return;
+    }
+    if (isSuccess(httpStatusOf(*reply)))
+        onBody(*exchange, *reply);
+    else
+        onHttpError(*exchange, *reply);
+}
+
+void StreamableHttpTransport::onStreamEnded(const Exchange &exchange)
+{
+    const QByteArray lastEventId = exchange.events.lastEventId().isEmpty() ? exchange.resumedFrom
+                                                                          : exchange.events.lastEventId();
+    if (exchange.kind == Exchange::Kind::ServerStream) {
+        // The server may end its stream at any time; it is there to be reopened.
+        scheduleStream(Exchange::Kind::ServerStream, {}, lastEventId, 0);
+        return;
+    }
+    if (!isAwaited(exchange.requestId))
+        return; // the response came: the stream is done
+    if (lastEventId.isEmpty()) {
+        answerWithError(exchange.requestId,
+                        u"%1 ended the event stream of %2 before it sent the response, and gave no event id "
+                        "to resume from"_s.arg(m_endpoint.shown(), what(exchange)));
+        return;
+    }
+    scheduleStream(Exchange::Kind::Resume, exchange.requestId, lastEventId, 0);
+}
+
+void StreamableHttpTransport::onNetworkFailure(const Exchange &exchange, QNetworkReply::NetworkError error,
+                                               const QString &detail)
+{
+    const QString text = HttpErrors::networkFailure(m_endpoint, error, detail);
+    if (exchange.kind != Exchange::Kind::Post) {
+        onStreamLost(exchange, text);
+        return;
+    }
+    if (error == QNetworkReply::OperationCanceledError || error == QNetworkReply::TimeoutError) {
+        // Silent for longer than the request timeout: the session has given up on it already.
+        answerWithError(exchange.requestId, text);
+        return;
+    }
+    // The server cannot be reached: not one request's problem.
+    closeWithError(text);
+}
+
+void StreamableHttpTransport::onStreamLost(const Exchange &exchange, const QString &why)
+{
+    const int failedConnects = exchange.failedConnects + 1;
+    if (failedConnects < m_options.maxResumeAttempts) {
+        scheduleStream(exchange.kind, exchange.requestId, exchange.resumedFrom, failedConnects);
+        return;
+    }
+    closeWithError(u"an event stream from the server was cut and could not be resumed after %1 attempts: %2"_s
+                       .arg(failedConnects)
+                       .arg(why));
+}
+
+void StreamableHttpTransport::onBody(const Exchange &exchange, const QNetworkReply &reply)
+{
+    if (exchange.kind != Exchange::Kind::Post) {
+        const QString text = u"%1 answered %2 with Content-Type '%3' instead of an event stream"_s.arg(
+            m_endpoint.shown(), what(exchange), reply.header(QNetworkRequest::ContentTypeHeader).toString());
+        if (exchange.kind == Exchange::Kind::ServerStream && !m_serverStreamOpened)
+            spdlog::warn("{}: {}; the server's own messages arrive only with replies", description(), text);
+        else if (exchange.kind == Exchange::Kind::ServerStream)
+            closeWithError(u"the server's event stream could not be resumed: "_s + text);
+        else
+            answerWithError(exchange.requestId, text);
+        return;
+    }
+    if (exchange.body.trimmed().isEmpty()) {
+        answerWithError(exchange.requestId, u"%1 answered %2 with HTTP %3 and no body"_s.arg(
+                                                m_endpoint.shown(), what(exchange)).arg(httpStatusOf(reply)));
+        onPostAccepted(exchange);
+        return;
+    }
+    const JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(exchange.body);
+    if (!decoded.error.isEmpty()) {
+        const QString text = HttpErrors::notJson(m_endpoint, what(exchange), reply, exchange.body);
+        if (exchange.requestId.isUndefined())
+            spdlog::warn("{}: {}", description(), text);
+        else
+            answerWithError(exchange.requestId, text);
+        return;
+    }
+    if (!deliver(exchange.body, u"a reply"_s, nullptr))
+        return;
+    answerWithError(exchange.requestId,
+                    u"%1 answered %2 with JSON that holds no response to it"_s.arg(m_endpoint.shown(), what(exchange)));
+    onPostAccepted(exchange);
+}
+
+void StreamableHttpTransport::onPostAccepted(const Exchange &exchange)
+{
+    // The handshake is complete once the server took notifications/initialized: from then on
+    // the server may speak on its own, over the GET stream if it offers one.
+    if (m_stage != Stage::Open || exchange.method != u"notifications/initialized" || m_serverStreamRequested)
+        return;
+    m_serverStreamRequested = true;
+    openStream(Exchange::Kind::ServerStream, {}, {}, 0);
+}
+
+void StreamableHttpTransport::onHttpError(const Exchange &exchange, const QNetworkReply &reply)
+{
+    const int status = httpStatusOf(reply);
+    if (status == 404 && exchange.carriedSession) {
+        m_sessionLost = true;
+        closeWithError(u"session lost: %1 answered HTTP 404 to a request of the current session (the server ended "
+                       "the session or restarted); a new session is needed"_s.arg(m_endpoint.shown()));
+        return;
+    }
+    if ((status == 404 || status == 405) && exchange.method == InitializeMethod && !exchange.carriedSession
+        && m_sseFallback == SseFallback::OnInitializeRejected) {
+        fallBackToHttpSse(status);
+        return;
+    }
+    const QString text = HttpErrors::httpStatus(m_endpoint, what(exchange), reply, exchange.body);
+    switch (exchange.kind) {
+    case Exchange::Kind::Post:
+        if (exchange.requestId.isUndefined())
+            spdlog::warn("{}: {}", description(), text);
+        else
+            answerWithError(exchange.requestId, text);
+        return;
+    case Exchange::Kind::ServerStream:
+        if (status == 405 && !m_serverStreamOpened) {
+            spdlog::debug("{}: the server offers no event stream of its own", description());
+        } else if (!m_serverStreamOpened) {
+            spdlog::warn("{}: {}; the server's own messages arrive only with replies", description(), text);
+        } else {
+            closeWithError(u"the server's event stream was cut and could not be resumed: "_s + text);
+        }
+        return;
+    case Exchange::Kind::Resume:
+        answerWithError(exchange.requestId, u"the event stream was cut before the response and could not be "
+                                            "resumed: "_s + text);
+        return;
+    }
+}
+
+void StreamableHttpTransport::fallBackToHttpSse(int status)
+{
+    const QString line = u"the server answered HTTP %1 to the Streamable HTTP initialize; trying the older "
+                         "HTTP+SSE transport (protocol 2024-11-05) at the same url"_s.arg(status);
+    spdlog::info("{}: {}", description(), line);
+    m_fallback = std::make_unique<HttpSseTransport>(m_endpoint, m_options);
+    HttpSseTransport *fallback = m_fallback.get();
+    connect(fallback, &Transport::started, this, [this] { m_fallback->send(m_initializeRequest); });
+    connect(fallback, &Transport::messageReceived, this, &Transport::messageReceived);
+    connect(fallback, &Transport::inputSkipped, this, &Transport::inputSkipped);
+    connect(fallback, &Transport::stderrLine, this, &Transport::stderrLine);
+    connect(fallback, &Transport::closed, this, [this](const TransportClosure &closure) {
+        // * -> Closed: the HTTP+SSE connection was the connection.
+        m_stage = Stage::Closed;
+        emit closed(closure);
+    });
+    emit stderrLine(u"Tether: "_s + line);
+    if (m_stage == Stage::Open)
+        fallback->start();
+}
+
+void StreamableHttpTransport::close()
+{
+    switch (m_stage) {
+    case Stage::Idle:
+        // Idle -> Closed
+        m_closure.requested = true;
+        m_stage = Stage::Closed;
+        QMetaObject::invokeMethod(this, [this] { emit closed(m_closure); }, Qt::QueuedConnection);
+        return;
+    case Stage::Open:
+        m_closure.requested = true;
+        if (m_fallback) {
+            // Open -> Closing: the HTTP+SSE transport reports closed for both.
+            m_stage = Stage::Closing;
+            m_fallback->close();
+            return;
+        }
+        beginClose();
+        return;
+    case Stage::Closing:
+    case Stage::Closed:
+        return; // already on its way
+    }
+}
+
+void StreamableHttpTransport::closeWithError(const QString &error)
+{
+    if (m_stage != Stage::Open || m_fallback)
+        return;
+    m_closure.error = error;
+    beginClose();
+}
+
+void StreamableHttpTransport::beginClose()
+{
+    // Open -> Closing
+    m_stage = Stage::Closing;
+    abortAll();
+    if (m_sessionId.isEmpty() || m_sessionLost) {
+        QMetaObject::invokeMethod(this, &StreamableHttpTransport::finish, Qt::QueuedConnection);
+        return;
+    }
+    // Ending the session frees it on the server; bounded, since the server may be gone.
+    QNetworkRequest request = m_endpoint.request(m_endpoint.url, "application/json, text/event-stream");
+    addSessionHeaders(request);
+    request.setTransferTimeout(int(m_options.closeTimeout.count()));
+    m_deleteReply = m_network.deleteResource(request);
+    connect(m_deleteReply, &QNetworkReply::finished, this, [this] {
+        const int status = httpStatusOf(*m_deleteReply);
+        spdlog::debug("{}: DELETE of the session answered {}", description(),
+                      status ? QString::number(status) : m_deleteReply->errorString());
+        finish();
+    });
+    m_closeTimer.start(m_options.closeTimeout);
+}
+
+void StreamableHttpTransport::abortAll()
+{
+    const auto exchanges = std::move(m_exchanges);
+    m_exchanges.clear();
+    for (const auto &[reply, exchange] : exchanges) {
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    }
+}
+
+void StreamableHttpTransport::finish()
+{
+    if (m_stage == Stage::Closed)
+        return;
+    // Closing -> Closed
+    m_stage = Stage::Closed;
+    m_closeTimer.stop();
+    if (m_deleteReply) {
+        m_deleteReply->disconnect(this);
+        m_deleteReply->abort();
+        m_deleteReply->deleteLater();
+        m_deleteReply = nullptr;
+    }
+    spdlog::debug("{}: closed ({})", description(), m_closure.describe());
+    emit closed(m_closure);
+}
+
+} // namespace Tether

@@ -1,0 +1,125 @@
+#pragma once
+
+#include "httpendpoint.h"
+#include "sseparser.h"
+#include "transport.h"
+
+#include <QJsonValue>
+#include <QNetworkAccessManager>
+#include <QTimer>
+
+#include <map>
+#include <memory>
+
+namespace Tether {
+
+class HttpSseTransport;
+
+// An MCP server behind one URL speaking Streamable HTTP (protocol 2025-03-26 and later): each
+// message is POSTed; a reply is JSON or an event stream that may carry server requests and
+// notifications before the response; the GET stream carries the server's own messages. The
+// session id of the initialize reply and the negotiated protocol version go with every later
+// request. A stream cut before its response is resumed with Last-Event-ID after the server's
+// retry: delay. A failed request is answered with a JSON-RPC error for its id, so only that
+// request fails; the connection itself ends when the session is lost (404), when the server
+// cannot be reached, or when the GET stream cannot be resumed. Closing DELETEs the session.
+class StreamableHttpTransport final : public Transport
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(StreamableHttpTransport)
+
+public:
+    // Whether an initialize answered 404 or 405 means an older HTTP+SSE server on the same URL.
+    enum class SseFallback { Never, OnInitializeRejected };
+
+    explicit StreamableHttpTransport(HttpServerEndpoint endpoint, HttpTransportOptions options = {},
+                                     SseFallback fallback = SseFallback::Never, QObject *parent = nullptr);
+    ~StreamableHttpTransport() override;
+
+    void start() override;
+    void send(const QJsonObject &message) override;
+    void close() override;
+
+    bool isOpen() const override;
+    QString description() const override; // "http: https://host/mcp"
+
+    const QByteArray &sessionId() const { return m_sessionId; }
+    const QString &protocolVersion() const { return m_protocolVersion; }
+    bool fellBackToHttpSse() const { return m_fallback != nullptr; }
+
+private:
+    enum class Stage { Idle, Open, Closing, Closed };
+
+    struct Exchange
+    {
+        enum class Kind { Post, ServerStream, Resume };
+
+        Kind kind = Kind::Post;
+        QNetworkReply *reply = nullptr;
+        QJsonValue requestId;    // the request this POST carries, or whose stream this GET resumes
+        QString method;          // of the message POSTed, or of the request resumed
+        bool carriedSession = false;
+        bool classified = false; // the status and content type are known
+        bool stream = false;     // a 2xx text/event-stream
+        SseParser events;
+        QByteArray resumedFrom;  // the Last-Event-ID this GET sent
+        int failedConnects = 0;  // resumptions in a row that could not connect, before this one
+        QByteArray body;
+        QString failure;         // why Tether aborted the reply itself
+    };
+
+    void post(const QJsonObject &message, const QJsonValue &requestId, const QString &method);
+    void openStream(Exchange::Kind kind, const QJsonValue &requestId, const QByteArray &lastEventId,
+                    int failedConnects);
+    void scheduleStream(Exchange::Kind kind, const QJsonValue &requestId, const QByteArray &lastEventId,
+                        int failedConnects);
+    void track(std::unique_ptr<Exchange> exchange);
+    void addSessionHeaders(QNetworkRequest &request) const;
+
+    void onReadyRead(QNetworkReply *reply);
+    void onFinished(QNetworkReply *reply);
+    void classify(Exchange &exchange);
+    void onStreamEnded(const Exchange &exchange);
+    void onNetworkFailure(const Exchange &exchange, QNetworkReply::NetworkError error, const QString &detail);
+    void onBody(const Exchange &exchange, const QNetworkReply &reply);
+    void onHttpError(const Exchange &exchange, const QNetworkReply &reply);
+    void onStreamLost(const Exchange &exchange, const QString &why);
+    void onPostAccepted(const Exchange &exchange);
+
+    // Emits what a payload holds; false when a receiver closed this transport (or the reply
+    // `from`, when given) meanwhile.
+    bool deliver(QByteArrayView payload, const QString &source, QNetworkReply *from);
+    void answerWithError(const QJsonValue &requestId, const QString &error);
+    void forgetRequest(const QJsonValue &requestId);
+    bool isAwaited(const QJsonValue &requestId) const;
+    bool isAlive(QNetworkReply *reply) const;
+    QString what(const Exchange &exchange) const;
+
+    void fallBackToHttpSse(int status);
+    void closeWithError(const QString &error);
+    void beginClose();
+    void abortAll();
+    void finish();
+
+    QNetworkAccessManager m_network;
+    HttpServerEndpoint m_endpoint;
+    HttpTransportOptions m_options;
+    SseFallback m_sseFallback;
+    std::map<QNetworkReply *, std::unique_ptr<Exchange>> m_exchanges;
+    std::map<QString, QString> m_awaited; // request ids sent and not answered yet -> method
+    QJsonValue m_initializeId;
+    QJsonObject m_initializeRequest;      // sent again over HTTP+SSE when falling back
+    QByteArray m_sessionId;
+    QString m_protocolVersion;
+    bool m_sessionLost = false;
+    bool m_serverStreamRequested = false;
+    bool m_serverStreamOpened = false;
+    std::chrono::milliseconds m_retryDelay;
+    QNetworkReply *m_deleteReply = nullptr;
+    QTimer m_closeTimer;
+    std::unique_ptr<HttpSseTransport> m_fallback;
+    TransportClosure m_closure;
+    Stage m_stage = Stage::Idle;
+};
+
+} // namespace Tether

@@ -1,0 +1,204 @@
+// End to end on loopback against the official reference server @modelcontextprotocol/server-everything
+// (pinned in package-lock.json) in its Streamable HTTP and HTTP+SSE modes.
+#include "config/serverconfig.h"
+#include "manager/servermanager.h"
+#include "protocol/mcpclientsession.h"
+#include "support/testprocess.h"
+#include "transport/httpssetransport.h"
+#include "transport/streamablehttptransport.h"
+
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using namespace Tether::Testing;
+using namespace std::chrono_literals;
+
+class TestServerHttp final : public QObject
+{
+    Q_OBJECT
+
+private:
+    static bool openReady(McpClientSession &client)
+    {
+        QSignalSpy ready(&client, &McpClientSession::ready);
+        QSignalSpy failed(&client, &McpClientSession::failed);
+        client.open();
+        if (!QTest::qWaitFor([&] { return ready.size() + failed.size() > 0; }, 30000))
+            return false;
+        if (!failed.isEmpty())
+            qWarning("%s", qPrintable(failed.first().first().toString()));
+        return !ready.isEmpty();
+    }
+
+    static QStringList toolNames(McpClientSession &client)
+    {
+        std::optional<ToolListReply> reply;
+        client.listTools([&](const ToolListReply &r) { reply = r; });
+        if (!QTest::qWaitFor([&] { return reply.has_value(); }, 30000) || reply->error)
+            return {};
+        QStringList names;
+        for (const ToolDefinition &tool : std::as_const(reply->tools))
+            names.append(tool.name);
+        return names;
+    }
+
+    static ToolCallReply call(McpClientSession &client, const QString &tool, const QJsonObject &arguments,
+                              McpClientSession::ProgressHandler onProgress = {})
+    {
+        std::optional<ToolCallReply> reply;
+        client.callTool(tool, arguments, [&](const ToolCallReply &r) { reply = r; }, std::move(onProgress));
+        if (!QTest::qWaitFor([&] { return reply.has_value(); }, 30000))
+            return ToolCallReply{{}, JsonRpc::Error{-1, u"no reply"_s, {}}};
+        return *reply;
+    }
+
+    static QStringList sessionsInitialized(const QByteArray &output)
+    {
+        QStringList ids;
+        static const QRegularExpression pattern(u"Session initialized with ID: ([0-9a-f-]+)"_s);
+        for (auto it = pattern.globalMatch(QString::fromUtf8(output)); it.hasNext();)
+            ids.append(it.next().captured(1));
+        return ids;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo::exists(serverEverythingScript()),
+                 "server-everything is not installed: run scripts/test.sh (or npm ci in the source folder)");
+        QVERIFY2(!QStandardPaths::findExecutable(u"node"_s).isEmpty(), "node is not on PATH");
+    }
+
+    void streamableHttp()
+    {
+        ServerEverythingHttp server(u"streamableHttp"_s, freeLoopbackPort());
+        QVERIFY2(server.start(), server.output.constData());
+        auto transport = std::make_unique<StreamableHttpTransport>(HttpServerEndpoint{server.url(), {}, {}});
+        StreamableHttpTransport *http = transport.get();
+        McpClientSession client(std::move(transport), SessionOptions{u"everything"_s, 30s});
+        QSignalSpy logs(&client, &McpClientSession::logMessage);
+
+        QVERIFY(openReady(client));
+        QCOMPARE(client.serverIdentity().protocolVersion, u"2025-11-25"_s);
+        QVERIFY(!http->sessionId().isEmpty());
+        QCOMPARE(http->protocolVersion(), u"2025-11-25"_s);
+
+        const QStringList names = toolNames(client);
+        QVERIFY2(names.contains(u"echo"_s) && names.contains(u"toggle-simulated-logging"_s), qPrintable(names.join(u", ")));
+
+        const ToolCallReply echo = call(client, u"echo"_s, {{u"message"_s, u"over HTTP"_s}});
+        QVERIFY(!echo.error);
+        QCOMPARE(renderContent(echo.result.content), u"Echo: over HTTP"_s);
+
+        // Progress arrives on the POST's event stream, before the response.
+        QList<ProgressUpdate> progress;
+        const ToolCallReply longRunning = call(client, u"trigger-long-running-operation"_s,
+                                               {{u"duration"_s, 1}, {u"steps"_s, 2}},
+                                               [&](const ProgressUpdate &update) { progress.append(update); });
+        QVERIFY2(!longRunning.error, longRunning.error ? qPrintable(longRunning.error->message) : "");
+        QCOMPARE(progress.size(), 2);
+
+        // A log message the server sends on its own goes over the GET stream.
+        QVERIFY(!call(client, u"toggle-simulated-logging"_s, {}).error);
+        QTRY_VERIFY_WITH_TIMEOUT(!logs.isEmpty(), 10000);
+        QVERIFY(logs.first().at(2).toJsonValue().toString().contains(QString::fromLatin1(http->sessionId())));
+
+        QSignalSpy closed(&client, &McpClientSession::closed);
+        client.close();
+        QTRY_COMPARE_WITH_TIMEOUT(closed.size(), 1, 5000);
+        const QByteArray ended = "Received session termination request for session " + http->sessionId();
+        QTRY_VERIFY_WITH_TIMEOUT(server.output.contains(ended), 5000);
+    }
+
+    void httpSse()
+    {
+        ServerEverythingHttp server(u"sse"_s, freeLoopbackPort());
+        QVERIFY2(server.start(), server.output.constData());
+        McpClientSession client(std::make_unique<HttpSseTransport>(HttpServerEndpoint{server.url(), {}, {}}),
+                                SessionOptions{u"everything-sse"_s, 30s});
+        QVERIFY(openReady(client));
+        QVERIFY(toolNames(client).contains(u"get-sum"_s));
+        const ToolCallReply sum = call(client, u"get-sum"_s, {{u"a"_s, 2}, {u"b"_s, 40}});
+        QVERIFY(!sum.error);
+        QVERIFY(renderContent(sum.result.content).contains(u"42"_s));
+
+        QSignalSpy closed(&client, &McpClientSession::closed);
+        client.close();
+        QTRY_COMPARE(closed.size(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(server.output.contains("Client Disconnected"), 5000);
+    }
+
+    void streamableHttpFallsBackOnAnSseServer()
+    {
+        // POST /sse is no route of the SSE server (404): the same URL then speaks HTTP+SSE.
+        ServerEverythingHttp server(u"sse"_s, freeLoopbackPort());
+        QVERIFY2(server.start(), server.output.constData());
+        auto transport = std::make_unique<StreamableHttpTransport>(HttpServerEndpoint{server.url(), {}, {}},
+                                                                   HttpTransportOptions{},
+                                                                   StreamableHttpTransport::SseFallback::OnInitializeRejected);
+        StreamableHttpTransport *http = transport.get();
+        McpClientSession client(std::move(transport), SessionOptions{u"everything-sse"_s, 30s});
+        QSignalSpy lines(&client, &McpClientSession::stderrLine);
+        QVERIFY(openReady(client));
+        QVERIFY(http->fellBackToHttpSse());
+        QCOMPARE(lines.size(), 1);
+        QVERIFY(!call(client, u"echo"_s, {{u"message"_s, u"legacy"_s}}).error);
+        QSignalSpy closed(&client, &McpClientSession::closed);
+        client.close();
+        QTRY_COMPARE(closed.size(), 1);
+    }
+
+    void managerRecoversWithANewSessionAfterAServerRestart()
+    {
+        ServerEverythingHttp server(u"streamableHttp"_s, freeLoopbackPort());
+        QVERIFY2(server.start(), server.output.constData());
+        const QByteArray file = QJsonDocument(QJsonObject{
+            {u"mcpServers"_s, QJsonObject{{u"remote"_s, QJsonObject{
+                {u"type"_s, u"http"_s},
+                {u"url"_s, server.url().toString()},
+                {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 100}, {u"maxDelayMs"_s, 1000}, {u"jitter"_s, 0}}},
+                {u"heartbeat"_s, QJsonObject{{u"enabled"_s, false}}},
+                {u"timeoutMs"_s, 10000}}}}}}).toJson();
+        const ConfigDocument config = parseConfig(file, u"servers.json"_s, ConfigContext{systemEnvironment(), {}});
+        QVERIFY2(config.isValid() && config.servers.first().isValid(),
+                 qPrintable((config.errors + config.servers.first().errors).join(u"; ")));
+
+        ServerManager manager;
+        QSignalSpy states(&manager, &ServerManager::stateChanged);
+        manager.applyConfig(config);
+        manager.startAll();
+        QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"remote"_s)->state, ServerState::Connected, 30000);
+        QCOMPARE(manager.status(u"remote"_s)->transport, u"http: "_s + server.url().toString());
+        QCOMPARE(manager.status(u"remote"_s)->pid, 0);
+        QVERIFY(manager.status(u"remote"_s)->toolCount > 0);
+        QCOMPARE(sessionsInitialized(server.output).size(), 1);
+
+        server.kill();
+        server.output.clear();
+        QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"remote"_s)->state != ServerState::Connected, 10000);
+        const ServerStatus lost = *manager.status(u"remote"_s);
+        QVERIFY2(lost.state == ServerState::Reconnecting || lost.state == ServerState::Retrying,
+                 qPrintable(stateName(lost.state)));
+        QVERIFY2(server.start(), server.output.constData());
+        QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"remote"_s)->state, ServerState::Connected, 30000);
+        QCOMPARE(sessionsInitialized(server.output).size(), 1); // a new session, on the new server
+
+        std::optional<ToolCallReply> reply;
+        manager.callTool(u"remote"_s, u"echo"_s, {{u"message"_s, u"again"_s}}, [&](const ToolCallReply &r) { reply = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 10000);
+        QVERIFY(!reply->error);
+
+        QSignalSpy allStopped(&manager, &ServerManager::allStopped);
+        manager.stopAll();
+        QTRY_COMPARE_WITH_TIMEOUT(allStopped.size(), 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(server.output.contains("Received session termination request"), 5000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServerHttp)
+#include "tst_serverhttp.moc"
