@@ -310,14 +310,13 @@ private slots:
             FixtureReply reply = json(JsonRpc::makeResult(request.json().value(u"id"),
                                                           QJsonObject{{u"protocolVersion"_s, u"2025-06-18"_s},
                                                                       {u"capabilities"_s, QJsonObject{}},
-                                                                      {u"serverInfo"_s, QJsonObject{{u"name"_s, u"slow"_s}}}}),
+                                                                      {u"serverInfo"_s, QJsonObject{{u"name"_s, u"s"_s}}}}),
                                       {{"Mcp-Session-Id", "dribbled"}});
             reply.delivery = Delivery::ByteAtATime;
             return reply;
         });
         server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &request) {
-            const QJsonObject log = JsonRpc::makeNotification(
-                u"notifications/message"_s, {{u"level"_s, u"info"_s}, {u"data"_s, u"working"_s}});
+            const QJsonObject log = JsonRpc::makeNotification(u"notifications/message"_s, {{u"data"_s, u"busy"_s}});
             FixtureReply reply = events("id: 1\r\n" "data: " + JsonRpc::serialize(log) + "\r\n\r\n"
                                         + sseEvent(toolResult(request.json().value(u"id"), u"dribbled"_s), "2"));
             reply.delivery = Delivery::ByteAtATime;

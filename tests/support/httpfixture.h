@@ -33,7 +33,7 @@ struct FixtureReply
 {
     enum class Delivery {
         Whole,       // with Content-Length, then the connection closes
-        ByteAtATime, // the whole response, headers included, one byte per event-loop turn
+        ByteAtATime, // with Content-Length; the headers at once, the body one byte per event-loop turn
         Stream,      // no Content-Length; the body so far is sent and the connection stays open
         Cut,         // no Content-Length; the body is sent and the connection closes: a stream cut off
     };
@@ -61,8 +61,11 @@ public:
         m_clock.start();
         m_server.listen(QHostAddress::LocalHost);
         connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *socket = m_server.nextPendingConnection())
+            while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+                // Each dribbled byte leaves at once instead of waiting for the previous one's ACK.
+                socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
                 connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onData(socket); });
+            }
         });
     }
 
@@ -167,7 +170,8 @@ private:
             m_streams.append(socket);
             break;
         case FixtureReply::Delivery::ByteAtATime:
-            dribble(socket, head + reply.body);
+            socket->write(head);
+            dribble(socket, reply.body);
             break;
         }
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
