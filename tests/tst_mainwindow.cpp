@@ -167,7 +167,7 @@ private slots:
         manager.applyConfig(document);
         window.show();
         QTRY_COMPARE_WITH_TIMEOUT(window.model()->index(0, ServerTableModel::State).data().toString(), u"Connected"_s, 10000);
-        QCOMPARE(window.model()->index(0, ServerTableModel::Tools).data().toInt(), 6);
+        QCOMPARE(window.model()->index(0, ServerTableModel::Tools).data().toInt(), 8);
 
         window.selectServer(u"demo"_s);
         QCOMPARE(window.selectedServer(), u"demo"_s);

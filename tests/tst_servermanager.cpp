@@ -56,6 +56,25 @@ ToolCallReply call(ServerManager &manager, const QString &server, const QString 
     return reply.value_or(ToolCallReply{{}, JsonRpc::Error{-1, u"no reply"_s, {}}});
 }
 
+// Every answer a call got, to check there is exactly one.
+struct Replies
+{
+    std::function<void(const ToolCallReply &)> handler()
+    {
+        return [this](const ToolCallReply &reply) { received.append(reply); };
+    }
+
+    QList<ToolCallReply> received;
+};
+
+bool serverLogged(ServerManager &manager, const QString &server, const QString &text)
+{
+    const QList<ServerEvent> events = manager.eventLog().events(server);
+    return std::any_of(events.cbegin(), events.cend(), [&](const ServerEvent &event) {
+        return event.kind == ServerEvent::Kind::Stderr && event.text.contains(text);
+    });
+}
+
 void stopAll(ServerManager &manager)
 {
     QSignalSpy stopped(&manager, &ServerManager::allStopped);
@@ -77,7 +96,7 @@ private slots:
         QCOMPARE(change.added, (QStringList{u"alpha"_s, u"beta"_s}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"alpha"_s, u"beta"_s}), 10000);
         QCOMPARE(manager.serverNames(), (QStringList{u"alpha"_s, u"beta"_s}));
-        QCOMPARE(manager.registry().count(), 6 + 8);
+        QCOMPARE(manager.registry().count(), 8 + 10);
         QVERIFY(manager.registry().find(u"alpha__echo"_s).has_value());
         QVERIFY(manager.registry().find(u"beta__tool_2"_s).has_value());
         const qint64 alpha = pidOf(manager, u"alpha"_s);
@@ -190,7 +209,7 @@ private slots:
         manager.applyConfig(document({demo(u"x"_s, {u"--tools"_s, u"2"_s})}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"x"_s}), 15000);
         QVERIFY2(!processAlive(oldPid), "the new process started while the old one still ran");
-        QCOMPARE(manager.registry().serverTools(u"x"_s).size(), 8);
+        QCOMPARE(manager.registry().serverTools(u"x"_s).size(), 10);
         QVERIFY(manager.registry().find(u"x__tool_2"_s).has_value());
         stopAll(manager);
     }
@@ -224,6 +243,97 @@ private slots:
         QCOMPARE(stopped.size(), 0); // never from inside stopAll()
         QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
         QVERIFY(!QTest::qWaitFor([&] { return stopped.size() > 1; }, 300));
+    }
+
+    void cancelsACallInFlight()
+    {
+        ServerManager manager;
+        manager.applyConfig(document({demo(u"demo"_s)}));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"demo"_s}), 10000);
+
+        Replies replies;
+        int progressed = 0;
+        const ToolCallTicket ticket = manager.callTool(u"demo"_s, u"sleep"_s, {{u"ms"_s, 20000}}, replies.handler(),
+                                                       [&](const ProgressUpdate &) { ++progressed; });
+        QVERIFY(ticket.isValid());
+        QTRY_VERIFY_WITH_TIMEOUT(progressed > 0, 5000); // the server is sleeping
+        QCOMPARE(manager.callsInFlight(), 1);
+
+        QVERIFY(manager.cancelToolCall(ticket));
+        QCOMPARE(replies.received.size(), 1); // answered at once
+        const ToolCallReply &reply = replies.received.first();
+        QVERIFY(reply.error.has_value());
+        QCOMPARE(reply.error->code, int(JsonRpc::RequestCancelled));
+        QVERIFY2(reply.error->message.contains(u"the call of 'sleep' on server 'demo' was cancelled"_s),
+                 qPrintable(reply.error->message));
+        QCOMPARE(manager.callsInFlight(), 0);
+        // The server got notifications/cancelled: the demo server logs it on stderr.
+        QTRY_VERIFY_WITH_TIMEOUT(serverLogged(manager, u"demo"_s, u"demo: cancelled request"_s), 5000);
+
+        QVERIFY(!manager.cancelToolCall(ticket));
+        QCOMPARE(replies.received.size(), 1);
+        QCOMPARE(manager.status(u"demo"_s)->state, ServerState::Connected);
+        QCOMPARE(renderContent(call(manager, u"demo"_s, u"echo"_s, {{u"message"_s, u"still here"_s}}).result.content),
+                 u"still here"_s);
+        stopAll(manager);
+    }
+
+    void cancelsAQueuedPooledCall()
+    {
+        ServerConfig config = demo(u"pooled"_s);
+        config.pool = {1, 1, 4};
+        config.source = QJsonObject{{u"pool"_s, QJsonObject{{u"min"_s, 1}, {u"max"_s, 1}}}};
+        ServerManager manager;
+        manager.applyConfig(document({config}));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"pooled"_s}), 10000);
+
+        Replies running;
+        Replies queued;
+        const ToolCallTicket first = manager.callTool(u"pooled"_s, u"sleep"_s, {{u"ms"_s, 20000}}, running.handler());
+        const ToolCallTicket second = manager.callTool(u"pooled"_s, u"echo"_s, {{u"message"_s, u"waits"_s}}, queued.handler());
+        QVERIFY(first.id != second.id);
+
+        QVERIFY(manager.cancelToolCall(second, u"no longer needed"_s));
+        QCOMPARE(queued.received.size(), 1);
+        QCOMPARE(queued.received.first().error->code, int(JsonRpc::RequestCancelled));
+        QVERIFY2(queued.received.first().error->message.contains(u"no longer needed"_s),
+                 qPrintable(queued.received.first().error->message));
+        QVERIFY(running.received.isEmpty());
+
+        // The session's one call is cancelled on the server, which frees the session.
+        QVERIFY(manager.cancelToolCall(first));
+        QCOMPARE(running.received.size(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(serverLogged(manager, u"pooled"_s, u"demo: cancelled request"_s), 5000);
+        QCOMPARE(renderContent(call(manager, u"pooled"_s, u"echo"_s, {{u"message"_s, u"free again"_s}}).result.content),
+                 u"free again"_s);
+        QCOMPARE(queued.received.size(), 1);
+        QCOMPARE(manager.callsInFlight(), 0);
+        stopAll(manager);
+    }
+
+    void aCallIsAnsweredOnceWhenTheServerStopsOrItFailsFast()
+    {
+        ServerManager manager;
+        manager.applyConfig(document({demo(u"demo"_s)}));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"demo"_s}), 10000);
+
+        Replies stopped;
+        const ToolCallTicket inFlight = manager.callTool(u"demo"_s, u"sleep"_s, {{u"ms"_s, 20000}}, stopped.handler());
+        manager.stop(u"demo"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.received.size(), 1, 10000);
+        QCOMPARE(stopped.received.first().error->code, int(JsonRpc::ConnectionClosed));
+        QVERIFY(!manager.cancelToolCall(inFlight));
+        QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"demo"_s)->state, ServerState::Stopped, 10000);
+
+        // A call to a stopped server fails later; cancelled first, it is answered once, cancelled.
+        Replies failing;
+        const ToolCallTicket failFast = manager.callTool(u"demo"_s, u"echo"_s, {{u"message"_s, u"x"_s}}, failing.handler());
+        QVERIFY(manager.cancelToolCall(failFast));
+        QCOMPARE(failing.received.size(), 1);
+        QCOMPARE(failing.received.first().error->code, int(JsonRpc::RequestCancelled));
+        QVERIFY(!QTest::qWaitFor([&] { return failing.received.size() > 1; }, 200));
+        QCOMPARE(manager.callsInFlight(), 0);
+        QCOMPARE(stopped.received.size(), 1);
     }
 
     void enablingWhileStoppingStartsOnceStopped()

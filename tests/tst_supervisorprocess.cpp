@@ -80,7 +80,7 @@ private slots:
         QVERIFY(s.waitFor(ServerState::Connected));
         const qint64 firstPid = s.supervisor->status().pid;
         const QList<RegisteredTool> toolsBefore = s.registry.tools();
-        QCOMPARE(toolsBefore.size(), 6);
+        QCOMPARE(toolsBefore.size(), 8);
         QSignalSpy toolsChanged(&s.registry, &ToolRegistry::toolsChanged);
 
         std::optional<ToolCallReply> crash;

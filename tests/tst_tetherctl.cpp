@@ -81,7 +81,7 @@ private slots:
         const Run run = tetherctl({u"tools"_s, u"--stdio"_s, demo()});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains(QRegularExpression(u"^echo +Returns its message unchanged\\.$"_s, QRegularExpression::MultilineOption)));
-        QCOMPARE(run.out.count(u'\n'), 6);
+        QCOMPARE(run.out.count(u'\n'), 8);
         QCOMPARE(run.err, QString());
     }
 
@@ -90,7 +90,7 @@ private slots:
         const Run run = tetherctl({u"tools"_s, u"--json"_s, u"--stdio"_s, demo(u"--tools 3"_s)});
         QCOMPARE(run.exitCode, 0);
         const QJsonArray tools = QJsonDocument::fromJson(run.out.toUtf8()).array();
-        QCOMPARE(tools.size(), 9);
+        QCOMPARE(tools.size(), 11);
         QCOMPARE(tools.at(1).toObject().value(u"name").toString(), u"add"_s);
         QVERIFY(tools.at(1).toObject().value(u"inputSchema").isObject());
     }
@@ -302,7 +302,7 @@ private slots:
 
         const Run status = tetherctl({u"status"_s, u"--config"_s, path});
         QCOMPARE(status.exitCode, 0);
-        QVERIFY2(status.out.contains(QRegularExpression(u"^good +Connected +6 +\\d+"_s, QRegularExpression::MultilineOption)),
+        QVERIFY2(status.out.contains(QRegularExpression(u"^good +Connected +8 +\\d+"_s, QRegularExpression::MultilineOption)),
                  qPrintable(status.out));
         QVERIFY2(status.out.contains(QRegularExpression(u"^bad +Retrying +0 +- .*code 3"_s, QRegularExpression::MultilineOption)),
                  qPrintable(status.out));

@@ -43,7 +43,8 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
     parser.setApplicationDescription(
         u"A small MCP server speaking JSON-RPC 2.0 over stdio (one JSON message per line).\n"
         "It is Tether's demo server and its integration-test fixture: the flags below make it\n"
-        "misbehave on purpose. Tools: echo, add, sleep, fail, crash, hang (+ --tools N extras).\n"
+        "misbehave on purpose. Tools: echo, add, sleep, fail, crash, hang, format, image\n"
+        "(+ --tools N extras).\n"
         "stdout carries protocol messages only; stderr is a log whose lines start with \"demo: \"."_s);
     parser.addHelpOption();
     parser.addVersionOption();

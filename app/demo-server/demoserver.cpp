@@ -75,6 +75,15 @@ QJsonObject textResult(const QString &text, bool isError = false)
             {u"isError"_s, isError}};
 }
 
+// A 32x32 PNG (a blue ring round an orange dot) for the 'image' tool: the demo links Qt Core only.
+const QString DemoImagePng =
+    u"iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAAkElEQVR42mNgGAUkAr22g//x4QGzmGYOIdViqjqEUsspcgS1LC"
+    "fLEeQaRhVHUMMXFJlBrXgkyxxqp2SSzSNF8ec5Qv+RMcVmEutadIsJOYToUCDWpaQ6gGizqeF7UkJh1AFD0wF0T4R0zYYDXhANiqJ4"
+    "wCujQVEdD3iDZFA0yQZFo3RQNMsHRcdk0HTNhi0AAJQbRV3PzUdbAAAAAElFTkSuQmCC"_s;
+
+const QStringList FormatStyles = {u"plain"_s, u"quoted"_s, u"heading"_s};
+constexpr int MaxFormatRepeat = 10;
+
 QJsonObject stringProperty(const QString &description)
 {
     return {{u"type"_s, u"string"_s}, {u"description"_s, description}};
@@ -90,6 +99,40 @@ QJsonObject tool(const QString &name, const QString &title, const QString &descr
              QJsonObject{{u"type"_s, u"object"_s},
                          {u"properties"_s, properties},
                          {u"required"_s, QJsonArray::fromStringList(required)}}}};
+}
+
+QJsonObject formatResult(const QJsonObject &arguments)
+{
+    const QJsonValue text = arguments.value(u"text"_s);
+    const QJsonValue style = arguments.value(u"style"_s);
+    const QJsonValue uppercase = arguments.value(u"uppercase"_s);
+    const QJsonValue repeat = arguments.value(u"repeat"_s);
+    if (!text.isString())
+        return textResult(u"format needs a string argument 'text'"_s, true);
+    if (!style.isUndefined() && !FormatStyles.contains(style.toString()))
+        return textResult(u"format: 'style' must be one of "_s + FormatStyles.join(u", "_s), true);
+    if (!uppercase.isUndefined() && !uppercase.isBool())
+        return textResult(u"format: 'uppercase' must be a boolean"_s, true);
+    if (!repeat.isUndefined()
+        && (!isInteger(repeat) || repeat.toDouble() < 1 || repeat.toDouble() > MaxFormatRepeat))
+        return textResult(u"format: 'repeat' must be an integer from 1 to "_s + QString::number(MaxFormatRepeat), true);
+
+    QString formatted = text.toString();
+    if (style.toString() == u"quoted")
+        formatted = u"\u201C"_s % formatted % u"\u201D"_s;
+    else if (style.toString() == u"heading")
+        formatted = u"# "_s + formatted;
+    if (uppercase.toBool())
+        formatted = formatted.toUpper();
+    const int times = repeat.isUndefined() ? 1 : int(repeat.toDouble());
+    QStringList copies;
+    for (int i = 0; i < times; ++i)
+        copies.append(formatted);
+    formatted = copies.join(u' ');
+
+    QJsonObject result = textResult(formatted);
+    result.insert(u"structuredContent"_s, QJsonObject{{u"text"_s, formatted}, {u"length"_s, formatted.size()}});
+    return result;
 }
 
 QJsonArray buildTools(int extraTools)
@@ -119,6 +162,24 @@ QJsonArray buildTools(int extraTools)
              {}),
         tool(u"hang"_s, u"Hang"_s,
              u"Makes the server stop answering anything while it keeps running."_s, {}, {}),
+        tool(u"format"_s, u"Format"_s,
+             u"Formats a text: a style, upper case, repeated; returns it as text and as structured "
+             "content."_s,
+             {{u"text"_s, stringProperty(u"Text to format."_s)},
+              {u"style"_s, QJsonObject{{u"type"_s, u"string"_s},
+                                       {u"enum"_s, QJsonArray::fromStringList(FormatStyles)},
+                                       {u"default"_s, FormatStyles.first()},
+                                       {u"description"_s, u"plain as is, quoted in quotes, heading after a '# '."_s}}},
+              {u"uppercase"_s, QJsonObject{{u"type"_s, u"boolean"_s},
+                                           {u"default"_s, false},
+                                           {u"description"_s, u"Turn the text into upper case."_s}}},
+              {u"repeat"_s, QJsonObject{{u"type"_s, u"integer"_s},
+                                        {u"minimum"_s, 1},
+                                        {u"maximum"_s, MaxFormatRepeat},
+                                        {u"default"_s, 1},
+                                        {u"description"_s, u"How many times, separated by spaces."_s}}}},
+             {u"text"_s}),
+        tool(u"image"_s, u"Image"_s, u"Returns a 32x32 PNG picture as image content."_s, {}, {}),
     };
     for (int i = 1; i <= extraTools; ++i) {
         const QString number = QString::number(i);
@@ -298,7 +359,7 @@ void DemoServer::sendInitializeResult(const QJsonValue &id, const QString &proto
                                                   {u"version"_s, QStringLiteral(TETHER_VERSION)}}},
                     {u"instructions"_s,
                      u"Demo MCP server shipped with Tether. Try echo, add, sleep (with progress "
-                     "and cancellation), fail, crash and hang."_s}});
+                     "and cancellation), fail, crash, hang, format and image."_s}});
 
     if (m_options.oversizeLineMb > 0) {
         // A valid JSON value, just far too long for a sane client to buffer.
@@ -414,6 +475,13 @@ void DemoServer::handleToolsCall(const QJsonValue &id, const QJsonObject &params
         const int code = codeValue.isUndefined() ? 1 : int(codeValue.toDouble());
         logLine(u"crash tool called, exiting with code "_s + QString::number(code));
         ::_exit(code);
+    } else if (name == u"format") {
+        sendResult(id, formatResult(arguments));
+    } else if (name == u"image") {
+        sendResult(id, {{u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"image"_s},
+                                                               {u"data"_s, DemoImagePng},
+                                                               {u"mimeType"_s, u"image/png"_s}}}},
+                        {u"isError"_s, false}});
     } else if (name == u"hang") {
         logLine(u"hang tool called; no more output from now on"_s);
         m_writer.setSilenced(true);

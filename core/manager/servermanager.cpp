@@ -344,33 +344,85 @@ void ServerManager::failLater(QObject *context, std::function<void(const ToolCal
         Qt::QueuedConnection);
 }
 
-void ServerManager::callTool(const QString &serverName, const QString &toolName, const QJsonObject &arguments,
-                             std::function<void(const ToolCallReply &)> handler,
-                             McpClientSession::ProgressHandler onProgress)
+ToolCallTicket ServerManager::callTool(const QString &serverName, const QString &toolName, const QJsonObject &arguments,
+                                       std::function<void(const ToolCallReply &)> handler,
+                                       McpClientSession::ProgressHandler onProgress)
 {
+    const ToolCallTicket ticket{m_nextTicket++};
+    auto reply = track(ticket, serverName, toolName, std::move(handler));
     const auto it = m_servers.find(serverName);
     if (it == m_servers.end()) {
-        failLater(this, std::move(handler),
+        failLater(this, std::move(reply),
                   u"there is no server named '%1' (servers: %2)"_s.arg(serverName, m_order.join(u", "_s)));
-        return;
+        return ticket;
     }
     if (!it->second.pool) {
-        failLater(this, std::move(handler), u"server '%1' cannot run: %2"_s.arg(serverName, it->second.config.errors.join(u"; "_s)));
-        return;
+        failLater(this, std::move(reply), u"server '%1' cannot run: %2"_s.arg(serverName, it->second.config.errors.join(u"; "_s)));
+        return ticket;
     }
-    it->second.pool->callTool(toolName, arguments, std::move(handler), std::move(onProgress));
+    McpClientSession::ProgressHandler progress;
+    if (onProgress) {
+        progress = [this, id = ticket.id, onProgress = std::move(onProgress)](const ProgressUpdate &update) {
+            if (m_activeCalls.contains(id))
+                onProgress(update);
+        };
+    }
+    ServerPool *pool = it->second.pool.get();
+    const quint64 poolCallId = pool->callTool(toolName, arguments, std::move(reply), std::move(progress));
+    if (const auto active = m_activeCalls.find(ticket.id); active != m_activeCalls.end()) {
+        active->second.pool = pool;
+        active->second.poolCallId = poolCallId;
+    }
+    return ticket;
 }
 
-void ServerManager::callTool(const QString &toolName, const QJsonObject &arguments,
-                             std::function<void(const ToolCallReply &)> handler,
-                             McpClientSession::ProgressHandler onProgress)
+ToolCallTicket ServerManager::callTool(const QString &toolName, const QJsonObject &arguments,
+                                       std::function<void(const ToolCallReply &)> handler,
+                                       McpClientSession::ProgressHandler onProgress)
 {
     const ToolRoute found = route(toolName);
     if (!found.tool) {
-        failLater(this, std::move(handler), found.error);
-        return;
+        const ToolCallTicket ticket{m_nextTicket++};
+        failLater(this, track(ticket, {}, toolName, std::move(handler)), found.error);
+        return ticket;
     }
-    callTool(found.tool->serverName, found.tool->definition.name, arguments, std::move(handler), std::move(onProgress));
+    return callTool(found.tool->serverName, found.tool->definition.name, arguments, std::move(handler), std::move(onProgress));
+}
+
+std::function<void(const ToolCallReply &)> ServerManager::track(ToolCallTicket ticket, const QString &serverName,
+                                                                const QString &toolName,
+                                                                std::function<void(const ToolCallReply &)> handler)
+{
+    m_activeCalls.emplace(ticket.id, ActiveCall{serverName, toolName, std::move(handler), nullptr, 0});
+    return [this, id = ticket.id](const ToolCallReply &reply) { answer(id, reply); };
+}
+
+void ServerManager::answer(quint64 ticket, const ToolCallReply &reply)
+{
+    const auto it = m_activeCalls.find(ticket);
+    if (it == m_activeCalls.end())
+        return; // answered already: this is a late reply to a cancelled call
+    const std::function<void(const ToolCallReply &)> handler = std::move(it->second.handler);
+    m_activeCalls.erase(it);
+    handler(reply);
+}
+
+bool ServerManager::cancelToolCall(ToolCallTicket ticket, const QString &reason)
+{
+    const auto it = m_activeCalls.find(ticket.id);
+    if (it == m_activeCalls.end())
+        return false;
+    const ActiveCall &call = it->second;
+    const QString why = reason.isEmpty() ? u"cancelled by the user"_s : reason;
+    const QString message = call.serverName.isEmpty()
+                                ? u"the call of '%1' was cancelled: %2"_s.arg(call.toolName, why)
+                                : u"the call of '%1' on server '%2' was cancelled: %3"_s.arg(call.toolName, call.serverName, why);
+    // The pool answers at once if it still holds the call; otherwise it is answered here, and
+    // whatever error the call was about to get is dropped.
+    if (call.pool)
+        call.pool->cancelCall(call.poolCallId, message);
+    answer(ticket.id, ToolCallReply{{}, JsonRpc::Error{JsonRpc::RequestCancelled, message, {}}});
+    return true;
 }
 
 } // namespace Tether

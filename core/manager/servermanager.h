@@ -7,6 +7,7 @@
 #include "supervisor/toolregistry.h"
 
 #include <QObject>
+#include <QPointer>
 
 #include <map>
 #include <memory>
@@ -26,6 +27,14 @@ struct ToolRoute
 {
     std::optional<RegisteredTool> tool;
     QString error;
+};
+
+// Names one tool call made through the manager, for cancelToolCall(). A plain value: it stays
+// safe to use after the call has been answered (cancelling it then does nothing).
+struct ToolCallTicket
+{
+    quint64 id = 0;
+    bool isValid() const { return id != 0; }
 };
 
 // Many supervised servers from one config: one supervisor per server, the union of their
@@ -62,13 +71,21 @@ public:
     bool isAllStopped() const;
 
     ToolRoute route(const QString &toolName) const;
-    void callTool(const QString &serverName, const QString &toolName, const QJsonObject &arguments,
-                  std::function<void(const ToolCallReply &)> handler,
-                  McpClientSession::ProgressHandler onProgress = {});
+    // The handler is answered exactly once: the result, an error, or the cancellation; also
+    // when the server stops or is removed meanwhile. Progress stops once it has been answered.
+    ToolCallTicket callTool(const QString &serverName, const QString &toolName, const QJsonObject &arguments,
+                            std::function<void(const ToolCallReply &)> handler,
+                            McpClientSession::ProgressHandler onProgress = {});
     // By tool name alone (or public name) across every server.
-    void callTool(const QString &toolName, const QJsonObject &arguments,
-                  std::function<void(const ToolCallReply &)> handler,
-                  McpClientSession::ProgressHandler onProgress = {});
+    ToolCallTicket callTool(const QString &toolName, const QJsonObject &arguments,
+                            std::function<void(const ToolCallReply &)> handler,
+                            McpClientSession::ProgressHandler onProgress = {});
+    // Cancels a call not answered yet, wherever it is: a call waiting for a pooled session
+    // leaves the queue, a call in flight is cancelled on the server (notifications/cancelled
+    // with `reason`). Its handler is answered before this returns, with a RequestCancelled
+    // error. Returns false when the call had already been answered.
+    bool cancelToolCall(ToolCallTicket ticket, const QString &reason = {});
+    int callsInFlight() const { return int(m_activeCalls.size()); }
 
 signals:
     void statusChanged(const Tether::ServerStatus &status);
@@ -101,6 +118,22 @@ private:
     void checkAllStopped();
     ServerStatus statusOf(const Server &server) const;
     static void failLater(QObject *context, std::function<void(const ToolCallReply &)> handler, const QString &error);
+    // Registers a call and returns its handler as the layers below must call it: at most once
+    // through to the caller's.
+    std::function<void(const ToolCallReply &)> track(ToolCallTicket ticket, const QString &serverName,
+                                                     const QString &toolName,
+                                                     std::function<void(const ToolCallReply &)> handler);
+    void answer(quint64 ticket, const ToolCallReply &reply);
+
+    // A call not answered yet, and where it went.
+    struct ActiveCall
+    {
+        QString serverName;
+        QString toolName;
+        std::function<void(const ToolCallReply &)> handler;
+        QPointer<ServerPool> pool; // none while it fails before reaching one
+        quint64 poolCallId = 0;
+    };
 
     ToolRegistry m_registry;
     EventLog m_eventLog;
@@ -109,6 +142,8 @@ private:
     std::vector<Retiring> m_retiring;
     bool m_stoppingAll = false;
     bool m_allStoppedQueued = false;
+    std::map<quint64, ActiveCall> m_activeCalls; // small when idle, unlike a QHash
+    quint64 m_nextTicket = 1;
 };
 
 } // namespace Tether

@@ -75,6 +75,17 @@ ServerPool::Member *ServerPool::member(int id) const
     return nullptr;
 }
 
+ConnectionSupervisor *ServerPool::supervisorOf(int memberId) const
+{
+    if (const Member *found = member(memberId))
+        return found->supervisor.get();
+    for (const auto &closing : m_stopping) {
+        if (closing->id == memberId)
+            return closing->supervisor.get();
+    }
+    return nullptr;
+}
+
 void ServerPool::removeMember(int id)
 {
     const auto it = std::find_if(m_members.begin(), m_members.end(), [id](const auto &m) { return m->id == id; });
@@ -192,24 +203,32 @@ void ServerPool::onMemberStateChanged(int id, const ServerStatus &memberStatus)
         dispatch();
 }
 
-void ServerPool::callTool(const QString &toolName, const QJsonObject &arguments,
-                          std::function<void(const ToolCallReply &)> handler,
-                          McpClientSession::ProgressHandler onProgress)
+quint64 ServerPool::callTool(const QString &toolName, const QJsonObject &arguments,
+                             std::function<void(const ToolCallReply &)> handler,
+                             McpClientSession::ProgressHandler onProgress)
 {
+    const quint64 callId = m_nextCallId++;
     if (m_members.empty()) {
         QMetaObject::invokeMethod(
             this, [handler = std::move(handler), name = m_config.name] {
                 handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::ConnectionClosed, u"server '%1' is stopped"_s.arg(name), {}}});
             },
             Qt::QueuedConnection);
-        return;
+        return callId;
     }
     ConnectionSupervisor *primary = m_members.front()->supervisor.get();
     // Without a pool, or while the server is not up, the supervisor answers: at once, or with
     // why it cannot (reconnecting, failed, …).
     if (!m_exclusive || primary->state() != ServerState::Connected) {
-        primary->callTool(toolName, arguments, std::move(handler), std::move(onProgress));
-        return;
+        const SupervisedCall sent = primary->callTool(
+            toolName, arguments,
+            [this, callId, handler = std::move(handler)](const ToolCallReply &reply) {
+                m_inFlight.erase(callId);
+                handler(reply);
+            },
+            std::move(onProgress));
+        track(callId, m_members.front()->id, sent);
+        return callId;
     }
     const bool sessionFree = std::any_of(m_members.cbegin(), m_members.cend(), [](const auto &m) {
         return m->callsInFlight == 0 && m->supervisor->state() == ServerState::Connected;
@@ -223,11 +242,35 @@ void ServerPool::callTool(const QString &toolName, const QJsonObject &arguments,
         QMetaObject::invokeMethod(
             this, [handler = std::move(handler), reason] { handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::InternalError, reason, {}}}); },
             Qt::QueuedConnection);
-        return;
+        return callId;
     }
-    m_queue.push_back({toolName, arguments, std::move(handler), std::move(onProgress),
+    m_queue.push_back({callId, toolName, arguments, std::move(handler), std::move(onProgress),
                        SteadyClock::now() + m_config.requestTimeout});
     dispatch();
+    return callId;
+}
+
+void ServerPool::cancelCall(quint64 callId, const QString &reason)
+{
+    const auto queued = std::find_if(m_queue.begin(), m_queue.end(), [callId](const QueuedCall &call) { return call.id == callId; });
+    if (queued != m_queue.end()) {
+        QueuedCall call = std::move(*queued);
+        m_queue.erase(queued);
+        call.handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::RequestCancelled, reason, {}}});
+        return;
+    }
+    const auto inFlight = m_inFlight.find(callId);
+    if (inFlight == m_inFlight.end())
+        return;
+    const CallInFlight call = inFlight->second;
+    if (ConnectionSupervisor *supervisor = supervisorOf(call.memberId))
+        supervisor->cancelCall(call.sent, reason); // answers through send()'s handler, which frees the session
+}
+
+void ServerPool::track(quint64 callId, int memberId, const SupervisedCall &sent)
+{
+    if (sent.generation != 0) // else the supervisor answers with an error and nothing is on the wire
+        m_inFlight[callId] = {memberId, sent};
 }
 
 void ServerPool::dispatch()
@@ -258,9 +301,11 @@ void ServerPool::send(Member *target, QueuedCall call)
 {
     ++target->callsInFlight;
     const int id = target->id;
-    target->supervisor->callTool(
+    const quint64 callId = call.id;
+    const SupervisedCall sent = target->supervisor->callTool(
         call.toolName, call.arguments,
-        [this, id, handler = std::move(call.handler)](const ToolCallReply &reply) {
+        [this, id, callId, handler = std::move(call.handler)](const ToolCallReply &reply) {
+            m_inFlight.erase(callId);
             if (Member *finished = member(id)) {
                 --finished->callsInFlight;
                 finished->idleSince = QDateTime::currentDateTimeUtc();
@@ -269,6 +314,7 @@ void ServerPool::send(Member *target, QueuedCall call)
             dispatch();
         },
         std::move(call.onProgress));
+    track(callId, id, sent);
 }
 
 void ServerPool::expireQueuedCalls()

@@ -7,6 +7,7 @@
 #include <QTimer>
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -34,9 +35,14 @@ public:
     ServerStatus status() const;
     int sessionCount() const { return int(m_members.size()); }
 
-    void callTool(const QString &toolName, const QJsonObject &arguments,
-                  std::function<void(const ToolCallReply &)> handler,
-                  McpClientSession::ProgressHandler onProgress = {});
+    // Returns an id, unique within this pool, for cancelCall().
+    quint64 callTool(const QString &toolName, const QJsonObject &arguments,
+                     std::function<void(const ToolCallReply &)> handler,
+                     McpClientSession::ProgressHandler onProgress = {});
+    // A queued call leaves the queue, a call in flight is cancelled on its session; either way
+    // its handler is answered at once with `reason`. Does nothing for a call already answered
+    // or one being answered with an error without having been sent.
+    void cancelCall(quint64 callId, const QString &reason);
 
 signals:
     void statusChanged(const Tether::ServerStatus &status);
@@ -57,6 +63,7 @@ private:
 
     struct QueuedCall
     {
+        quint64 id = 0;
         QString toolName;
         QJsonObject arguments;
         std::function<void(const ToolCallReply &)> handler;
@@ -66,9 +73,11 @@ private:
 
     Member *addMember();
     Member *member(int id) const;
+    ConnectionSupervisor *supervisorOf(int memberId) const; // closing sessions included
     void removeMember(int id);
     void dispatch();
     void send(Member *member, QueuedCall call);
+    void track(quint64 callId, int memberId, const SupervisedCall &sent);
     void onMemberStateChanged(int id, const ServerStatus &status);
     void onMemberStopped();
     void closeIdleMembers();
@@ -83,6 +92,13 @@ private:
     std::vector<std::unique_ptr<Member>> m_members; // [0] is the primary session
     std::vector<std::unique_ptr<Member>> m_stopping; // secondary sessions being closed
     std::deque<QueuedCall> m_queue;
+    struct CallInFlight
+    {
+        int memberId = 0;
+        SupervisedCall sent;
+    };
+    std::map<quint64, CallInFlight> m_inFlight; // small when idle, unlike a QHash
+    quint64 m_nextCallId = 1;
     int m_nextMemberId = 1;
     bool m_stoppingAll = false;
     bool m_startWhenStopped = false; // started while stopping

@@ -500,14 +500,14 @@ void ConnectionSupervisor::onHeartbeatTick()
         milliseconds(m_settings.heartbeat.timeoutMs));
 }
 
-void ConnectionSupervisor::callTool(const QString &toolName, const QJsonObject &arguments,
-                                   std::function<void(const ToolCallReply &)> handler,
-                                   McpClientSession::ProgressHandler onProgress)
+SupervisedCall ConnectionSupervisor::callTool(const QString &toolName, const QJsonObject &arguments,
+                                             std::function<void(const ToolCallReply &)> handler,
+                                             McpClientSession::ProgressHandler onProgress)
 {
     Generation *generation = current();
     if (generation && generation->established && generation->session->isReady()) {
-        generation->session->callTool(toolName, arguments, std::move(handler), std::move(onProgress));
-        return;
+        return {generation->number,
+                generation->session->callTool(toolName, arguments, std::move(handler), std::move(onProgress))};
     }
     QString reason;
     switch (m_core.state()) {
@@ -533,6 +533,15 @@ void ConnectionSupervisor::callTool(const QString &toolName, const QJsonObject &
     QMetaObject::invokeMethod(
         this, [handler = std::move(handler), reason] { handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::ConnectionClosed, reason, {}}}); },
         Qt::QueuedConnection);
+    return {};
+}
+
+void ConnectionSupervisor::cancelCall(const SupervisedCall &call, const QString &reason)
+{
+    // A closing generation may still hold the call: it is cancelled there too.
+    const auto it = m_generations.find(call.generation);
+    if (it != m_generations.end() && it->second->session)
+        it->second->session->cancel(call.requestId, reason);
 }
 
 } // namespace Tether

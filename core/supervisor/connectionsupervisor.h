@@ -19,6 +19,13 @@ namespace Tether {
 
 using TransportFactory = std::function<std::unique_ptr<Transport>()>;
 
+// Names one tool call sent by a supervisor, for cancelCall(); generation 0: nothing was sent.
+struct SupervisedCall
+{
+    quint64 generation = 0;
+    qint64 requestId = 0;
+};
+
 struct SupervisorSettings
 {
     ReconnectPolicy reconnect;
@@ -63,9 +70,12 @@ public:
     const SupervisorSettings &settings() const { return m_settings; }
 
     // Calls a tool of the current generation; fails fast (never waits) when not connected.
-    void callTool(const QString &toolName, const QJsonObject &arguments,
-                  std::function<void(const ToolCallReply &)> handler,
-                  McpClientSession::ProgressHandler onProgress = {});
+    SupervisedCall callTool(const QString &toolName, const QJsonObject &arguments,
+                            std::function<void(const ToolCallReply &)> handler,
+                            McpClientSession::ProgressHandler onProgress = {});
+    // Sends notifications/cancelled for a call still in flight and answers its handler at once
+    // with `reason`; does nothing once the call has been answered.
+    void cancelCall(const SupervisedCall &call, const QString &reason);
 
 signals:
     void statusChanged(const Tether::ServerStatus &status);
