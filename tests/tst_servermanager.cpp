@@ -1,5 +1,6 @@
 // Many supervised demo servers from one configuration: reload, routing, invalid servers.
 #include "manager/servermanager.h"
+#include "support/policyprinters.h"
 #include "support/testprocess.h"
 
 #include <QSignalSpy>
@@ -133,6 +134,54 @@ private slots:
         QVERIFY(!processAlive(removed));
         QVERIFY(!manager.registry().find(u"removed__echo"_s).has_value());
         stopAll(manager);
+    }
+
+    void policyChangeIsAppliedWithoutARestart()
+    {
+        ServerManager manager;
+        manager.applyConfig(document({demo(u"policy"_s), demo(u"command"_s)}));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"policy"_s, u"command"_s}), 10000);
+        const qint64 pid = pidOf(manager, u"policy"_s);
+        const qint64 commandPid = pidOf(manager, u"command"_s);
+
+        // A quick heartbeat that a hung server fails, and a slow first retry without jitter.
+        ServerConfig policy = demo(u"policy"_s);
+        policy.reconnect = resolveReconnectPolicy(u"policy"_s, {{u"initialDelayMs"_s, 4000}, {u"maxDelayMs"_s, 8000},
+                                                               {u"maxAttempts"_s, 3}, {u"jitter"_s, 0}}).policy;
+        policy.heartbeat = resolveHeartbeatPolicy(u"policy"_s, {{u"intervalMs"_s, 200}, {u"timeoutMs"_s, 100},
+                                                               {u"maxFailures"_s, 1}}).policy;
+        // A policy change together with another change still restarts.
+        ServerConfig command = demo(u"command"_s, {u"--tools"_s, u"1"_s});
+        command.reconnect.maxAttempts = 3;
+        const ConfigChange change = manager.applyConfig(document({policy, command}));
+        QCOMPARE(change.policyUpdated, QStringList{u"policy"_s});
+        QCOMPARE(change.restarted, QStringList{u"command"_s});
+        QVERIFY(change.unchanged.isEmpty());
+
+        QCOMPARE(manager.status(u"policy"_s)->state, ServerState::Connected);
+        QCOMPARE(pidOf(manager, u"policy"_s), pid);
+        QCOMPARE(manager.status(u"policy"_s)->maxAttempts, 3);
+        QCOMPARE(manager.serverConfig(u"policy"_s)->reconnect, policy.reconnect);
+        const ServerEvent logged = manager.eventLog().events(u"policy"_s).constLast();
+        QVERIFY2(logged.text.contains(u"reconnect up to 3 times, 4 s to 8 s apart, jitter 0"_s)
+                     && logged.text.contains(u"heartbeat every 200 ms"_s)
+                     && logged.text.contains(u"without a restart"_s),
+                 qPrintable(logged.text));
+
+        // The running session now pings: hung, it is lost and retried after the new first delay.
+        manager.callTool(u"policy"_s, u"hang"_s, {}, [](const ToolCallReply &) {});
+        QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"policy"_s)->state, ServerState::Reconnecting, 5000);
+        const ServerStatus lost = *manager.status(u"policy"_s);
+        QVERIFY2(lost.reason.contains(u"heartbeat"_s), qPrintable(lost.reason));
+        QCOMPARE(lost.attempt, 1);
+        QCOMPARE(lost.maxAttempts, 3);
+        QCOMPARE(lost.nextDelayMs, std::optional<qint64>(4000));
+
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"command"_s}), 10000);
+        QVERIFY(pidOf(manager, u"command"_s) != commandPid);
+        QVERIFY(!processAlive(commandPid));
+        stopAll(manager);
+        QVERIFY(!processAlive(pid));
     }
 
     void routesCalls()

@@ -1,5 +1,6 @@
 #include "servermanager.h"
 
+#include "common/duration.h"
 #include "common/logging.h"
 
 #include <QSet>
@@ -13,6 +14,35 @@ ServerManager::ServerManager(QObject *parent)
 {}
 
 ServerManager::~ServerManager() = default;
+
+// Nothing but the reconnect or heartbeat policy differs: the running sessions can take them as they are.
+static bool onlyPoliciesDiffer(const ServerConfig &running, const ServerConfig &wanted)
+{
+    ServerConfig withRunningPolicies = wanted;
+    withRunningPolicies.reconnect = running.reconnect;
+    withRunningPolicies.heartbeat = running.heartbeat;
+    return running.sameSettings(withRunningPolicies);
+}
+
+static QString describePolicy(const ReconnectPolicy &policy)
+{
+    if (!policy.enabled)
+        return u"reconnect off"_s;
+    return u"reconnect up to %1 times, %2 to %3 apart, jitter %4"_s.arg(policy.maxAttempts)
+        .arg(formatDuration(std::chrono::milliseconds(policy.initialDelayMs)),
+             formatDuration(std::chrono::milliseconds(policy.maxDelayMs)))
+        .arg(policy.jitter);
+}
+
+static QString describePolicy(const HeartbeatPolicy &policy)
+{
+    if (!policy.enabled)
+        return u"heartbeat off"_s;
+    return u"heartbeat every %1, answered within %2, lost after %3 missed in a row"_s
+        .arg(formatDuration(std::chrono::milliseconds(policy.intervalMs)),
+             formatDuration(std::chrono::milliseconds(policy.timeoutMs)))
+        .arg(policy.maxFailures);
+}
 
 ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
 {
@@ -36,6 +66,9 @@ ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
         } else if (it->second.config.sameSettings(server) && it->second.config.errors == server.errors) {
             it->second.config = server;
             change.unchanged.append(server.name);
+        } else if (onlyPoliciesDiffer(it->second.config, server)) {
+            updatePolicies(it->second, server);
+            change.policyUpdated.append(server.name);
         } else {
             // The old pool retires; the new one starts once every old process has exited.
             if (std::unique_ptr<ServerPool> old = std::move(it->second.pool))
@@ -48,6 +81,25 @@ ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
     }
     m_order = order;
     return change;
+}
+
+void ServerManager::updatePolicies(Server &server, const ServerConfig &config)
+{
+    const ServerConfig previous = std::exchange(server.config, config);
+    QStringList changed;
+    if (previous.reconnect != config.reconnect)
+        changed.append(describePolicy(config.reconnect));
+    if (previous.heartbeat != config.heartbeat)
+        changed.append(describePolicy(config.heartbeat));
+    const QString text = u"policy changed in the config (%1): used from the next decision, without a restart"_s.arg(
+        changed.join(u"; "_s));
+    spdlog::info("server '{}': {}", config.name, text);
+    if (server.pool)
+        server.pool->setPolicies(config.reconnect, config.heartbeat);
+    if (const auto snapshot = status(config.name)) {
+        m_eventLog.append({{}, config.name, ServerEvent::Kind::StateChange, {}, text, *snapshot});
+        emit statusChanged(*snapshot);
+    }
 }
 
 void ServerManager::addServer(const ServerConfig &config)

@@ -19,6 +19,7 @@ struct ConfigChange
     QStringList added;
     QStringList removed;
     QStringList restarted; // settings changed
+    QStringList policyUpdated; // only the reconnect or heartbeat policy changed: applied without a restart
     QStringList unchanged; // left running as they were
 };
 
@@ -49,7 +50,9 @@ public:
     ~ServerManager() override;
 
     // Brings the running set in line with `config`: new servers are added (and started when
-    // enabled), removed ones stopped, changed ones restarted; unchanged ones keep running.
+    // enabled), removed ones stopped, changed ones restarted; unchanged ones keep running. A
+    // server whose only change is its reconnect or heartbeat policy keeps running too: every
+    // session of it uses the new policy from its next decision.
     ConfigChange applyConfig(const ConfigDocument &config);
 
     QStringList serverNames() const; // in config order
@@ -111,6 +114,7 @@ private:
 
     void addServer(const ServerConfig &config);
     void removeServer(const QString &name);
+    void updatePolicies(Server &server, const ServerConfig &config);
     void retire(const QString &name, std::unique_ptr<ServerPool> pool);
     void startIfClear(const QString &name);
     bool isRetiring(const QString &name) const;

@@ -145,6 +145,16 @@ void ServerPool::reconnect()
         m_housekeeping.start();
 }
 
+void ServerPool::setPolicies(const ReconnectPolicy &reconnect, const HeartbeatPolicy &heartbeat)
+{
+    m_config.reconnect = reconnect;
+    m_config.heartbeat = heartbeat;
+    for (const auto &member : m_members) {
+        member->supervisor->setReconnectPolicy(reconnect);
+        member->supervisor->setHeartbeatPolicy(heartbeat);
+    }
+}
+
 void ServerPool::stop()
 {
     m_startWhenStopped = false;

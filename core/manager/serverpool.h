@@ -31,6 +31,8 @@ public:
     void start();
     void stop();
     void reconnect();
+    // Every session, running or not, uses these from its next decision on.
+    void setPolicies(const ReconnectPolicy &reconnect, const HeartbeatPolicy &heartbeat);
     ServerState state() const;
     ServerStatus status() const;
     int sessionCount() const { return int(m_members.size()); }

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "supervisor/policy.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace Tether {
+
+// Edits of a config file's JSON: pure functions that take its root object and return the edited
+// root. Every key they were not asked to change is kept, unknown ones included. `serversKey` is
+// the document's ("mcpServers", or "servers" in VS Code's form). An edit of a server the root
+// does not hold (or holds as something other than an object) returns the root unchanged. These
+// are the one place the window changes config JSON; saveConfig writes the result.
+
+// The `defaults` section: what every server without its own setting uses.
+QJsonObject setDefaultReconnectPolicy(QJsonObject root, const ReconnectPolicy &policy);
+QJsonObject setDefaultHeartbeatPolicy(QJsonObject root, const HeartbeatPolicy &policy);
+
+// A server's own policy, written whole under `reconnect` / `heartbeat`, so later changes of the
+// defaults no longer reach it. The seed article's `connection.reconnect` / `connection.heartbeat`
+// form is removed with it, since the two would otherwise disagree.
+QJsonObject setServerReconnectPolicy(QJsonObject root, const QString &serversKey, const QString &server,
+                                     const ReconnectPolicy &policy);
+QJsonObject setServerHeartbeatPolicy(QJsonObject root, const QString &serversKey, const QString &server,
+                                     const HeartbeatPolicy &policy);
+// Removes a server's own policy in both forms: it uses the defaults again.
+QJsonObject clearServerReconnectPolicy(QJsonObject root, const QString &serversKey, const QString &server);
+QJsonObject clearServerHeartbeatPolicy(QJsonObject root, const QString &serversKey, const QString &server);
+
+// What a server's object says itself about "reconnect" or "heartbeat": `connection.<section>`
+// overlaid with `<section>`, as the config reads them; nothing when it says nothing (it uses the
+// defaults). Judge it with resolveReconnectPolicy / resolveHeartbeatPolicy over the defaults.
+std::optional<QJsonObject> serverPolicyOverride(const QJsonObject &serverEntry, const QString &section);
+
+// Adds the server `name`, or replaces the server `previousName` (renaming it when the names
+// differ; a server already called `name` is then replaced as well).
+QJsonObject putServer(QJsonObject root, const QString &serversKey, const QString &previousName, const QString &name,
+                      const QJsonObject &entry);
+QJsonObject removeServer(QJsonObject root, const QString &serversKey, const QString &server);
+// Enabled is the default: enabling a server that does not say `enabled` adds nothing.
+QJsonObject setServerEnabled(QJsonObject root, const QString &serversKey, const QString &server, bool enabled);
+
+} // namespace Tether

@@ -1,0 +1,474 @@
+// The policy settings dialog: every value the resolvers refuse is refused where it is typed,
+// valid values come back as the config the user meant, and the figures and chart follow.
+#include "backoffchart.h"
+#include "settingsdialog.h"
+#include "support/policyprinters.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using namespace std::chrono;
+
+namespace {
+
+ConfigDocument parse(const QByteArray &bytes)
+{
+    const ConfigContext context{[](const QString &) { return std::optional<QString>(); }, u"/opt/tether/bin"_s};
+    return parseConfig(bytes, u"servers.json"_s, context);
+}
+
+ConfigDocument parse(const QJsonObject &root)
+{
+    return parse(QJsonDocument(root).toJson());
+}
+
+// "alpha" uses the defaults, "beta" has its own retries; the file's defaults differ from Tether's.
+const QByteArray Sample = R"({
+    "defaults": {"reconnect": {"maxAttempts": 4}},
+    "mcpServers": {
+        "alpha": {"command": "alpha-server"},
+        "beta": {"command": "beta-server", "reconnect": {"maxAttempts": 2}, "x-note": "kept"}
+    }
+})";
+
+// The dialog's save function: saves into a list, or fails as told.
+struct Saves
+{
+    QList<QJsonObject> roots;
+    QString failure;
+
+    void attach(SettingsDialog &dialog)
+    {
+        dialog.setSaveFunction([this](const QJsonObject &root, QString *error) {
+            if (!failure.isEmpty()) {
+                *error = failure;
+                return false;
+            }
+            roots.append(root);
+            return true;
+        });
+    }
+};
+
+// Replaces the field's text the way a person does: select it all and type over it.
+void type(QLineEdit *field, const QString &text)
+{
+    QVERIFY(field);
+    field->selectAll();
+    if (text.isEmpty())
+        QTest::keyClick(field, Qt::Key_Backspace);
+    else
+        QTest::keyClicks(field, text);
+    QCOMPARE(field->text(), text);
+}
+
+bool showsError(const SettingsDialog &dialog, const QString &path)
+{
+    return !dialog.fieldError(path)->isHidden() && !dialog.fieldError(path)->text().isEmpty();
+}
+
+QStringList fieldsShowingErrors(const SettingsDialog &dialog)
+{
+    QStringList shown;
+    for (const QString &path : {u"reconnect.initialDelayMs"_s, u"reconnect.maxDelayMs"_s, u"reconnect.maxAttempts"_s,
+                                u"reconnect.jitter"_s, u"heartbeat.intervalMs"_s, u"heartbeat.timeoutMs"_s,
+                                u"heartbeat.maxFailures"_s}) {
+        if (showsError(dialog, path))
+            shown.append(path);
+    }
+    return shown;
+}
+
+} // namespace
+
+class TestSettingsDialog final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // Every rule of both resolvers a typed value can break: the message sits under the field it
+    // names first, and Save (and leaving the scope) wait until it is fixed.
+    void refusesEachInvalidValue_data()
+    {
+        QTest::addColumn<QString>("typedInto");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("shownAt");
+        QTest::addColumn<QString>("message");
+
+        const auto row = [](const char *name, const QString &field, const QString &text, const QString &shownAt,
+                            const QString &message) {
+            QTest::newRow(name) << field << text << shownAt << message;
+        };
+        const QString initial = u"reconnect.initialDelayMs"_s;
+        const QString maxDelay = u"reconnect.maxDelayMs"_s;
+        const QString attempts = u"reconnect.maxAttempts"_s;
+        const QString jitter = u"reconnect.jitter"_s;
+        const QString interval = u"heartbeat.intervalMs"_s;
+        const QString timeout = u"heartbeat.timeoutMs"_s;
+        const QString failures = u"heartbeat.maxFailures"_s;
+        const QString wholeDelay = u"it must be a whole number from 0 to 3600000"_s;
+
+        row("initial delay negative", initial, u"-1"_s, initial, u"reconnect.initialDelayMs = -1 is out of range: "_s + wholeDelay);
+        row("initial delay too long", initial, u"3600001"_s, initial, u"= 3600001 is out of range: "_s + wholeDelay);
+        row("initial delay fraction", initial, u"1.5"_s, initial, u"= 1.5 is out of range: "_s + wholeDelay);
+        row("initial delay not a number", initial, u"soon"_s, initial, u"= \"soon\" is not a number: "_s + wholeDelay);
+        row("initial delay empty", initial, QString(), initial, u"= \"\" is not a number"_s);
+        row("initial delay over the longest", initial, u"40000"_s, maxDelay,
+            u"reconnect.maxDelayMs = 30000 is less than reconnect.initialDelayMs = 40000"_s);
+        row("max delay negative", maxDelay, u"-5"_s, maxDelay, u"reconnect.maxDelayMs = -5 is out of range: it must be a whole number from 0 to 86400000"_s);
+        row("max delay too long", maxDelay, u"86400001"_s, maxDelay, u"= 86400001 is out of range"_s);
+        row("max delay fraction", maxDelay, u"2.5"_s, maxDelay, u"= 2.5 is out of range"_s);
+        row("max delay under the first", maxDelay, u"100"_s, maxDelay,
+            u"reconnect.maxDelayMs = 100 is less than reconnect.initialDelayMs = 500: the longest delay must be at least the first one"_s);
+        row("attempts zero", attempts, u"0"_s, attempts, u"reconnect.maxAttempts = 0 is out of range: it must be a whole number from 1 to 1000"_s);
+        row("attempts negative", attempts, u"-1"_s, attempts, u"reconnect.maxAttempts = -1 is out of range"_s);
+        row("attempts too many", attempts, u"1001"_s, attempts, u"reconnect.maxAttempts = 1001 is out of range"_s);
+        row("attempts fraction", attempts, u"2.5"_s, attempts, u"reconnect.maxAttempts = 2.5 is out of range"_s);
+        row("attempts not a number", attempts, u"many"_s, attempts, u"reconnect.maxAttempts = \"many\" is not a number"_s);
+        row("jitter negative", jitter, u"-0.1"_s, jitter, u"reconnect.jitter = -0.1 is out of range: it must be a number from 0 to 1"_s);
+        row("jitter over one", jitter, u"1.5"_s, jitter, u"reconnect.jitter = 1.5 is out of range"_s);
+        row("jitter not a number", jitter, u"some"_s, jitter, u"reconnect.jitter = \"some\" is not a number"_s);
+        row("interval too short", interval, u"99"_s, interval, u"heartbeat.intervalMs = 99 is out of range: it must be a whole number from 100 to 86400000"_s);
+        row("interval too long", interval, u"86400001"_s, interval, u"heartbeat.intervalMs = 86400001 is out of range"_s);
+        row("interval fraction", interval, u"1000.5"_s, interval, u"heartbeat.intervalMs = 1000.5 is out of range"_s);
+        row("interval not a number", interval, u"often"_s, interval, u"heartbeat.intervalMs = \"often\" is not a number"_s);
+        row("interval under the timeout", interval, u"5000"_s, timeout,
+            u"heartbeat.timeoutMs = 10000 is more than heartbeat.intervalMs = 5000: a ping must time out before the next one is due"_s);
+        row("timeout too short", timeout, u"9"_s, timeout, u"heartbeat.timeoutMs = 9 is out of range: it must be a whole number from 10 to 3600000"_s);
+        row("timeout too long", timeout, u"3600001"_s, timeout, u"heartbeat.timeoutMs = 3600001 is out of range"_s);
+        row("timeout fraction", timeout, u"10.5"_s, timeout, u"heartbeat.timeoutMs = 10.5 is out of range"_s);
+        row("timeout over the interval", timeout, u"40000"_s, timeout,
+            u"heartbeat.timeoutMs = 40000 is more than heartbeat.intervalMs = 30000"_s);
+        row("failures zero", failures, u"0"_s, failures, u"heartbeat.maxFailures = 0 is out of range: it must be a whole number from 1 to 100"_s);
+        row("failures too many", failures, u"101"_s, failures, u"heartbeat.maxFailures = 101 is out of range"_s);
+        row("failures fraction", failures, u"1.5"_s, failures, u"heartbeat.maxFailures = 1.5 is out of range"_s);
+        row("failures not a number", failures, u"3x"_s, failures, u"heartbeat.maxFailures = \"3x\" is not a number"_s);
+    }
+
+    void refusesEachInvalidValue()
+    {
+        QFETCH(QString, typedInto);
+        QFETCH(QString, text);
+        QFETCH(QString, shownAt);
+        QFETCH(QString, message);
+
+        Saves saves;
+        const ConfigDocument document = parse(QByteArray(R"({"mcpServers": {"alpha": {"command": "a"}}})"));
+        // The global scope and a server's own policy are judged alike.
+        for (const QString &scope : {QString(), u"alpha"_s}) {
+            SettingsDialog dialog(document, scope);
+            saves.attach(dialog);
+            if (!scope.isEmpty()) {
+                dialog.useDefaultsBox(typedInto.section(u'.', 0, 0))->click();
+                QVERIFY(dialog.field(typedInto)->isEnabled());
+            }
+            QVERIFY(dialog.saveButton()->isEnabled());
+            const QString before = dialog.field(typedInto)->text();
+
+            type(dialog.field(typedInto), text);
+            QCOMPARE(fieldsShowingErrors(dialog), QStringList{shownAt});
+            const QString shown = dialog.fieldError(shownAt)->text();
+            QVERIFY2(shown.contains(message), qPrintable(shown));
+            QVERIFY2(!shown.startsWith(u"server '"_s), qPrintable(shown)); // the scope is the dialog's own
+            QVERIFY(!dialog.saveButton()->isEnabled());
+            QVERIFY(!dialog.scopeSelector()->isEnabled());
+
+            type(dialog.field(typedInto), before);
+            QVERIFY(fieldsShowingErrors(dialog).isEmpty());
+            QVERIFY(dialog.saveButton()->isEnabled());
+            QVERIFY(dialog.scopeSelector()->isEnabled());
+        }
+        QVERIFY(saves.roots.isEmpty());
+    }
+
+    void validValuesAreSavedAsTyped()
+    {
+        Saves saves;
+        const ConfigDocument document = parse(Sample);
+        SettingsDialog dialog(document);
+        saves.attach(dialog);
+        QCOMPARE(dialog.scopeSelector()->currentIndex(), 0);
+        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"4"_s); // the file's default
+
+        type(dialog.field(u"reconnect.initialDelayMs"_s), u"250"_s);
+        type(dialog.field(u"reconnect.maxDelayMs"_s), u"8000"_s);
+        type(dialog.field(u"reconnect.maxAttempts"_s), u"6"_s);
+        type(dialog.field(u"reconnect.jitter"_s), u"0.05"_s);
+        dialog.enabledBox(u"heartbeat"_s)->click();
+        type(dialog.field(u"heartbeat.intervalMs"_s), u"20000"_s);
+        type(dialog.field(u"heartbeat.timeoutMs"_s), u"5000"_s);
+        type(dialog.field(u"heartbeat.maxFailures"_s), u"5"_s);
+        QVERIFY(dialog.saveButton()->isEnabled());
+
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        dialog.saveButton()->click();
+        QCOMPARE(accepted.size(), 1);
+        QCOMPARE(saves.roots.size(), 1);
+        QCOMPARE(saves.roots.first(), dialog.editedRoot());
+
+        const ConfigDocument saved = parse(saves.roots.first());
+        QVERIFY2(saved.isValid(), qPrintable(saved.errors.join(u'\n')));
+        const ReconnectPolicy typedReconnect{true, 250, 8000, 6, 0.05};
+        const HeartbeatPolicy typedHeartbeat{false, 20000, 5000, 5};
+        QCOMPARE(saved.server(u"alpha"_s)->reconnect, typedReconnect);
+        QCOMPARE(saved.server(u"alpha"_s)->heartbeat, typedHeartbeat);
+        // beta keeps its own retries over the new defaults, and its unknown key.
+        ReconnectPolicy betaReconnect = typedReconnect;
+        betaReconnect.maxAttempts = 2;
+        QCOMPARE(saved.server(u"beta"_s)->reconnect, betaReconnect);
+        QCOMPARE(saves.roots.first().value(u"mcpServers"_s)[u"beta"_s][u"x-note"_s].toString(), u"kept"_s);
+    }
+
+    void nothingChangedWritesNothing()
+    {
+        Saves saves;
+        SettingsDialog dialog(parse(Sample), u"beta"_s);
+        saves.attach(dialog);
+        type(dialog.field(u"reconnect.maxAttempts"_s), u"3"_s);
+        type(dialog.field(u"reconnect.maxAttempts"_s), u"2"_s); // and back
+        QCOMPARE(dialog.editedRoot(), parse(Sample).root);
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        dialog.saveButton()->click();
+        QCOMPARE(accepted.size(), 1);
+        QVERIFY(saves.roots.isEmpty());
+    }
+
+    void withoutASaveFunctionTheCallerSaves()
+    {
+        const ConfigDocument document = parse(Sample);
+        SettingsDialog dialog(document, u"beta"_s);
+        dialog.useDefaultsBox(u"heartbeat"_s)->click();
+        type(dialog.field(u"heartbeat.intervalMs"_s), u"60000"_s);
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        dialog.saveButton()->click();
+        QCOMPARE(accepted.size(), 1);
+        const ConfigDocument edited = parse(dialog.editedRoot());
+        HeartbeatPolicy betaHeartbeat;
+        betaHeartbeat.intervalMs = 60000;
+        QCOMPARE(edited.server(u"beta"_s)->heartbeat, betaHeartbeat);
+        QCOMPARE(edited.server(u"alpha"_s)->heartbeat, HeartbeatPolicy{});
+    }
+
+    void aFailedSaveKeepsTheDialogOpen()
+    {
+        Saves saves;
+        saves.failure = u"servers.json: the file on disk is broken (not valid JSON), so it was left untouched"_s;
+        SettingsDialog dialog(parse(Sample));
+        saves.attach(dialog);
+        QVERIFY(dialog.problem()->isHidden());
+        type(dialog.field(u"reconnect.maxAttempts"_s), u"9"_s);
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        dialog.saveButton()->click();
+        QCOMPARE(accepted.size(), 0);
+        QVERIFY(!dialog.problem()->isHidden());
+        QCOMPARE(dialog.problem()->text(), u"Not saved: "_s + saves.failure);
+        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"9"_s);
+    }
+
+    void restoresTheBuiltInDefaults()
+    {
+        Saves saves;
+        SettingsDialog dialog(parse(Sample));
+        saves.attach(dialog);
+        type(dialog.field(u"heartbeat.maxFailures"_s), u"7"_s);
+        dialog.restoreDefaultsButton()->click();
+        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"10"_s);
+        QCOMPARE(dialog.field(u"reconnect.jitter"_s)->text(), u"0.2"_s);
+        QCOMPARE(dialog.field(u"heartbeat.maxFailures"_s)->text(), u"3"_s);
+        const ConfigDocument edited = parse(dialog.editedRoot());
+        QCOMPARE(edited.server(u"alpha"_s)->reconnect, ReconnectPolicy{});
+        QCOMPARE(edited.server(u"alpha"_s)->heartbeat, HeartbeatPolicy{});
+        QCOMPARE(edited.server(u"beta"_s)->reconnect.maxAttempts, 2);
+
+        // Even an invalid value typed before is replaced.
+        type(dialog.field(u"reconnect.jitter"_s), u"2"_s);
+        QVERIFY(!dialog.saveButton()->isEnabled());
+        dialog.restoreDefaultsButton()->click();
+        QVERIFY(fieldsShowingErrors(dialog).isEmpty());
+        QVERIFY(dialog.saveButton()->isEnabled());
+    }
+
+    void setsAndClearsAServersOwnPolicy()
+    {
+        Saves saves;
+        SettingsDialog dialog(parse(Sample), u"alpha"_s);
+        saves.attach(dialog);
+        QCOMPARE(dialog.scopeSelector()->currentText(), u"Server: alpha"_s);
+        QCheckBox *useDefaults = dialog.useDefaultsBox(u"reconnect"_s);
+        QVERIFY(!useDefaults->isHidden());
+        QVERIFY(useDefaults->isChecked());
+        QVERIFY(!dialog.field(u"reconnect.maxAttempts"_s)->isEnabled());
+        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"4"_s); // what the defaults give it
+
+        useDefaults->click();
+        QVERIFY(dialog.field(u"reconnect.maxAttempts"_s)->isEnabled());
+        type(dialog.field(u"reconnect.maxAttempts"_s), u"7"_s);
+        QJsonObject root = dialog.editedRoot();
+        ReconnectPolicy alphaReconnect{};
+        alphaReconnect.maxAttempts = 7;
+        QCOMPARE(parse(root).server(u"alpha"_s)->reconnect, alphaReconnect);
+        QCOMPARE(root.value(u"mcpServers"_s)[u"alpha"_s][u"reconnect"_s].toObject(), toJson(alphaReconnect)); // written whole
+        QVERIFY(!root.value(u"mcpServers"_s)[u"alpha"_s].toObject().contains(u"heartbeat"_s)); // untouched
+
+        // beta goes back to the defaults.
+        dialog.scopeSelector()->setCurrentIndex(2);
+        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"2"_s);
+        QVERIFY(!dialog.useDefaultsBox(u"reconnect"_s)->isChecked());
+        dialog.useDefaultsBox(u"reconnect"_s)->click();
+        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"4"_s);
+        root = dialog.editedRoot();
+        QVERIFY(!root.value(u"mcpServers"_s)[u"beta"_s].toObject().contains(u"reconnect"_s));
+        QCOMPARE(parse(root).server(u"beta"_s)->reconnect.maxAttempts, 4);
+        QCOMPARE(parse(root).server(u"alpha"_s)->reconnect, alphaReconnect); // kept while on another scope
+
+        // The global scope has no defaults to fall back on; "Use Global Defaults" clears both sections.
+        dialog.scopeSelector()->setCurrentIndex(0);
+        QVERIFY(dialog.useDefaultsBox(u"reconnect"_s)->isHidden());
+        dialog.scopeSelector()->setCurrentIndex(1);
+        dialog.restoreDefaultsButton()->click();
+        QVERIFY(dialog.useDefaultsBox(u"reconnect"_s)->isChecked());
+        QCOMPARE(parse(dialog.editedRoot()).server(u"alpha"_s)->reconnect.maxAttempts, 4);
+    }
+
+    void aServerFollowsTheDefaultsAsTheyAreEdited()
+    {
+        Saves saves;
+        SettingsDialog dialog(parse(Sample));
+        saves.attach(dialog);
+        type(dialog.field(u"reconnect.initialDelayMs"_s), u"1000"_s);
+        dialog.scopeSelector()->setCurrentIndex(2); // beta: its own retries over the new default delay
+        QCOMPARE(dialog.field(u"reconnect.initialDelayMs"_s)->text(), u"1000"_s);
+        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"2"_s);
+        // Not touched, so its partial setting stays as written.
+        QCOMPARE(dialog.editedRoot().value(u"mcpServers"_s)[u"beta"_s][u"reconnect"_s].toObject(),
+                 QJsonObject({{u"maxAttempts"_s, 2}}));
+    }
+
+    void anInvalidServerSettingIsShownWithItsMessage()
+    {
+        Saves saves;
+        const ConfigDocument document = parse(QByteArray(R"({"mcpServers": {"bad": {"command": "b", "reconnect": {"maxAttempts": 0}}}})"));
+        QVERIFY(document.isValid());
+        QVERIFY(!document.server(u"bad"_s)->isValid());
+        SettingsDialog dialog(document, u"bad"_s);
+        saves.attach(dialog);
+        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"0"_s);
+        QCOMPARE(fieldsShowingErrors(dialog), QStringList{u"reconnect.maxAttempts"_s});
+        QVERIFY(!dialog.saveButton()->isEnabled());
+        type(dialog.field(u"reconnect.maxAttempts"_s), u"5"_s);
+        QVERIFY(dialog.saveButton()->isEnabled());
+        const ConfigDocument fixed = parse(dialog.editedRoot());
+        QVERIFY2(fixed.server(u"bad"_s)->isValid(), qPrintable(fixed.server(u"bad"_s)->errors.join(u'\n')));
+        QCOMPARE(fixed.server(u"bad"_s)->reconnect.maxAttempts, 5);
+    }
+
+    void anUnusableFileCannotBeEdited()
+    {
+        Saves saves;
+        const ConfigDocument document = parse(QByteArray(R"({"defaults": {"reconnect": {"jitter": 3}}})"));
+        QVERIFY(!document.isValid());
+        SettingsDialog dialog(document);
+        saves.attach(dialog);
+        QVERIFY(!dialog.saveButton()->isEnabled());
+        QVERIFY(!dialog.problem()->isHidden());
+        QVERIFY2(dialog.problem()->text().contains(u"defaults.reconnect.jitter = 3"_s), qPrintable(dialog.problem()->text()));
+    }
+
+    void derivedFiguresFollowTheFields()
+    {
+        Saves saves;
+        SettingsDialog dialog(parse(QByteArray("{}")));
+        saves.attach(dialog);
+        QLabel *reconnect = dialog.summary(u"reconnect"_s);
+        QLabel *heartbeat = dialog.summary(u"heartbeat"_s);
+        QVERIFY2(reconnect->text().contains(u"Gives up after about 2 min 31 s (10 retries)"_s), qPrintable(reconnect->text()));
+        QVERIFY2(reconnect->text().contains(u"Stability window 30 s"_s), qPrintable(reconnect->text()));
+        QVERIFY2(heartbeat->text().contains(u"A hung server is detected within 1 min 40 s"_s), qPrintable(heartbeat->text()));
+
+        type(dialog.field(u"reconnect.maxAttempts"_s), u"3"_s); // 0.5 + 1 + 2 s
+        QVERIFY2(reconnect->text().contains(u"Gives up after about 3.5 s (3 retries)"_s), qPrintable(reconnect->text()));
+        type(dialog.field(u"reconnect.maxDelayMs"_s), u"60000"_s);
+        QVERIFY2(reconnect->text().contains(u"Stability window 1 min"_s), qPrintable(reconnect->text()));
+        dialog.enabledBox(u"reconnect"_s)->click();
+        QVERIFY2(reconnect->text().startsWith(u"Reconnect is off"_s), qPrintable(reconnect->text()));
+
+        type(dialog.field(u"heartbeat.maxFailures"_s), u"1"_s); // 30 s + 10 s
+        QVERIFY2(heartbeat->text().contains(u"detected within 40 s"_s), qPrintable(heartbeat->text()));
+        dialog.enabledBox(u"heartbeat"_s)->click();
+        QVERIFY2(heartbeat->text().startsWith(u"Heartbeat is off"_s), qPrintable(heartbeat->text()));
+    }
+
+    void theChartFollowsTheFields()
+    {
+        Saves saves;
+        SettingsDialog dialog(parse(QByteArray("{}")));
+        saves.attach(dialog);
+        const BackoffChart *chart = dialog.chart();
+        QCOMPARE(chart->bars().size(), 10);
+        QCOMPARE(chart->bars().at(0), (BackoffChart::Bar{1, 500ms, 400ms, 600ms}));
+        QCOMPARE(chart->bars().at(5), (BackoffChart::Bar{6, 16000ms, 12800ms, 19200ms}));
+        // Capped at the longest delay, jitter included.
+        QCOMPARE(chart->bars().at(6), (BackoffChart::Bar{7, 30000ms, 24000ms, 30000ms}));
+
+        type(dialog.field(u"reconnect.jitter"_s), u"0"_s);
+        QCOMPARE(chart->bars().at(0), (BackoffChart::Bar{1, 500ms, 500ms, 500ms}));
+        type(dialog.field(u"reconnect.initialDelayMs"_s), u"1000"_s);
+        QCOMPARE(chart->bars().at(1), (BackoffChart::Bar{2, 2000ms, 2000ms, 2000ms}));
+        type(dialog.field(u"reconnect.maxAttempts"_s), u"400"_s);
+        QCOMPARE(chart->bars().size(), BackoffChart::MaxBars);
+        QCOMPARE(chart->retriesNotDrawn(), 400 - BackoffChart::MaxBars);
+        // An invalid value leaves the chart at the last valid one.
+        type(dialog.field(u"reconnect.maxAttempts"_s), u"0"_s);
+        QCOMPARE(chart->bars().size(), BackoffChart::MaxBars);
+        type(dialog.field(u"reconnect.maxAttempts"_s), u"2"_s);
+        QCOMPARE(chart->bars().size(), 2);
+        dialog.enabledBox(u"reconnect"_s)->click();
+        QVERIFY(chart->bars().isEmpty());
+        QCOMPARE(chart->retriesNotDrawn(), 0);
+    }
+
+    // The bars are drawn in the palette's accent, whichever palette it is.
+    void theChartIsDrawnInLightAndDarkPalettes()
+    {
+        ReconnectPolicy policy;
+        policy.jitter = 0;
+        for (const bool dark : {false, true}) {
+            BackoffChart chart;
+            QPalette palette = chart.palette();
+            if (dark) {
+                palette.setColor(QPalette::Window, QColor(0x20, 0x20, 0x20));
+                palette.setColor(QPalette::Base, QColor(0x2b, 0x2b, 0x2b));
+                palette.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+                palette.setColor(QPalette::Highlight, QColor(0x3d, 0xae, 0xe9));
+            }
+            chart.setPalette(palette);
+            chart.setPolicy(policy);
+            chart.resize(chart.sizeHint());
+            QVERIFY(chart.sizeHint().width() > chart.sizeHint().height());
+            const QImage image = chart.grab().toImage();
+            const QRgb accent = palette.color(QPalette::Highlight).rgb();
+            const QRgb base = palette.color(QPalette::Base).rgb();
+            int accentPixels = 0;
+            int basePixels = 0;
+            for (int y = 0; y < image.height(); ++y) {
+                for (int x = 0; x < image.width(); ++x) {
+                    accentPixels += image.pixel(x, y) == accent;
+                    basePixels += image.pixel(x, y) == base;
+                }
+            }
+            QVERIFY(accentPixels > 100);
+            QVERIFY(basePixels > image.width() * image.height() / 3);
+        }
+    }
+};
+
+QTEST_MAIN(TestSettingsDialog)
+#include "tst_settingsdialog.moc"

@@ -1,0 +1,148 @@
+#pragma once
+
+#include "config/serverconfig.h"
+
+#include <QDialog>
+#include <QJsonObject>
+
+#include <array>
+#include <functional>
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace Tether {
+
+class BackoffChart;
+
+// The reconnect and heartbeat policies of a config: the global defaults (`defaults`) and each
+// server's own override. Every field is judged live by resolveReconnectPolicy and
+// resolveHeartbeatPolicy, the same judges as the config file's; a rejected value shows their
+// message under its field, and Save stays disabled while any is shown. A server either uses the
+// defaults ("Use the global defaults") or has its own policy, written whole to the file.
+//
+// Only what the user changed is written, through configedit; the rest of the file is kept, and
+// editedRoot() is the document's root itself when nothing changed. Wiring, from the window:
+//
+//     SettingsDialog dialog(document, selectedServer(), this);
+//     if (dialog.exec() == QDialog::Accepted && dialog.editedRoot() != document.root)
+//         save(dialog.editedRoot());
+//
+// or, so that a failed save keeps the dialog open with its error and the edits, hand the save
+// to the dialog with setSaveFunction(). The running servers take a policy change from the reload
+// of the saved file, without a restart.
+class SettingsDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(SettingsDialog)
+
+public:
+    using SaveFunction = std::function<bool(const QJsonObject &root, QString *error)>;
+
+    // `document` should be valid (a file that cannot be used has no policies to show: its errors
+    // are shown instead). Opens on `initialServer`'s settings when it names a server, else on the
+    // global defaults.
+    explicit SettingsDialog(const ConfigDocument &document, const QString &initialServer = {},
+                            QWidget *parent = nullptr);
+    ~SettingsDialog() override;
+
+    // With it, Save writes a changed root through `save` and closes only once that succeeded;
+    // otherwise the error it gives is shown in the dialog.
+    void setSaveFunction(SaveFunction save) { m_save = std::move(save); }
+
+    // The document's root with every change made in the dialog so far.
+    QJsonObject editedRoot() const;
+
+    // The parts, by the config's names: sections "reconnect" and "heartbeat", fields such as
+    // "reconnect.initialDelayMs".
+    QComboBox *scopeSelector() const { return m_scope; }
+    QLineEdit *field(const QString &path) const;
+    QLabel *fieldError(const QString &path) const;
+    QCheckBox *enabledBox(const QString &section) const;
+    QCheckBox *useDefaultsBox(const QString &section) const;
+    QLabel *summary(const QString &section) const; // the derived figures
+    BackoffChart *chart() const { return m_chart; }
+    QPushButton *saveButton() const { return m_saveButton; }
+    QPushButton *restoreDefaultsButton() const { return m_restoreButton; }
+    QLabel *problem() const { return m_problem; }
+
+private:
+    enum SectionId { Reconnect, Heartbeat };
+    static constexpr int SectionCount = 2;
+
+    struct Field
+    {
+        QString name;
+        QLineEdit *edit = nullptr;
+        QLabel *error = nullptr;
+    };
+
+    struct Section
+    {
+        QString name;
+        QGroupBox *box = nullptr;
+        QCheckBox *useDefaults = nullptr;
+        QCheckBox *enabled = nullptr;
+        QList<Field> fields;
+        QLabel *otherErrors = nullptr; // a message that names no single field
+        QLabel *summary = nullptr;
+        bool invalid = false;
+    };
+
+    // The global defaults (no server) or one server, and the policy settings it gives itself.
+    struct Scope
+    {
+        QString server;
+        std::array<std::optional<QJsonObject>, SectionCount> own;     // none: it uses the defaults
+        std::array<std::optional<QJsonObject>, SectionCount> initial; // as the file has it
+    };
+
+    // A policy as JSON, judged by the policy's resolve function.
+    struct Judgement
+    {
+        QJsonObject policy;
+        QStringList errors;
+    };
+
+    void buildSection(SectionId id, const QString &title, const QString &enabledText,
+                      const QList<std::pair<QString, QString>> &fields);
+    void showScope(int index);
+    void showSection(SectionId id);
+    void onFieldEdited(SectionId id);
+    void onUseDefaultsToggled(SectionId id, bool useDefaults);
+    void restoreDefaults();
+    void save();
+    // Judges the fields as typed; shows each message under its field. Returns the judgement.
+    Judgement judgeFields(SectionId id);
+    void updateFigures(SectionId id);
+    void updateButtons();
+
+    static Judgement judge(SectionId id, const QString &who, const QJsonObject &input, const QJsonObject &base);
+    static QString who(const Scope &scope);
+    // The policy a scope's section has with `own` as its own settings: over the built-in
+    // defaults for the global scope, over the global defaults as edited for a server.
+    QJsonObject resolve(const Scope &scope, SectionId id, const std::optional<QJsonObject> &own) const;
+    QJsonObject effective(const Scope &scope, SectionId id) const { return resolve(scope, id, scope.own[id]); }
+    Scope &currentScope() { return m_scopes[m_current]; }
+    const Section *section(const QString &name) const;
+    const Field *fieldAt(const QString &path) const;
+
+    ConfigDocument m_document;
+    SaveFunction m_save;
+    QList<Scope> m_scopes; // [0] is the global defaults
+    int m_current = 0;
+    bool m_loading = false;
+    std::array<Section, SectionCount> m_sections;
+    QComboBox *m_scope;
+    BackoffChart *m_chart;
+    QLabel *m_problem;
+    QPushButton *m_saveButton = nullptr;
+    QPushButton *m_restoreButton = nullptr;
+};
+
+} // namespace Tether
