@@ -37,6 +37,31 @@ private slots:
         QCOMPARE(split.words, words);
     }
 
+    void joinsSoThatSplittingGivesTheWordsBack_data()
+    {
+        QTest::addColumn<QStringList>("words");
+        QTest::addColumn<QString>("line");
+
+        QTest::newRow("plain") << QStringList{u"-y"_s, u"@scope/pkg@1.0"_s, u"--root=/srv"_s}
+                               << u"-y @scope/pkg@1.0 --root=/srv"_s;
+        QTest::newRow("blanks") << QStringList{u"My Documents"_s, u"tab\there"_s} << u"'My Documents' 'tab\there'"_s;
+        QTest::newRow("empty word") << QStringList{u"a"_s, QString(), u"b"_s} << u"a '' b"_s;
+        QTest::newRow("single quote") << QStringList{u"it's"_s} << u"'it'\\''s'"_s;
+        QTest::newRow("shell characters") << QStringList{u"$HOME"_s, u"*.txt"_s, u"a;b"_s, u"\"x\\y\""_s}
+                                          << u"'$HOME' '*.txt' 'a;b' '\"x\\y\"'"_s;
+        QTest::newRow("variable") << QStringList{u"${env:TOKEN}"_s} << u"'${env:TOKEN}'"_s;
+    }
+
+    void joinsSoThatSplittingGivesTheWordsBack()
+    {
+        QFETCH(QStringList, words);
+        QFETCH(QString, line);
+        QCOMPARE(joinCommandLine(words), line);
+        const SplitCommandLine split = splitCommandLine(line);
+        QCOMPARE(split.error, QString());
+        QCOMPARE(split.words, words);
+    }
+
     void rejects_data()
     {
         QTest::addColumn<QString>("line");

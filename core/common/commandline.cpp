@@ -1,5 +1,9 @@
 #include "commandline.h"
 
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
 namespace Tether {
 
 SplitCommandLine splitCommandLine(QStringView line)
@@ -66,6 +70,18 @@ SplitCommandLine splitCommandLine(QStringView line)
     if (split.words.isEmpty())
         split.error = QStringLiteral("the command line is empty");
     return split;
+}
+
+QString joinCommandLine(const QStringList &words)
+{
+    QStringList quoted;
+    for (const QString &word : words) {
+        const bool plain = !word.isEmpty() && std::all_of(word.begin(), word.end(), [](QChar c) {
+            return c.isLetterOrNumber() || QStringView(u"-_./=:,@%+").contains(c);
+        });
+        quoted.append(plain ? word : u'\'' + QString(word).replace(u"'"_s, u"'\\''"_s) + u'\'');
+    }
+    return quoted.join(u' ');
 }
 
 } // namespace Tether

@@ -18,4 +18,8 @@ struct SplitCommandLine
 // next character. Nothing is expanded and nothing runs through a shell.
 SplitCommandLine splitCommandLine(QStringView line);
 
+// The inverse of splitCommandLine: words joined by blanks, each quoted where needed, so that
+// splitting the result gives the same words back.
+QString joinCommandLine(const QStringList &words);
+
 } // namespace Tether

@@ -32,18 +32,14 @@ QString defaultImportPath(ImportFormat format)
     return {};
 }
 
-ImportResult importServers(const QJsonObject &root, const QByteArray &source, const QString &sourcePath,
-                           ImportFormat format)
+ImportPreview previewImport(const QByteArray &source, const QString &sourcePath, ImportFormat format)
 {
-    ImportResult result;
-    result.root = root;
-    // Judge each entry as Tether would run it. Variables are not expanded here: they are
-    // looked up when Tether runs the server, where the environment may differ.
+    ImportPreview preview;
     const ConfigContext judging{[](const QString &) { return std::optional<QString>(u"set"_s); }, u"/"_s};
     const ConfigDocument asWritten = parseConfig(source, sourcePath, judging);
     if (!asWritten.isValid()) {
-        result.error = asWritten.errors.join(u"; "_s);
-        return result;
+        preview.error = asWritten.errors.join(u"; "_s);
+        return preview;
     }
     QJsonObject document = asWritten.root;
     const QString sourceKey = format == ImportFormat::VsCode ? u"servers"_s : u"mcpServers"_s;
@@ -54,29 +50,44 @@ ImportResult importServers(const QJsonObject &root, const QByteArray &source, co
     const ConfigDocument parsed =
         inSettings ? parseConfig(QJsonDocument(document).toJson(), sourcePath, judging) : asWritten;
     if (!document.value(sourceKey).isObject()) {
-        result.error = u"%1 has no \"%2\" object: is it a %3 file?"_s.arg(
+        preview.error = u"%1 has no \"%2\" object: is it a %3 file?"_s.arg(
             sourcePath, sourceKey,
             format == ImportFormat::ClaudeDesktop ? u"Claude Desktop"_s : format == ImportFormat::Cursor ? u"Cursor"_s : u"VS Code"_s);
-        return result;
+        return preview;
     }
     const QJsonObject incoming = document.value(sourceKey).toObject();
+    for (const ServerConfig &server : parsed.servers) {
+        preview.servers.append({server.name, incoming.value(server.name).toObject(), server,
+                                server.errors.join(u"; "_s)});
+    }
+    return preview;
+}
 
+ImportResult importServers(const QJsonObject &root, const QByteArray &source, const QString &sourcePath,
+                           ImportFormat format)
+{
+    ImportResult result;
+    result.root = root;
+    const ImportPreview preview = previewImport(source, sourcePath, format);
+    if (!preview.error.isEmpty()) {
+        result.error = preview.error;
+        return result;
+    }
     const QString targetKey = root.contains(u"servers") && !root.contains(u"mcpServers") ? u"servers"_s : u"mcpServers"_s;
     QJsonObject servers = root.value(targetKey).toObject();
-    for (const ServerConfig &server : parsed.servers) {
-        const QJsonObject entry = incoming.value(server.name).toObject();
-        if (servers.contains(server.name)) {
-            result.skipped.append(servers.value(server.name).toObject() == entry
-                                      ? u"%1: already in Tether's config"_s.arg(server.name)
-                                      : u"%1: Tether's config has a different server of that name; rename one of them"_s.arg(server.name));
+    for (const ImportCandidate &candidate : preview.servers) {
+        if (servers.contains(candidate.name)) {
+            result.skipped.append(servers.value(candidate.name).toObject() == candidate.entry
+                                      ? u"%1: already in Tether's config"_s.arg(candidate.name)
+                                      : u"%1: Tether's config has a different server of that name; rename one of them"_s.arg(candidate.name));
             continue;
         }
-        if (!server.isValid()) {
-            result.skipped.append(u"%1: %2"_s.arg(server.name, server.errors.join(u"; "_s)));
+        if (!candidate.problem.isEmpty()) {
+            result.skipped.append(u"%1: %2"_s.arg(candidate.name, candidate.problem));
             continue;
         }
-        servers.insert(server.name, entry);
-        result.added.append(server.name);
+        servers.insert(candidate.name, candidate.entry);
+        result.added.append(candidate.name);
     }
     result.root.insert(targetKey, servers);
     return result;

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "serverconfig.h"
+
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -12,6 +15,25 @@ enum class ImportFormat { ClaudeDesktop, Cursor, VsCode };
 bool importFormatFromName(const QString &name, ImportFormat *format);
 // Where the program keeps its MCP servers by default; empty when there is no one place (VS Code).
 QString defaultImportPath(ImportFormat format);
+
+// One server of another program's file, as Tether would read it.
+struct ImportCandidate
+{
+    QString name;
+    QJsonObject entry;    // exactly as written in the source
+    ServerConfig server;  // judged with variables left unexpanded (describe() and redacted() show it)
+    QString problem;      // why Tether could not run it; empty when it can be imported
+};
+
+struct ImportPreview
+{
+    QList<ImportCandidate> servers; // in file order
+    QString error;                  // the source could not be read at all
+};
+
+// The servers of another program's MCP file, each judged as Tether would run it. Variables are
+// not expanded: they are looked up when Tether runs the server, where the environment may differ.
+ImportPreview previewImport(const QByteArray &source, const QString &sourcePath, ImportFormat format);
 
 struct ImportResult
 {

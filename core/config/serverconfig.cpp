@@ -79,7 +79,8 @@ QString kindOf(const QJsonValue &value)
     return u"missing"_s;
 }
 
-// "mcpServers.demo" for plain names, "mcpServers[\"my server\"]" when a dot or space would mislead.
+} // namespace
+
 QString memberPath(const QString &parent, const QString &key)
 {
     const bool plain = !key.isEmpty() && std::all_of(key.begin(), key.end(), [](QChar c) {
@@ -89,6 +90,8 @@ QString memberPath(const QString &parent, const QString &key)
         return parent + u'.' + key;
     return parent + u"[\""_s + QString(key).replace(u"\\"_s, u"\\\\"_s).replace(u"\""_s, u"\\\""_s) + u"\"]"_s;
 }
+
+namespace {
 
 QString quotedList(const QStringList &names)
 {

@@ -18,6 +18,10 @@ enum class TransportKind { Stdio, StreamableHttp, Sse };
 
 QString transportName(TransportKind kind); // "stdio", "http", "sse"
 
+// How messages name a member of a JSON object: "mcpServers.demo" for plain names,
+// "mcpServers[\"my server\"]" when a dot or space would mislead.
+QString memberPath(const QString &parent, const QString &key);
+
 // Several sessions of one server, for servers that answer one request at a time.
 struct PoolPolicy
 {

@@ -1,5 +1,6 @@
 #include "stdiotransport.h"
 
+#include "common/commandline.h"
 #include "common/logging.h"
 #include "protocol/jsonrpc.h"
 #include "spawnqueue.h"
@@ -19,15 +20,7 @@ static constexpr qsizetype MaxStderrLineBytes = 8 * 1024;
 
 QString StdioServerCommand::commandLine() const
 {
-    QStringList words{program};
-    for (const QString &argument : arguments) {
-        const bool plain = !argument.isEmpty()
-                           && std::all_of(argument.begin(), argument.end(), [](QChar c) {
-                                  return c.isLetterOrNumber() || QStringView(u"-_./=:,@%+").contains(c);
-                              });
-        words.append(plain ? argument : u'\'' + QString(argument).replace(u"'"_s, u"'\\''"_s) + u'\'');
-    }
-    return words.join(u' ');
+    return arguments.isEmpty() ? program : program + u' ' + joinCommandLine(arguments);
 }
 
 StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions options, QObject *parent)
