@@ -1,0 +1,381 @@
+#include "serverdialog.h"
+
+#include "common/commandline.h"
+#include "messagelabel.h"
+#include "namevalueeditor.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+namespace {
+
+// A value of the entry as text for a field. A value of the wrong kind is shown as JSON, so that
+// the user sees what is there and can correct it.
+QString textOf(const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::String:
+        return value.toString();
+    case QJsonValue::Double:
+        return QString::number(value.toDouble(), 'g', 16);
+    case QJsonValue::Bool:
+        return value.toBool() ? u"true"_s : u"false"_s;
+    case QJsonValue::Array:
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Object:
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Null:
+        return u"null"_s;
+    case QJsonValue::Undefined:
+        break;
+    }
+    return {};
+}
+
+QList<std::pair<QString, QString>> namesAndValues(const QJsonValue &value)
+{
+    QList<std::pair<QString, QString>> entries;
+    const QJsonObject object = value.toObject();
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+        entries.append({it.key(), textOf(it.value())});
+    return entries;
+}
+
+} // namespace
+
+ServerDialog::ServerDialog(const ConfigDocument &document, const QString &editedServer, const ConfigContext &context,
+                           QWidget *parent)
+    : QDialog(parent)
+    , m_document(document)
+    , m_editedServer(editedServer)
+    , m_context(context)
+    , m_serversKey(document.serversKey.isEmpty() ? u"mcpServers"_s : document.serversKey)
+    , m_existingNames(document.root.value(m_serversKey).toObject().keys())
+    , m_form(new QFormLayout)
+    , m_name(new QLineEdit(this))
+    , m_transport(new QComboBox(this))
+    , m_command(new QLineEdit(this))
+    , m_arguments(new QLineEdit(this))
+    , m_environment(new NameValueEditor(tr("NAME"), tr("value"), this))
+    , m_workingDirectory(new QLineEdit(this))
+    , m_url(new QLineEdit(this))
+    , m_headers(new NameValueEditor(tr("Header"), tr("value"), this))
+    , m_timeout(new QLineEdit(this))
+    , m_enabled(new QCheckBox(tr("Enabled: start the server with Tether"), this))
+    , m_otherProblems(new QListWidget(this))
+    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
+{
+    setWindowTitle(editedServer.isEmpty() ? tr("Add server") : tr("Edit server %1").arg(editedServer));
+    setMinimumWidth(560);
+
+    // Object names let tests and style sheets find the fields.
+    m_name->setObjectName(u"name"_s);
+    m_transport->setObjectName(u"transport"_s);
+    m_command->setObjectName(u"command"_s);
+    m_arguments->setObjectName(u"arguments"_s);
+    m_environment->setObjectName(u"environment"_s);
+    m_workingDirectory->setObjectName(u"workingDirectory"_s);
+    m_url->setObjectName(u"url"_s);
+    m_headers->setObjectName(u"headers"_s);
+    m_timeout->setObjectName(u"timeout"_s);
+    m_enabled->setObjectName(u"enabled"_s);
+    m_otherProblems->setObjectName(u"otherProblems"_s);
+
+    m_name->setPlaceholderText(tr("how Tether and its tools refer to the server"));
+    m_transport->addItem(tr("stdio: a program Tether starts"), transportName(TransportKind::Stdio));
+    m_transport->addItem(tr("HTTP: Streamable HTTP"), transportName(TransportKind::StreamableHttp));
+    m_transport->addItem(tr("SSE: HTTP with server-sent events (older servers)"), transportName(TransportKind::Sse));
+    m_command->setPlaceholderText(tr("the program to start, such as npx"));
+    m_arguments->setPlaceholderText(tr("as in a shell, such as -y @modelcontextprotocol/server-everything"));
+    m_arguments->setToolTip(tr("Split into words as a shell would: quote a word that holds blanks. Nothing is "
+                               "expanded except ${env:NAME}, and nothing runs through a shell."));
+    m_environment->setToolTip(tr("Added to Tether's own environment. A value may use ${env:NAME}."));
+    m_workingDirectory->setPlaceholderText(tr("Tether's own folder"));
+    m_url->setPlaceholderText(tr("https://example.com/mcp"));
+    m_headers->setToolTip(tr("Sent with every request. A value may use ${env:NAME}, such as Bearer ${env:TOKEN}."));
+    m_otherProblems->setWordWrap(true);
+    m_otherProblems->setMaximumHeight(fontMetrics().height() * 6);
+    m_otherProblems->hide();
+
+    auto *browse = new QPushButton(tr("Browse…"), this);
+    browse->setObjectName(u"browseWorkingDirectory"_s);
+    connect(browse, &QPushButton::clicked, this, &ServerDialog::browseWorkingDirectory);
+    auto *workingDirectory = new QWidget(this);
+    auto *workingDirectoryLayout = new QHBoxLayout(workingDirectory);
+    workingDirectoryLayout->setContentsMargins(0, 0, 0, 0);
+    workingDirectoryLayout->addWidget(m_workingDirectory);
+    workingDirectoryLayout->addWidget(browse);
+
+    m_form->addRow(tr("&Name:"), withMessage(m_name, Field::Name));
+    m_form->addRow(tr("&Transport:"), withMessage(m_transport, Field::Transport));
+    m_stdioRows = {withMessage(m_command, Field::Command), withMessage(m_arguments, Field::Arguments),
+                   withMessage(m_environment, Field::Environment),
+                   withMessage(workingDirectory, Field::WorkingDirectory, m_workingDirectory->objectName())};
+    m_form->addRow(tr("&Command:"), m_stdioRows.at(0));
+    m_form->addRow(tr("&Arguments:"), m_stdioRows.at(1));
+    m_form->addRow(tr("&Environment:"), m_stdioRows.at(2));
+    m_form->addRow(tr("&Working directory:"), m_stdioRows.at(3));
+    m_remoteRows = {withMessage(m_url, Field::Url), withMessage(m_headers, Field::Headers)};
+    m_form->addRow(tr("&URL:"), m_remoteRows.at(0));
+    m_form->addRow(tr("&Headers:"), m_remoteRows.at(1));
+    m_form->addRow(tr("Request &timeout (ms):"), withMessage(m_timeout, Field::Timeout));
+    m_form->addRow(QString(), withMessage(m_enabled, Field::Enabled));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(m_form);
+    layout->addWidget(m_otherProblems);
+    layout->addStretch();
+    layout->addWidget(m_buttons);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    if (const ServerConfig *server = document.server(editedServer))
+        load(*server);
+    else
+        m_enabled->setChecked(true);
+    showTransportFields();
+
+    for (QLineEdit *edit : {m_name, m_command, m_arguments, m_workingDirectory, m_url, m_timeout})
+        connect(edit, &QLineEdit::textChanged, this, &ServerDialog::validate);
+    for (NameValueEditor *editor : {m_environment, m_headers})
+        connect(editor, &NameValueEditor::changed, this, &ServerDialog::validate);
+    connect(m_enabled, &QCheckBox::toggled, this, &ServerDialog::validate);
+    connect(m_transport, &QComboBox::currentIndexChanged, this, [this] {
+        showTransportFields();
+        validate();
+    });
+    validate();
+}
+
+QString ServerDialog::serverName() const
+{
+    return m_name->text().trimmed();
+}
+
+QWidget *ServerDialog::withMessage(QWidget *field, Field which, const QString &name)
+{
+    auto *wrapper = new QWidget(this);
+    auto *layout = new QVBoxLayout(wrapper);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(field);
+    QLabel *message = newMessageLabel(wrapper);
+    message->setObjectName((name.isEmpty() ? field->objectName() : name) + u"Message"_s);
+    layout->addWidget(message);
+    m_messageLabels.insert(which, message);
+    return wrapper;
+}
+
+TransportKind ServerDialog::currentTransport() const
+{
+    const QString name = m_transport->currentData().toString();
+    if (name == transportName(TransportKind::StreamableHttp))
+        return TransportKind::StreamableHttp;
+    if (name == transportName(TransportKind::Sse))
+        return TransportKind::Sse;
+    return TransportKind::Stdio;
+}
+
+void ServerDialog::load(const ServerConfig &server)
+{
+    m_original = server.source;
+    m_originalTransport = server.transport;
+    m_name->setText(server.name);
+    m_transport->setCurrentIndex(m_transport->findData(transportName(server.transport)));
+    m_command->setText(textOf(m_original.value(u"command"_s)));
+    const QJsonValue args = m_original.value(u"args"_s);
+    if (args.isArray()) {
+        QStringList words;
+        for (const QJsonValue &arg : args.toArray())
+            words.append(textOf(arg));
+        m_arguments->setText(joinCommandLine(words));
+    } else {
+        m_arguments->setText(textOf(args));
+    }
+    m_environment->setEntries(namesAndValues(m_original.value(u"env"_s)));
+    m_workingDirectory->setText(textOf(m_original.value(u"cwd"_s)));
+    m_url->setText(textOf(m_original.value(u"url"_s)));
+    m_headers->setEntries(namesAndValues(m_original.value(u"headers"_s)));
+    m_timeout->setText(textOf(m_original.value(u"timeoutMs"_s)));
+    m_enabled->setChecked(server.enabled);
+}
+
+void ServerDialog::showTransportFields()
+{
+    const bool stdio = currentTransport() == TransportKind::Stdio;
+    for (QWidget *row : std::as_const(m_stdioRows))
+        m_form->setRowVisible(row, stdio);
+    for (QWidget *row : std::as_const(m_remoteRows))
+        m_form->setRowVisible(row, !stdio);
+}
+
+QJsonObject ServerDialog::buildEntry(QMap<Field, QStringList> *problems) const
+{
+    QJsonObject entry = m_original;
+    const TransportKind transport = currentTransport();
+
+    if (!m_enabled->isChecked())
+        entry.insert(u"enabled"_s, false);
+    else if (m_original.contains(u"enabled"_s))
+        entry.insert(u"enabled"_s, true);
+
+    // A type the entry's form already implies (a command, or a url without type) is not added.
+    if (m_original.contains(u"type"_s) || transport != m_originalTransport) {
+        const bool writtenAsStreamable = m_original.value(u"type"_s).toString() == u"streamable-http";
+        entry.insert(u"type"_s, transport == TransportKind::StreamableHttp && writtenAsStreamable
+                                    ? u"streamable-http"_s
+                                    : transportName(transport));
+    }
+
+    if (transport == TransportKind::Stdio) {
+        for (const QString &key : {u"url"_s, u"headers"_s})
+            entry.remove(key);
+        // Written even when empty, so that the config's message names the command.
+        entry.insert(u"command"_s, m_command->text().trimmed());
+        entry.remove(u"args"_s);
+        if (!m_arguments->text().trimmed().isEmpty()) {
+            const SplitCommandLine split = splitCommandLine(m_arguments->text());
+            if (split.error.isEmpty())
+                entry.insert(u"args"_s, QJsonArray::fromStringList(split.words));
+            else
+                (*problems)[Field::Arguments].append(
+                    tr("The arguments cannot be split into words: %1. Close the quote, or put a backslash before a "
+                       "quote or backslash that is meant literally.").arg(split.error));
+        }
+        putNameValues(&entry, u"env"_s, m_environment, Field::Environment, tr("environment variable"), problems);
+        const QString workingDirectory = m_workingDirectory->text().trimmed();
+        if (workingDirectory.isEmpty())
+            entry.remove(u"cwd"_s);
+        else
+            entry.insert(u"cwd"_s, workingDirectory);
+    } else {
+        for (const QString &key : {u"command"_s, u"args"_s, u"env"_s, u"envFile"_s, u"cwd"_s})
+            entry.remove(key);
+        entry.insert(u"url"_s, m_url->text().trimmed());
+        putNameValues(&entry, u"headers"_s, m_headers, Field::Headers, tr("header"), problems);
+    }
+
+    // What is not a number goes in as text, and the config's rule for timeoutMs answers it.
+    const QString timeout = m_timeout->text().trimmed();
+    bool isNumber = false;
+    const double milliseconds = timeout.toDouble(&isNumber);
+    if (timeout.isEmpty())
+        entry.remove(u"timeoutMs"_s);
+    else if (isNumber && std::isfinite(milliseconds))
+        entry.insert(u"timeoutMs"_s, milliseconds == std::floor(milliseconds) && std::abs(milliseconds) < 1e15
+                                         ? QJsonValue(qint64(milliseconds))
+                                         : QJsonValue(milliseconds));
+    else
+        entry.insert(u"timeoutMs"_s, timeout);
+    return entry;
+}
+
+void ServerDialog::putNameValues(QJsonObject *entry, const QString &key, const NameValueEditor *editor, Field field,
+                                 const QString &what, QMap<Field, QStringList> *problems) const
+{
+    const QList<std::pair<QString, QString>> entries = editor->entries();
+    QJsonObject object;
+    for (const auto &[name, value] : entries) {
+        if (object.contains(name)) {
+            // JSON would keep only one of them, silently.
+            const QString message = tr("The %1 \"%2\" is given twice: keep one row.").arg(what, name);
+            if (!(*problems)[field].contains(message))
+                (*problems)[field].append(message);
+        }
+        object.insert(name, value);
+    }
+    if (object.isEmpty())
+        entry->remove(key);
+    else
+        entry->insert(key, object);
+}
+
+ServerDialog::Field ServerDialog::fieldOf(const QString &message) const
+{
+    // Messages name the server's JSON path first: "mcpServers.demo.command = …".
+    const QString at = memberPath(m_serversKey, serverName());
+    if (!message.startsWith(at))
+        return Field::Other;
+    const QStringView rest = QStringView(message).sliced(at.size());
+    if (rest.startsWith(u' '))
+        return Field::Name; // about the server as a whole: from this dialog, only its name can be wrong
+    if (!rest.startsWith(u'.'))
+        return Field::Other;
+    qsizetype end = 1;
+    while (end < rest.size() && (rest.at(end).isLetterOrNumber() || rest.at(end) == u'_'))
+        ++end;
+    static const QMap<QString, Field> fields{
+        {u"type"_s, Field::Transport}, {u"command"_s, Field::Command},   {u"args"_s, Field::Arguments},
+        {u"env"_s, Field::Environment}, {u"cwd"_s, Field::WorkingDirectory}, {u"url"_s, Field::Url},
+        {u"headers"_s, Field::Headers}, {u"timeoutMs"_s, Field::Timeout}, {u"enabled"_s, Field::Enabled}};
+    return fields.value(rest.sliced(1, end - 1).toString(), Field::Other);
+}
+
+void ServerDialog::validate()
+{
+    QMap<Field, QStringList> problems;
+    m_entry = buildEntry(&problems);
+
+    const QString name = serverName();
+    if (!name.isEmpty() && name != m_editedServer && m_existingNames.contains(name))
+        problems[Field::Name].append(tr("A server named \"%1\" already exists: choose another name.").arg(name));
+
+    // One server under the config's own defaults, read as the file will be read.
+    QJsonObject root{{m_serversKey, QJsonObject{{name, m_entry}}}};
+    if (m_document.root.contains(u"defaults"_s))
+        root.insert(u"defaults"_s, m_document.root.value(u"defaults"_s));
+    const ConfigDocument judged = parseConfig(QJsonDocument(root).toJson(), m_document.path, m_context);
+    const QString filePrefix = m_document.path + u": "_s;
+    const auto withoutFile = [&filePrefix](const QString &message) {
+        return message.startsWith(filePrefix) ? message.sliced(filePrefix.size()) : message;
+    };
+    for (const QString &error : judged.errors)
+        problems[Field::Other].append(withoutFile(error));
+    if (!judged.servers.isEmpty()) {
+        const ServerConfig &server = judged.servers.constFirst();
+        for (const QString &error : server.errors) {
+            const QString message = withoutFile(error);
+            problems[fieldOf(message)].append(message);
+        }
+        if (m_timeout->text().trimmed().isEmpty())
+            m_timeout->setPlaceholderText(tr("default: %1").arg(server.requestTimeout.count()));
+    }
+
+    m_messages = problems;
+    for (auto it = m_messageLabels.constBegin(); it != m_messageLabels.constEnd(); ++it) {
+        const QStringList shown = m_messages.value(it.key());
+        it.value()->setText(shown.join(u'\n'));
+        it.value()->setVisible(!shown.isEmpty());
+    }
+    m_otherProblems->clear();
+    m_otherProblems->addItems(m_messages.value(Field::Other));
+    m_otherProblems->setVisible(m_messages.contains(Field::Other));
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(isEntryValid());
+}
+
+void ServerDialog::browseWorkingDirectory()
+{
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, tr("Working directory of %1").arg(serverName()), m_workingDirectory->text());
+    if (!folder.isEmpty())
+        m_workingDirectory->setText(folder);
+}
+
+} // namespace Tether
