@@ -1,0 +1,346 @@
+// The tool call dialog: a form from the tool's schema, calls to a real demo server through the
+// manager, progress, cancellation, and how each kind of result is shown.
+#include "schemaform.h"
+#include "toolcalldialog.h"
+#include "support/testprocess.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using namespace Tether::Testing;
+
+namespace {
+
+ServerConfig demo(const QString &name, bool enabled = true)
+{
+    ServerConfig config;
+    config.name = name;
+    config.command = demoServer();
+    config.heartbeat.enabled = false;
+    config.requestTimeout = std::chrono::seconds(10);
+    config.enabled = enabled;
+    return config;
+}
+
+template<typename Editor>
+Editor *editorOf(const ToolCallDialog &dialog, const QString &field)
+{
+    auto *editor = qobject_cast<Editor *>(dialog.form()->editor(field));
+    if (!editor)
+        qFatal("the field '%s' has no editor of the expected kind", qPrintable(field));
+    return editor;
+}
+
+int cancellationsLogged(ServerManager &manager)
+{
+    const QList<ServerEvent> events = manager.eventLog().events(u"demo"_s);
+    return int(std::count_if(events.cbegin(), events.cend(), [](const ServerEvent &event) {
+        return event.kind == ServerEvent::Kind::Stderr && event.text.contains(u"demo: cancelled request"_s);
+    }));
+}
+
+ToolDefinition definition(const QJsonObject &inputSchema)
+{
+    QString error;
+    return *parseToolDefinition(QJsonObject{{u"name"_s, u"synthetic"_s}, {u"inputSchema"_s, inputSchema}}, &error);
+}
+
+} // namespace
+
+class TestToolCallDialog final : public QObject
+{
+    Q_OBJECT
+
+private:
+    ToolDefinition tool(const QString &name) const
+    {
+        const std::optional<RegisteredTool> found = m_manager->registry().find(u"demo__"_s + name);
+        if (!found)
+            qFatal("the demo server offers no tool '%s'", qPrintable(name));
+        return found->definition;
+    }
+
+    std::unique_ptr<ServerManager> m_manager;
+
+private slots:
+    void initTestCase()
+    {
+        m_manager = std::make_unique<ServerManager>();
+        ConfigDocument document;
+        document.servers = {demo(u"demo"_s), demo(u"off"_s, false)};
+        m_manager->applyConfig(document);
+        QTRY_COMPARE_WITH_TIMEOUT(m_manager->status(u"demo"_s)->state, ServerState::Connected, 10000);
+    }
+
+    void cleanupTestCase()
+    {
+        QSignalSpy stopped(m_manager.get(), &ServerManager::allStopped);
+        m_manager->stopAll();
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        m_manager.reset();
+    }
+
+    void buildsFieldsFromTheSchema()
+    {
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"format"_s));
+        SchemaForm *form = dialog.form();
+        QCOMPARE(form->fieldNames(), (QStringList{u"text"_s, u"repeat"_s, u"style"_s, u"uppercase"_s}));
+        QCOMPARE(form->fieldKind(u"text"_s), SchemaForm::FieldKind::Text);
+        QCOMPARE(form->fieldKind(u"repeat"_s), SchemaForm::FieldKind::Integer);
+        QCOMPARE(form->fieldKind(u"style"_s), SchemaForm::FieldKind::Enum);
+        QCOMPARE(form->fieldKind(u"uppercase"_s), SchemaForm::FieldKind::Boolean);
+        QVERIFY(form->isRequired(u"text"_s));
+        QVERIFY(!form->isRequired(u"style"_s));
+
+        auto *style = editorOf<QComboBox>(dialog, u"style"_s);
+        QCOMPARE(style->count(), 4);
+        QCOMPARE(style->itemText(0), u"(unset)"_s);
+        QCOMPARE(style->itemText(2), u"quoted"_s);
+        QCOMPARE(style->currentText(), u"plain"_s); // the default
+        QCOMPARE(editorOf<QLineEdit>(dialog, u"repeat"_s)->text(), u"1"_s);
+        auto *uppercase = editorOf<QCheckBox>(dialog, u"uppercase"_s);
+        QVERIFY(uppercase->isTristate());
+        QCOMPARE(uppercase->checkState(), Qt::Unchecked);
+        QVERIFY(!editorOf<QLineEdit>(dialog, u"text"_s)->toolTip().isEmpty()); // the description
+
+        editorOf<QLineEdit>(dialog, u"text"_s)->setText(u"hi"_s);
+        QString error;
+        QCOMPARE(form->arguments(&error).value_or(QJsonObject{}),
+                 (QJsonObject{{u"text"_s, u"hi"_s}, {u"repeat"_s, 1}, {u"style"_s, u"plain"_s}, {u"uppercase"_s, false}}));
+        // Unset optional fields are left out.
+        style->setCurrentIndex(0);
+        uppercase->setCheckState(Qt::PartiallyChecked);
+        editorOf<QLineEdit>(dialog, u"repeat"_s)->clear();
+        QCOMPARE(form->arguments(&error).value_or(QJsonObject{}), (QJsonObject{{u"text"_s, u"hi"_s}}));
+    }
+
+    void everyOtherSchemaGetsAJsonEditor()
+    {
+        const QJsonObject schema{
+            {u"type"_s, u"object"_s},
+            {u"properties"_s,
+             QJsonObject{{u"ratio"_s, QJsonObject{{u"type"_s, u"number"_s}}},
+                         {u"nickname"_s, QJsonObject{{u"type"_s, QJsonArray{u"string"_s, u"null"_s}}}},
+                         {u"flag"_s, QJsonObject{{u"type"_s, u"boolean"_s}}},
+                         {u"tags"_s, QJsonObject{{u"type"_s, u"array"_s}, {u"default"_s, QJsonArray{u"a"_s}}}},
+                         {u"either"_s, QJsonObject{{u"anyOf"_s, QJsonArray{QJsonObject{{u"type"_s, u"string"_s}},
+                                                                            QJsonObject{{u"type"_s, u"number"_s}}}}}},
+                         {u"options"_s, QJsonObject{{u"type"_s, u"object"_s}}}}},
+            {u"required"_s, QJsonArray{u"options"_s}},
+        };
+        ToolCallDialog dialog(*m_manager, u"demo"_s, definition(schema));
+        SchemaForm *form = dialog.form();
+        QCOMPARE(form->fieldNames(), (QStringList{u"options"_s, u"either"_s, u"flag"_s, u"nickname"_s, u"ratio"_s, u"tags"_s}));
+        QCOMPARE(form->fieldKind(u"ratio"_s), SchemaForm::FieldKind::Number);
+        QCOMPARE(form->fieldKind(u"nickname"_s), SchemaForm::FieldKind::Text);
+        QCOMPARE(form->fieldKind(u"tags"_s), SchemaForm::FieldKind::Json);
+        QCOMPARE(form->fieldKind(u"either"_s), SchemaForm::FieldKind::Json);
+        QCOMPARE(form->fieldKind(u"options"_s), SchemaForm::FieldKind::Json);
+        QCOMPARE(editorOf<QCheckBox>(dialog, u"flag"_s)->checkState(), Qt::PartiallyChecked); // optional, no default
+        QCOMPARE(QJsonDocument::fromJson(editorOf<QPlainTextEdit>(dialog, u"tags"_s)->toPlainText().toUtf8()).array(),
+                 QJsonArray{u"a"_s});
+
+        editorOf<QPlainTextEdit>(dialog, u"options"_s)->setPlainText(u"{\"depth\": 2}"_s);
+        editorOf<QPlainTextEdit>(dialog, u"either"_s)->setPlainText(u"42"_s);
+        editorOf<QLineEdit>(dialog, u"ratio"_s)->setText(u"-1.5e-3"_s);
+        QString error;
+        QCOMPARE(form->arguments(&error).value_or(QJsonObject{}),
+                 (QJsonObject{{u"options"_s, QJsonObject{{u"depth"_s, 2}}}, {u"either"_s, 42}, {u"ratio"_s, -0.0015},
+                              {u"tags"_s, QJsonArray{u"a"_s}}}));
+
+        // Invalid JSON: the field says why at once, and Call refuses.
+        editorOf<QPlainTextEdit>(dialog, u"options"_s)->setPlainText(u"{\"depth\": "_s);
+        const QList<QLabel *> labels = form->findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.cbegin(), labels.cend(), [](const QLabel *label) {
+            return !label->isHidden() && label->text().startsWith(u"Not valid JSON"_s);
+        }));
+        dialog.call();
+        QVERIFY(!dialog.isCalling());
+        QVERIFY2(dialog.statusLabel()->text().contains(u"'options' is not valid JSON"_s), qPrintable(dialog.statusLabel()->text()));
+        QCOMPARE(m_manager->callsInFlight(), 0);
+    }
+
+    void refusesAMissingRequiredFieldOrABadNumber()
+    {
+        ToolCallDialog echo(*m_manager, u"demo"_s, tool(u"echo"_s));
+        echo.call();
+        QVERIFY(!echo.isCalling());
+        QVERIFY2(echo.statusLabel()->text().contains(u"'message' is required"_s), qPrintable(echo.statusLabel()->text()));
+        QCOMPARE(m_manager->callsInFlight(), 0);
+
+        ToolCallDialog add(*m_manager, u"demo"_s, tool(u"add"_s));
+        editorOf<QLineEdit>(add, u"a"_s)->setText(u"two"_s);
+        editorOf<QLineEdit>(add, u"b"_s)->setText(u"1"_s);
+        add.call();
+        QVERIFY(!add.isCalling());
+        QVERIFY2(add.statusLabel()->text().contains(u"'a' must be a number, not 'two'"_s), qPrintable(add.statusLabel()->text()));
+
+        ToolCallDialog format(*m_manager, u"demo"_s, tool(u"format"_s));
+        editorOf<QLineEdit>(format, u"text"_s)->setText(u"x"_s);
+        editorOf<QLineEdit>(format, u"repeat"_s)->setText(u"11"_s);
+        format.call();
+        QVERIFY2(format.statusLabel()->text().contains(u"'repeat' must be at most 10"_s), qPrintable(format.statusLabel()->text()));
+    }
+
+    void echoShowsItsText()
+    {
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"echo"_s));
+        editorOf<QLineEdit>(dialog, u"message"_s)->setText(u"hello from the dialog"_s);
+        dialog.call();
+        QVERIFY(dialog.isCalling());
+        QVERIFY(!dialog.callButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+        QCOMPARE(dialog.resultView()->toPlainText(), u"hello from the dialog"_s);
+        QVERIFY(dialog.errorBanner()->isHidden());
+        QVERIFY2(dialog.statusLabel()->text().startsWith(u"Done in"_s), qPrintable(dialog.statusLabel()->text()));
+        QVERIFY(dialog.callButton()->isEnabled());
+    }
+
+    void addTakesNumbers()
+    {
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"add"_s));
+        editorOf<QLineEdit>(dialog, u"a"_s)->setText(u"2.5"_s);
+        editorOf<QLineEdit>(dialog, u"b"_s)->setText(u"-1e1"_s);
+        dialog.call();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+        QCOMPARE(dialog.resultView()->toPlainText(), u"-7.5"_s);
+    }
+
+    void formatShowsTextAndStructuredContent()
+    {
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"format"_s));
+        editorOf<QLineEdit>(dialog, u"text"_s)->setText(u"hi"_s);
+        editorOf<QComboBox>(dialog, u"style"_s)->setCurrentText(u"quoted"_s);
+        editorOf<QCheckBox>(dialog, u"uppercase"_s)->setCheckState(Qt::Checked);
+        editorOf<QLineEdit>(dialog, u"repeat"_s)->setText(u"2"_s);
+        dialog.call();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+        const QString shown = dialog.resultView()->toPlainText();
+        QVERIFY2(shown.startsWith(u"\u201CHI\u201D \u201CHI\u201D\n\nStructured content:\n{"_s), qPrintable(shown));
+        QVERIFY2(shown.contains(u"\"length\": 9"_s), qPrintable(shown));
+    }
+
+    void failShowsTheToolErrorPlainly()
+    {
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"fail"_s));
+        editorOf<QLineEdit>(dialog, u"message"_s)->setText(u"the disk is full"_s);
+        dialog.call();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+        QVERIFY(!dialog.errorBanner()->isHidden());
+        QVERIFY2(dialog.errorBanner()->text().contains(u"isError"_s), qPrintable(dialog.errorBanner()->text()));
+        QCOMPARE(dialog.resultView()->toPlainText(), u"the disk is full"_s);
+        QVERIFY2(dialog.statusLabel()->text().contains(u"reported an error"_s), qPrintable(dialog.statusLabel()->text()));
+
+        // The next call starts clean.
+        dialog.call();
+        QVERIFY(dialog.errorBanner()->isHidden());
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+    }
+
+    void imageShowsAPicture()
+    {
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"image"_s));
+        QVERIFY(dialog.form()->fieldNames().isEmpty());
+        dialog.call();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+        QCOMPARE(dialog.resultImages().size(), 1);
+        QCOMPARE(dialog.resultImages().first()->pixmap().size(), QSize(32, 32));
+        QVERIFY2(dialog.resultView()->toPlainText().contains(u"image/png, 32×32"_s), qPrintable(dialog.resultView()->toPlainText()));
+    }
+
+    void sleepShowsProgressAndCancels()
+    {
+        const int cancelledBefore = cancellationsLogged(*m_manager);
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"sleep"_s));
+        editorOf<QLineEdit>(dialog, u"ms"_s)->setText(u"20000"_s);
+        dialog.call();
+        QCOMPARE(dialog.progressBar()->maximum(), 0); // busy until the first progress
+        QVERIFY(dialog.cancelButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.progressBar()->maximum() > 0 && dialog.progressBar()->value() > 0, 5000);
+        QVERIFY2(dialog.statusLabel()->text().contains(u"slept"_s), qPrintable(dialog.statusLabel()->text()));
+
+        dialog.cancelButton()->click();
+        QVERIFY(!dialog.isCalling());
+        QVERIFY2(dialog.statusLabel()->text().startsWith(u"Cancelled"_s), qPrintable(dialog.statusLabel()->text()));
+        QVERIFY(dialog.errorBanner()->isHidden());
+        QVERIFY(!dialog.cancelButton()->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(cancellationsLogged(*m_manager), cancelledBefore + 1, 5000);
+        QCOMPARE(m_manager->status(u"demo"_s)->state, ServerState::Connected);
+        QCOMPARE(m_manager->callsInFlight(), 0);
+    }
+
+    void closingTheDialogCancelsItsCall()
+    {
+        const int cancelledBefore = cancellationsLogged(*m_manager);
+        auto dialog = std::make_unique<ToolCallDialog>(*m_manager, u"demo"_s, tool(u"sleep"_s));
+        editorOf<QLineEdit>(*dialog, u"ms"_s)->setText(u"20000"_s);
+        dialog->show();
+        dialog->call();
+        QCOMPARE(m_manager->callsInFlight(), 1);
+        dialog->reject();
+        QCOMPARE(m_manager->callsInFlight(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(cancellationsLogged(*m_manager), cancelledBefore + 1, 5000);
+
+        // Destroyed while calling: cancelled too.
+        dialog->call();
+        QCOMPARE(m_manager->callsInFlight(), 1);
+        dialog.reset();
+        QCOMPARE(m_manager->callsInFlight(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(cancellationsLogged(*m_manager), cancelledBefore + 2, 5000);
+    }
+
+    void aServerThatIsNotUpGivesTheManagersError()
+    {
+        ToolCallDialog dialog(*m_manager, u"off"_s, tool(u"echo"_s));
+        editorOf<QLineEdit>(dialog, u"message"_s)->setText(u"anyone?"_s);
+        dialog.call();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+        QVERIFY(!dialog.errorBanner()->isHidden());
+        QVERIFY2(dialog.errorBanner()->text().contains(u"The call failed: server 'off' is stopped"_s),
+                 qPrintable(dialog.errorBanner()->text()));
+    }
+
+    void rawJsonArgumentsRoundTrip()
+    {
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"format"_s));
+        dialog.rawJsonToggle()->setChecked(true);
+        const QJsonObject shown = QJsonDocument::fromJson(dialog.rawJsonEditor()->toPlainText().toUtf8()).object();
+        QCOMPARE(shown.value(u"style"_s).toString(), u"plain"_s);
+
+        dialog.rawJsonEditor()->setPlainText(u"{\"text\": \"raw\", \"repeat\": 3}"_s);
+        dialog.rawJsonToggle()->setChecked(false);
+        QCOMPARE(editorOf<QLineEdit>(dialog, u"text"_s)->text(), u"raw"_s);
+        QCOMPARE(editorOf<QLineEdit>(dialog, u"repeat"_s)->text(), u"3"_s);
+        QCOMPARE(editorOf<QComboBox>(dialog, u"style"_s)->currentIndex(), 0); // left out: unset
+
+        // A key the form has no field for stays in the JSON view.
+        dialog.rawJsonToggle()->setChecked(true);
+        dialog.rawJsonEditor()->setPlainText(u"{\"text\": \"raw\", \"colour\": \"red\"}"_s);
+        dialog.rawJsonToggle()->setChecked(false);
+        QVERIFY(dialog.rawJsonToggle()->isChecked());
+        QVERIFY2(dialog.statusLabel()->text().contains(u"no field 'colour'"_s), qPrintable(dialog.statusLabel()->text()));
+
+        // Called as written, and the server judges it.
+        dialog.rawJsonEditor()->setPlainText(u"{\"text\": \"raw\", \"repeat\": 2}"_s);
+        dialog.call();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+        QVERIFY2(dialog.resultView()->toPlainText().startsWith(u"raw raw"_s), qPrintable(dialog.resultView()->toPlainText()));
+        dialog.rawJsonEditor()->setPlainText(u"[1, 2]"_s);
+        dialog.call();
+        QVERIFY(!dialog.isCalling());
+        QVERIFY2(dialog.statusLabel()->text().contains(u"must be a JSON object"_s), qPrintable(dialog.statusLabel()->text()));
+    }
+};
+
+QTEST_MAIN(TestToolCallDialog)
+#include "tst_toolcalldialog.moc"

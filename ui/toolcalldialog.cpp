@@ -1,0 +1,325 @@
+#include "toolcalldialog.h"
+
+#include "schemaform.h"
+
+#include "common/duration.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QPixmap>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+// Progress is shown in thousandths of the total the server gave.
+static constexpr int ProgressSteps = 1000;
+
+// White on red, like the window's config problem: reads the same in light and dark palettes.
+static void showAsBanner(QLabel *label)
+{
+    label->setTextFormat(Qt::PlainText);
+    label->setWordWrap(true);
+    label->setAutoFillBackground(true);
+    label->setMargin(6);
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::Window, QColor(0xb0, 0x3a, 0x2e));
+    palette.setColor(QPalette::WindowText, Qt::white);
+    label->setPalette(palette);
+}
+
+ToolCallDialog::ToolCallDialog(ServerManager &manager, const QString &serverName, const ToolDefinition &tool,
+                               QWidget *parent)
+    : QDialog(parent)
+    , m_manager(manager)
+    , m_serverName(serverName)
+    , m_tool(tool)
+    , m_form(new SchemaForm(tool.inputSchema()))
+    , m_rawToggle(new QCheckBox(tr("Edit the arguments as JSON"), this))
+    , m_rawJson(new QPlainTextEdit(this))
+    , m_argumentsStack(new QStackedWidget(this))
+    , m_callButton(new QPushButton(tr("&Call"), this))
+    , m_cancelButton(new QPushButton(tr("C&ancel call"), this))
+    , m_progress(new QProgressBar(this))
+    , m_status(new QLabel(this))
+    , m_errorBanner(new QLabel(this))
+    , m_resultText(new QPlainTextEdit(this))
+    , m_imageBox(new QWidget(this))
+    , m_imageLayout(new QVBoxLayout(m_imageBox))
+{
+    setWindowTitle(tr("Call %1 on %2").arg(tool.name, serverName));
+
+    auto *title = new QLabel(this);
+    title->setTextFormat(Qt::PlainText);
+    title->setText(tool.title.isEmpty() ? tool.name : u"%1 (%2)"_s.arg(tool.title, tool.name));
+    QFont titleFont = title->font();
+    titleFont.setBold(true);
+    title->setFont(titleFont);
+    auto *description = new QLabel(tool.description, this);
+    description->setTextFormat(Qt::PlainText);
+    description->setWordWrap(true);
+    auto *server = new QLabel(tr("Server: %1").arg(serverName), this);
+    server->setTextFormat(Qt::PlainText);
+    server->setForegroundRole(QPalette::PlaceholderText);
+
+    auto *formScroll = new QScrollArea(this);
+    formScroll->setWidgetResizable(true);
+    formScroll->setFrameShape(QFrame::NoFrame);
+    formScroll->setWidget(m_form);
+    m_rawJson->setPlaceholderText(tr("A JSON object, e.g. {\"message\": \"hello\"}"));
+    m_argumentsStack->addWidget(formScroll);
+    m_argumentsStack->addWidget(m_rawJson);
+    auto *arguments = new QGroupBox(tr("Arguments"), this);
+    auto *argumentsLayout = new QVBoxLayout(arguments);
+    argumentsLayout->addWidget(m_argumentsStack);
+    argumentsLayout->addWidget(m_rawToggle);
+    connect(m_rawToggle, &QCheckBox::toggled, this, &ToolCallDialog::onRawJsonToggled);
+
+    m_callButton->setDefault(true);
+    connect(m_callButton, &QPushButton::clicked, this, &ToolCallDialog::call);
+    connect(m_cancelButton, &QPushButton::clicked, this, &ToolCallDialog::cancel);
+    m_progress->setRange(0, ProgressSteps);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(false);
+    auto *callRow = new QHBoxLayout;
+    callRow->addWidget(m_callButton);
+    callRow->addWidget(m_cancelButton);
+    callRow->addWidget(m_progress, 1);
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText);
+    showAsBanner(m_errorBanner);
+    m_errorBanner->hide();
+
+    m_resultText->setReadOnly(true);
+    m_resultText->setPlaceholderText(tr("The result appears here."));
+    m_imageLayout->setContentsMargins(0, 0, 0, 0);
+    auto *result = new QGroupBox(tr("Result"), this);
+    auto *resultLayout = new QVBoxLayout(result);
+    resultLayout->addWidget(m_errorBanner);
+    resultLayout->addWidget(m_imageBox);
+    resultLayout->addWidget(m_resultText, 1);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(title);
+    layout->addWidget(server);
+    if (!tool.description.isEmpty())
+        layout->addWidget(description);
+    else
+        description->hide();
+    layout->addWidget(arguments, 3);
+    layout->addLayout(callRow);
+    layout->addWidget(m_status);
+    layout->addWidget(result, 2);
+    layout->addWidget(buttons);
+    resize(600, 760);
+    setCalling(false);
+}
+
+ToolCallDialog::~ToolCallDialog()
+{
+    // The answer would come to a dialog that is going away: nobody needs it.
+    ++m_callNumber;
+    if (const ToolCallTicket ticket = std::exchange(m_ticket, {}); ticket.isValid())
+        m_manager.cancelToolCall(ticket, tr("the tool call dialog was closed"));
+}
+
+void ToolCallDialog::done(int result)
+{
+    if (isCalling())
+        m_manager.cancelToolCall(m_ticket, tr("the tool call dialog was closed"));
+    QDialog::done(result);
+}
+
+std::optional<QJsonObject> ToolCallDialog::currentArguments(QString *error) const
+{
+    return m_rawToggle->isChecked() ? rawArguments(error) : m_form->arguments(error);
+}
+
+std::optional<QJsonObject> ToolCallDialog::rawArguments(QString *error) const
+{
+    const QString text = m_rawJson->toPlainText().trimmed();
+    if (text.isEmpty())
+        return QJsonObject{};
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = tr("the arguments are not valid JSON: %1 at character %2; correct them")
+                     .arg(parseError.errorString())
+                     .arg(parseError.offset);
+        return std::nullopt;
+    }
+    if (!document.isObject()) {
+        *error = tr("the arguments must be a JSON object ({\"name\": value, …})");
+        return std::nullopt;
+    }
+    return document.object();
+}
+
+void ToolCallDialog::onRawJsonToggled(bool raw)
+{
+    QString error;
+    if (raw) {
+        // An incomplete form still turns into JSON: what is filled in is kept.
+        m_rawJson->setPlainText(jsonText(m_form->filledIn(), QJsonDocument::Indented));
+        m_argumentsStack->setCurrentWidget(m_rawJson);
+        m_status->clear();
+        return;
+    }
+    const std::optional<QJsonObject> arguments = rawArguments(&error);
+    if (!arguments || !m_form->setArguments(*arguments, &error)) {
+        const QSignalBlocker blocker(m_rawToggle);
+        m_rawToggle->setChecked(true);
+        m_status->setText(tr("Cannot show these arguments in the form: %1.").arg(error));
+        return;
+    }
+    m_argumentsStack->setCurrentIndex(0);
+    m_status->clear();
+}
+
+void ToolCallDialog::setCalling(bool calling)
+{
+    m_callButton->setEnabled(!calling);
+    m_cancelButton->setEnabled(calling);
+    m_rawToggle->setEnabled(!calling);
+    m_argumentsStack->setEnabled(!calling);
+}
+
+void ToolCallDialog::call()
+{
+    if (isCalling())
+        return;
+    QString error;
+    const std::optional<QJsonObject> arguments = currentArguments(&error);
+    if (!arguments) {
+        m_status->setText(tr("Not called: %1.").arg(error));
+        return;
+    }
+    clearResult();
+    const quint64 number = ++m_callNumber;
+    m_progress->setRange(0, 0); // busy until the server says how much there is to do
+    m_status->setText(tr("Calling %1 on server '%2'…").arg(m_tool.name, m_serverName));
+    setCalling(true);
+    m_elapsed.start();
+    const QPointer<ToolCallDialog> guard(this);
+    m_ticket = m_manager.callTool(
+        m_serverName, m_tool.name, *arguments,
+        [guard, number](const ToolCallReply &reply) {
+            if (guard && guard->m_callNumber == number)
+                guard->onReply(reply);
+        },
+        [guard, number](const ProgressUpdate &update) {
+            if (guard && guard->m_callNumber == number)
+                guard->onProgress(update);
+        });
+}
+
+void ToolCallDialog::cancel()
+{
+    if (isCalling())
+        m_manager.cancelToolCall(m_ticket, tr("cancelled from Tether's tool call dialog"));
+}
+
+void ToolCallDialog::onProgress(const ProgressUpdate &update)
+{
+    if (update.total && *update.total > 0) {
+        m_progress->setRange(0, ProgressSteps);
+        m_progress->setValue(int(std::clamp(update.progress / *update.total, 0.0, 1.0) * ProgressSteps));
+    }
+    const QString amount = update.total ? tr("%1 of %2").arg(update.progress).arg(*update.total)
+                                        : QString::number(update.progress);
+    m_status->setText(update.message.isEmpty() ? tr("Calling %1: %2").arg(m_tool.name, amount)
+                                               : tr("Calling %1: %2 (%3)").arg(m_tool.name, update.message, amount));
+}
+
+void ToolCallDialog::onReply(const ToolCallReply &reply)
+{
+    m_ticket = {};
+    setCalling(false);
+    m_progress->setRange(0, ProgressSteps);
+    m_progress->setValue(0);
+    const QString took = formatDuration(std::chrono::milliseconds(m_elapsed.elapsed()));
+    if (reply.error && reply.error->code == JsonRpc::RequestCancelled) {
+        m_status->setText(tr("Cancelled after %1.").arg(took));
+        m_resultText->setPlainText(reply.error->message);
+        return;
+    }
+    if (reply.error) {
+        m_status->setText(tr("Failed after %1.").arg(took));
+        showError(tr("The call failed: %1").arg(reply.error->message));
+        return;
+    }
+    m_status->setText(reply.result.isError ? tr("The tool reported an error after %1.").arg(took)
+                                           : tr("Done in %1.").arg(took));
+    if (reply.result.isError)
+        showError(tr("The tool reported an error (isError: true):"));
+    showResult(reply.result);
+}
+
+void ToolCallDialog::clearResult()
+{
+    m_errorBanner->hide();
+    m_errorBanner->clear();
+    m_resultText->clear();
+    qDeleteAll(m_images);
+    m_images.clear();
+}
+
+void ToolCallDialog::showError(const QString &message)
+{
+    m_errorBanner->setText(message);
+    m_errorBanner->show();
+}
+
+void ToolCallDialog::showResult(const ToolCallResult &result)
+{
+    QStringList parts;
+    for (const QJsonValue &blockValue : result.content) {
+        const QJsonObject block = blockValue.toObject();
+        const QString type = block.value(u"type").toString();
+        if (type == u"text") {
+            parts.append(block.value(u"text").toString());
+        } else if (type == u"image") {
+            const QString mimeType = block.value(u"mimeType").toString();
+            QPixmap picture;
+            if (!picture.loadFromData(QByteArray::fromBase64(block.value(u"data").toString().toLatin1()))) {
+                parts.append(tr("[image: %1 that could not be decoded]").arg(mimeType));
+                continue;
+            }
+            auto *label = new QLabel(m_imageBox);
+            label->setPixmap(picture);
+            label->setToolTip(mimeType);
+            m_imageLayout->addWidget(label);
+            m_images.append(label);
+            parts.append(tr("[image %1: %2, %3×%4, shown above]")
+                             .arg(m_images.size())
+                             .arg(mimeType)
+                             .arg(picture.width())
+                             .arg(picture.height()));
+        } else if (type == u"audio" || type == u"resource_link") {
+            parts.append(renderContent(QJsonArray{block}));
+        } else {
+            parts.append(jsonText(block, QJsonDocument::Indented)); // resources and kinds Tether does not know
+        }
+    }
+    if (!result.structuredContent.isUndefined() && !result.structuredContent.isNull())
+        parts.append(tr("Structured content:\n%1").arg(jsonText(result.structuredContent, QJsonDocument::Indented)));
+    if (parts.isEmpty())
+        parts.append(tr("(the result has no content)"));
+    m_resultText->setPlainText(parts.join(u"\n\n"_s));
+}
+
+} // namespace Tether

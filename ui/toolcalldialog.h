@@ -1,0 +1,96 @@
+#pragma once
+
+#include "manager/servermanager.h"
+
+#include <QDialog>
+#include <QElapsedTimer>
+
+class QCheckBox;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QStackedWidget;
+class QVBoxLayout;
+
+namespace Tether {
+
+class SchemaForm;
+
+// Calls one tool of one server through the manager: a form generated from the tool's input
+// schema (or the arguments as raw JSON), Call, a progress bar fed by the server's progress
+// notifications, Cancel, and the result: text, JSON (structured content, resources), images,
+// with a tool error (isError) or a failed call shown as an error banner.
+//
+// Open it from the window with the definition as the registry holds it:
+//     auto *dialog = new ToolCallDialog(manager, tool.serverName, tool.definition, this);
+//     dialog->setAttribute(Qt::WA_DeleteOnClose);
+//     dialog->show();
+// Closing the dialog while a call runs cancels the call. The manager must outlive the dialog.
+class ToolCallDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ToolCallDialog)
+
+public:
+    ToolCallDialog(ServerManager &manager, const QString &serverName, const ToolDefinition &tool,
+                   QWidget *parent = nullptr);
+    ~ToolCallDialog() override;
+
+    // Calls the tool with the arguments of the form (or of the JSON view); refused with a
+    // message when one is missing or invalid.
+    void call();
+    // Cancels the running call: the server is told, and the dialog shows "cancelled".
+    void cancel();
+    bool isCalling() const { return m_ticket.isValid(); }
+
+    SchemaForm *form() const { return m_form; }
+    QCheckBox *rawJsonToggle() const { return m_rawToggle; }
+    QPlainTextEdit *rawJsonEditor() const { return m_rawJson; }
+    QPushButton *callButton() const { return m_callButton; }
+    QPushButton *cancelButton() const { return m_cancelButton; }
+    QProgressBar *progressBar() const { return m_progress; }
+    QLabel *statusLabel() const { return m_status; }
+    // Shown for a tool error (isError), a failed call, and arguments that cannot be sent.
+    QLabel *errorBanner() const { return m_errorBanner; }
+    // Text content, structured content and other blocks as text.
+    QPlainTextEdit *resultView() const { return m_resultText; }
+    // One label per image of the result, showing the decoded picture.
+    QList<QLabel *> resultImages() const { return m_images; }
+
+    void done(int result) override;
+
+private:
+    void onRawJsonToggled(bool raw);
+    void onProgress(const ProgressUpdate &update);
+    void onReply(const ToolCallReply &reply);
+    void showResult(const ToolCallResult &result);
+    void showError(const QString &message);
+    void clearResult();
+    void setCalling(bool calling);
+    std::optional<QJsonObject> currentArguments(QString *error) const;
+    std::optional<QJsonObject> rawArguments(QString *error) const;
+
+    ServerManager &m_manager;
+    QString m_serverName;
+    ToolDefinition m_tool;
+    ToolCallTicket m_ticket;
+    quint64 m_callNumber = 0; // answers to an earlier call are not this one's
+    QElapsedTimer m_elapsed;
+
+    SchemaForm *m_form;
+    QCheckBox *m_rawToggle;
+    QPlainTextEdit *m_rawJson;
+    QStackedWidget *m_argumentsStack;
+    QPushButton *m_callButton;
+    QPushButton *m_cancelButton;
+    QProgressBar *m_progress;
+    QLabel *m_status;
+    QLabel *m_errorBanner;
+    QPlainTextEdit *m_resultText;
+    QWidget *m_imageBox;
+    QVBoxLayout *m_imageLayout;
+    QList<QLabel *> m_images;
+};
+
+} // namespace Tether
