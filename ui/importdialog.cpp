@@ -89,7 +89,7 @@ ImportDialog::ImportDialog(ImportFormat format, const ConfigDocument &document, 
     m_servers->setRootIsDecorated(false);
     m_servers->setColumnWidth(Name, 160);
     m_servers->setColumnWidth(Transport, 80);
-    m_servers->setColumnWidth(CommandOrUrl, 300);
+    m_servers->setColumnWidth(CommandOrUrl, 280);
     connect(m_servers, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem *item, int column) {
         if (column != Name)
             return;
@@ -103,7 +103,9 @@ ImportDialog::ImportDialog(ImportFormat format, const ConfigDocument &document, 
 
     auto *form = new QFormLayout;
     form->addRow(tr("&Import from:"), m_format);
-    form->addRow(tr("&File:"), pathRow);
+    auto *pathLabel = new QLabel(tr("&File:"), this);
+    pathLabel->setBuddy(m_path); // a row of a layout gets no buddy by itself
+    form->addRow(pathLabel, pathRow);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_problem);
