@@ -1,4 +1,5 @@
 // tetherctl as scripts use it: exit statuses, output on stdout, one line on stderr.
+#include "support/httpfixture.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
 
@@ -11,6 +12,8 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace Tether::Testing;
@@ -68,11 +71,21 @@ class TestTetherctl final : public QObject
     Q_OBJECT
 
 private slots:
+    // server-everything over Streamable HTTP and over HTTP+SSE, for the --url tests.
+    void initTestCase()
+    {
+        m_streamableServer = std::make_unique<ServerEverythingHttp>(u"streamableHttp"_s, freeLoopbackPort());
+        m_sseServer = std::make_unique<ServerEverythingHttp>(u"sse"_s, freeLoopbackPort());
+        QVERIFY2(m_streamableServer->start(), m_streamableServer->output.constData());
+        QVERIFY2(m_sseServer->start(), m_sseServer->output.constData());
+    }
+
     void helpDocumentsEverything()
     {
         const Run run = tetherctl({u"--help"_s});
         QCOMPARE(run.exitCode, 0);
-        for (const QString &word : {u"tools"_s, u"call"_s, u"--stdio"_s, u"--json"_s, u"--timeout-ms"_s, u"Exit status"_s})
+        for (const QString &word : {u"tools"_s, u"call"_s, u"--stdio"_s, u"--url"_s, u"--transport"_s, u"--header"_s,
+                                    u"--json"_s, u"--timeout-ms"_s, u"Exit status"_s})
             QVERIFY2(run.out.contains(word), qPrintable(word));
     }
 
@@ -136,6 +149,31 @@ private slots:
         QTest::newRow("arguments not an object") << QStringList{u"call"_s, u"--stdio"_s, demo(), u"echo"_s, u"[1]"_s}
                                                  << u"must be a JSON object"_s;
         QTest::newRow("unknown option") << QStringList{u"tools"_s, u"--frob"_s} << u"frob"_s;
+        // The config's own rules judge --url and --header, in the config's words.
+        QTest::newRow("url not http") << QStringList{u"tools"_s, u"--url"_s, u"ftp://example.com/mcp"_s}
+                                      << u"--url \"ftp://example.com/mcp\" is not an http or https URL (its scheme is \"ftp\")"_s;
+        QTest::newRow("url empty") << QStringList{u"tools"_s, u"--url"_s, QString()} << u"--url \"\" is empty"_s;
+        QTest::newRow("header variable unset")
+            << QStringList{u"tools"_s, u"--url"_s, u"http://127.0.0.1:9/mcp"_s, u"--header"_s,
+                           u"Authorization: Bearer ${env:TETHER_TEST_UNSET_TOKEN}"_s}
+            << u"--header Authorization uses ${env:TETHER_TEST_UNSET_TOKEN}, but TETHER_TEST_UNSET_TOKEN is not set"_s;
+        QTest::newRow("header name invalid")
+            << QStringList{u"tools"_s, u"--url"_s, u"http://127.0.0.1:9/mcp"_s, u"--header"_s, u"A=B: c"_s}
+            << u"--header \"A=B\" is not a valid header name"_s;
+        QTest::newRow("header without name")
+            << QStringList{u"tools"_s, u"--url"_s, u"http://127.0.0.1:9/mcp"_s, u"--header"_s, u"Bearer hidden-value"_s}
+            << u"--header wants 'Name: value'"_s;
+        QTest::newRow("header twice")
+            << QStringList{u"tools"_s, u"--url"_s, u"http://127.0.0.1:9/mcp"_s, u"--header"_s, u"X-A: 1"_s, u"--header"_s, u"X-A: 2"_s}
+            << u"--header X-A is given twice"_s;
+        QTest::newRow("unknown transport")
+            << QStringList{u"tools"_s, u"--url"_s, u"http://127.0.0.1:9/mcp"_s, u"--transport"_s, u"websocket"_s}
+            << u"--transport wants http"_s;
+        QTest::newRow("header without url") << QStringList{u"tools"_s, u"--header"_s, u"X-A: 1"_s} << u"--url"_s;
+        QTest::newRow("stdio and url") << QStringList{u"tools"_s, u"--stdio"_s, demo(), u"--url"_s, u"http://127.0.0.1:9/mcp"_s}
+                                       << u"not both"_s;
+        QTest::newRow("status with --url") << QStringList{u"status"_s, u"--url"_s, u"http://127.0.0.1:9/mcp"_s}
+                                           << u"config file"_s;
     }
 
     void usageErrorsExitWithTwo()
@@ -175,6 +213,9 @@ private slots:
         QTest::newRow("protocol version")
             << QStringList{u"tools"_s, u"--stdio"_s, demo(u"--protocol-version 1999-01-01"_s)}
             << QStringList{u"1999-01-01"_s, u"2025-11-25"_s};
+        const QString nothingListens = u"http://127.0.0.1:%1/mcp"_s.arg(freeLoopbackPort());
+        QTest::newRow("connection refused") << QStringList{u"tools"_s, u"--url"_s, nothingListens}
+                                            << QStringList{nothingListens, u"connection refused"_s};
     }
 
     void connectionErrorsExitWithTwo()
@@ -202,6 +243,113 @@ private slots:
         const Run run = tetherctl({u"call"_s, u"--stdio"_s, everything(), u"echo"_s, u"{\"message\": \"over stdio\"}"_s});
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(run.out, u"Echo: over stdio\n"_s);
+    }
+
+    void remoteServerTools_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QString>("stderrPart");
+
+        QTest::newRow("streamable http") << u"streamableHttp"_s << QStringList{} << QString();
+        QTest::newRow("sse after the fallback") << u"sse"_s << QStringList{u"--verbose"_s} << u"HTTP+SSE"_s;
+        QTest::newRow("sse only") << u"sse"_s << QStringList{u"--transport"_s, u"sse"_s} << QString();
+    }
+
+    void remoteServerTools()
+    {
+        QFETCH(QString, mode);
+        QFETCH(QStringList, flags);
+        QFETCH(QString, stderrPart);
+        const Run run = tetherctl(QStringList{u"tools"_s, u"--url"_s, server(mode).url().toString()} + flags);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains(QRegularExpression(u"^echo +Echoes back"_s, QRegularExpression::MultilineOption)),
+                 qPrintable(run.out));
+        QVERIFY(run.out.contains(u"get-sum"_s));
+        if (stderrPart.isEmpty())
+            QCOMPARE(run.err, QString());
+        else
+            QVERIFY2(run.err.contains(stderrPart), qPrintable(run.err));
+    }
+
+    void remoteServerCall()
+    {
+        const Run run = tetherctl({u"call"_s, u"--url"_s, server(u"streamableHttp"_s).url().toString(), u"echo"_s,
+                                   u"{\"message\": \"over http\"}"_s});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out, u"Echo: over http\n"_s);
+    }
+
+    void remoteServerCallPrintsJson()
+    {
+        const Run run = tetherctl({u"call"_s, u"--json"_s, u"--url"_s, server(u"sse"_s).url().toString(), u"--transport"_s,
+                                   u"sse"_s, u"echo"_s, u"{\"message\": \"over sse\"}"_s});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject result = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(result.value(u"content").toArray().at(0).toObject().value(u"text").toString(), u"Echo: over sse"_s);
+    }
+
+    void streamableOnlyDoesNotFallBack()
+    {
+        const Run run = tetherctl({u"tools"_s, u"--url"_s, server(u"sse"_s).url().toString(), u"--transport"_s, u"http"_s});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(oneLine(run.err) && run.err.contains(u"answered 'initialize' with HTTP 404"_s), qPrintable(run.err));
+    }
+
+    // The configured headers go with the request; their values appear nowhere, even with --verbose.
+    void headersAreSentAndNeverShown()
+    {
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &) {
+            return FixtureReply{401, {{"WWW-Authenticate", "Bearer realm=\"mcp\""}}, {}, FixtureReply::Delivery::Whole};
+        });
+        const QString secret = u"s3cret-token-value"_s;
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"TETHER_TEST_TOKEN"_s, secret);
+        process.setProcessEnvironment(environment);
+        process.start(QStringLiteral(TETHERCTL), {u"tools"_s, u"--verbose"_s, u"--url"_s, fixture.url().toString(), u"--header"_s,
+                                                  u"Authorization: Bearer ${env:TETHER_TEST_TOKEN}"_s, u"--header"_s,
+                                                  u"X-Team: blue-team-secret"_s});
+        // The fixture answers on this event loop: wait without blocking it.
+        QTRY_VERIFY_WITH_TIMEOUT(process.state() == QProcess::NotRunning, 10000);
+        QCOMPARE(process.exitCode(), 2);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        const QString out = QString::fromUtf8(process.readAllStandardOutput());
+        QVERIFY(!fixture.requests.isEmpty());
+        QCOMPARE(fixture.requests.first().header("Authorization"), "Bearer " + secret.toUtf8());
+        QCOMPARE(fixture.requests.first().header("X-Team"), QByteArray("blue-team-secret"));
+        QVERIFY2(err.contains(u"the server needs credentials"_s), qPrintable(err));
+        for (const QString &value : {secret, u"blue-team-secret"_s})
+            QVERIFY2(!err.contains(value) && !out.contains(value), qPrintable(err));
+    }
+
+    void watchOverUrlStopsOnSigterm()
+    {
+        const qsizetype serverLogBefore = m_streamableServer->output.size();
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL),
+                      {u"watch"_s, u"--json"_s, u"--url"_s, server(u"streamableHttp"_s).url().toString()});
+        QVERIFY(process.waitForStarted());
+        QString out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(process.readAllStandardOutput())).contains(u"\"Connected\""_s),
+                                 10000);
+        ::kill(pid_t(process.processId()), SIGTERM);
+        QVERIFY(process.waitForFinished(10000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 0);
+        out += QString::fromUtf8(process.readAllStandardOutput());
+        QStringList states;
+        for (const QString &line : out.split(u'\n', Qt::SkipEmptyParts)) {
+            const QJsonObject event = QJsonDocument::fromJson(line.toUtf8()).object();
+            states.append(event.value(u"state").toString());
+            QCOMPARE(event.value(u"server").toString(), u"127.0.0.1"_s);
+            QVERIFY(event.value(u"pid").isNull());
+        }
+        QCOMPARE(states, (QStringList{u"Starting"_s, u"Connected"_s, u"Stopping"_s, u"Stopped"_s}));
+        // Stopped quiescently: the session was ended on the server too.
+        QTRY_VERIFY_WITH_TIMEOUT(m_streamableServer->output.sliced(serverLogBefore).contains("session termination request"),
+                                 5000);
     }
 
     void watchRecoversACrashAndStopsOnSigterm()
@@ -453,6 +601,12 @@ private slots:
         QVERIFY(process.waitForFinished());
         QTRY_VERIFY_WITH_TIMEOUT(!processAlive(serverPid), 5000);
     }
+
+private:
+    ServerEverythingHttp &server(const QString &mode) { return mode == u"sse" ? *m_sseServer : *m_streamableServer; }
+
+    std::unique_ptr<ServerEverythingHttp> m_streamableServer;
+    std::unique_ptr<ServerEverythingHttp> m_sseServer;
 };
 
 QTEST_GUILESS_MAIN(TestTetherctl)

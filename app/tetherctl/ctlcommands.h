@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/configlocation.h"
+#include "config/serverconfig.h"
 #include "supervisor/connectionsupervisor.h"
 #include "transport/stdiotransport.h"
 
@@ -8,17 +9,35 @@
 #include <QString>
 
 #include <chrono>
+#include <optional>
 
 namespace Tether::Ctl {
 
 // Exit statuses are a contract: scripts depend on them.
 enum ExitStatus : int { Success = 0, ToolError = 1, Failure = 2 };
 
+// One server named on the command line, with --stdio or --url.
 struct ServerTarget
 {
-    QString name;
-    StdioServerCommand command;
+    QString name;     // in messages and watch lines: the program's file name, or the url's host
+    QString shownAs;  // the command line, or "http: URL" as given (before ${env:…} expanded)
+    TransportFactory transport;
 };
+
+ServerTarget stdioTarget(const StdioServerCommand &command);
+
+// What --url, --transport and --header say.
+struct RemoteServerFlags
+{
+    QString url;
+    QString transport;     // "http", "sse", or empty: Streamable HTTP falling back to HTTP+SSE
+    QStringList headers;   // "Name: value"
+    std::chrono::milliseconds timeout{60000};
+};
+
+// The server of --url, judged by the config's own rules: a bad url or header gets the message
+// the config file would give, worded for the flag. Nothing, and `error` set, when it is invalid.
+std::optional<ServerTarget> remoteTarget(const RemoteServerFlags &flags, QString *error);
 
 struct CommonOptions
 {

@@ -5,7 +5,6 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QFileInfo>
 #include <QJsonDocument>
 #include <QTextStream>
 
@@ -40,10 +39,13 @@ Commands, on the servers of the config file:
                                   .vscode/mcp.json or its settings.json) to the config file,
                                   saying what was added and what was skipped and why.
 
-Commands, on one server given on the command line:
+Commands, on one server given on the command line (--stdio "CMD ARGS..." or --url URL):
   tools --stdio "CMD ARGS..."               List the server's tools (name and description).
   call  --stdio "CMD ARGS..." TOOL [JSON]   Call TOOL with JSON arguments and print the result.
   watch --stdio "CMD ARGS..."               Supervise the server, as watch above.
+  tools --url URL                           The same for a remote server.
+  call  --url URL TOOL [JSON]
+  watch --url URL
 
 Servers:
   --config FILE           The config file (default $XDG_CONFIG_HOME/tether/servers.json; when
@@ -51,6 +53,14 @@ Servers:
   --stdio "CMD ARGS..."   Run one server as a child process speaking MCP over stdio. The command
                           line is split like a shell splits it ('single' and "double" quotes,
                           backslash escapes) but never runs through a shell.
+  --url URL               Connect to a remote server at this http:// or https:// URL: Streamable
+                          HTTP, or the older HTTP+SSE transport when the server answers the
+                          Streamable HTTP initialize with 404 or 405.
+  --transport http|sse    With --url: speak only Streamable HTTP (http) or only HTTP+SSE (sse).
+  --header 'NAME: VALUE'  With --url: send this header with every request, for example
+                          'Authorization: Bearer ${env:TOKEN}' (repeatable). ${env:NAME} in the
+                          URL or a value is replaced by the environment variable NAME; header
+                          values are never printed, not even with --verbose.
 
 Options:
   --json                  Print machine-readable JSON: the tools array as the server sent it,
@@ -92,6 +102,10 @@ Examples:
   tetherctl tools --stdio "tether-demo-server"
   tetherctl call --stdio "tether-demo-server" add '{"a": 2, "b": 3}'
   tetherctl tools --json --stdio "npx -y @modelcontextprotocol/server-everything"
+  tetherctl tools --url http://127.0.0.1:3001/mcp
+  tetherctl call --url https://example.com/mcp --header 'Authorization: Bearer ${env:TOKEN}' \
+      search '{"query": "qt"}'
+  tetherctl watch --url http://127.0.0.1:3001/sse --transport sse
   tetherctl watch --json --max-attempts 3 --stdio "tether-demo-server --crash-after-ms 5000"
 )";
 
@@ -112,11 +126,15 @@ int main(int argc, char *argv[])
     const QCommandLineOption helpOption(QStringList{u"h"_s, u"help"_s});
     const QCommandLineOption versionOption(u"version"_s);
     const QCommandLineOption stdioOption(u"stdio"_s, {}, u"command"_s);
+    const QCommandLineOption urlOption(u"url"_s, {}, u"url"_s);
+    const QCommandLineOption transportOption(u"transport"_s, {}, u"http|sse"_s);
+    const QCommandLineOption headerOption(u"header"_s, {}, u"name: value"_s);
     const QCommandLineOption configOption(u"config"_s, {}, u"file"_s);
     const QCommandLineOption jsonOption(u"json"_s);
     const QCommandLineOption timeoutOption(u"timeout-ms"_s, {}, u"ms"_s);
     const QCommandLineOption verboseOption(QStringList{u"v"_s, u"verbose"_s});
-    parser.addOptions({helpOption, versionOption, stdioOption, configOption, jsonOption, timeoutOption, verboseOption});
+    parser.addOptions({helpOption, versionOption, stdioOption, urlOption, transportOption, headerOption, configOption,
+                       jsonOption, timeoutOption, verboseOption});
     // Policy flags of watch: each maps to a field that resolveReconnectPolicy/resolveHeartbeatPolicy judge.
     const std::array<std::pair<QCommandLineOption, QString>, 4> reconnectFlags{{
         {QCommandLineOption(u"initial-delay-ms"_s, {}, u"ms"_s), u"initialDelayMs"_s},
@@ -215,14 +233,20 @@ int main(int argc, char *argv[])
         return true;
     };
 
+    const bool adHocServer = parser.isSet(stdioOption) || parser.isSet(urlOption);
+    if (parser.isSet(stdioOption) && parser.isSet(urlOption))
+        return usageError(u"give one server: --stdio or --url, not both"_s);
+    if (!parser.isSet(urlOption) && (parser.isSet(transportOption) || parser.isSet(headerOption)))
+        return usageError(u"--transport and --header apply to a server given with --url"_s);
+
     if (command == u"import") {
-        if (parser.isSet(stdioOption) || positional.isEmpty() || positional.size() > 2)
+        if (adHocServer || positional.isEmpty() || positional.size() > 2)
             return usageError(u"use: tetherctl import claude|cursor|vscode [FILE] [--config TARGET]"_s);
         const QString target = parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
         return Ctl::importConfig(positional.first(), positional.value(1), target);
     }
 
-    if (!parser.isSet(stdioOption)) {
+    if (!adHocServer) {
         Ctl::ConfigOptions options;
         options.source = locateConfig(parser.value(configOption));
         options.timeout = timeout;
@@ -256,21 +280,36 @@ int main(int argc, char *argv[])
     }
 
     if (command == u"status" || command == u"check")
-        return usageError(u"'%1' works on the config file; it takes no --stdio"_s.arg(command));
+        return usageError(u"'%1' works on the config file; it takes no --stdio or --url"_s.arg(command));
     Ctl::CommonOptions options;
     options.json = parser.isSet(jsonOption);
     options.verbose = parser.isSet(verboseOption);
     options.timeout = timeout;
-    const SplitCommandLine split = splitCommandLine(parser.value(stdioOption));
-    if (!split.error.isEmpty())
-        return usageError(u"--stdio: "_s + split.error);
-    options.target.command.program = split.words.first();
-    options.target.command.arguments = split.words.mid(1);
-    options.target.name = QFileInfo(options.target.command.program).fileName();
+    if (parser.isSet(stdioOption)) {
+        const SplitCommandLine split = splitCommandLine(parser.value(stdioOption));
+        if (!split.error.isEmpty())
+            return usageError(u"--stdio: "_s + split.error);
+        StdioServerCommand serverCommand;
+        serverCommand.program = split.words.first();
+        serverCommand.arguments = split.words.mid(1);
+        options.target = Ctl::stdioTarget(serverCommand);
+    } else {
+        Ctl::RemoteServerFlags flags;
+        flags.url = parser.value(urlOption);
+        flags.transport = parser.value(transportOption);
+        flags.headers = parser.values(headerOption);
+        flags.timeout = timeout;
+        QString error;
+        const std::optional<Ctl::ServerTarget> target = Ctl::remoteTarget(flags, &error);
+        if (!target)
+            return usageError(error);
+        options.target = *target;
+    }
+    const QString serverFlag = parser.isSet(stdioOption) ? u"--stdio"_s : u"--url"_s;
 
     if (command == u"watch") {
         if (!positional.isEmpty())
-            return usageError(u"'watch' takes no server names with --stdio, got '%1'"_s.arg(positional.join(u' ')));
+            return usageError(u"'watch' takes no server names with %1, got '%2'"_s.arg(serverFlag, positional.join(u' ')));
         const auto reconnectPolicy = resolveReconnectPolicy(options.target.name, reconnectOverrides);
         const auto heartbeatPolicy = resolveHeartbeatPolicy(options.target.name, heartbeatOverrides);
         const QStringList errors = reconnectPolicy.errors + heartbeatPolicy.errors;

@@ -2,11 +2,10 @@
 
 #include "transport/httpssetransport.h"
 #include "transport/stdiotransport.h"
-#include "transport/streamablehttptransport.h"
 
 namespace Tether {
 
-TransportFactory transportFactoryFor(const ServerConfig &config)
+TransportFactory transportFactoryFor(const ServerConfig &config, StreamableHttpTransport::SseFallback httpFallback)
 {
     if (config.transport == TransportKind::Stdio) {
         StdioServerCommand command = config.command;
@@ -23,9 +22,8 @@ TransportFactory transportFactoryFor(const ServerConfig &config)
     options.requestTimeout = config.requestTimeout;
     if (config.transport == TransportKind::Sse)
         return [endpoint, options] { return std::make_unique<HttpSseTransport>(endpoint, options); };
-    return [endpoint, options] {
-        return std::make_unique<StreamableHttpTransport>(endpoint, options,
-                                                         StreamableHttpTransport::SseFallback::OnInitializeRejected);
+    return [endpoint, options, httpFallback] {
+        return std::make_unique<StreamableHttpTransport>(endpoint, options, httpFallback);
     };
 }
 
