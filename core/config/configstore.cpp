@@ -65,8 +65,11 @@ bool ConfigStore::save(const QJsonObject &root, QString *error)
             *error = tr("%1: the edited config cannot be used, so nothing was saved: %2").arg(target, edited.errors.join(u"; "_s));
         return false;
     }
-    if (!saveConfig(target, root, error))
+    QByteArray written;
+    if (!saveConfig(target, root, error, m_document.keyOrder, &written))
         return false;
+    // Read back from what was written, so the servers are listed in the file's order, as a reload lists them.
+    edited = parseConfig(written, target, m_context);
     spdlog::info("saved {}", target);
     m_source = {target, false};
     follow();

@@ -603,118 +603,6 @@ private:
     ServerConfig *m_server;
 };
 
-// QJsonObject sorts its keys; this finds the names of root[key]'s members in file order,
-// duplicates included (JSON keeps only the last). Runs on text that already parsed.
-class MemberOrderScanner
-{
-public:
-    explicit MemberOrderScanner(QByteArrayView bytes) : m_bytes(bytes) {}
-
-    std::optional<QStringList> memberNames(const QString &key)
-    {
-        if (m_bytes.startsWith("\xEF\xBB\xBF"))
-            m_pos = 3;
-        std::optional<QStringList> found;
-        const bool ok = forEachMember([&](const QString &name) {
-            if (name != key || peek() != '{')
-                return skipValue();
-            QStringList names;
-            if (!forEachMember([&](const QString &member) {
-                    names.append(member);
-                    return skipValue();
-                }))
-                return false;
-            found = names; // the last occurrence is the one JSON keeps
-            return true;
-        });
-        return ok ? found : std::nullopt;
-    }
-
-private:
-    char peek()
-    {
-        while (m_pos < m_bytes.size() && QByteArrayView(" \t\r\n").contains(m_bytes.at(m_pos)))
-            ++m_pos;
-        return m_pos < m_bytes.size() ? m_bytes.at(m_pos) : '\0';
-    }
-
-    template<typename Visit>
-    bool forEachMember(Visit visit)
-    {
-        if (peek() != '{')
-            return false;
-        ++m_pos;
-        if (peek() == '}') {
-            ++m_pos;
-            return true;
-        }
-        while (true) {
-            const qsizetype start = m_pos;
-            if (peek() != '"' || !skipString())
-                return false;
-            const QByteArray quoted = '[' + m_bytes.sliced(start, m_pos - start).toByteArray() + ']';
-            const QString name = QJsonDocument::fromJson(quoted).array().at(0).toString();
-            if (peek() != ':')
-                return false;
-            ++m_pos;
-            if (!visit(name))
-                return false;
-            const char next = peek();
-            ++m_pos;
-            if (next == '}')
-                return true;
-            if (next != ',')
-                return false;
-        }
-    }
-
-    bool skipString()
-    {
-        for (++m_pos; m_pos < m_bytes.size(); ++m_pos) {
-            if (m_bytes.at(m_pos) == '\\')
-                ++m_pos;
-            else if (m_bytes.at(m_pos) == '"') {
-                ++m_pos;
-                return true;
-            }
-        }
-        return false;
-    }
-
-    bool skipValue()
-    {
-        const char first = peek();
-        if (first == '{')
-            return forEachMember([this](const QString &) { return skipValue(); });
-        if (first == '"')
-            return skipString();
-        if (first == '[') {
-            ++m_pos;
-            if (peek() == ']') {
-                ++m_pos;
-                return true;
-            }
-            while (true) {
-                if (!skipValue())
-                    return false;
-                const char next = peek();
-                ++m_pos;
-                if (next == ']')
-                    return true;
-                if (next != ',')
-                    return false;
-            }
-        }
-        const qsizetype start = m_pos;
-        while (m_pos < m_bytes.size() && !QByteArrayView(",}] \t\r\n").contains(m_bytes.at(m_pos)))
-            ++m_pos;
-        return m_pos > start;
-    }
-
-    QByteArrayView m_bytes;
-    qsizetype m_pos = 0;
-};
-
 // "line 4, column 7 (unterminated object)", counting columns in characters.
 QString parseErrorLocation(const QByteArray &bytes, const QJsonParseError &error)
 {
@@ -865,6 +753,8 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
         return document;
     }
     document.root = json.object();
+    const std::optional<JsonKeyOrder> keyOrder = JsonKeyOrder::scan(bytes);
+    document.keyOrder = keyOrder.value_or(JsonKeyOrder());
     const bool hasMcpServers = document.root.contains(u"mcpServers"_s);
     const bool hasServers = document.root.contains(u"servers"_s);
     if (hasMcpServers && hasServers) {
@@ -887,7 +777,7 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
         return document;
     }
     const QJsonObject servers = serversValue.toObject();
-    const QStringList order = MemberOrderScanner(bytes).memberNames(document.serversKey).value_or(servers.keys());
+    const QStringList order = keyOrder ? keyOrder->members.value(document.serversKey).keys : servers.keys();
 
     ConfigContext resolvedContext = context;
     if (!resolvedContext.environment)
@@ -945,7 +835,8 @@ ConfigDocument loadConfig(const QString &path, const ConfigContext &context)
     return parseConfig(bytes, path, context);
 }
 
-bool saveConfig(const QString &path, const QJsonObject &root, QString *error)
+bool saveConfig(const QString &path, const QJsonObject &root, QString *error, const JsonKeyOrder &orderWithoutFile,
+                QByteArray *written)
 {
     const auto fail = [&](const QString &text) {
         if (error)
@@ -955,6 +846,7 @@ bool saveConfig(const QString &path, const QJsonObject &root, QString *error)
     const QFileInfo info(path);
     if (info.isDir())
         return fail(u"is a folder, not a file: nothing was saved"_s);
+    JsonKeyOrder order = orderWithoutFile;
     if (info.exists()) {
         // What the user wrote by hand is never replaced by a save they did not see fail to load.
         QFile existing(path);
@@ -969,6 +861,7 @@ bool saveConfig(const QString &path, const QJsonObject &root, QString *error)
                             + u": the file on disk is broken (not valid JSON), so it was left untouched: fix it or "
                               "move it away, then save again"_s);
             }
+            order = JsonKeyOrder::scan(bytes).value_or(order);
         }
     }
     const QString folder = info.absolutePath();
@@ -981,11 +874,13 @@ bool saveConfig(const QString &path, const QJsonObject &root, QString *error)
         return fail(u"cannot be written: %1"_s.arg(file.errorString()));
     if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner))
         return fail(u"cannot restrict the file to its owner: %1; nothing was saved"_s.arg(file.errorString()));
-    const QByteArray bytes = QJsonDocument(root).toJson(QJsonDocument::Indented);
+    const QByteArray bytes = toOrderedJson(root, order);
     if (file.write(bytes) != bytes.size())
         return fail(u"cannot be written: %1; the file was left as it was"_s.arg(file.errorString()));
     if (!file.commit())
         return fail(u"cannot be written: %1; the file was left as it was"_s.arg(file.errorString()));
+    if (written)
+        *written = bytes;
     return true;
 }
 

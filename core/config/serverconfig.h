@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config/jsonkeyorder.h"
 #include "supervisor/policy.h"
 #include "transport/stdiotransport.h"
 
@@ -66,6 +67,7 @@ struct ConfigDocument
 {
     QString path;          // for messages; may be a resource path
     QJsonObject root;      // the file as read: unknown keys are kept when it is saved
+    JsonKeyOrder keyOrder; // the order of every object's keys in the file, which root does not keep
     QString serversKey;    // "mcpServers" (Claude Desktop, Cursor, Tether) or "servers" (VS Code)
     QList<ServerConfig> servers; // in file order
     QStringList errors;    // problems with the file as a whole: it is then not used at all
@@ -88,8 +90,12 @@ ConfigDocument loadConfig(const QString &path, const ConfigContext &context);
 
 // Writes `root` atomically (a temporary file in the same folder, then rename), mode 0600.
 // Refuses, leaving the file untouched, when the file on disk exists but does not parse:
-// a broken file is never overwritten.
-bool saveConfig(const QString &path, const QJsonObject &root, QString *error);
+// a broken file is never overwritten. Indented as QJsonDocument does, with every key where the
+// file on disk has it (see toOrderedJson: new keys go last, a renamed one stays in place). When
+// there is no file yet, keys follow `orderWithoutFile` (the document's keyOrder, such as the
+// embedded demo's), else alphabetically. `written` receives the bytes of the saved file.
+bool saveConfig(const QString &path, const QJsonObject &root, QString *error,
+                const JsonKeyOrder &orderWithoutFile = {}, QByteArray *written = nullptr);
 
 // $XDG_CONFIG_HOME/tether/servers.json (via QStandardPaths).
 QString defaultConfigPath();

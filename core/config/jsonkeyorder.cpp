@@ -1,0 +1,215 @@
+#include "jsonkeyorder.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSet>
+
+#include <algorithm>
+
+namespace Tether {
+
+namespace {
+
+// Follows the structure of a JSON text that already parsed: member names are read, values skipped.
+class KeyOrderScanner
+{
+public:
+    explicit KeyOrderScanner(QByteArrayView bytes) : m_bytes(bytes) {}
+
+    std::optional<JsonKeyOrder> scan()
+    {
+        if (m_bytes.startsWith("\xEF\xBB\xBF"))
+            m_pos = 3;
+        JsonKeyOrder order;
+        if (!readValue(&order))
+            return std::nullopt;
+        return order;
+    }
+
+private:
+    char peek()
+    {
+        while (m_pos < m_bytes.size() && QByteArrayView(" \t\r\n").contains(m_bytes.at(m_pos)))
+            ++m_pos;
+        return m_pos < m_bytes.size() ? m_bytes.at(m_pos) : '\0';
+    }
+
+    bool readValue(JsonKeyOrder *order)
+    {
+        const char first = peek();
+        if (first == '{')
+            return readObject(order);
+        if (first == '[')
+            return readArray(order);
+        if (first == '"')
+            return skipString();
+        const qsizetype start = m_pos;
+        while (m_pos < m_bytes.size() && !QByteArrayView(",}] \t\r\n").contains(m_bytes.at(m_pos)))
+            ++m_pos;
+        return m_pos > start;
+    }
+
+    bool readObject(JsonKeyOrder *order)
+    {
+        ++m_pos;
+        if (peek() == '}') {
+            ++m_pos;
+            return true;
+        }
+        while (true) {
+            if (peek() != '"')
+                return false;
+            const qsizetype start = m_pos;
+            if (!skipString())
+                return false;
+            // Qt's own parser decodes the escapes of the name.
+            const QByteArray quoted = '[' + m_bytes.sliced(start, m_pos - start).toByteArray() + ']';
+            const QString name = QJsonDocument::fromJson(quoted).array().at(0).toString();
+            if (peek() != ':')
+                return false;
+            ++m_pos;
+            JsonKeyOrder member;
+            if (!readValue(&member))
+                return false;
+            order->keys.append(name);
+            order->members.insert(name, member);
+            const char next = peek();
+            ++m_pos;
+            if (next == '}')
+                return true;
+            if (next != ',')
+                return false;
+        }
+    }
+
+    bool readArray(JsonKeyOrder *order)
+    {
+        ++m_pos;
+        if (peek() == ']') {
+            ++m_pos;
+            return true;
+        }
+        while (true) {
+            JsonKeyOrder element;
+            if (!readValue(&element))
+                return false;
+            order->elements.append(element);
+            const char next = peek();
+            ++m_pos;
+            if (next == ']')
+                return true;
+            if (next != ',')
+                return false;
+        }
+    }
+
+    bool skipString()
+    {
+        for (++m_pos; m_pos < m_bytes.size(); ++m_pos) {
+            if (m_bytes.at(m_pos) == '\\')
+                ++m_pos;
+            else if (m_bytes.at(m_pos) == '"') {
+                ++m_pos;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    QByteArrayView m_bytes;
+    qsizetype m_pos = 0;
+};
+
+// A string, number, boolean or null exactly as QJsonDocument writes it: it writes only arrays
+// and objects, so the value is written as the one element of an array, brackets dropped.
+QByteArray scalarJson(const QJsonValue &value)
+{
+    const QByteArray array = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+    return array.sliced(1, array.size() - 2);
+}
+
+QByteArray indentation(int depth)
+{
+    return QByteArray(4 * depth, ' ');
+}
+
+// The members of `object` in the order toOrderedJson describes, each with the order inside it.
+QList<std::pair<QString, JsonKeyOrder>> orderedMembers(const QJsonObject &object, const JsonKeyOrder &order)
+{
+    QStringList written;
+    QSet<QString> known;
+    for (const QString &key : order.keys) {
+        if (!known.contains(key)) {
+            known.insert(key);
+            written.append(key);
+        }
+    }
+    QStringList added;
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        if (!known.contains(it.key()))
+            added.append(it.key());
+    }
+    const auto gone = std::count_if(written.cbegin(), written.cend(), [&](const QString &key) {
+        return !object.contains(key);
+    });
+    const bool renamed = gone == 1 && added.size() == 1;
+
+    QList<std::pair<QString, JsonKeyOrder>> members;
+    for (const QString &key : written) {
+        if (object.contains(key))
+            members.append({key, order.members.value(key)});
+        else if (renamed)
+            members.append({added.first(), order.members.value(key)}); // a renamed server keeps its own order too
+    }
+    if (!renamed) {
+        for (const QString &key : added)
+            members.append({key, JsonKeyOrder()});
+    }
+    return members;
+}
+
+// The layout of QJsonDocument::Indented: one member or element per line, four spaces a level,
+// and an empty object or array still on two lines.
+void writeValue(const QJsonValue &value, const JsonKeyOrder &order, int depth, QByteArray &json)
+{
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        const auto members = orderedMembers(object, order);
+        json += "{\n";
+        for (qsizetype i = 0; i < members.size(); ++i) {
+            const auto &[key, inner] = members.at(i);
+            json += indentation(depth + 1) + scalarJson(key) + ": ";
+            writeValue(object.value(key), inner, depth + 1, json);
+            json += i + 1 < members.size() ? ",\n" : "\n";
+        }
+        json += indentation(depth) + '}';
+    } else if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        json += "[\n";
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            json += indentation(depth + 1);
+            writeValue(array.at(i), order.elements.value(i), depth + 1, json);
+            json += i + 1 < array.size() ? ",\n" : "\n";
+        }
+        json += indentation(depth) + ']';
+    } else {
+        json += scalarJson(value);
+    }
+}
+
+} // namespace
+
+std::optional<JsonKeyOrder> JsonKeyOrder::scan(QByteArrayView json)
+{
+    return KeyOrderScanner(json).scan();
+}
+
+QByteArray toOrderedJson(const QJsonObject &root, const JsonKeyOrder &order)
+{
+    QByteArray json;
+    writeValue(root, order, 0, json);
+    json += '\n';
+    return json;
+}
+
+} // namespace Tether

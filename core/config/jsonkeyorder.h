@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QStringList>
+
+#include <optional>
+
+namespace Tether {
+
+// The order of the members of every object in a JSON text, which QJsonObject forgets (it sorts
+// its keys): what the config reader lists servers by, and what a save writes keys back in.
+struct JsonKeyOrder
+{
+    QStringList keys;                     // an object's member names as written, duplicates included
+    QHash<QString, JsonKeyOrder> members; // the order inside each member (the last of a name: JSON keeps it)
+    QList<JsonKeyOrder> elements;         // the order inside each element of an array
+
+    // The order of text that already parsed as JSON; nothing when it cannot be followed.
+    static std::optional<JsonKeyOrder> scan(QByteArrayView json);
+};
+
+// `root` as QJsonDocument writes it Indented (the same spacing, numbers and escapes), with the
+// members of every object in `order`, at every depth: a key keeps the place it has there (the
+// first, when written twice); a key that replaces the only one gone from its object (a rename)
+// takes that one's place; other new keys follow, alphabetically, as QJsonObject holds them.
+// With an empty order this is QJsonDocument(root).toJson(QJsonDocument::Indented).
+QByteArray toOrderedJson(const QJsonObject &root, const JsonKeyOrder &order);
+
+} // namespace Tether
