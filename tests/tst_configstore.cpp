@@ -31,6 +31,14 @@ QByteArray readAll(const QString &path)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
+QStringList serverNames(const ConfigDocument &document)
+{
+    QStringList names;
+    for (const ServerConfig &server : document.servers)
+        names.append(server.name);
+    return names;
+}
+
 } // namespace
 
 class TestConfigStore final : public QObject
@@ -85,6 +93,32 @@ private slots:
         QVERIFY(writeFile(path, QJsonDocument(withServer(store.document().root, u"three"_s, u"/bin/three"_s)).toJson()));
         QTRY_VERIFY_WITH_TIMEOUT(store.document().server(u"three"_s), 5000);
         QCOMPARE(changed.size(), 2);
+    }
+
+    void savesKeepTheFileOrder()
+    {
+        // The window lists servers in file order: a save keeps it, in the file and in the document.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, R"({"mcpServers": {"zeta": {"command": "/bin/z"}, "alpha": {"command": "/bin/a", "args": []}}})"));
+        ConfigStore store({path, false}, Context, dir.filePath(u"unused.json"_s));
+        store.load();
+        QString error;
+        QVERIFY2(store.save(withServer(store.document().root, u"mid"_s, u"/bin/mid"_s), &error), qPrintable(error));
+        const QStringList order{u"zeta"_s, u"alpha"_s, u"mid"_s};
+        QCOMPARE(serverNames(store.document()), order);
+        QCOMPARE(serverNames(loadConfig(path, Context)), order);
+        QVERIFY(readAll(path).indexOf("\"/bin/a\"") < readAll(path).indexOf("\"args\""));
+
+        // The embedded demo has no file to follow: the first save keeps the demo's own order.
+        const QString userPath = dir.filePath(u"tether/servers.json"_s);
+        ConfigStore demo({QString::fromUtf16(EmbeddedConfigPath), true}, Context, userPath);
+        demo.load();
+        const QStringList demoOrder = serverNames(demo.document());
+        QCOMPARE(demoOrder, (QStringList{u"demo"_s, u"flaky"_s, u"broken"_s}));
+        QVERIFY2(demo.save(withServer(demo.document().root, u"added"_s, u"/bin/added"_s), &error), qPrintable(error));
+        QCOMPARE(serverNames(demo.document()), demoOrder + QStringList{u"added"_s});
+        QCOMPARE(serverNames(loadConfig(userPath, Context)), demoOrder + QStringList{u"added"_s});
     }
 
     void brokenFileOnDiskIsNeverOverwritten()
