@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Starts tether on the built-in demo configuration under Xvfb, waits until the three demo
 # servers show their states, and saves a screenshot (default docs/tether-window.png).
+# --dark takes it with a dark palette, the way Qt applications get one on desktops without a
+# Qt theme of their own: the qt6ct platform theme with its "darker" colour scheme.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
-out=${1:-$tether_root/docs/tether-window.png}
-tether_install_packages "${tether_apt_packages[@]}" xvfb imagemagick
+dark=false
+if [ "${1:-}" = --dark ]; then
+    dark=true
+    shift
+fi
+out=${1:-$tether_root/docs/tether-window$($dark && echo -dark).png}
+tether_install_packages "${tether_apt_packages[@]}" xvfb imagemagick $($dark && echo qt6ct)
 tether_build release tether tether-demo-server
 
 display=:$((90 + RANDOM % 100))
@@ -20,7 +27,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-DISPLAY=$display XDG_CONFIG_HOME=$config_home "$tether_root/build/release/app/tether" >"$log" 2>&1 &
+theme=()
+if $dark; then
+    mkdir -p "$config_home/qt6ct"
+    printf '[Appearance]\ncustom_palette=true\ncolor_scheme_path=/usr/share/qt6ct/colors/darker.conf\nstyle=Fusion\n' \
+        >"$config_home/qt6ct/qt6ct.conf"
+    theme=(QT_QPA_PLATFORMTHEME=qt6ct)
+fi
+env "${theme[@]}" DISPLAY="$display" XDG_CONFIG_HOME="$config_home" "$tether_root/build/release/app/tether" >"$log" 2>&1 &
 tether_pid=$!
 # The states are in the log as they happen: wait for demo and flaky Connected, broken Failed.
 for _ in $(seq 1 90); do

@@ -4,13 +4,21 @@
 #include "serveractions.h"
 #include "servertablemodel.h"
 #include "trayicon.h"
+#include "config/configedit.h"
+#include "support/testfiles.h"
 #include "support/testprocess.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
+#include <QJsonDocument>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QPlainTextEdit>
 #include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QTest>
 
@@ -21,6 +29,54 @@ using namespace Tether::Testing;
 Q_DECLARE_METATYPE(Tether::ServerState)
 
 namespace {
+
+const ConfigContext Context{systemEnvironment(), {}};
+
+// A config file of demo servers in a folder of its own, run the way the tether program runs it.
+struct ConfigFixture
+{
+    explicit ConfigFixture(const QJsonObject &servers)
+        : path(dir.filePath(u"servers.json"_s))
+    {
+        writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, servers}}).toJson());
+        QObject::connect(&store, &ConfigStore::documentChanged, &manager, &ServerManager::applyConfig);
+    }
+
+    QJsonObject file() const
+    {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
+    }
+
+    QTemporaryDir dir;
+    QString path;
+    ServerManager manager;
+    ConfigStore store{{path, false}, Context, dir.filePath(u"user.json"_s)};
+};
+
+QJsonObject demoEntry(const QJsonObject &extra = {})
+{
+    QJsonObject entry{{u"command"_s, demoServer().program}, {u"heartbeat"_s, QJsonObject{{u"enabled"_s, false}}}};
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        entry.insert(it.key(), it.value());
+    return entry;
+}
+
+// Answers the next modal message box with the button whose text is `button`.
+void answerNextMessageBox(const QString &button)
+{
+    QTimer::singleShot(0, qApp, [button] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        QVERIFY(box);
+        for (QAbstractButton *candidate : box->buttons()) {
+            if (candidate->text() == button) {
+                candidate->click();
+                return;
+            }
+        }
+        QFAIL("no such button");
+    });
+}
 
 ServerStatus status(const QString &name, ServerState state)
 {
@@ -155,16 +211,11 @@ private slots:
 
     void windowDrivesRealServers()
     {
-        ServerManager manager;
-        ConfigDocument document;
-        ServerConfig config;
-        config.name = u"demo"_s;
-        config.command = demoServer();
-        config.heartbeat.enabled = false;
-        document.servers = {config};
-        MainWindow window(manager);
+        ConfigFixture fixture({{u"demo"_s, demoEntry()}});
+        ServerManager &manager = fixture.manager;
+        MainWindow window(manager, fixture.store);
         QAbstractItemModelTester tester(window.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        manager.applyConfig(document);
+        fixture.store.load();
         window.show();
         QTRY_COMPARE_WITH_TIMEOUT(window.model()->index(0, ServerTableModel::State).data().toString(), u"Connected"_s, 10000);
         QCOMPARE(window.model()->index(0, ServerTableModel::Tools).data().toInt(), 8);
@@ -200,6 +251,103 @@ private slots:
         QSignalSpy stopped(&manager, &ServerManager::allStopped);
         manager.stopAll();
         QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+    }
+
+    void editsFromTheWindowAreSavedAndApplied()
+    {
+        ConfigFixture fixture({{u"keep"_s, demoEntry({{u"futureKey"_s, u"kept"_s}})}, {u"other"_s, demoEntry()}});
+        MainWindow window(fixture.manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(u"other"_s)->state == ServerState::Connected, 10000);
+        const qint64 keepPid = fixture.manager.status(u"keep"_s)->pid;
+
+        // Disable: saved to the file, the server stops and stays stopped; Enable undoes it.
+        window.selectServer(u"other"_s);
+        QCOMPARE(window.enableAction()->text(), u"Disable"_s);
+        window.enableAction()->trigger();
+        QCOMPARE(fixture.file()[u"mcpServers"_s][u"other"_s][u"enabled"_s].toBool(true), false);
+        QTRY_COMPARE_WITH_TIMEOUT(fixture.manager.status(u"other"_s)->state, ServerState::Stopped, 10000);
+        QTRY_COMPARE(window.enableAction()->text(), u"Enable"_s);
+        window.enableAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(fixture.manager.status(u"other"_s)->state, ServerState::Connected, 10000);
+        QCOMPARE(window.enableAction()->text(), u"Disable"_s);
+
+        // Remove asks first; Cancel leaves everything as it was.
+        const qint64 otherPid = fixture.manager.status(u"other"_s)->pid;
+        answerNextMessageBox(u"Cancel"_s);
+        window.removeAction()->trigger();
+        QVERIFY(fixture.file()[u"mcpServers"_s].toObject().contains(u"other"_s));
+        answerNextMessageBox(u"Remove"_s);
+        window.removeAction()->trigger();
+        QVERIFY(!fixture.file()[u"mcpServers"_s].toObject().contains(u"other"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(window.model()->rowCount(), 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(otherPid), 10000);
+
+        // The other server was left alone, and the key Tether does not know is still in the file.
+        QCOMPARE(fixture.manager.status(u"keep"_s)->pid, keepPid);
+        QCOMPARE(fixture.file()[u"mcpServers"_s][u"keep"_s][u"futureKey"_s].toString(), u"kept"_s);
+
+        QSignalSpy stopped(&fixture.manager, &ServerManager::allStopped);
+        fixture.manager.stopAll();
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+    }
+
+    void detailTabsShowToolsAndRedactedConfig()
+    {
+        qputenv("TETHER_TEST_SECRET", "hunter2-value");
+        ConfigFixture fixture({{u"demo"_s, demoEntry({{u"env"_s, QJsonObject{{u"API_TOKEN"_s, u"${env:TETHER_TEST_SECRET}"_s},
+                                                                             {u"PLAIN_SECRET"_s, u"literal-secret"_s}}}})}});
+        MainWindow window(fixture.manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(u"demo"_s)->state == ServerState::Connected, 10000);
+        window.selectServer(u"demo"_s);
+
+        const QString config = window.configView()->toPlainText();
+        QVERIFY2(config.contains(fixture.path) && config.contains(u"API_TOKEN"_s) && config.contains(u"PLAIN_SECRET"_s),
+                 qPrintable(config));
+        QVERIFY2(!config.contains(u"hunter2-value"_s) && !config.contains(u"literal-secret"_s), qPrintable(config));
+
+        // Tools: name, public name, description, the input schema; Call needs a chosen tool.
+        QTRY_VERIFY(window.toolsView()->topLevelItemCount() > 0);
+        const QTreeWidgetItem *echo = window.toolsView()->findItems(u"echo"_s, Qt::MatchExactly).value(0);
+        QVERIFY(echo);
+        QCOMPARE(echo->text(1), u"demo__echo"_s);
+        QCOMPARE(echo->text(3), u"message: string"_s);
+        const QTreeWidgetItem *crash = window.toolsView()->findItems(u"crash"_s, Qt::MatchExactly).value(0);
+        QVERIFY(crash);
+        QCOMPARE(crash->text(3), u"code?: integer"_s);
+        QVERIFY(!window.callToolAction()->isEnabled());
+        window.toolsView()->setCurrentItem(window.toolsView()->findItems(u"echo"_s, Qt::MatchExactly).value(0));
+        QVERIFY(window.callToolAction()->isEnabled());
+
+        QSignalSpy stopped(&fixture.manager, &ServerManager::allStopped);
+        fixture.manager.stopAll();
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QTRY_VERIFY(!window.callToolAction()->isEnabled());
+    }
+
+    void healthStripRecordsBands()
+    {
+        ServerTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setStatuses({status(u"a"_s, ServerState::Starting)});
+        model.updateStatus(status(u"a"_s, ServerState::Connected));
+        model.updateStatus(status(u"a"_s, ServerState::Reconnecting));
+        model.updateStatus(status(u"a"_s, ServerState::Failed));
+        const auto spansNow = [&] {
+            return model.index(0, ServerTableModel::Health).data(ServerTableModel::HealthRole).value<QList<HealthSpan>>();
+        };
+        // The current band grows from the moment it was recorded.
+        QTRY_VERIFY(!spansNow().isEmpty() && spansNow().last().band == HealthBand::Failed);
+        const QList<HealthSpan> spans = spansNow();
+        for (qsizetype i = 1; i < spans.size(); ++i)
+            QCOMPARE(spans.at(i).start, spans.at(i - 1).end);
+        QVERIFY(model.index(0, ServerTableModel::Health).data(Qt::ToolTipRole).toString().startsWith(u"Last 10 min"_s));
+        QCOMPARE(ServerTableModel::healthSummary({{QDateTime::fromSecsSinceEpoch(0, Qt::UTC), QDateTime::fromSecsSinceEpoch(570, Qt::UTC), HealthBand::Connected},
+                                                  {QDateTime::fromSecsSinceEpoch(570, Qt::UTC), QDateTime::fromSecsSinceEpoch(600, Qt::UTC), HealthBand::Reconnecting}}),
+                 u"connected 9 min 30 s, reconnecting 30 s"_s);
     }
 
     void eventLogIsCappedPerServer()

@@ -1,10 +1,23 @@
 #include "mainwindow.h"
 
+#include "healthstripdelegate.h"
+#include "importdialog.h"
 #include "serveractions.h"
 #include "servertablemodel.h"
+#include "serverdialog.h"
+#include "settingsdialog.h"
 #include "stateicons.h"
+#include "toolcalldialog.h"
+
+#include "config/configedit.h"
+#include "config/configimport.h"
 
 #include <QAction>
+#include <QDesktopServices>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMenuBar>
+#include <QMessageBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QCloseEvent>
@@ -20,15 +33,53 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QTreeWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
 namespace Tether {
 
-MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
+// "message: string, count?: integer, style?: plain|fancy": a tool's parameters at a glance;
+// optional ones carry a question mark.
+static QString parameterSummary(const QJsonObject &inputSchema)
+{
+    const QJsonObject properties = inputSchema.value(u"properties"_s).toObject();
+    const QJsonArray required = inputSchema.value(u"required"_s).toArray();
+    QStringList parts;
+    for (auto it = properties.begin(); it != properties.end(); ++it) {
+        const QJsonObject property = it.value().toObject();
+        QString type = property.value(u"type"_s).toString(u"any"_s);
+        if (const QJsonArray choices = property.value(u"enum"_s).toArray(); !choices.isEmpty()) {
+            QStringList names;
+            for (const QJsonValue &choice : choices)
+                names.append(choice.toVariant().toString());
+            type = names.join(u'|');
+        }
+        parts.append(it.key() + (required.contains(it.key()) ? u""_s : u"?"_s) + u": "_s + type);
+    }
+    return parts.join(u", "_s);
+}
+
+// "read-only, idempotent": the hints a tool's annotations give.
+static QString annotationSummary(const QJsonObject &annotations)
+{
+    const QList<std::pair<QString, QString>> hints{{u"readOnlyHint"_s, MainWindow::tr("read-only")},
+                                                   {u"destructiveHint"_s, MainWindow::tr("destructive")},
+                                                   {u"idempotentHint"_s, MainWindow::tr("idempotent")},
+                                                   {u"openWorldHint"_s, MainWindow::tr("open world")}};
+    QStringList parts;
+    for (const auto &[key, text] : hints) {
+        if (annotations.value(key).toBool())
+            parts.append(text);
+    }
+    return parts.join(u", "_s);
+}
+
+MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *parent)
     : QMainWindow(parent)
     , m_manager(manager)
+    , m_config(config)
     , m_model(new ServerTableModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_table(new QTableView(this))
@@ -36,6 +87,7 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     , m_problem(new QLabel(this))
     , m_tools(new QTreeWidget(this))
     , m_details(new QPlainTextEdit(this))
+    , m_configView(new QPlainTextEdit(this))
     , m_log(new QPlainTextEdit(this))
     , m_logLevel(new QComboBox(this))
     , m_logSearch(new QLineEdit(this))
@@ -58,10 +110,12 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
+    m_table->setItemDelegateForColumn(ServerTableModel::Health, new HealthStripDelegate(m_table));
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 10);
     // Fixed widths: sizing to contents would measure every row on every change.
     const QList<std::pair<int, int>> widths{{ServerTableModel::Name, 14}, {ServerTableModel::Transport, 7},
-                                            {ServerTableModel::State, 15}, {ServerTableModel::Attempt, 7},
+                                            {ServerTableModel::State, 15}, {ServerTableModel::Health, 16},
+                                            {ServerTableModel::Attempt, 7},
                                             {ServerTableModel::NextRetry, 9}, {ServerTableModel::Tools, 5},
                                             {ServerTableModel::Uptime, 9}, {ServerTableModel::Pid, 7}};
     for (const auto &[column, characters] : widths) {
@@ -78,9 +132,14 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     m_problem->setStyleSheet(u"QLabel { color: palette(bright-text); background: #b03a2e; padding: 6px; }"_s);
     m_problem->hide();
 
-    m_tools->setHeaderLabels({tr("Tool"), tr("Public name"), tr("Description")});
+    m_tools->setHeaderLabels({tr("Tool"), tr("Public name"), tr("Description"), tr("Parameters"), tr("Annotations")});
     m_tools->setRootIsDecorated(false);
+    for (const auto &[column, characters] : {std::pair{0, 14}, {1, 22}, {2, 48}, {3, 30}})
+        m_tools->setColumnWidth(column, m_tools->fontMetrics().averageCharWidth() * characters);
+    m_tools->setContextMenuPolicy(Qt::CustomContextMenu);
     m_details->setReadOnly(true);
+    m_configView->setReadOnly(true);
+    m_configView->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(2000); // the event log keeps the same number per server
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -107,6 +166,7 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     tabs->addTab(logPage, tr("Log"));
     tabs->addTab(m_timeline, tr("Timeline"));
     tabs->addTab(m_details, tr("Details"));
+    tabs->addTab(m_configView, tr("Config"));
     connect(&m_manager.eventLog(), &EventLog::appended, this, &MainWindow::appendEvent);
 
     auto *top = new QWidget(this);
@@ -159,7 +219,28 @@ MainWindow::MainWindow(ServerManager &manager, QWidget *parent)
     connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
         QMenu menu(this);
         menu.addActions({m_start, m_stop, m_reconnect});
+        menu.addSeparator();
+        menu.addActions({m_edit, m_enable, m_settings, m_remove});
         menu.exec(m_table->viewport()->mapToGlobal(position));
+    });
+    connect(m_table, &QAbstractItemView::doubleClicked, this, [this] {
+        if (m_edit->isEnabled())
+            editServer();
+    });
+    connect(m_tools, &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
+        QMenu menu(this);
+        menu.addAction(m_callTool);
+        menu.exec(m_tools->viewport()->mapToGlobal(position));
+    });
+    connect(m_tools, &QTreeWidget::itemDoubleClicked, this, [this] {
+        if (m_callTool->isEnabled())
+            callSelectedTool();
+    });
+    connect(m_tools, &QTreeWidget::currentItemChanged, this, &MainWindow::updateActions);
+    connect(&m_config, &ConfigStore::problemChanged, this, &MainWindow::setConfigProblem);
+    connect(&m_config, &ConfigStore::documentChanged, this, [this] {
+        updateActions();
+        updateDetails();
     });
 
     m_model->setStatuses(m_manager.statuses());
@@ -202,11 +283,157 @@ void MainWindow::createActions()
     m_stop->setShortcut(QKeySequence(u"Ctrl+."_s));
     m_reconnect = toolbar->addAction(tr("Reconnect"), this, [this] { m_manager.reconnect(selectedServer()); });
     m_reconnect->setShortcut(QKeySequence(u"F5"_s));
-    toolbar->addSeparator();
     m_reconnectAll = toolbar->addAction(tr("Reconnect all"), this, [this] { m_manager.reconnectAll(); });
     m_reconnectAll->setShortcut(QKeySequence(u"Shift+F5"_s));
-    for (QAction *action : {m_start, m_stop, m_reconnect, m_reconnectAll})
-        action->setToolTip(action->text() + u" ("_s + action->shortcut().toString(QKeySequence::NativeText) + u')');
+    toolbar->addSeparator();
+    m_add = toolbar->addAction(tr("Add…"), this, &MainWindow::addServer);
+    m_add->setShortcut(QKeySequence::New);
+    m_edit = toolbar->addAction(tr("Edit…"), this, &MainWindow::editServer);
+    m_edit->setShortcut(QKeySequence(u"Ctrl+E"_s));
+    m_enable = toolbar->addAction(tr("Disable"), this, &MainWindow::toggleEnabled);
+    m_enable->setShortcut(QKeySequence(u"Ctrl+D"_s));
+    m_remove = toolbar->addAction(tr("Remove…"), this, &MainWindow::removeServer);
+    m_remove->setShortcut(QKeySequence::Delete);
+    toolbar->addSeparator();
+    m_settings = toolbar->addAction(tr("Reconnect policy…"), this, &MainWindow::editSettings);
+    m_settings->setShortcut(QKeySequence(u"Ctrl+,"_s));
+    m_openConfig = new QAction(tr("Open config file"), this);
+    m_openConfig->setShortcut(QKeySequence::Open);
+    connect(m_openConfig, &QAction::triggered, this, &MainWindow::openConfigFile);
+    m_callTool = new QAction(tr("Call tool…"), this);
+    m_callTool->setShortcut(QKeySequence(u"Ctrl+T"_s));
+    connect(m_callTool, &QAction::triggered, this, &MainWindow::callSelectedTool);
+    // Shortcuts work whether or not the action sits in a visible menu or toolbar.
+    addActions({m_openConfig, m_callTool});
+    for (QAction *action : {m_start, m_stop, m_reconnect, m_reconnectAll, m_add, m_edit, m_enable, m_remove, m_settings})
+        action->setToolTip(action->text().remove(u'…') + u" ("_s + action->shortcut().toString(QKeySequence::NativeText) + u')');
+    createMenus();
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openConfig);
+    m_importMenu = file->addMenu(tr("Import servers from"));
+    const QList<std::pair<ImportFormat, QString>> sources{{ImportFormat::ClaudeDesktop, tr("Claude Desktop…")},
+                                                          {ImportFormat::Cursor, tr("Cursor…")},
+                                                          {ImportFormat::VsCode, tr("VS Code…")}};
+    for (const auto &[format, label] : sources)
+        m_importMenu->addAction(label, this, [this, format] { importServers(int(format)); });
+    file->addSeparator();
+    file->addAction(tr("Close window"), QKeySequence::Close, this, &QWidget::close);
+    file->addAction(tr("Quit"), QKeySequence::Quit, this, &MainWindow::quitRequested);
+
+    QMenu *server = menuBar()->addMenu(tr("&Server"));
+    server->addActions({m_start, m_stop, m_reconnect, m_reconnectAll});
+    server->addSeparator();
+    server->addActions({m_add, m_edit, m_enable, m_remove});
+    server->addSeparator();
+    server->addActions({m_callTool, m_settings});
+}
+
+bool MainWindow::saveConfig(const QJsonObject &root)
+{
+    QString error;
+    if (m_config.save(root, &error))
+        return true;
+    QMessageBox::warning(this, tr("Cannot save the config"), error);
+    return false;
+}
+
+void MainWindow::addServer()
+{
+    ServerDialog dialog(m_config.document(), {}, m_config.context(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const ConfigDocument &document = m_config.document();
+    if (saveConfig(putServer(document.root, document.serversKey, {}, dialog.serverName(), dialog.serverEntry())))
+        selectServer(dialog.serverName());
+}
+
+void MainWindow::editServer()
+{
+    const QString name = selectedServer();
+    if (!m_config.document().server(name))
+        return;
+    ServerDialog dialog(m_config.document(), name, m_config.context(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const ConfigDocument &document = m_config.document();
+    if (saveConfig(putServer(document.root, document.serversKey, name, dialog.serverName(), dialog.serverEntry())))
+        selectServer(dialog.serverName());
+}
+
+void MainWindow::removeServer()
+{
+    const QString name = selectedServer();
+    if (!m_config.document().server(name))
+        return;
+    QMessageBox confirm(QMessageBox::Question, tr("Remove server"),
+                        tr("Remove the server '%1'? It is stopped and its entry is deleted from %2.")
+                            .arg(name, m_config.savePath()),
+                        QMessageBox::Cancel, this);
+    confirm.addButton(tr("Remove"), QMessageBox::DestructiveRole);
+    confirm.setDefaultButton(QMessageBox::Cancel);
+    if (confirm.exec() == QMessageBox::Cancel)
+        return;
+    const ConfigDocument &document = m_config.document();
+    saveConfig(Tether::removeServer(document.root, document.serversKey, name));
+}
+
+void MainWindow::toggleEnabled()
+{
+    const QString name = selectedServer();
+    const ServerConfig *config = m_config.document().server(name);
+    if (!config)
+        return;
+    const ConfigDocument &document = m_config.document();
+    saveConfig(setServerEnabled(document.root, document.serversKey, name, !config->enabled));
+}
+
+void MainWindow::editSettings()
+{
+    SettingsDialog dialog(m_config.document(), selectedServer(), this);
+    // A failed save keeps the dialog open, with the error and the edits.
+    dialog.setSaveFunction([this](const QJsonObject &root, QString *error) { return m_config.save(root, error); });
+    dialog.exec();
+}
+
+void MainWindow::openConfigFile()
+{
+    // The built-in demo has no file yet: it is saved as the user's file first, so there is one to edit.
+    if (m_config.isEmbedded() && !saveConfig(m_config.document().root))
+        return;
+    if (!QDesktopServices::openUrl(QUrl::fromLocalFile(m_config.savePath())))
+        QMessageBox::information(this, tr("Open config file"),
+                                 tr("No application opens %1 here. Edit it with any text editor; Tether picks up "
+                                    "the changes when it is saved.").arg(m_config.savePath()));
+}
+
+void MainWindow::importServers(int source)
+{
+    ImportDialog dialog(ImportFormat(source), m_config.document(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const ConfigDocument &document = m_config.document();
+    QJsonObject root = document.root;
+    for (const auto &[name, entry] : dialog.selectedServers())
+        root = putServer(root, document.serversKey, {}, name, entry);
+    saveConfig(root);
+}
+
+void MainWindow::callSelectedTool()
+{
+    const QString server = selectedServer();
+    const QTreeWidgetItem *item = m_tools->currentItem();
+    if (!item)
+        return;
+    const auto tool = m_manager.registry().find(item->data(0, Qt::UserRole).toString());
+    if (!tool)
+        return;
+    auto *dialog = new ToolCallDialog(m_manager, server, tool->definition, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 QString MainWindow::selectedServer() const
@@ -238,6 +465,19 @@ void MainWindow::updateActions()
     m_stop->setEnabled(actions.stop);
     m_reconnect->setEnabled(actions.reconnect);
     m_reconnectAll->setEnabled(m_model->rowCount() > 0);
+
+    // Edits need a config that loaded; the server must be one of its entries.
+    const bool editable = m_config.document().isValid();
+    const ServerConfig *config = editable ? m_config.document().server(name) : nullptr;
+    m_add->setEnabled(editable);
+    m_importMenu->setEnabled(editable);
+    m_settings->setEnabled(editable);
+    m_edit->setEnabled(config != nullptr);
+    m_remove->setEnabled(config != nullptr);
+    m_enable->setEnabled(config != nullptr);
+    m_enable->setText(config && !config->enabled ? tr("Enable") : tr("Disable"));
+    m_callTool->setEnabled(m_tools->currentItem() != nullptr
+                           && m_manager.status(name).value_or(ServerStatus{}).state == ServerState::Connected);
 }
 
 void MainWindow::updateSummary()
@@ -250,17 +490,28 @@ void MainWindow::updateDetails()
     const QString name = selectedServer();
     m_tools->clear();
     m_details->clear();
+    m_configView->clear();
     if (name.isEmpty())
         return;
     for (const RegisteredTool &tool : m_manager.registry().serverTools(name)) {
+        const QJsonObject annotations = tool.definition.raw().value(u"annotations"_s).toObject();
         auto *item = new QTreeWidgetItem(m_tools, {tool.definition.name, tool.publicName,
-                                                   tool.definition.description.section(u'\n', 0, 0)});
+                                                   tool.definition.description.section(u'\n', 0, 0),
+                                                   parameterSummary(tool.definition.inputSchema()),
+                                                   annotationSummary(annotations)});
+        item->setData(0, Qt::UserRole, tool.publicName);
         item->setToolTip(2, tool.definition.description);
+        item->setToolTip(3, QString::fromUtf8(QJsonDocument(tool.definition.inputSchema()).toJson(QJsonDocument::Indented)));
+        if (!annotations.isEmpty())
+            item->setToolTip(4, QString::fromUtf8(QJsonDocument(annotations).toJson(QJsonDocument::Indented)));
         if (!tool.available) {
-            for (int column = 0; column < 3; ++column)
+            for (int column = 0; column < m_tools->columnCount(); ++column)
                 item->setForeground(column, palette().brush(QPalette::Disabled, QPalette::Text));
             item->setToolTip(0, tr("Unavailable while the server reconnects"));
         }
+    }
+    if (const ServerConfig *config = m_config.document().server(name)) {
+        m_configView->setPlainText(tr("From %1\n\n%2").arg(m_config.path(), QString::fromUtf8(QJsonDocument(config->redacted()).toJson(QJsonDocument::Indented))));
     }
     const auto status = m_manager.status(name);
     if (!status)

@@ -4,6 +4,8 @@
 
 #include "common/duration.h"
 
+#include <array>
+
 using namespace Qt::StringLiterals;
 using namespace std::chrono;
 
@@ -17,12 +19,25 @@ ServerTableModel::ServerTableModel(QObject *parent)
     connect(&m_batch, &QTimer::timeout, this, &ServerTableModel::flush);
     m_countdown.setInterval(100);
     connect(&m_countdown, &QTimer::timeout, this, &ServerTableModel::tick);
+    // One pixel of a strip of about 120 is five seconds.
+    m_healthTick.setInterval(5000);
+    connect(&m_healthTick, &QTimer::timeout, this, [this] {
+        if (!m_rows.isEmpty())
+            emit dataChanged(index(0, Health), index(int(m_rows.size()) - 1, Health));
+    });
+    m_healthTick.start();
 }
 
 void ServerTableModel::setStatuses(const QList<ServerStatus> &statuses)
 {
     beginResetModel();
     m_rows = statuses;
+    m_health.clear();
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (const ServerStatus &status : statuses) {
+        m_health.append(HealthHistory(HealthWindow));
+        m_health.last().record(now, status.state);
+    }
     m_dirtyRows.clear();
     endResetModel();
     tick();
@@ -40,12 +55,16 @@ int ServerTableModel::rowOf(const QString &name) const
 void ServerTableModel::updateStatus(const ServerStatus &status)
 {
     const int row = rowOf(status.name);
+    const QDateTime now = QDateTime::currentDateTimeUtc();
     if (row < 0) {
         beginInsertRows({}, int(m_rows.size()), int(m_rows.size()));
         m_rows.append(status);
+        m_health.append(HealthHistory(HealthWindow));
+        m_health.last().record(now, status.state);
         endInsertRows();
     } else {
         m_rows[row] = status;
+        m_health[row].record(now, status.state);
         m_dirtyRows.insert(row);
         if (!m_batch.isActive())
             m_batch.start();
@@ -63,6 +82,7 @@ void ServerTableModel::removeServer(const QString &name)
         return;
     beginRemoveRows({}, row, row);
     m_rows.removeAt(row);
+    m_health.removeAt(row);
     endRemoveRows();
     // Row numbers moved: every queued row is repainted.
     QSet<int> dirty;
@@ -128,6 +148,20 @@ QString ServerTableModel::countdownText(const ServerStatus &status, const QDateT
     return tr("in %1").arg(formatDuration(milliseconds(left)));
 }
 
+QString ServerTableModel::healthSummary(const QList<HealthSpan> &spans)
+{
+    std::array<qint64, 4> total{};
+    for (const HealthSpan &span : spans)
+        total[std::size_t(span.band)] += span.start.msecsTo(span.end);
+    const std::array<QString, 4> names{tr("connected"), tr("reconnecting"), tr("failed"), tr("stopped")};
+    QStringList parts;
+    for (std::size_t band = 0; band < total.size(); ++band) {
+        if (total[band] >= 1000)
+            parts.append(names[band] + u' ' + formatDuration(milliseconds(total[band] / 1000 * 1000)));
+    }
+    return parts.join(u", "_s);
+}
+
 static QString stateText(const ServerStatus &status)
 {
     if (!status.configErrors.isEmpty())
@@ -162,9 +196,14 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
         case State: return stateText(status);
         case Attempt: return status.attempt > 0 ? u"%1/%2"_s.arg(status.attempt).arg(status.maxAttempts) : QString();
         case NextRetry: return countdownText(status, now);
+        case Health: return {};
         case Tools: return status.toolCount;
         case Uptime: return uptimeText(status, now);
-        case Pid: return status.pid > 0 ? QVariant(status.pid) : QVariant();
+        case Pid:
+            if (status.pid > 0)
+                return status.pid;
+            // Remote servers have an address instead of a process.
+            return status.transport.startsWith(u"stdio"_s) ? QVariant() : QVariant(status.transport.section(u": "_s, 1));
         case LastEvent: return status.reason;
         case ColumnCount: break;
         }
@@ -173,6 +212,7 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
     if (role == SortRole) {
         switch (Column(index.column())) {
         case State: return int(status.state);
+        case Health: return int(healthBandOf(status.state));
         case Attempt: return status.attempt;
         case NextRetry: return status.nextRetryAt.isValid() ? now.msecsTo(status.nextRetryAt) : std::numeric_limits<qint64>::max();
         case Tools: return status.toolCount;
@@ -183,6 +223,12 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::DecorationRole && index.column() == State)
         return stateIcon(status.state);
+    if (role == HealthRole)
+        return QVariant::fromValue(m_health.at(index.row()).spans(now, HealthWindow));
+    if (role == Qt::ToolTipRole && index.column() == Health) {
+        const QString summary = healthSummary(m_health.at(index.row()).spans(now, HealthWindow));
+        return tr("Last %1 min: %2").arg(HealthWindow.count()).arg(summary.isEmpty() ? tr("no history yet") : summary);
+    }
     if (role == Qt::ToolTipRole) {
         QString tip = status.name + u" — "_s + stateText(status) + u'\n' + status.reason;
         if (!status.lastError.isEmpty() && status.lastError != status.reason)
@@ -208,11 +254,12 @@ QVariant ServerTableModel::headerData(int section, Qt::Orientation orientation, 
     case Name: return tr("Server");
     case Transport: return tr("Transport");
     case State: return tr("State");
+    case Health: return tr("Last %1 min").arg(HealthWindow.count());
     case Attempt: return tr("Attempt");
     case NextRetry: return tr("Next retry");
     case Tools: return tr("Tools");
     case Uptime: return tr("Uptime");
-    case Pid: return tr("PID");
+    case Pid: return tr("PID / URL");
     case LastEvent: return tr("Last event");
     case ColumnCount: break;
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "manager/healthhistory.h"
 #include "supervisor/serverstatus.h"
 
 #include <QAbstractTableModel>
@@ -7,19 +8,25 @@
 #include <QSet>
 #include <QTimer>
 
+#include <chrono>
+
 namespace Tether {
 
 // One row per server, from value snapshots. Changes are queued and announced as merged
 // dataChanged ranges at most ten times a second, so hundreds of flapping servers keep the
-// window responsive; the retry countdown repaints only the rows that are counting down.
+// window responsive; the retry countdown repaints only the rows that are counting down. Each row
+// also keeps its recent health for the strip, from the snapshots as they arrive.
 class ServerTableModel final : public QAbstractTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ServerTableModel)
 
 public:
-    enum Column { Name, Transport, State, Attempt, NextRetry, Tools, Uptime, Pid, LastEvent, ColumnCount };
-    enum Role { SortRole = Qt::UserRole + 1, NameRole };
+    enum Column { Name, Transport, State, Health, Attempt, NextRetry, Tools, Uptime, Pid, LastEvent, ColumnCount };
+    enum Role { SortRole = Qt::UserRole + 1, NameRole, HealthRole /* QList<HealthSpan> of the strip's window */ };
+
+    // How far back the health strip looks.
+    static constexpr std::chrono::minutes HealthWindow{10};
 
     explicit ServerTableModel(QObject *parent = nullptr);
 
@@ -38,15 +45,19 @@ public:
 
     // The text of the next-retry column: "in 3.2 s", empty when nothing is scheduled.
     static QString countdownText(const ServerStatus &status, const QDateTime &now);
+    // "connected 9 min 40 s, reconnecting 20 s" over the strip's window.
+    static QString healthSummary(const QList<HealthSpan> &spans);
 
 private:
     void flush();
     void tick();
 
     QList<ServerStatus> m_rows;
+    QList<HealthHistory> m_health; // parallel to m_rows
     QSet<int> m_dirtyRows;
     QTimer m_batch;     // merges queued changes
     QTimer m_countdown; // repaints rows that count down or count up
+    QTimer m_healthTick; // moves the strips along as time passes
 };
 
 } // namespace Tether

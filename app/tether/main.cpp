@@ -3,13 +3,14 @@
 
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
-#include "config/configlocation.h"
-#include "config/configwatcher.h"
+#include "config/configstore.h"
 #include "manager/servermanager.h"
 
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QTableView>
 #include <QTimer>
 
 #include <csignal>
@@ -18,8 +19,44 @@
 using namespace Qt::StringLiterals;
 using namespace Tether;
 
+namespace {
+
+// Logs, once, how long after start `widget` was first painted; tether-window-bench reads these
+// lines.
+class FirstPaintReporter final : public QObject
+{
+public:
+    FirstPaintReporter(QWidget *widget, QString what, const QElapsedTimer &sinceStart)
+        : QObject(widget)
+        , m_what(std::move(what))
+        , m_sinceStart(sinceStart)
+    {
+        widget->installEventFilter(this);
+        widget->update();
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint) {
+            watched->removeEventFilter(this);
+            // After this paint has been flushed to the screen.
+            QTimer::singleShot(0, this, [this] { spdlog::info("{} painted {} ms after start", m_what, m_sinceStart.elapsed()); });
+        }
+        return false;
+    }
+
+private:
+    QString m_what;
+    QElapsedTimer m_sinceStart;
+};
+
+} // namespace
+
 int main(int argc, char *argv[])
 {
+    QElapsedTimer sinceStart;
+    sinceStart.start();
     QApplication app(argc, argv);
     QApplication::setApplicationName(u"tether"_s);
     QApplication::setApplicationDisplayName(u"Tether"_s);
@@ -44,30 +81,10 @@ int main(int argc, char *argv[])
         setrlimit(RLIMIT_NOFILE, &files);
     }
 
-    const ConfigSource source = locateConfig(parser.value(configOption));
+    ConfigStore config(locateConfig(parser.value(configOption)), programConfigContext());
     ServerManager manager;
-    MainWindow window(manager);
-    const ConfigDocument document = loadConfig(source.path, programConfigContext());
-    if (document.isValid()) {
-        manager.applyConfig(document);
-        if (source.embedded)
-            window.setConfigProblem({});
-    } else {
-        window.setConfigProblem(QObject::tr("%1\nNo servers were started. Fix the file; Tether picks it up when it is saved.")
-                                    .arg(document.errors.join(u'\n')));
-    }
-    std::unique_ptr<ConfigWatcher> watcher;
-    if (!source.embedded) {
-        watcher = std::make_unique<ConfigWatcher>(source.path, programConfigContext());
-        QObject::connect(watcher.get(), &ConfigWatcher::reloaded, &manager, [&](const ConfigDocument &reloaded) {
-            window.setConfigProblem({});
-            manager.applyConfig(reloaded);
-        });
-        QObject::connect(watcher.get(), &ConfigWatcher::reloadFailed, &window, [&](const QStringList &errors) {
-            window.setConfigProblem(QObject::tr("%1\nThe servers keep running as they were.").arg(errors.join(u'\n')));
-        });
-    }
-
+    MainWindow window(manager, config);
+    QObject::connect(&config, &ConfigStore::documentChanged, &manager, &ServerManager::applyConfig);
     // Quitting stops every server and waits (bounded) until their processes have exited.
     bool quitting = false;
     const auto quit = [&] {
@@ -79,6 +96,7 @@ int main(int argc, char *argv[])
         manager.stopAll();
         QTimer::singleShot(10000, &app, &QApplication::quit);
     };
+    QObject::connect(&window, &MainWindow::quitRequested, &app, quit);
     UnixSignalWatcher signalWatcher({SIGINT, SIGTERM});
     QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &app, quit);
     // With a tray, closing the window hides it and Tether keeps supervising; without, it quits.
@@ -91,6 +109,13 @@ int main(int argc, char *argv[])
         QObject::connect(&app, &QApplication::lastWindowClosed, &app, quit);
     }
 
+    new FirstPaintReporter(&window, u"window"_s, sinceStart);
     window.show();
+    // The servers start once the window is on screen, so it appears at once however many there are.
+    QTimer::singleShot(0, &config, [&] {
+        config.load();
+        new FirstPaintReporter(window.table()->viewport(), u"server table with %1 servers"_s.arg(manager.serverNames().size()),
+                               sinceStart);
+    });
     return QApplication::exec();
 }

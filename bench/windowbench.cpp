@@ -1,0 +1,187 @@
+// The window with 50 configured demo servers: time from starting `tether` to its first painted
+// window, and its resident memory once all 50 are connected (the servers' own processes
+// excluded). Runs the real program several times and prints every run and the median.
+#include "percentile.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTextStream>
+#include <QTimer>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+using Tether::Bench::percentile;
+
+namespace {
+
+// VmRSS and RssAnon of a process, in KiB.
+std::pair<qint64, qint64> residentKiB(qint64 pid)
+{
+    QFile status(u"/proc/%1/status"_s.arg(pid));
+    qint64 rss = 0;
+    qint64 anonymous = 0;
+    if (!status.open(QIODevice::ReadOnly))
+        return {0, 0};
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            rss = line.mid(6).trimmed().split(' ').first().toLongLong();
+        else if (line.startsWith("RssAnon:"))
+            anonymous = line.mid(8).trimmed().split(' ').first().toLongLong();
+    }
+    return {rss, anonymous};
+}
+
+struct Run
+{
+    qint64 paintedAfterMainMs = -1; // tether's own clock, from main()
+    qint64 paintSeenMs = -1;         // the bench's clock, from starting the process to reading the line
+    qint64 tableAfterMainMs = -1;    // the table first painted with every server in it
+    qint64 tableSeenMs = -1;
+    qint64 connectedMs = -1;
+    qint64 rssKiB = 0;
+    qint64 rssAnonKiB = 0;
+    QString error;
+};
+
+Run measure(const QString &tether, const QString &configPath, const QProcessEnvironment &environment, int servers)
+{
+    Run run;
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.setProcessChannelMode(QProcess::SeparateChannels);
+    QEventLoop loop;
+    QElapsedTimer clock;
+    QSet<QString> connected;
+    const QRegularExpression painted(u"window painted (\\d+) ms after start"_s);
+    const QRegularExpression tablePainted(u"server table with (\\d+) servers painted (\\d+) ms after start"_s);
+    const QRegularExpression connectedLine(u"(\\S+): connected with \\d+ tools"_s);
+    QByteArray pending;
+    QObject::connect(&process, &QProcess::readyReadStandardError, &loop, [&] {
+        pending += process.readAllStandardError();
+        qsizetype newline;
+        while ((newline = pending.indexOf('\n')) >= 0) {
+            const QString line = QString::fromUtf8(pending.left(newline));
+            pending.remove(0, newline + 1);
+            if (const auto match = painted.match(line); match.hasMatch()) {
+                run.paintedAfterMainMs = match.captured(1).toLongLong();
+                run.paintSeenMs = clock.elapsed();
+            } else if (const auto table = tablePainted.match(line); table.hasMatch()) {
+                if (table.captured(1).toInt() != servers)
+                    run.error = u"the table was painted with %1 servers, not %2"_s.arg(table.captured(1)).arg(servers);
+                run.tableAfterMainMs = table.captured(2).toLongLong();
+                run.tableSeenMs = clock.elapsed();
+            } else if (const auto server = connectedLine.match(line); server.hasMatch()) {
+                connected.insert(server.captured(1));
+            }
+            if (run.tableSeenMs >= 0 && connected.size() >= servers && run.connectedMs < 0) {
+                run.connectedMs = clock.elapsed();
+                // Let the start-up settle (tool lists, first batched repaints) before reading memory.
+                QTimer::singleShot(1000, &loop, [&] {
+                    std::tie(run.rssKiB, run.rssAnonKiB) = residentKiB(process.processId());
+                    loop.quit();
+                });
+            }
+        }
+    });
+    QObject::connect(&process, &QProcess::finished, &loop, [&] {
+        run.error = u"tether exited early with status %1: "_s.arg(process.exitCode()) + QString::fromUtf8(pending)
+                    + QString::fromUtf8(process.readAllStandardError());
+        loop.quit();
+    });
+    QTimer::singleShot(30000, &loop, [&] {
+        run.error = u"timed out: painted %1, %2 of %3 servers connected"_s.arg(run.paintSeenMs >= 0 ? u"yes"_s : u"no"_s)
+                        .arg(connected.size()).arg(servers);
+        loop.quit();
+    });
+    clock.start();
+    process.start(tether, {u"--config"_s, configPath});
+    loop.exec();
+    process.disconnect(&loop);
+    if (process.state() != QProcess::NotRunning) {
+        // SIGTERM is Tether's quiescent quit: every server stopped before it exits.
+        ::kill(pid_t(process.processId()), SIGTERM);
+        if (!process.waitForFinished(15000))
+            process.kill();
+    }
+    return run;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(u"Starts the tether window on many demo servers and measures it."_s);
+    parser.addHelpOption();
+    const QCommandLineOption countOption(u"servers"_s, u"How many servers (default 50)."_s, u"n"_s, u"50"_s);
+    const QCommandLineOption runsOption(u"runs"_s, u"How many runs (default 5)."_s, u"n"_s, u"5"_s);
+    parser.addOptions({countOption, runsOption});
+    parser.process(app);
+    const int count = std::max(1, parser.value(countOption).toInt());
+    const int runs = std::max(1, parser.value(runsOption).toInt());
+
+    QTemporaryDir home;
+    QJsonObject servers;
+    for (int i = 0; i < count; ++i)
+        servers.insert(u"demo-%1"_s.arg(i, 2, 10, QChar(u'0')), QJsonObject{{u"command"_s, u"${tether:bindir}/tether-demo-server"_s}});
+    const QString configPath = home.filePath(u"servers.json"_s);
+    QFile config(configPath);
+    if (!config.open(QIODevice::WriteOnly) || config.write(QJsonDocument(QJsonObject{{u"mcpServers"_s, servers}}).toJson()) < 0) {
+        QTextStream(stderr) << "cannot write " << configPath << Qt::endl;
+        return 1;
+    }
+    config.close();
+
+    // A home of its own: no saved window geometry, no log in the user's folder.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"XDG_CONFIG_HOME"_s, home.filePath(u"config"_s));
+    environment.insert(u"XDG_DATA_HOME"_s, home.filePath(u"data"_s));
+    const bool display = environment.contains(u"DISPLAY"_s) || environment.contains(u"WAYLAND_DISPLAY"_s);
+    if (!display)
+        environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    const QString tether = QStringLiteral(TETHER_APP_DIR) + u"/tether"_s;
+
+    QTextStream out(stdout);
+    out << "tether with " << count << " configured demo servers, " << runs << " runs, platform "
+        << (display ? u"of $DISPLAY"_s : u"offscreen (no display)"_s) << Qt::endl;
+    std::vector<double> painted, seen, tablePainted, tableSeen, rss, anonymous, connectedTimes;
+    for (int i = 0; i < runs; ++i) {
+        const Run run = measure(tether, configPath, environment, count);
+        if (!run.error.isEmpty()) {
+            out << "run " << i + 1 << ": " << run.error << Qt::endl;
+            return 1;
+        }
+        out << "run " << i + 1 << ": window painted " << run.paintedAfterMainMs << " ms after main ("
+            << run.paintSeenMs << " ms after launch), with its " << count << " servers " << run.tableAfterMainMs
+            << " ms after main (" << run.tableSeenMs << " ms after launch); all connected after " << run.connectedMs << " ms; RSS "
+            << QString::number(run.rssKiB / 1024.0, 'f', 1) << " MiB (anonymous " << QString::number(run.rssAnonKiB / 1024.0, 'f', 1)
+            << " MiB)" << Qt::endl;
+        painted.push_back(double(run.paintedAfterMainMs));
+        seen.push_back(double(run.paintSeenMs));
+        tablePainted.push_back(double(run.tableAfterMainMs));
+        tableSeen.push_back(double(run.tableSeenMs));
+        connectedTimes.push_back(double(run.connectedMs));
+        rss.push_back(run.rssKiB / 1024.0);
+        anonymous.push_back(run.rssAnonKiB / 1024.0);
+    }
+    out << Qt::endl
+        << "median time to the first painted window: " << percentile(seen, 0.5) << " ms from launch ("
+        << percentile(painted, 0.5) << " ms from main)" << Qt::endl
+        << "median time to the window painted with all " << count << " servers: " << percentile(tableSeen, 0.5)
+        << " ms from launch (" << percentile(tablePainted, 0.5) << " ms from main)   target < 300 ms" << Qt::endl
+        << "median resident memory with " << count << " connected: " << QString::number(percentile(rss, 0.5), 'f', 1)
+        << " MiB (anonymous " << QString::number(percentile(anonymous, 0.5), 'f', 1) << " MiB)   target < 60 MB" << Qt::endl
+        << "median time until all connected: " << percentile(connectedTimes, 0.5) << " ms" << Qt::endl;
+    return 0;
+}
