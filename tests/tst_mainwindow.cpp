@@ -318,6 +318,9 @@ private slots:
         const QTreeWidgetItem *crash = window.toolsView()->findItems(u"crash"_s, Qt::MatchExactly).value(0);
         QVERIFY(crash);
         QCOMPARE(crash->text(3), u"code?: integer"_s);
+        const QTreeWidgetItem *format = window.toolsView()->findItems(u"format"_s, Qt::MatchExactly).value(0);
+        QVERIFY(format);
+        QCOMPARE(format->text(3), u"text: string, repeat?: integer, style?: plain|quoted|heading, uppercase?: boolean"_s);
         QVERIFY(!window.callToolAction()->isEnabled());
         window.toolsView()->setCurrentItem(window.toolsView()->findItems(u"echo"_s, Qt::MatchExactly).value(0));
         QVERIFY(window.callToolAction()->isEnabled());

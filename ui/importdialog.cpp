@@ -205,8 +205,7 @@ void ImportDialog::read()
 
 void ImportDialog::showProblem(const QString &problem)
 {
-    m_problem->setText(problem);
-    m_problem->setVisible(!problem.isEmpty());
+    showMessage(m_problem, problem);
 }
 
 void ImportDialog::addCandidate(const ImportCandidate &candidate, QStringList *taken)

@@ -2,6 +2,7 @@
 
 #include "healthstripdelegate.h"
 #include "importdialog.h"
+#include "messagelabel.h"
 #include "serveractions.h"
 #include "servertablemodel.h"
 #include "serverdialog.h"
@@ -40,23 +41,32 @@ using namespace Qt::StringLiterals;
 
 namespace Tether {
 
-// "message: string, count?: integer, style?: plain|fancy": a tool's parameters at a glance;
-// optional ones carry a question mark.
+// "message: string, count?: integer, style?: plain|fancy": a tool's parameters at a glance,
+// required ones first; optional ones carry a question mark.
 static QString parameterSummary(const QJsonObject &inputSchema)
 {
     const QJsonObject properties = inputSchema.value(u"properties"_s).toObject();
-    const QJsonArray required = inputSchema.value(u"required"_s).toArray();
+    QStringList required;
+    for (const QJsonValue &name : inputSchema.value(u"required"_s).toArray()) {
+        if (properties.contains(name.toString()))
+            required.append(name.toString());
+    }
+    QStringList names = required;
+    for (const QString &name : properties.keys()) {
+        if (!required.contains(name))
+            names.append(name);
+    }
     QStringList parts;
-    for (auto it = properties.begin(); it != properties.end(); ++it) {
-        const QJsonObject property = it.value().toObject();
+    for (const QString &name : names) {
+        const QJsonObject property = properties.value(name).toObject();
         QString type = property.value(u"type"_s).toString(u"any"_s);
         if (const QJsonArray choices = property.value(u"enum"_s).toArray(); !choices.isEmpty()) {
-            QStringList names;
+            QStringList values;
             for (const QJsonValue &choice : choices)
-                names.append(choice.toVariant().toString());
-            type = names.join(u'|');
+                values.append(choice.toVariant().toString());
+            type = values.join(u'|');
         }
-        parts.append(it.key() + (required.contains(it.key()) ? u""_s : u"?"_s) + u": "_s + type);
+        parts.append(name + (required.contains(name) ? u""_s : u"?"_s) + u": "_s + type);
     }
     return parts.join(u", "_s);
 }
@@ -128,8 +138,7 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
 
-    m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(u"QLabel { color: palette(bright-text); background: #b03a2e; padding: 6px; }"_s);
+    makeErrorBanner(m_problem);
     m_problem->hide();
 
     m_tools->setHeaderLabels({tr("Tool"), tr("Public name"), tr("Description"), tr("Parameters"), tr("Annotations")});
@@ -452,8 +461,7 @@ void MainWindow::selectServer(const QString &name)
 
 void MainWindow::setConfigProblem(const QString &problem)
 {
-    m_problem->setText(problem);
-    m_problem->setVisible(!problem.isEmpty());
+    showMessage(m_problem, problem);
 }
 
 void MainWindow::updateActions()

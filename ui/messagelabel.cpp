@@ -2,8 +2,6 @@
 
 #include <QLabel>
 
-using namespace Qt::StringLiterals;
-
 namespace Tether {
 
 QLabel *newMessageLabel(QWidget *parent)
@@ -12,10 +10,33 @@ QLabel *newMessageLabel(QWidget *parent)
     label->setTextFormat(Qt::PlainText);
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // A red that reads on light and dark backgrounds alike; the words carry the meaning without it.
-    label->setStyleSheet(u"QLabel { color: #d9534f; }"_s);
+    // Red reads as "wrong" in either palette; lighter on a dark window so that it keeps its
+    // contrast. The words carry the meaning without the colour.
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::WindowText, palette.color(QPalette::Window).lightness() < 128 ? QColor(0xff, 0x8a, 0x80)
+                                                                                              : QColor(0xb0, 0x1c, 0x1c));
+    label->setPalette(palette);
     label->hide();
     return label;
+}
+
+void showMessage(QLabel *label, const QString &text)
+{
+    label->setText(text);
+    label->setVisible(!text.isEmpty());
+}
+
+void makeErrorBanner(QLabel *label)
+{
+    label->setTextFormat(Qt::PlainText);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setAutoFillBackground(true);
+    label->setMargin(6);
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::Window, QColor(0xb0, 0x3a, 0x2e));
+    palette.setColor(QPalette::WindowText, Qt::white);
+    label->setPalette(palette);
 }
 
 } // namespace Tether

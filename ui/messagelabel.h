@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QString>
+
 class QLabel;
 class QWidget;
 
@@ -8,5 +10,11 @@ namespace Tether {
 // A hidden, word-wrapped label for a problem the user has to fix, shown next to what it concerns.
 // Plain text: messages quote values such as "<TOKEN>" that must not be read as markup.
 QLabel *newMessageLabel(QWidget *parent);
+// Shows `text` in such a label, or hides it when `text` is empty.
+void showMessage(QLabel *label, const QString &text);
+
+// Turns a label into a white-on-red banner, for what went wrong as a whole (a config that cannot
+// be used, a failed tool call): it reads the same in light and dark palettes.
+void makeErrorBanner(QLabel *label);
 
 } // namespace Tether

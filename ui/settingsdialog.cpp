@@ -1,6 +1,7 @@
 #include "settingsdialog.h"
 
 #include "backoffchart.h"
+#include "messagelabel.h"
 
 #include "common/duration.h"
 #include "config/configedit.h"
@@ -50,31 +51,6 @@ QString shownValue(const QJsonValue &value)
     return value.isDouble() ? QString::number(value.toDouble(), 'g', 12) : value.toVariant().toString();
 }
 
-// Red reads as "wrong" in either palette; lighter on a dark window so that it keeps its contrast.
-QColor errorColor(const QPalette &palette)
-{
-    return palette.color(QPalette::Window).lightness() < 128 ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x1c, 0x1c);
-}
-
-QLabel *errorLabel(QWidget *parent)
-{
-    auto *label = new QLabel(parent);
-    label->setTextFormat(Qt::PlainText); // messages quote values, which must not be read as markup
-    label->setWordWrap(true);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QPalette palette = label->palette();
-    palette.setColor(QPalette::WindowText, errorColor(palette));
-    label->setPalette(palette);
-    label->hide();
-    return label;
-}
-
-void showError(QLabel *label, const QString &text)
-{
-    label->setText(text);
-    label->setVisible(!text.isEmpty());
-}
-
 // Worst case: the server hangs right after answering a ping; each of the next maxFailures
 // pings, one per interval, goes unanswered, and the last one's timeout ends the connection.
 milliseconds hungServerDetectionTime(const HeartbeatPolicy &policy)
@@ -89,7 +65,7 @@ SettingsDialog::SettingsDialog(const ConfigDocument &document, const QString &in
     , m_document(document)
     , m_scope(new QComboBox(this))
     , m_chart(new BackoffChart(this))
-    , m_problem(errorLabel(this))
+    , m_problem(newMessageLabel(this))
 {
     setWindowTitle(tr("Reconnect and heartbeat settings"));
 
@@ -144,7 +120,7 @@ SettingsDialog::SettingsDialog(const ConfigDocument &document, const QString &in
 
     if (!document.isValid()) {
         // Nothing here can be trusted to be what the file means.
-        showError(m_problem, tr("The config cannot be edited until it loads: %1").arg(document.errors.join(u'\n')));
+        showMessage(m_problem, tr("The config cannot be edited until it loads: %1").arg(document.errors.join(u'\n')));
         for (const Section &section : m_sections)
             section.box->setEnabled(false);
         m_scope->setEnabled(false);
@@ -178,7 +154,7 @@ void SettingsDialog::buildSection(SectionId id, const QString &title, const QStr
     grid->setColumnStretch(3, 1);
     int row = 0;
     for (const auto &[name, labelText] : fields) {
-        Field field{name, new QLineEdit(section.box), errorLabel(section.box)};
+        Field field{name, new QLineEdit(section.box), newMessageLabel(section.box)};
         field.edit->setObjectName(section.name + u'.' + name);
         field.edit->setMaximumWidth(field.edit->fontMetrics().averageCharWidth() * 14);
         auto *label = new QLabel(labelText, section.box);
@@ -194,7 +170,7 @@ void SettingsDialog::buildSection(SectionId id, const QString &title, const QStr
         section.fields.append(field);
     }
     box->addLayout(grid);
-    section.otherErrors = errorLabel(section.box);
+    section.otherErrors = newMessageLabel(section.box);
     box->addWidget(section.otherErrors);
     section.summary = new QLabel(section.box);
     section.summary->setWordWrap(true);
@@ -265,8 +241,8 @@ void SettingsDialog::showSection(SectionId id)
 
     if (usesDefaults) {
         for (const Field &field : section.fields)
-            showError(field.error, {});
-        showError(section.otherErrors, {});
+            showMessage(field.error, {});
+        showMessage(section.otherErrors, {});
         section.invalid = false;
     } else {
         judgeFields(id);
@@ -305,10 +281,10 @@ SettingsDialog::Judgement SettingsDialog::judgeFields(SectionId id)
     }
     for (const Field &field : std::as_const(section.fields)) {
         const QString text = byField.value(field.name).join(u'\n');
-        showError(field.error, text);
+        showMessage(field.error, text);
         field.edit->setToolTip(text);
     }
-    showError(section.otherErrors, other.join(u'\n'));
+    showMessage(section.otherErrors, other.join(u'\n'));
     section.invalid = !judgement.errors.isEmpty();
     return judgement;
 }
@@ -420,7 +396,7 @@ void SettingsDialog::save()
         accept();
         return;
     }
-    showError(m_problem, tr("Not saved: %1").arg(error));
+    showMessage(m_problem, tr("Not saved: %1").arg(error));
 }
 
 const SettingsDialog::Section *SettingsDialog::section(const QString &name) const

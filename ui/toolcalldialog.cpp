@@ -1,5 +1,6 @@
 #include "toolcalldialog.h"
 
+#include "messagelabel.h"
 #include "schemaform.h"
 
 #include "common/duration.h"
@@ -25,19 +26,6 @@ namespace Tether {
 
 // Progress is shown in thousandths of the total the server gave.
 static constexpr int ProgressSteps = 1000;
-
-// White on red, like the window's config problem: reads the same in light and dark palettes.
-static void showAsBanner(QLabel *label)
-{
-    label->setTextFormat(Qt::PlainText);
-    label->setWordWrap(true);
-    label->setAutoFillBackground(true);
-    label->setMargin(6);
-    QPalette palette = label->palette();
-    palette.setColor(QPalette::Window, QColor(0xb0, 0x3a, 0x2e));
-    palette.setColor(QPalette::WindowText, Qt::white);
-    label->setPalette(palette);
-}
 
 ToolCallDialog::ToolCallDialog(ServerManager &manager, const QString &serverName, const ToolDefinition &tool,
                                QWidget *parent)
@@ -98,7 +86,7 @@ ToolCallDialog::ToolCallDialog(ServerManager &manager, const QString &serverName
     callRow->addWidget(m_progress, 1);
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
-    showAsBanner(m_errorBanner);
+    makeErrorBanner(m_errorBanner);
     m_errorBanner->hide();
 
     m_resultText->setReadOnly(true);

@@ -489,9 +489,9 @@ void ConnectionSupervisor::onHeartbeatTick()
             }
             const HeartbeatPolicy &policy = m_settings.heartbeat;
             if (m_heartbeat.missed(policy.maxFailures)) {
-                onGenerationFailed(number, u"heartbeat: %1 pings in a row got no answer within %2"_s
-                                               .arg(policy.maxFailures)
-                                               .arg(formatDuration(milliseconds(policy.timeoutMs))));
+                const QString pings = policy.maxFailures == 1 ? u"a ping"_s : u"%1 pings in a row"_s.arg(policy.maxFailures);
+                onGenerationFailed(number, u"heartbeat: %1 got no answer within %2"_s
+                                               .arg(pings, formatDuration(milliseconds(policy.timeoutMs))));
                 return;
             }
             spdlog::warn("{}: missed a heartbeat ({}/{})", label(), m_heartbeat.misses(), policy.maxFailures);
