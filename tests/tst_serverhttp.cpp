@@ -115,6 +115,37 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(server.output.contains(ended), 5000);
     }
 
+    // Qt opens at most 6 connections per host and manager, and each of these calls holds one
+    // for 20 s, as does the GET stream: a quick call and a ping must not queue behind them.
+    void quickCallsDoNotWaitBehindLongRunningOnes()
+    {
+        ServerEverythingHttp server(u"streamableHttp"_s, freeLoopbackPort());
+        QVERIFY2(server.start(), server.output.constData());
+        McpClientSession client(std::make_unique<StreamableHttpTransport>(HttpServerEndpoint{server.url(), {}, {}}),
+                                SessionOptions{u"everything"_s, 60s});
+        QVERIFY(openReady(client));
+        QTRY_VERIFY_WITH_TIMEOUT(server.output.contains("Establishing new SSE stream"), 10000);
+
+        int longRunningAnswered = 0;
+        for (int i = 0; i < 6; ++i) {
+            client.callTool(u"trigger-long-running-operation"_s, {{u"duration"_s, 20}, {u"steps"_s, 2}},
+                            [&](const ToolCallReply &) { ++longRunningAnswered; });
+        }
+        std::optional<ToolCallReply> echo;
+        std::optional<RpcReply> ping;
+        client.callTool(u"echo"_s, {{u"message"_s, u"quick"_s}}, [&](const ToolCallReply &reply) { echo = reply; });
+        client.ping([&](const RpcReply &reply) { ping = reply; });
+        QTRY_VERIFY_WITH_TIMEOUT(echo.has_value() && ping.has_value(), 10000);
+        QVERIFY(!echo->error);
+        QVERIFY(ping->ok());
+        QCOMPARE(longRunningAnswered, 0);
+
+        QSignalSpy closed(&client, &McpClientSession::closed);
+        client.close(); // fails the long-running calls at once
+        QTRY_COMPARE_WITH_TIMEOUT(closed.size(), 1, 5000);
+        QCOMPARE(longRunningAnswered, 6);
+    }
+
     void httpSse()
     {
         ServerEverythingHttp server(u"sse"_s, freeLoopbackPort());

@@ -115,7 +115,7 @@ void StreamableHttpTransport::post(const QJsonObject &message, const QJsonValue 
     exchange->method = method;
     exchange->carriedSession = !m_sessionId.isEmpty();
     exchange->events = SseParser(m_options.maxMessageBytes);
-    exchange->reply = m_network.post(request, JsonRpc::serialize(message));
+    exchange->reply = network().post(request, JsonRpc::serialize(message));
     track(std::move(exchange));
 }
 
@@ -136,7 +136,7 @@ void StreamableHttpTransport::openStream(Exchange::Kind kind, const QJsonValue &
     exchange->events = SseParser(m_options.maxMessageBytes);
     exchange->resumedFrom = lastEventId;
     exchange->failedConnects = failedConnects;
-    exchange->reply = m_network.get(request);
+    exchange->reply = network().get(request);
     track(std::move(exchange));
 }
 
@@ -150,6 +150,20 @@ void StreamableHttpTransport::scheduleStream(Exchange::Kind kind, const QJsonVal
             return; // closed meanwhile, or answered some other way
         openStream(kind, requestId, lastEventId, failedConnects);
     });
+}
+
+QNetworkAccessManager &StreamableHttpTransport::network()
+{
+    constexpr int ConnectionsPerManager = 6; // Qt's own number of connections per host
+    std::map<const QNetworkAccessManager *, int> inFlight;
+    for (const auto &[reply, exchange] : m_exchanges)
+        ++inFlight[reply->manager()];
+    for (const auto &manager : m_networks) {
+        if (inFlight[manager.get()] < ConnectionsPerManager)
+            return *manager;
+    }
+    m_networks.push_back(std::make_unique<QNetworkAccessManager>());
+    return *m_networks.back();
 }
 
 void StreamableHttpTransport::track(std::unique_ptr<Exchange> exchange)
@@ -515,7 +529,7 @@ void StreamableHttpTransport::beginClose()
     QNetworkRequest request = m_endpoint.request(m_endpoint.url, "application/json, text/event-stream");
     addSessionHeaders(request);
     request.setTransferTimeout(int(m_options.closeTimeout.count()));
-    m_deleteReply = m_network.deleteResource(request);
+    m_deleteReply = network().deleteResource(request);
     connect(m_deleteReply, &QNetworkReply::finished, this, [this] {
         const int status = httpStatusOf(*m_deleteReply);
         spdlog::debug("{}: DELETE of the session answered {}", description(),

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <vector>
 
 namespace Tether {
 
@@ -74,6 +75,7 @@ private:
     void scheduleStream(Exchange::Kind kind, const QJsonValue &requestId, const QByteArray &lastEventId,
                         int failedConnects);
     void track(std::unique_ptr<Exchange> exchange);
+    QNetworkAccessManager &network();
     void addSessionHeaders(QNetworkRequest &request) const;
 
     void onReadyRead(QNetworkReply *reply);
@@ -101,7 +103,12 @@ private:
     void abortAll();
     void finish();
 
-    QNetworkAccessManager m_network;
+    // Qt 6.4 opens at most 6 connections per host for one QNetworkAccessManager (fixed until
+    // Qt 6.8) and queues the rest, and an event stream holds its connection as long as it
+    // runs. So a request goes to a manager with fewer than 6 replies in flight, a new one when
+    // all are busy: a call never waits behind the GET stream and long-running calls, and
+    // neither does a heartbeat ping.
+    std::vector<std::unique_ptr<QNetworkAccessManager>> m_networks;
     HttpServerEndpoint m_endpoint;
     HttpTransportOptions m_options;
     SseFallback m_sseFallback;
