@@ -77,7 +77,7 @@ private slots:
         QCOMPARE(changed.size(), 3);
     }
 
-    void ownSaveIsAppliedOnce()
+    void ownSaveIsAppliedAtOnceAndOutsideEditsFollow()
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"servers.json"_s);
@@ -87,12 +87,78 @@ private slots:
         QSignalSpy changed(&store, &ConfigStore::documentChanged);
         QString error;
         QVERIFY2(store.save(withServer(store.document().root, u"two"_s, u"/bin/two"_s), &error), qPrintable(error));
+        // Applied before save() returns, not when the watcher notices the file.
         QCOMPARE(changed.size(), 1);
-        // The watcher sees the same content Tether wrote and must not apply it again; an outside
-        // edit after it shows the watcher is running, so the count below is not vacuous.
+        QVERIFY(store.document().server(u"two"_s));
         QVERIFY(writeFile(path, QJsonDocument(withServer(store.document().root, u"three"_s, u"/bin/three"_s)).toJson()));
         QTRY_VERIFY_WITH_TIMEOUT(store.document().server(u"three"_s), 5000);
-        QCOMPARE(changed.size(), 2);
+        QVERIFY(store.document().server(u"two"_s));
+    }
+
+    void anEditNeverUndoesAChangeMadeOnDisk()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, R"({"mcpServers": {"one": {"command": "/bin/one"}}})"));
+        ConfigStore store({path, false}, Context, dir.filePath(u"unused.json"_s));
+        store.load();
+        const QJsonObject staleCopy = store.document().root;
+
+        // Edited by hand; Tether has not read it yet.
+        const QByteArray byHand = R"({"mcpServers": {"one": {"command": "/bin/one"}, "hand": {"command": "/bin/hand"}}})";
+        QVERIFY(writeFile(path, byHand));
+        QString error;
+        QVERIFY(!store.save(withServer(staleCopy, u"window"_s, u"/bin/window"_s), &error));
+        QVERIFY2(error.contains(path) && error.contains(u"changed on disk"_s), qPrintable(error));
+        QCOMPARE(readAll(path), byHand);
+
+        // Once read, the edit goes on top of it.
+        QTRY_VERIFY_WITH_TIMEOUT(store.document().server(u"hand"_s), 5000);
+        QVERIFY2(store.save(withServer(store.document().root, u"window"_s, u"/bin/window"_s), &error), qPrintable(error));
+        QVERIFY(store.document().server(u"hand"_s) && store.document().server(u"window"_s));
+
+        // Valid JSON that cannot be used: the reload fails and no edit is saved over it.
+        const QByteArray unusable = R"({"mcpServers": []})";
+        QVERIFY(writeFile(path, unusable));
+        QSignalSpy problems(&store, &ConfigStore::problemChanged);
+        QTRY_VERIFY_WITH_TIMEOUT(!problems.isEmpty() && !problems.last().at(0).toString().isEmpty(), 5000);
+        QVERIFY(!store.save(withServer(store.document().root, u"late"_s, u"/bin/late"_s), &error));
+        QVERIFY2(error.contains(u"fix the file first"_s), qPrintable(error));
+        QCOMPARE(readAll(path), unusable);
+    }
+
+    void problemClearsWhenABrokenEditIsUndone()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        const QByteArray good = R"({"mcpServers": {"one": {"command": "/bin/one"}}})";
+        QVERIFY(writeFile(path, good));
+        ConfigStore store({path, false}, Context, dir.filePath(u"unused.json"_s));
+        store.load();
+        QSignalSpy problems(&store, &ConfigStore::problemChanged);
+        QSignalSpy changed(&store, &ConfigStore::documentChanged);
+        QVERIFY(writeFile(path, "{ typo"));
+        QTRY_VERIFY_WITH_TIMEOUT(!problems.isEmpty() && problems.last().at(0).toString().contains(u"keep running"_s), 5000);
+        QVERIFY(writeFile(path, good));
+        QTRY_VERIFY_WITH_TIMEOUT(problems.last().at(0).toString().isEmpty(), 5000);
+        QCOMPARE(changed.size(), 0); // the same settings: nothing to restart
+        QString error;
+        QVERIFY2(store.save(withServer(store.document().root, u"two"_s, u"/bin/two"_s), &error), qPrintable(error));
+    }
+
+    void theUserFileCreatedMeanwhileIsNotOverwritten()
+    {
+        QTemporaryDir dir;
+        const QString userPath = dir.filePath(u"servers.json"_s);
+        ConfigStore store({QString::fromUtf16(EmbeddedConfigPath), true}, Context, userPath);
+        store.load();
+        const QByteArray imported = R"({"mcpServers": {"imported": {"command": "/bin/imported"}}})";
+        QVERIFY(writeFile(userPath, imported));
+        QString error;
+        QVERIFY(!store.save(withServer(store.document().root, u"extra"_s, u"/bin/extra"_s), &error));
+        QVERIFY2(error.contains(userPath) && error.contains(u"was created after"_s), qPrintable(error));
+        QCOMPARE(readAll(userPath), imported);
+        QVERIFY(store.isEmbedded());
     }
 
     void savesKeepTheFileOrder()
@@ -133,7 +199,7 @@ private slots:
         QSignalSpy changed(&store, &ConfigStore::documentChanged);
         QString error;
         QVERIFY(!store.save(withServer(store.document().root, u"two"_s, u"/bin/two"_s), &error));
-        QVERIFY2(error.contains(path) && error.contains(u"left untouched"_s), qPrintable(error));
+        QVERIFY2(error.contains(path) && error.contains(u"nothing was saved over it"_s), qPrintable(error));
         QCOMPARE(readAll(path), broken);
         QCOMPARE(changed.size(), 0);
         QVERIFY(!store.document().server(u"two"_s));

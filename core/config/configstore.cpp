@@ -2,6 +2,7 @@
 
 #include "common/logging.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 
@@ -21,15 +22,19 @@ ConfigStore::~ConfigStore() = default;
 
 void ConfigStore::load()
 {
-    const ConfigDocument document = loadConfig(m_source.path, m_context);
+    QFile file(m_source.path);
+    const QByteArray content = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    const ConfigDocument document = file.isOpen() ? parseConfig(content, m_source.path, m_context)
+                                                  : loadConfig(m_source.path, m_context); // says why it cannot be read
     follow();
     if (!document.isValid()) {
         m_document = document;
+        m_content = content;
         emit problemChanged(tr("%1\nNo servers were started. Fix the file; Tether picks it up when it is saved.")
                                 .arg(document.errors.join(u'\n')));
         return;
     }
-    adopt(document);
+    adopt(document, content);
 }
 
 void ConfigStore::follow()
@@ -38,8 +43,14 @@ void ConfigStore::follow()
         return;
     m_watcher = std::make_unique<ConfigWatcher>(m_source.path, m_context);
     connect(m_watcher.get(), &ConfigWatcher::reloaded, this, [this](const ConfigDocument &document) {
-        if (document.root != m_document.root || !m_document.isValid())
-            adopt(document);
+        if (document.root != m_document.root || !m_document.isValid()) {
+            adopt(document, m_watcher->lastContent());
+            return;
+        }
+        // The same settings, written differently (or a broken edit undone): nothing to apply, but
+        // the file is fine again.
+        m_content = m_watcher->lastContent();
+        emit problemChanged({});
     });
     connect(m_watcher.get(), &ConfigWatcher::reloadFailed, this, [this](const QStringList &errors) {
         emit problemChanged(m_document.isValid()
@@ -49,16 +60,44 @@ void ConfigStore::follow()
     });
 }
 
-void ConfigStore::adopt(const ConfigDocument &document)
+void ConfigStore::adopt(const ConfigDocument &document, const QByteArray &content)
 {
     m_document = document;
+    m_content = content;
     emit problemChanged({});
     emit documentChanged(m_document);
+}
+
+QString ConfigStore::changedOnDisk(const QString &target) const
+{
+    QFile file(target);
+    if (m_source.embedded) {
+        return file.exists() ? tr("%1 was created after Tether started on its built-in demo, so nothing was saved over it; "
+                                  "restart Tether to use it, or move it away and make the change again")
+                                   .arg(target)
+                             : QString();
+    }
+    if (!file.open(QIODevice::ReadOnly))
+        return {}; // gone or unreadable: saveConfig says so, or creates it anew
+    if (file.readAll() == m_content)
+        return {};
+    return m_document.isValid() && m_watcher && m_content == m_watcher->lastContent()
+               ? tr("%1 changed on disk since Tether read it, so nothing was saved over it; Tether is loading the new "
+                    "file now: make the change again")
+                     .arg(target)
+               : tr("%1 on disk cannot be used as it is, so nothing was saved over it; fix the file first (the problem "
+                    "is shown above the server list)")
+                     .arg(target);
 }
 
 bool ConfigStore::save(const QJsonObject &root, QString *error)
 {
     const QString target = savePath();
+    if (const QString changed = changedOnDisk(target); !changed.isEmpty()) {
+        if (error)
+            *error = changed;
+        return false;
+    }
     ConfigDocument edited = parseConfig(QJsonDocument(root).toJson(), target, m_context);
     if (!edited.isValid()) {
         if (error)
@@ -73,7 +112,7 @@ bool ConfigStore::save(const QJsonObject &root, QString *error)
     spdlog::info("saved {}", target);
     m_source = {target, false};
     follow();
-    adopt(edited);
+    adopt(edited, written);
     return true;
 }
 

@@ -35,8 +35,10 @@ public:
     // The file an edit is written to.
     QString savePath() const { return m_source.embedded ? m_userPath : m_source.path; }
 
-    // Writes `root` atomically and applies it at once. Refuses, writing nothing, when the file
-    // on disk is broken or `root` is not a usable config; `error` then says why.
+    // Writes `root` atomically and applies it at once. Refuses, writing nothing, when `root` is not
+    // a usable config, or when the file on disk is not what Tether last read or wrote (edited by
+    // hand meanwhile, or broken): an edit made on an older copy would undo that change. `error`
+    // then says why.
     bool save(const QJsonObject &root, QString *error);
 
 signals:
@@ -46,12 +48,15 @@ signals:
 
 private:
     void follow();
-    void adopt(const ConfigDocument &document);
+    void adopt(const ConfigDocument &document, const QByteArray &content);
+    // Why the file on disk cannot take an edit now; empty when it can.
+    QString changedOnDisk(const QString &target) const;
 
     ConfigSource m_source;
     ConfigContext m_context;
     QString m_userPath;
     ConfigDocument m_document;
+    QByteArray m_content; // of the file, as last read or written: what m_document came from
     std::unique_ptr<ConfigWatcher> m_watcher;
 };
 

@@ -21,6 +21,8 @@ public:
                   QObject *parent = nullptr);
 
     const QString &path() const { return m_path; }
+    // The file's content as last read: what the latest reloaded() or reloadFailed() was about.
+    const QByteArray &lastContent() const { return m_lastContent; }
 
 signals:
     void reloaded(const Tether::ConfigDocument &document);

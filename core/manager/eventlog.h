@@ -31,7 +31,9 @@ class EventLog final : public QObject
     Q_DISABLE_COPY_MOVE(EventLog)
 
 public:
-    explicit EventLog(int capPerServer = 2000, QObject *parent = nullptr);
+    static constexpr int DefaultCapPerServer = 2000;
+
+    explicit EventLog(int capPerServer = DefaultCapPerServer, QObject *parent = nullptr);
 
     void append(ServerEvent event);
     QList<ServerEvent> events(const QString &server) const;

@@ -316,8 +316,13 @@ void ServerManager::startAll()
 
 void ServerManager::reconnectAll()
 {
-    for (const QString &name : m_order)
-        reconnect(name);
+    for (const QString &name : m_order) {
+        // A server the user stopped stays stopped.
+        const auto it = m_servers.find(name);
+        if (it != m_servers.end() && it->second.pool && it->second.pool->state() != ServerState::Stopped
+            && it->second.pool->state() != ServerState::Stopping)
+            reconnect(name);
+    }
 }
 
 bool ServerManager::isAllStopped() const

@@ -68,6 +68,7 @@ public:
     // Disabling stops the server and keeps it stopped (a start is refused) until it is enabled.
     void setEnabled(const QString &name, bool enabled);
     void startAll();
+    // Every server that is not stopped (or stopping): one the user stopped stays stopped.
     void reconnectAll();
     // Quiescent: allStopped() follows once every server has stopped.
     void stopAll();
