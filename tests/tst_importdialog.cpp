@@ -1,11 +1,14 @@
 // The Import dialog: the servers of a Claude Desktop or VS Code file listed without secrets, name
 // clashes marked and imported only under a new name, and files that cannot be read explained.
 #include "importdialog.h"
+#include "support/mnemonicchecks.h"
 #include "support/testfiles.h"
 
 #include <QDialogButtonBox>
 #include <QJsonDocument>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -118,6 +121,40 @@ private slots:
             {u"playwright"_s, written.value(u"playwright"_s).toObject()},
             {u"events"_s, written.value(u"events"_s).toObject()}};
         QCOMPARE(dialog.selectedServers(), expected);
+    }
+
+    // Enter in the File field reads the file and lists its servers; it never imports them unseen.
+    void enterInTheFileFieldOnlyReadsIt()
+    {
+        ImportDialog dialog(ImportFormat::ClaudeDesktop, tetherConfig(R"({"mcpServers": {}})"));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        auto *path = dialog.findChild<QLineEdit *>(u"path"_s);
+        QSignalSpy finished(&dialog, &QDialog::finished);
+        for (const auto &[key, modifier] : {std::pair{Qt::Key_Return, Qt::NoModifier}, std::pair{Qt::Key_Enter, Qt::KeypadModifier}}) {
+            dialog.setSource(ImportFormat::ClaudeDesktop, u"/nonexistent/claude_desktop_config.json"_s);
+            QCOMPARE(dialog.serverList()->topLevelItemCount(), 0);
+            path->setFocus();
+            path->selectAll();
+            QTest::keyClicks(path, ClaudeFile);
+            QTest::keyClick(path, key, modifier);
+            QCOMPARE(dialog.problem(), QString());
+            QCOMPARE(dialog.serverList()->topLevelItemCount(), 3);
+            QVERIFY(importButton(dialog)->isEnabled());
+            QCOMPARE(finished.size(), 0);
+            QVERIFY(dialog.isVisible());
+        }
+        // Elsewhere Enter is Import, as in any dialog.
+        dialog.serverList()->setFocus();
+        QTest::keyClick(dialog.serverList(), Qt::Key_Return);
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    }
+
+    void everyFieldHasItsOwnMnemonic()
+    {
+        ImportDialog dialog(ImportFormat::ClaudeDesktop, tetherConfig(R"({"mcpServers": {}})"));
+        QCOMPARE(mnemonicProblems(&dialog), QStringList());
     }
 
     void aMissingFileIsExplained()

@@ -3,7 +3,9 @@
 #include "common/commandline.h"
 #include "namevalueeditor.h"
 #include "serverdialog.h"
+#include "support/mnemonicchecks.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -17,6 +19,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
+using namespace Tether::Testing;
 
 using Field = ServerDialog::Field;
 Q_DECLARE_METATYPE(Tether::ServerDialog::Field)
@@ -421,6 +424,51 @@ private slots:
         QVERIFY(!dialog.isEntryValid()); // no command yet
         edit(dialog, u"command"_s)->setText(u"npx"_s);
         QCOMPARE(dialog.serverEntry(), json(R"({"command": "npx"})"));
+    }
+
+    // Each field and button has its own Alt+letter, and a label's reaches its field, the rows of
+    // a name/value table included.
+    void everyFieldHasItsOwnMnemonic()
+    {
+        ServerDialog dialog(document(R"({"mcpServers": {"local": {"command": "x", "env": {"A": "1"}}}})"), u"local"_s,
+                            context());
+        QCOMPARE(mnemonicProblems(&dialog), QStringList());
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QTest::keyClick(&dialog, Qt::Key_I, Qt::AltModifier);
+        QCOMPARE(QApplication::focusWidget(), edit(dialog, u"timeout"_s));
+        QTest::keyClick(&dialog, Qt::Key_E, Qt::AltModifier);
+        QCOMPARE(QApplication::focusWidget(), table(dialog, u"environment"_s)->nameEdit(0));
+        // With no rows, Add.
+        table(dialog, u"environment"_s)->removeRow(0);
+        edit(dialog, u"command"_s)->setFocus();
+        QTest::keyClick(&dialog, Qt::Key_E, Qt::AltModifier);
+        QCOMPARE(QApplication::focusWidget(), table(dialog, u"environment"_s)->findChild<QPushButton *>(u"add"_s));
+        QTest::keyClick(&dialog, Qt::Key_W, Qt::AltModifier);
+        QCOMPARE(QApplication::focusWidget(), edit(dialog, u"workingDirectory"_s));
+    }
+
+    // A message stays a readable red when the palette turns dark (or light) while it is shown.
+    void messagesFollowThePalette()
+    {
+        ServerDialog dialog(document(OneServer), QString(), context());
+        const QLabel *message = dialog.findChild<QLabel *>(u"nameMessage"_s);
+        QVERIFY(!message->isHidden()); // no name yet
+        const auto colour = [message] { return message->palette().color(QPalette::WindowText); };
+        const QPalette light = dialog.palette();
+        QVERIFY(light.color(QPalette::Window).lightness() >= 128);
+        const QColor onLight = colour();
+        QVERIFY(onLight.red() > 2 * onLight.green() && onLight.lightness() < 128);
+
+        QPalette dark = light;
+        dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x20));
+        dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+        dialog.setPalette(dark);
+        const QColor onDark = colour();
+        QVERIFY2(onDark.red() > onDark.green() && onDark.lightness() >= 128, qPrintable(onDark.name()));
+
+        dialog.setPalette(light);
+        QCOMPARE(colour(), onLight);
     }
 
     void httpServerRoundTrip()

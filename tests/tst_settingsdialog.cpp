@@ -2,9 +2,11 @@
 // valid values come back as the config the user meant, and the figures and chart follow.
 #include "backoffchart.h"
 #include "settingsdialog.h"
+#include "support/mnemonicchecks.h"
 #include "support/policyprinters.h"
 
 #include <QCheckBox>
+#include <QApplication>
 #include <QComboBox>
 #include <QJsonDocument>
 #include <QLabel>
@@ -15,6 +17,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
+using namespace Tether::Testing;
 using namespace std::chrono;
 
 namespace {
@@ -368,6 +371,92 @@ private slots:
         const ConfigDocument fixed = parse(dialog.editedRoot());
         QVERIFY2(fixed.server(u"bad"_s)->isValid(), qPrintable(fixed.server(u"bad"_s)->errors.join(u'\n')));
         QCOMPARE(fixed.server(u"bad"_s)->reconnect.maxAttempts, 5);
+    }
+
+    // beta has its own first delay and answer time over the defaults. Defaults that are valid in
+    // themselves but not under beta's own settings would make the manager stop a healthy beta:
+    // Save waits, and the dialog says which server and why, until either side changes.
+    void defaultsThatWouldBreakAServerAreNotSaved()
+    {
+        Saves saves;
+        const QByteArray file = R"({"mcpServers": {
+            "alpha": {"command": "alpha-server"},
+            "beta": {"command": "beta-server", "reconnect": {"initialDelayMs": 20000}, "heartbeat": {"timeoutMs": 20000}}
+        }})";
+        SettingsDialog dialog(parse(file));
+        saves.attach(dialog);
+        QVERIFY(dialog.saveButton()->isEnabled());
+        QVERIFY(dialog.conflicts()->isHidden());
+
+        type(dialog.field(u"reconnect.maxDelayMs"_s), u"10000"_s);
+        QVERIFY(fieldsShowingErrors(dialog).isEmpty()); // valid as defaults
+        QVERIFY(!dialog.saveButton()->isEnabled());
+        QVERIFY(!dialog.conflicts()->isHidden());
+        const QString message = dialog.conflicts()->text();
+        QVERIFY2(message.contains(u"Server 'beta'"_s)
+                     && message.contains(u"reconnect.maxDelayMs = 10000 is less than reconnect.initialDelayMs = 20000"_s),
+                 qPrintable(message));
+        QVERIFY2(!message.contains(u"alpha"_s), qPrintable(message));
+        QVERIFY(dialog.scopeSelector()->isEnabled()); // beta's own settings may be the ones to change
+        dialog.saveButton()->click();
+        QVERIFY(saves.roots.isEmpty());
+
+        type(dialog.field(u"heartbeat.intervalMs"_s), u"15000"_s);
+        QVERIFY2(dialog.conflicts()->text().contains(
+                     u"heartbeat.timeoutMs = 20000 is more than heartbeat.intervalMs = 15000"_s),
+                 qPrintable(dialog.conflicts()->text()));
+        type(dialog.field(u"heartbeat.intervalMs"_s), u"30000"_s);
+        QVERIFY2(!dialog.conflicts()->text().contains(u"heartbeat"_s), qPrintable(dialog.conflicts()->text()));
+        QVERIFY(!dialog.saveButton()->isEnabled());
+
+        // Defaults that suit beta: saved.
+        type(dialog.field(u"reconnect.maxDelayMs"_s), u"20000"_s);
+        QVERIFY(dialog.conflicts()->isHidden());
+        QVERIFY(dialog.saveButton()->isEnabled());
+        type(dialog.field(u"reconnect.maxDelayMs"_s), u"10000"_s);
+        QVERIFY(!dialog.saveButton()->isEnabled());
+
+        // Or beta's own longest delay, on its page, where the defaults show what they would give it.
+        dialog.scopeSelector()->setCurrentIndex(2);
+        QCOMPARE(fieldsShowingErrors(dialog), QStringList{u"reconnect.maxDelayMs"_s});
+        type(dialog.field(u"reconnect.maxDelayMs"_s), u"40000"_s);
+        QVERIFY(dialog.conflicts()->isHidden());
+        QVERIFY(dialog.saveButton()->isEnabled());
+        dialog.saveButton()->click();
+        QCOMPARE(saves.roots.size(), 1);
+        const ConfigDocument saved = parse(saves.roots.first());
+        for (const ServerConfig &server : saved.servers)
+            QVERIFY2(server.isValid(), qPrintable(server.errors.join(u'\n')));
+        QCOMPARE(saved.server(u"alpha"_s)->reconnect.maxDelayMs, 10000);
+        QCOMPARE(saved.server(u"beta"_s)->reconnect.initialDelayMs, 20000);
+        QCOMPARE(saved.server(u"beta"_s)->reconnect.maxDelayMs, 40000);
+    }
+
+    // A server the file already gets wrong is for its own page: it does not hold the defaults back.
+    void aServerWrongInTheFileDoesNotHoldBackTheDefaults()
+    {
+        Saves saves;
+        SettingsDialog dialog(parse(QByteArray(R"({"mcpServers": {"bad": {"command": "b", "reconnect": {"maxAttempts": 0}}}})")));
+        saves.attach(dialog);
+        type(dialog.field(u"reconnect.maxAttempts"_s), u"5"_s);
+        QVERIFY(dialog.conflicts()->isHidden());
+        QVERIFY(dialog.saveButton()->isEnabled());
+    }
+
+    // Each field and button has its own Alt+letter, and a label's reaches its field.
+    void everyFieldHasItsOwnMnemonic()
+    {
+        SettingsDialog dialog(parse(Sample), u"beta"_s);
+        QCOMPARE(mnemonicProblems(&dialog), QStringList());
+        dialog.scopeSelector()->setCurrentIndex(0); // the restore button's text changes
+        QCOMPARE(mnemonicProblems(&dialog), QStringList());
+
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QTest::keyClick(&dialog, Qt::Key_D, Qt::AltModifier);
+        QCOMPARE(QApplication::focusWidget(), dialog.field(u"reconnect.initialDelayMs"_s));
+        QTest::keyClick(&dialog, Qt::Key_W, Qt::AltModifier);
+        QCOMPARE(QApplication::focusWidget(), dialog.field(u"heartbeat.maxFailures"_s));
     }
 
     void anUnusableFileCannotBeEdited()

@@ -2,6 +2,7 @@
 // manager, progress, cancellation, and how each kind of result is shown.
 #include "schemaform.h"
 #include "toolcalldialog.h"
+#include "support/mnemonicchecks.h"
 #include "support/testprocess.h"
 
 #include <QCheckBox>
@@ -14,6 +15,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTextDocument>
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
@@ -168,6 +170,69 @@ private slots:
         QVERIFY(!dialog.isCalling());
         QVERIFY2(dialog.statusLabel()->text().contains(u"'options' is not valid JSON"_s), qPrintable(dialog.statusLabel()->text()));
         QCOMPARE(m_manager->callsInFlight(), 0);
+    }
+
+    // One order for a tool's parameters wherever they are listed: required ones first, as
+    // "required" lists them, then the others by name; names that are no property, or repeated, left out.
+    void parametersAreListedRequiredFirst()
+    {
+        const QJsonObject string{{u"type"_s, u"string"_s}};
+        const QJsonObject schema{
+            {u"type"_s, u"object"_s},
+            {u"properties"_s, QJsonObject{{u"b"_s, string}, {u"z"_s, string}, {u"a"_s, string}, {u"m"_s, string}}},
+            {u"required"_s, QJsonArray{u"z"_s, u"ghost"_s, u"m"_s, u"z"_s}},
+        };
+        const QList<ToolParameter> expected{{u"z"_s, true, string}, {u"m"_s, true, string},
+                                            {u"a"_s, false, string}, {u"b"_s, false, string}};
+        QCOMPARE(toolParameters(schema), expected);
+        ToolCallDialog dialog(*m_manager, u"demo"_s, definition(schema));
+        QCOMPARE(dialog.form()->fieldNames(), (QStringList{u"z"_s, u"m"_s, u"a"_s, u"b"_s}));
+        QVERIFY(toolParameters(QJsonObject{}).isEmpty());
+    }
+
+    // Names, titles and descriptions come from the server: shown as written, never as markup, in
+    // labels and tool tips alike.
+    void serverTextIsNeverMarkup()
+    {
+        const QString markup = u"<b>bold</b> <img src=\"file:///etc/hostname\">"_s;
+        const QJsonObject schema{{u"type"_s, u"object"_s},
+                                 {u"properties"_s, QJsonObject{{u"<i>name</i>"_s, QJsonObject{{u"type"_s, u"string"_s},
+                                                                                             {u"description"_s, markup}}}}}};
+        QString error;
+        const ToolDefinition tool = *parseToolDefinition(QJsonObject{{u"name"_s, u"marked"_s},
+                                                                     {u"title"_s, u"<u>Marked</u>"_s},
+                                                                     {u"description"_s, markup},
+                                                                     {u"inputSchema"_s, schema}},
+                                                         &error);
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool);
+        QStringList marked;
+        for (const QLabel *label : dialog.findChildren<QLabel *>()) {
+            if (!label->text().contains(u'<'))
+                continue;
+            marked.append(label->text());
+            QVERIFY2(label->textFormat() == Qt::PlainText, qPrintable(label->text()));
+        }
+        // The title, the description, the field's name and its help.
+        QCOMPARE(marked.size(), 4);
+        for (const QWidget *widget : dialog.findChildren<QWidget *>())
+            QVERIFY2(!Qt::mightBeRichText(widget->toolTip()) || !widget->toolTip().contains(u"<img"_s),
+                     qPrintable(widget->toolTip()));
+        QVERIFY2(dialog.form()->editor(u"<i>name</i>"_s)->toolTip().contains(u"&lt;img"_s),
+                 qPrintable(dialog.form()->editor(u"<i>name</i>"_s)->toolTip()));
+    }
+
+    // The dialog's own Alt+letters and the form's fields (named by the server, '&' and all) never clash.
+    void everyFieldHasItsOwnMnemonic()
+    {
+        QJsonObject properties;
+        for (const QString &name : {u"call"_s, u"cancel"_s, u"a&b"_s, u"json"_s, u"count"_s, u"123"_s})
+            properties.insert(name, QJsonObject{{u"type"_s, u"string"_s}});
+        ToolCallDialog dialog(*m_manager, u"demo"_s, definition(QJsonObject{{u"type"_s, u"object"_s}, {u"properties"_s, properties}}));
+        QCOMPARE(mnemonicProblems(&dialog), QStringList());
+        const QList<QLabel *> labels = dialog.form()->findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.cbegin(), labels.cend(), [](const QLabel *label) {
+            return label->text().startsWith(u"a&&"_s) && mnemonicOf(label->text()) == u'b';
+        }));
     }
 
     void refusesAMissingRequiredFieldOrABadNumber()

@@ -11,6 +11,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -79,7 +80,7 @@ ImportDialog::ImportDialog(ImportFormat format, const ConfigDocument &document, 
         read();
     });
     connect(m_path, &QLineEdit::editingFinished, this, &ImportDialog::read);
-    auto *browseButton = new QPushButton(tr("Browse…"), this);
+    auto *browseButton = new QPushButton(tr("&Browse…"), this);
     connect(browseButton, &QPushButton::clicked, this, &ImportDialog::browse);
     auto *pathRow = new QHBoxLayout;
     pathRow->addWidget(m_path);
@@ -97,7 +98,9 @@ ImportDialog::ImportDialog(ImportFormat format, const ConfigDocument &document, 
         updateSummary();
     });
 
-    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Import"));
+    // Mnemonics of its own, so that none clashes with the platform's.
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("I&mport"));
+    m_buttons->button(QDialogButtonBox::Cancel)->setText(tr("Cancel"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
@@ -223,7 +226,7 @@ void ImportDialog::addCandidate(const ImportCandidate &candidate, QStringList *t
     item->setText(Name, candidate.name);
     item->setText(Transport, transportName(candidate.server.transport));
     item->setText(CommandOrUrl, summaryOf(candidate.server));
-    item->setToolTip(CommandOrUrl, item->text(CommandOrUrl));
+    item->setToolTip(CommandOrUrl, plainToolTip(item->text(CommandOrUrl)));
     if (!candidate.problem.isEmpty()) {
         // Tether could not run it: shown with the reason, never offered.
         const QString prefix = m_path->text().trimmed() + u": "_s; // the file is named above
@@ -232,7 +235,7 @@ void ImportDialog::addCandidate(const ImportCandidate &candidate, QStringList *t
             reasons.append(error.startsWith(prefix) ? error.sliced(prefix.size()) : error);
         item->setFlags(item->flags() & ~(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled));
         item->setText(Note, tr("Cannot be imported: %1").arg(reasons.join(u"; "_s)));
-        item->setToolTip(Note, item->text(Note));
+        item->setToolTip(Note, plainToolTip(item->text(Note)));
         return;
     }
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
@@ -252,7 +255,7 @@ void ImportDialog::updateItem(QTreeWidgetItem *item)
                                   .arg(row.name, row.importName)
                             : tr("Tether already has a server named \"%1\": skipped. Check it to import it as "
                                  "\"%2\".").arg(row.name, row.importName));
-    item->setToolTip(Note, item->text(Note));
+    item->setToolTip(Note, plainToolTip(item->text(Note)));
 }
 
 void ImportDialog::updateSummary()
@@ -262,6 +265,18 @@ void ImportDialog::updateSummary()
                            ? QString()
                            : tr("Servers found: %1. Chosen to import: %2.").arg(m_candidates.size()).arg(chosen));
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(chosen > 0);
+}
+
+void ImportDialog::keyPressEvent(QKeyEvent *event)
+{
+    // Enter in the path field reads the file (the field's editingFinished) and stops there: the
+    // servers are imported only once the user has seen the list.
+    const bool enter = event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter;
+    if (enter && focusWidget() == m_path) {
+        event->accept();
+        return;
+    }
+    QDialog::keyPressEvent(event);
 }
 
 void ImportDialog::browse()

@@ -42,6 +42,9 @@ public:
     // Why nothing can be listed (missing file, not JSON, …); empty when the file was read.
     QString problem() const;
 
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+
 private:
     struct Candidate
     {

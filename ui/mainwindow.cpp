@@ -10,6 +10,7 @@
 #include "stateicons.h"
 #include "toolcalldialog.h"
 
+#include "common/jsontext.h"
 #include "config/configedit.h"
 #include "config/configimport.h"
 
@@ -45,28 +46,16 @@ namespace Tether {
 // required ones first; optional ones carry a question mark.
 static QString parameterSummary(const QJsonObject &inputSchema)
 {
-    const QJsonObject properties = inputSchema.value(u"properties"_s).toObject();
-    QStringList required;
-    for (const QJsonValue &name : inputSchema.value(u"required"_s).toArray()) {
-        if (properties.contains(name.toString()))
-            required.append(name.toString());
-    }
-    QStringList names = required;
-    for (const QString &name : properties.keys()) {
-        if (!required.contains(name))
-            names.append(name);
-    }
     QStringList parts;
-    for (const QString &name : names) {
-        const QJsonObject property = properties.value(name).toObject();
-        QString type = property.value(u"type"_s).toString(u"any"_s);
-        if (const QJsonArray choices = property.value(u"enum"_s).toArray(); !choices.isEmpty()) {
+    for (const ToolParameter &parameter : toolParameters(inputSchema)) {
+        QString type = parameter.schema.value(u"type"_s).toString(u"any"_s);
+        if (const QJsonArray choices = parameter.schema.value(u"enum"_s).toArray(); !choices.isEmpty()) {
             QStringList values;
             for (const QJsonValue &choice : choices)
-                values.append(choice.toVariant().toString());
+                values.append(fieldText(choice));
             type = values.join(u'|');
         }
-        parts.append(name + (required.contains(name) ? u""_s : u"?"_s) + u": "_s + type);
+        parts.append(parameter.name + (parameter.required ? u""_s : u"?"_s) + u": "_s + type);
     }
     return parts.join(u", "_s);
 }
@@ -509,9 +498,9 @@ void MainWindow::updateDetails()
                                                    annotationSummary(annotations)});
         item->setData(0, Qt::UserRole, tool.publicName);
         item->setToolTip(2, tool.definition.description);
-        item->setToolTip(3, QString::fromUtf8(QJsonDocument(tool.definition.inputSchema()).toJson(QJsonDocument::Indented)));
+        item->setToolTip(3, jsonText(tool.definition.inputSchema(), QJsonDocument::Indented));
         if (!annotations.isEmpty())
-            item->setToolTip(4, QString::fromUtf8(QJsonDocument(annotations).toJson(QJsonDocument::Indented)));
+            item->setToolTip(4, jsonText(annotations, QJsonDocument::Indented));
         if (!tool.available) {
             for (int column = 0; column < m_tools->columnCount(); ++column)
                 item->setForeground(column, palette().brush(QPalette::Disabled, QPalette::Text));
@@ -519,7 +508,7 @@ void MainWindow::updateDetails()
         }
     }
     if (const ServerConfig *config = m_config.document().server(name)) {
-        m_configView->setPlainText(tr("From %1\n\n%2").arg(m_config.path(), QString::fromUtf8(QJsonDocument(config->redacted()).toJson(QJsonDocument::Indented))));
+        m_configView->setPlainText(tr("From %1\n\n%2").arg(m_config.path(), jsonText(config->redacted(), QJsonDocument::Indented)));
     }
     const auto status = m_manager.status(name);
     if (!status)

@@ -16,16 +16,20 @@ NameValueEditor::NameValueEditor(const QString &namePlaceholder, const QString &
     , m_namePlaceholder(namePlaceholder)
     , m_valuePlaceholder(valuePlaceholder)
     , m_rowsLayout(new QVBoxLayout)
+    , m_add(new QPushButton(tr("Add"), this))
     , m_showValues(new QCheckBox(tr("Show values"), this))
 {
+    // A label's mnemonic for the editor lands on its first name, or on Add while there is none;
+    // Tab passes over the editor itself to its rows.
+    setFocusPolicy(Qt::StrongFocus);
+    setFocusProxy(m_add);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_rowsLayout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(m_rowsLayout);
 
-    auto *add = new QPushButton(tr("Add"), this);
-    add->setObjectName(u"add"_s);
-    connect(add, &QPushButton::clicked, this, [this] {
+    m_add->setObjectName(u"add"_s);
+    connect(m_add, &QPushButton::clicked, this, [this] {
         addRow();
         m_rows.constLast().name->setFocus();
     });
@@ -35,7 +39,7 @@ NameValueEditor::NameValueEditor(const QString &namePlaceholder, const QString &
             row.value->setEchoMode(shown ? QLineEdit::Normal : QLineEdit::Password);
     });
     auto *bar = new QHBoxLayout;
-    bar->addWidget(add);
+    bar->addWidget(m_add);
     bar->addStretch();
     bar->addWidget(m_showValues);
     layout->addLayout(bar);
@@ -77,6 +81,7 @@ void NameValueEditor::addRow(const QString &name, const QString &value)
     layout->addWidget(remove);
     m_rowsLayout->addWidget(widget);
     m_rows.append({widget, nameEdit, valueEdit});
+    setFocusProxy(m_rows.constFirst().name);
 
     connect(nameEdit, &QLineEdit::textChanged, this, &NameValueEditor::changed);
     connect(valueEdit, &QLineEdit::textChanged, this, &NameValueEditor::changed);
@@ -95,6 +100,7 @@ void NameValueEditor::removeRow(int row)
 {
     // Later: the click that asked for it is still being delivered to the row's button.
     QWidget *widget = m_rows.takeAt(row).widget;
+    setFocusProxy(m_rows.isEmpty() ? static_cast<QWidget *>(m_add) : m_rows.constFirst().name);
     widget->hide();
     widget->deleteLater();
     emit changed();

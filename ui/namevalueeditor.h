@@ -8,6 +8,7 @@
 
 class QCheckBox;
 class QLineEdit;
+class QPushButton;
 class QVBoxLayout;
 
 namespace Tether {
@@ -47,6 +48,7 @@ private:
     QString m_namePlaceholder;
     QString m_valuePlaceholder;
     QVBoxLayout *m_rowsLayout;
+    QPushButton *m_add;
     QCheckBox *m_showValues;
     QList<Row> m_rows;
 };

@@ -1,6 +1,10 @@
 #include "schemaform.h"
 
 #include "messagelabel.h"
+#include "mnemonics.h"
+
+#include "common/jsontext.h"
+#include "protocol/mcptypes.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,17 +22,6 @@
 using namespace Qt::StringLiterals;
 
 namespace Tether {
-
-QString jsonText(const QJsonValue &value, QJsonDocument::JsonFormat format)
-{
-    if (value.isObject())
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(format)).trimmed();
-    if (value.isArray())
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(format)).trimmed();
-    // QJsonDocument holds only containers: wrap the value and strip the brackets.
-    const QByteArray wrapped = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
-    return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
-}
 
 // Any JSON value, scalars included (QJsonDocument alone parses only objects and arrays).
 static std::optional<QJsonValue> parseJsonValue(const QString &text, QString *error)
@@ -89,21 +82,8 @@ SchemaForm::SchemaForm(const QJsonObject &inputSchema, QWidget *parent)
 {
     auto *layout = new QFormLayout(this);
     layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    const QJsonObject properties = inputSchema.value(u"properties").toObject();
-    QStringList required;
-    for (const QJsonValue &name : inputSchema.value(u"required").toArray()) {
-        if (properties.contains(name.toString()) && !required.contains(name.toString()))
-            required.append(name.toString());
-    }
-    QStringList order = required;
-    for (const QString &name : properties.keys()) {
-        if (!required.contains(name))
-            order.append(name);
-    }
-    for (const QString &name : std::as_const(order)) {
-        const QJsonObject schema = properties.value(name).toObject();
-        addField(Field{name, kindOf(schema), required.contains(name), schema, nullptr, nullptr}, layout);
-    }
+    for (const ToolParameter &parameter : toolParameters(inputSchema))
+        addField(Field{parameter.name, kindOf(parameter.schema), parameter.required, parameter.schema}, layout);
     if (m_fields.isEmpty())
         layout->addRow(new QLabel(tr("This tool takes no arguments."), this));
 }
@@ -181,24 +161,40 @@ void SchemaForm::addField(Field field, QFormLayout *layout)
     if (field.jsonError)
         column->addWidget(field.jsonError);
 
+    // Names and descriptions come from the server: shown as written, never as markup.
     const QString description = field.schema.value(u"description").toString();
-    auto *label = new QLabel(field.required ? field.name + u" *"_s : field.name, this);
-    label->setBuddy(field.editor);
-    label->setToolTip(field.required ? tr("Required") : tr("Optional"));
+    field.label = new QLabel(this);
+    field.label->setTextFormat(Qt::PlainText);
+    field.label->setBuddy(field.editor);
+    field.label->setText(labelText(field, withoutMnemonic(field.name)));
+    field.label->setToolTip(field.required ? tr("Required") : tr("Optional"));
     if (!description.isEmpty()) {
-        field.editor->setToolTip(description);
-        auto *help = new QLabel(description, container);
+        field.editor->setToolTip(plainToolTip(description));
+        auto *help = new QLabel(container);
+        help->setTextFormat(Qt::PlainText);
+        help->setText(description);
         help->setWordWrap(true);
         help->setForegroundRole(QPalette::PlaceholderText);
         column->addWidget(help);
     }
-    layout->addRow(label, container);
+    layout->addRow(field.label, container);
     m_fields.append(field);
     if (field.kind == FieldKind::Json) {
         const QString name = field.name;
         connect(static_cast<QPlainTextEdit *>(field.editor), &QPlainTextEdit::textChanged, this,
                 [this, name] { checkJson(*this->field(name)); });
     }
+}
+
+QString SchemaForm::labelText(const Field &labelled, const QString &shownName)
+{
+    return labelled.required ? shownName + u" *"_s : shownName;
+}
+
+void SchemaForm::assignMnemonics(QString taken)
+{
+    for (const Field &labelled : std::as_const(m_fields))
+        labelled.label->setText(labelText(labelled, withMnemonic(labelled.name, &taken)));
 }
 
 const SchemaForm::Field *SchemaForm::field(const QString &name) const
@@ -241,8 +237,7 @@ void SchemaForm::checkJson(const Field &jsonField) const
     QString error;
     const QString text = static_cast<QPlainTextEdit *>(jsonField.editor)->toPlainText().trimmed();
     const bool valid = text.isEmpty() || parseJsonValue(text, &error);
-    jsonField.jsonError->setText(valid ? QString() : tr("Not valid JSON: %1").arg(error));
-    jsonField.jsonError->setVisible(!valid);
+    showMessage(jsonField.jsonError, valid ? QString() : tr("Not valid JSON: %1").arg(error));
 }
 
 // Checks a number against the schema's bounds; empty when it is inside them.

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QWidget>
 
@@ -10,10 +9,6 @@ class QFormLayout;
 class QLabel;
 
 namespace Tether {
-
-// Any JSON value as text: objects and arrays in `format` (without a trailing newline),
-// strings, numbers, booleans and null as JSON literals.
-QString jsonText(const QJsonValue &value, QJsonDocument::JsonFormat format = QJsonDocument::Compact);
 
 // A form for the arguments of one tool, generated from its input schema (JSON Schema, as MCP
 // tools carry it): a line edit for strings, numbers and integers, a check box for booleans
@@ -29,6 +24,10 @@ public:
     enum class FieldKind { Text, Number, Integer, Boolean, Enum, Json };
 
     explicit SchemaForm(const QJsonObject &inputSchema, QWidget *parent = nullptr);
+
+    // Gives each field's label a mnemonic (Alt+letter) of its own, none of those in `taken`: the
+    // letters of the dialog around the form. Until then the labels have none.
+    void assignMnemonics(QString taken);
 
     // Required fields first, in the schema's order, then the others by name.
     QStringList fieldNames() const;
@@ -54,8 +53,12 @@ private:
         bool required = false;
         QJsonObject schema;
         QWidget *editor = nullptr;
+        QLabel *label = nullptr;
         QLabel *jsonError = nullptr; // Json fields: why the text is not JSON
     };
+
+    // The label of a field that shows its name as `shownName`: required ones are marked.
+    static QString labelText(const Field &labelled, const QString &shownName);
 
     void addField(Field field, QFormLayout *layout);
     const Field *field(const QString &name) const;

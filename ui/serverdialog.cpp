@@ -1,6 +1,7 @@
 #include "serverdialog.h"
 
 #include "common/commandline.h"
+#include "common/jsontext.h"
 #include "messagelabel.h"
 #include "namevalueeditor.h"
 
@@ -26,35 +27,12 @@ namespace Tether {
 
 namespace {
 
-// A value of the entry as text for a field. A value of the wrong kind is shown as JSON, so that
-// the user sees what is there and can correct it.
-QString textOf(const QJsonValue &value)
-{
-    switch (value.type()) {
-    case QJsonValue::String:
-        return value.toString();
-    case QJsonValue::Double:
-        return QString::number(value.toDouble(), 'g', 16);
-    case QJsonValue::Bool:
-        return value.toBool() ? u"true"_s : u"false"_s;
-    case QJsonValue::Array:
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
-    case QJsonValue::Object:
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
-    case QJsonValue::Null:
-        return u"null"_s;
-    case QJsonValue::Undefined:
-        break;
-    }
-    return {};
-}
-
 QList<std::pair<QString, QString>> namesAndValues(const QJsonValue &value)
 {
     QList<std::pair<QString, QString>> entries;
     const QJsonObject object = value.toObject();
     for (auto it = object.constBegin(); it != object.constEnd(); ++it)
-        entries.append({it.key(), textOf(it.value())});
+        entries.append({it.key(), fieldText(it.value())});
     return entries;
 }
 
@@ -78,7 +56,7 @@ ServerDialog::ServerDialog(const ConfigDocument &document, const QString &edited
     , m_url(new QLineEdit(this))
     , m_headers(new NameValueEditor(tr("Header"), tr("value"), this))
     , m_timeout(new QLineEdit(this))
-    , m_enabled(new QCheckBox(tr("Enabled: start the server with Tether"), this))
+    , m_enabled(new QCheckBox(tr("Enabled: &start the server with Tether"), this))
     , m_otherProblems(new QListWidget(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
@@ -114,7 +92,7 @@ ServerDialog::ServerDialog(const ConfigDocument &document, const QString &edited
     m_otherProblems->setMaximumHeight(fontMetrics().height() * 6);
     m_otherProblems->hide();
 
-    auto *browse = new QPushButton(tr("Browse…"), this);
+    auto *browse = new QPushButton(tr("B&rowse…"), this);
     browse->setObjectName(u"browseWorkingDirectory"_s);
     connect(browse, &QPushButton::clicked, this, &ServerDialog::browseWorkingDirectory);
     auto *workingDirectory = new QWidget(this);
@@ -123,20 +101,23 @@ ServerDialog::ServerDialog(const ConfigDocument &document, const QString &edited
     workingDirectoryLayout->addWidget(m_workingDirectory);
     workingDirectoryLayout->addWidget(browse);
 
-    m_form->addRow(tr("&Name:"), withMessage(m_name, Field::Name));
-    m_form->addRow(tr("&Transport:"), withMessage(m_transport, Field::Transport));
+    addRow(tr("&Name:"), m_name, withMessage(m_name, Field::Name));
+    addRow(tr("&Transport:"), m_transport, withMessage(m_transport, Field::Transport));
     m_stdioRows = {withMessage(m_command, Field::Command), withMessage(m_arguments, Field::Arguments),
                    withMessage(m_environment, Field::Environment),
                    withMessage(workingDirectory, Field::WorkingDirectory, m_workingDirectory->objectName())};
-    m_form->addRow(tr("&Command:"), m_stdioRows.at(0));
-    m_form->addRow(tr("&Arguments:"), m_stdioRows.at(1));
-    m_form->addRow(tr("&Environment:"), m_stdioRows.at(2));
-    m_form->addRow(tr("&Working directory:"), m_stdioRows.at(3));
+    addRow(tr("&Command:"), m_command, m_stdioRows.at(0));
+    addRow(tr("&Arguments:"), m_arguments, m_stdioRows.at(1));
+    addRow(tr("&Environment:"), m_environment, m_stdioRows.at(2));
+    addRow(tr("&Working directory:"), m_workingDirectory, m_stdioRows.at(3));
     m_remoteRows = {withMessage(m_url, Field::Url), withMessage(m_headers, Field::Headers)};
-    m_form->addRow(tr("&URL:"), m_remoteRows.at(0));
-    m_form->addRow(tr("&Headers:"), m_remoteRows.at(1));
-    m_form->addRow(tr("Request &timeout (ms):"), withMessage(m_timeout, Field::Timeout));
+    addRow(tr("&URL:"), m_url, m_remoteRows.at(0));
+    addRow(tr("&Headers:"), m_headers, m_remoteRows.at(1));
+    addRow(tr("Request t&imeout (ms):"), m_timeout, withMessage(m_timeout, Field::Timeout));
     m_form->addRow(QString(), withMessage(m_enabled, Field::Enabled));
+    // Mnemonics of its own, so that none clashes with the platform's.
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&OK"));
+    m_buttons->button(QDialogButtonBox::Cancel)->setText(tr("Cancel"));
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(m_form);
@@ -183,6 +164,13 @@ QWidget *ServerDialog::withMessage(QWidget *field, Field which, const QString &n
     return wrapper;
 }
 
+void ServerDialog::addRow(const QString &labelText, QWidget *field, QWidget *row)
+{
+    auto *label = new QLabel(labelText, this);
+    label->setBuddy(field); // the field itself: the row around it takes no focus
+    m_form->addRow(label, row);
+}
+
 TransportKind ServerDialog::currentTransport() const
 {
     const QString name = m_transport->currentData().toString();
@@ -199,21 +187,21 @@ void ServerDialog::load(const ServerConfig &server)
     m_originalTransport = server.transport;
     m_name->setText(server.name);
     m_transport->setCurrentIndex(m_transport->findData(transportName(server.transport)));
-    m_command->setText(textOf(m_original.value(u"command"_s)));
+    m_command->setText(fieldText(m_original.value(u"command"_s)));
     const QJsonValue args = m_original.value(u"args"_s);
     if (args.isArray()) {
         QStringList words;
         for (const QJsonValue &arg : args.toArray())
-            words.append(textOf(arg));
+            words.append(fieldText(arg));
         m_arguments->setText(joinCommandLine(words));
     } else {
-        m_arguments->setText(textOf(args));
+        m_arguments->setText(fieldText(args));
     }
     m_environment->setEntries(namesAndValues(m_original.value(u"env"_s)));
-    m_workingDirectory->setText(textOf(m_original.value(u"cwd"_s)));
-    m_url->setText(textOf(m_original.value(u"url"_s)));
+    m_workingDirectory->setText(fieldText(m_original.value(u"cwd"_s)));
+    m_url->setText(fieldText(m_original.value(u"url"_s)));
     m_headers->setEntries(namesAndValues(m_original.value(u"headers"_s)));
-    m_timeout->setText(textOf(m_original.value(u"timeoutMs"_s)));
+    m_timeout->setText(fieldText(m_original.value(u"timeoutMs"_s)));
     m_enabled->setChecked(server.enabled);
 }
 
@@ -359,11 +347,8 @@ void ServerDialog::validate()
     }
 
     m_messages = problems;
-    for (auto it = m_messageLabels.constBegin(); it != m_messageLabels.constEnd(); ++it) {
-        const QStringList shown = m_messages.value(it.key());
-        it.value()->setText(shown.join(u'\n'));
-        it.value()->setVisible(!shown.isEmpty());
-    }
+    for (auto it = m_messageLabels.constBegin(); it != m_messageLabels.constEnd(); ++it)
+        showMessage(it.value(), m_messages.value(it.key()).join(u'\n'));
     m_otherProblems->clear();
     m_otherProblems->addItems(m_messages.value(Field::Other));
     m_otherProblems->setVisible(m_messages.contains(Field::Other));

@@ -45,6 +45,8 @@ public:
 private:
     // The field with its message label under it; the label is named after the field, or `name`.
     QWidget *withMessage(QWidget *field, Field which, const QString &name = QString());
+    // A row of the form: `row` holds `field`, which the label's mnemonic reaches.
+    void addRow(const QString &labelText, QWidget *field, QWidget *row);
     TransportKind currentTransport() const;
     void load(const ServerConfig &server);
     void showTransportFields();

@@ -4,6 +4,7 @@
 #include "messagelabel.h"
 
 #include "common/duration.h"
+#include "common/jsontext.h"
 #include "config/configedit.h"
 
 #include <QCheckBox>
@@ -46,11 +47,6 @@ QJsonValue typedValue(const QString &text)
     return isNumber ? QJsonValue(number) : QJsonValue(text.trimmed());
 }
 
-QString shownValue(const QJsonValue &value)
-{
-    return value.isDouble() ? QString::number(value.toDouble(), 'g', 12) : value.toVariant().toString();
-}
-
 // Worst case: the server hangs right after answering a ping; each of the next maxFailures
 // pings, one per interval, goes unanswered, and the last one's timeout ends the connection.
 milliseconds hungServerDetectionTime(const HeartbeatPolicy &policy)
@@ -65,8 +61,10 @@ SettingsDialog::SettingsDialog(const ConfigDocument &document, const QString &in
     , m_document(document)
     , m_scope(new QComboBox(this))
     , m_chart(new BackoffChart(this))
+    , m_conflicts(newMessageLabel(this))
     , m_problem(newMessageLabel(this))
 {
+    m_conflicts->setObjectName(u"conflicts"_s);
     setWindowTitle(tr("Reconnect and heartbeat settings"));
 
     Scope global;
@@ -85,26 +83,30 @@ SettingsDialog::SettingsDialog(const ConfigDocument &document, const QString &in
     }
 
     auto *scopeRow = new QHBoxLayout;
-    auto *scopeLabel = new QLabel(tr("&Settings for:"), this);
+    auto *scopeLabel = new QLabel(tr("Settings &for:"), this);
     scopeLabel->setBuddy(m_scope);
     scopeRow->addWidget(scopeLabel);
     scopeRow->addWidget(m_scope, 1);
 
-    buildSection(Reconnect, tr("Reconnect"), tr("&Reconnect when the connection fails or is lost"),
-                 {{u"initialDelayMs"_s, tr("First delay:")},
-                  {u"maxDelayMs"_s, tr("Longest delay:")},
-                  {u"maxAttempts"_s, tr("Retries per outage:")},
-                  {u"jitter"_s, tr("Jitter:")}});
-    buildSection(Heartbeat, tr("Heartbeat"), tr("&Ping the server to notice when it hangs"),
-                 {{u"intervalMs"_s, tr("Ping every:")},
-                  {u"timeoutMs"_s, tr("Answer within:")},
-                  {u"maxFailures"_s, tr("Unanswered pings in a row:")}});
+    // Every mnemonic of the dialog is its own, the buttons' included.
+    buildSection(Reconnect, tr("Reconnect"), tr("Use the &global defaults"), tr("Re&connect when the connection fails or is lost"),
+                 {{u"initialDelayMs"_s, tr("First &delay:")},
+                  {u"maxDelayMs"_s, tr("&Longest delay:")},
+                  {u"maxAttempts"_s, tr("Retries per &outage:")},
+                  {u"jitter"_s, tr("&Jitter:")}});
+    buildSection(Heartbeat, tr("Heartbeat"), tr("Use the glo&bal defaults"), tr("&Ping the server to notice when it hangs"),
+                 {{u"intervalMs"_s, tr("Ping &every:")},
+                  {u"timeoutMs"_s, tr("&Answer within:")},
+                  {u"maxFailures"_s, tr("Unanswered pings in a ro&w:")}});
     m_sections[Reconnect].box->layout()->addWidget(m_chart);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel
                                              | QDialogButtonBox::RestoreDefaults, this);
     m_saveButton = buttons->button(QDialogButtonBox::Save);
     m_restoreButton = buttons->button(QDialogButtonBox::RestoreDefaults);
+    // The platform's texts may carry mnemonics of their own.
+    m_saveButton->setText(tr("&Save"));
+    buttons->button(QDialogButtonBox::Cancel)->setText(tr("Cancel"));
     m_restoreButton->setToolTip(tr("Global defaults: Tether's built-in values. A server: use the global defaults."));
     connect(m_saveButton, &QPushButton::clicked, this, &SettingsDialog::save);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -114,9 +116,9 @@ SettingsDialog::SettingsDialog(const ConfigDocument &document, const QString &in
     layout->addLayout(scopeRow);
     layout->addWidget(m_sections[Reconnect].box);
     layout->addWidget(m_sections[Heartbeat].box);
+    layout->addWidget(m_conflicts);
     layout->addWidget(m_problem);
     layout->addWidget(buttons);
-
 
     if (!document.isValid()) {
         // Nothing here can be trusted to be what the file means.
@@ -136,16 +138,14 @@ SettingsDialog::SettingsDialog(const ConfigDocument &document, const QString &in
     connect(m_scope, &QComboBox::currentIndexChanged, this, &SettingsDialog::showScope);
 }
 
-SettingsDialog::~SettingsDialog() = default;
-
-void SettingsDialog::buildSection(SectionId id, const QString &title, const QString &enabledText,
-                                  const QList<std::pair<QString, QString>> &fields)
+void SettingsDialog::buildSection(SectionId id, const QString &title, const QString &useDefaultsText,
+                                  const QString &enabledText, const QList<std::pair<QString, QString>> &fields)
 {
     Section &section = m_sections[id];
     section.name = id == Reconnect ? u"reconnect"_s : u"heartbeat"_s;
     section.box = new QGroupBox(title, this);
     auto *box = new QVBoxLayout(section.box);
-    section.useDefaults = new QCheckBox(tr("Use the global defaults"), section.box);
+    section.useDefaults = new QCheckBox(useDefaultsText, section.box);
     section.enabled = new QCheckBox(enabledText, section.box);
     box->addWidget(section.useDefaults);
     box->addWidget(section.enabled);
@@ -210,7 +210,7 @@ void SettingsDialog::showScope(int index)
     m_current = index;
     showSection(Reconnect);
     showSection(Heartbeat);
-    m_restoreButton->setText(index == 0 ? tr("Restore Defaults") : tr("Use Global Defaults"));
+    m_restoreButton->setText(index == 0 ? tr("&Restore Defaults") : tr("&Use Global Defaults"));
     updateButtons();
 }
 
@@ -234,7 +234,7 @@ void SettingsDialog::showSection(SectionId id)
     section.enabled->setChecked(shown.value(u"enabled"_s).toBool(true));
     section.enabled->setEnabled(!usesDefaults);
     for (const Field &field : section.fields) {
-        field.edit->setText(shownValue(shown.value(field.name)));
+        field.edit->setText(fieldText(shown.value(field.name)));
         field.edit->setEnabled(!usesDefaults);
     }
     m_loading = false;
@@ -282,7 +282,7 @@ SettingsDialog::Judgement SettingsDialog::judgeFields(SectionId id)
     for (const Field &field : std::as_const(section.fields)) {
         const QString text = byField.value(field.name).join(u'\n');
         showMessage(field.error, text);
-        field.edit->setToolTip(text);
+        field.edit->setToolTip(plainToolTip(text));
     }
     showMessage(section.otherErrors, other.join(u'\n'));
     section.invalid = !judgement.errors.isEmpty();
@@ -353,10 +353,37 @@ void SettingsDialog::updateFigures(SectionId id)
                               formatDuration(milliseconds(heartbeat.timeoutMs))));
 }
 
+QStringList SettingsDialog::serversBrokenByDefaults() const
+{
+    QStringList messages;
+    const Scope &global = m_scopes.first();
+    for (const Scope &scope : m_scopes.sliced(1)) {
+        for (const SectionId id : {Reconnect, Heartbeat}) {
+            if (!scope.own[id])
+                continue; // it takes the defaults whole, and they are judged as they are typed
+            const QStringList errors = judge(id, who(scope), *scope.own[id], effective(global, id)).errors;
+            // What the file already gets wrong is shown on the server's own page, not blamed on the defaults.
+            if (errors.isEmpty() || !judge(id, who(scope), *scope.own[id], resolve(global, id, global.initial[id])).errors.isEmpty())
+                continue;
+            const QString prefix = u"server '%1': "_s.arg(scope.server);
+            QStringList reasons;
+            for (const QString &error : errors)
+                reasons.append(error.startsWith(prefix) ? error.sliced(prefix.size()) : error);
+            messages.append(tr("Server '%1' has its own %2 settings, and with these defaults they are not valid: %3. "
+                               "Change the defaults, or that server's own settings (Settings for: Server: %1); "
+                               "saved like this, Tether would stop the server.")
+                                .arg(scope.server, m_sections[id].name, reasons.join(u"; "_s)));
+        }
+    }
+    return messages;
+}
+
 void SettingsDialog::updateButtons()
 {
     const bool invalid = std::any_of(m_sections.cbegin(), m_sections.cend(), [](const Section &s) { return s.invalid; });
-    m_saveButton->setEnabled(!invalid);
+    const QStringList broken = serversBrokenByDefaults();
+    showMessage(m_conflicts, broken.join(u'\n'));
+    m_saveButton->setEnabled(!invalid && broken.isEmpty());
     // Another scope's values are shown only once these are right: nothing invalid is hidden away.
     m_scope->setEnabled(!invalid);
     m_scope->setToolTip(invalid ? tr("Correct the values marked in red first") : QString());

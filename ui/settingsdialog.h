@@ -23,7 +23,9 @@ class BackoffChart;
 // The reconnect and heartbeat policies of a config: the global defaults (`defaults`) and each
 // server's own override. Every field is judged live by resolveReconnectPolicy and
 // resolveHeartbeatPolicy, the same judges as the config file's; a rejected value shows their
-// message under its field, and Save stays disabled while any is shown. A server either uses the
+// message under its field, and Save stays disabled while any is shown. Edited defaults are also
+// judged under every server's own settings: one they would make invalid is named, with why, and
+// Save waits until the defaults or that server's settings change. A server either uses the
 // defaults ("Use the global defaults") or has its own policy, written whole to the file.
 //
 // Only what the user changed is written, through configedit; the rest of the file is kept, and
@@ -49,7 +51,6 @@ public:
     // global defaults.
     explicit SettingsDialog(const ConfigDocument &document, const QString &initialServer = {},
                             QWidget *parent = nullptr);
-    ~SettingsDialog() override;
 
     // With it, Save writes a changed root through `save` and closes only once that succeeded;
     // otherwise the error it gives is shown in the dialog.
@@ -70,6 +71,8 @@ public:
     QPushButton *saveButton() const { return m_saveButton; }
     QPushButton *restoreDefaultsButton() const { return m_restoreButton; }
     QLabel *problem() const { return m_problem; }
+    // The servers whose own settings the edited defaults would make invalid, and why.
+    QLabel *conflicts() const { return m_conflicts; }
 
 private:
     enum SectionId { Reconnect, Heartbeat };
@@ -109,7 +112,7 @@ private:
         QStringList errors;
     };
 
-    void buildSection(SectionId id, const QString &title, const QString &enabledText,
+    void buildSection(SectionId id, const QString &title, const QString &useDefaultsText, const QString &enabledText,
                       const QList<std::pair<QString, QString>> &fields);
     void showScope(int index);
     void showSection(SectionId id);
@@ -120,6 +123,8 @@ private:
     // Judges the fields as typed; shows each message under its field. Returns the judgement.
     Judgement judgeFields(SectionId id);
     void updateFigures(SectionId id);
+    // One message for each server the edited defaults would make invalid under its own settings.
+    QStringList serversBrokenByDefaults() const;
     void updateButtons();
 
     static Judgement judge(SectionId id, const QString &who, const QJsonObject &input, const QJsonObject &base);
@@ -140,6 +145,7 @@ private:
     std::array<Section, SectionCount> m_sections;
     QComboBox *m_scope;
     BackoffChart *m_chart;
+    QLabel *m_conflicts;
     QLabel *m_problem;
     QPushButton *m_saveButton = nullptr;
     QPushButton *m_restoreButton = nullptr;

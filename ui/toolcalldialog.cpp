@@ -1,9 +1,11 @@
 #include "toolcalldialog.h"
 
 #include "messagelabel.h"
+#include "mnemonics.h"
 #include "schemaform.h"
 
 #include "common/duration.h"
+#include "common/jsontext.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -34,7 +36,7 @@ ToolCallDialog::ToolCallDialog(ServerManager &manager, const QString &serverName
     , m_serverName(serverName)
     , m_tool(tool)
     , m_form(new SchemaForm(tool.inputSchema()))
-    , m_rawToggle(new QCheckBox(tr("Edit the arguments as JSON"), this))
+    , m_rawToggle(new QCheckBox(tr("Edit the arguments as &JSON"), this))
     , m_rawJson(new QPlainTextEdit(this))
     , m_argumentsStack(new QStackedWidget(this))
     , m_callButton(new QPushButton(tr("&Call"), this))
@@ -99,7 +101,13 @@ ToolCallDialog::ToolCallDialog(ServerManager &manager, const QString &serverName
     resultLayout->addWidget(m_resultText, 1);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->button(QDialogButtonBox::Close)->setText(tr("Close")); // the platform's may take Alt+C from Call
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    // The form's fields get the letters the dialog leaves free.
+    QString taken;
+    for (const Mnemonic &mnemonic : mnemonicsIn(this))
+        taken.append(mnemonic.letter);
+    m_form->assignMnemonics(taken);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(title);
@@ -289,7 +297,7 @@ void ToolCallDialog::showResult(const ToolCallResult &result)
             }
             auto *label = new QLabel(m_imageBox);
             label->setPixmap(picture);
-            label->setToolTip(mimeType);
+            label->setToolTip(plainToolTip(mimeType));
             m_imageLayout->addWidget(label);
             m_images.append(label);
             parts.append(tr("[image %1: %2, %3×%4, shown above]")

@@ -1,5 +1,6 @@
 #include "serverconfig.h"
 
+#include "common/jsontext.h"
 #include "protocol/jsonrpc.h"
 
 #include <QDir>
@@ -37,25 +38,6 @@ namespace {
 const QString Hidden = u"••••••"_s;
 // A config file is a few kilobytes; anything this large is not one, and reading it whole would stall.
 constexpr qint64 MaxConfigBytes = 16 * 1024 * 1024;
-
-QString render(const QJsonValue &value)
-{
-    QString text;
-    if (value.isString())
-        text = u'"' + value.toString() + u'"';
-    else if (value.isDouble())
-        text = QString::number(value.toDouble(), 'g', 12);
-    else if (value.isBool())
-        text = value.toBool() ? u"true"_s : u"false"_s;
-    else if (value.isNull())
-        text = u"null"_s;
-    else
-        text = QString::fromUtf8(QJsonDocument::fromVariant(value.toVariant()).toJson(QJsonDocument::Compact));
-    // A message stays one readable line however large the value is.
-    if (text.size() > 80 || text.contains(u'\n'))
-        return JsonRpc::excerpt(text.toUtf8());
-    return text;
-}
 
 // For values that may be secrets (env and header values): what kind of value, never the value.
 QString kindOf(const QJsonValue &value)
@@ -117,11 +99,11 @@ std::optional<int> readWholeNumber(const Sink &sink, const QString &path, const 
     const QString rule = u"it must be a whole number from %1 to %2"_s.arg(minimum).arg(maximum);
     const double number = value.toDouble(std::nan(""));
     if (!value.isDouble() || !std::isfinite(number)) {
-        sink.add(u"%1 = %2 is not a number: %3"_s.arg(path, render(value), rule));
+        sink.add(u"%1 = %2 is not a number: %3"_s.arg(path, quotedJson(value), rule));
         return std::nullopt;
     }
     if (number != std::floor(number) || number < minimum || number > maximum) {
-        sink.add(u"%1 = %2 is out of range: %3"_s.arg(path, render(value), rule));
+        sink.add(u"%1 = %2 is out of range: %3"_s.arg(path, quotedJson(value), rule));
         return std::nullopt;
     }
     return int(number);
@@ -132,7 +114,7 @@ void rejectUnknownKeys(const Sink &sink, const QString &path, const QJsonObject 
 {
     for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
         if (!known.contains(it.key()))
-            sink.add(u"%1 = %2 is not %3 (known: %4)"_s.arg(memberPath(path, it.key()), render(it.value()), what,
+            sink.add(u"%1 = %2 is not %3 (known: %4)"_s.arg(memberPath(path, it.key()), quotedJson(it.value()), what,
                                                           known.join(u", "_s)));
     }
 }
@@ -144,7 +126,7 @@ PoolPolicy readPool(const Sink &sink, const QString &path, const QJsonValue &val
         return pool;
     if (!value.isObject()) {
         sink.add(u"%1 = %2 is not an object: write it as {\"min\": 1, \"max\": 4, \"maxQueue\": 64}"_s.arg(
-            path, render(value)));
+            path, quotedJson(value)));
         return pool;
     }
     const QJsonObject object = value.toObject();
@@ -203,7 +185,7 @@ Defaults readDefaults(const Sink &sink, const QJsonValue &value)
         return defaults;
     if (!value.isObject()) {
         sink.add(u"defaults = %1 is not an object: it holds what every server starts from, such as "
-                 "{\"reconnect\": {\"maxAttempts\": 5}}"_s.arg(render(value)));
+                 "{\"reconnect\": {\"maxAttempts\": 5}}"_s.arg(quotedJson(value)));
         return defaults;
     }
     const QJsonObject object = value.toObject();
@@ -217,7 +199,7 @@ Defaults readDefaults(const Sink &sink, const QJsonValue &value)
         defaults.reconnect = resolution.policy;
         addDefaultsPolicyErrors(sink, resolution.errors);
     } else if (!reconnect.isUndefined()) {
-        sink.add(u"defaults.reconnect = %1 is not an object: write it as {\"maxAttempts\": 5}"_s.arg(render(reconnect)));
+        sink.add(u"defaults.reconnect = %1 is not an object: write it as {\"maxAttempts\": 5}"_s.arg(quotedJson(reconnect)));
     }
     const QJsonValue heartbeat = object.value(u"heartbeat"_s);
     if (heartbeat.isObject()) {
@@ -225,7 +207,7 @@ Defaults readDefaults(const Sink &sink, const QJsonValue &value)
         defaults.heartbeat = resolution.policy;
         addDefaultsPolicyErrors(sink, resolution.errors);
     } else if (!heartbeat.isUndefined()) {
-        sink.add(u"defaults.heartbeat = %1 is not an object: write it as {\"intervalMs\": 30000}"_s.arg(render(heartbeat)));
+        sink.add(u"defaults.heartbeat = %1 is not an object: write it as {\"intervalMs\": 30000}"_s.arg(quotedJson(heartbeat)));
     }
     defaults.pool = readPool(sink, u"defaults.pool"_s, object.value(u"pool"_s), defaults.pool);
     defaults.timeout = readTimeout(sink, u"defaults.timeoutMs"_s, object.value(u"timeoutMs"_s), defaults.timeout);
@@ -253,7 +235,7 @@ public:
         if (enabled.isBool())
             m_server->enabled = enabled.toBool();
         else if (!enabled.isUndefined())
-            m_sink.add(u"%1 = %2 is not valid: it must be true or false"_s.arg(path(u"enabled"_s), render(enabled)));
+            m_sink.add(u"%1 = %2 is not valid: it must be true or false"_s.arg(path(u"enabled"_s), quotedJson(enabled)));
 
         readTransport();
         readPolicies(defaults);
@@ -277,7 +259,7 @@ private:
                 kind = TransportKind::Sse;
             else
                 m_sink.add(u"%1 = %2 is not a transport Tether knows: it must be \"stdio\", \"http\" (also written "
-                           "\"streamable-http\") or \"sse\""_s.arg(path(u"type"_s), render(type)));
+                           "\"streamable-http\") or \"sse\""_s.arg(path(u"type"_s), quotedJson(type)));
         }
         const bool explicitType = kind.has_value();
         if (!kind && has(u"command"_s) && has(u"url"_s)) {
@@ -380,12 +362,12 @@ private:
         if (value.isUndefined())
             return std::nullopt;
         if (!value.isString()) {
-            m_sink.add(u"%1 = %2 is not a string: %3"_s.arg(path(field), render(value), rule));
+            m_sink.add(u"%1 = %2 is not a string: %3"_s.arg(path(field), quotedJson(value), rule));
             return std::nullopt;
         }
         const auto expanded = expand(path(field), value.toString());
         if (expanded && expanded->isEmpty()) {
-            m_sink.add(u"%1 = %2 is empty: %3"_s.arg(path(field), render(value), rule));
+            m_sink.add(u"%1 = %2 is empty: %3"_s.arg(path(field), quotedJson(value), rule));
             return std::nullopt;
         }
         return expanded;
@@ -438,7 +420,7 @@ private:
             for (qsizetype i = 0; i < array.size(); ++i) {
                 const QString where = u"%1[%2]"_s.arg(path(u"args"_s)).arg(i);
                 if (!array.at(i).isString()) {
-                    m_sink.add(u"%1 = %2 is not a string: every argument must be a string"_s.arg(where, render(array.at(i))));
+                    m_sink.add(u"%1 = %2 is not a string: every argument must be a string"_s.arg(where, quotedJson(array.at(i))));
                     continue;
                 }
                 if (const auto expanded = expand(where, array.at(i).toString()))
@@ -446,7 +428,7 @@ private:
             }
         } else if (!args.isUndefined()) {
             m_sink.add(u"%1 = %2 is not an array: args is a list of strings, such as [\"-y\", \"some-server\"]"_s.arg(
-                path(u"args"_s), render(args)));
+                path(u"args"_s), quotedJson(args)));
         }
 
         // env wins over envFile, as in VS Code.
@@ -473,7 +455,7 @@ private:
         QFile file(fileName);
         if (!QFileInfo(fileName).isFile() || !file.open(QIODevice::ReadOnly)) {
             m_sink.add(u"%1 = %2: %3 cannot be read (%4): create it, or remove envFile"_s.arg(
-                where, render(m_object.value(u"envFile"_s)), fileName,
+                where, quotedJson(m_object.value(u"envFile"_s)), fileName,
                 QFileInfo::exists(fileName) ? file.errorString() : u"no such file"_s));
             return entries;
         }
@@ -526,7 +508,7 @@ private:
                                           ? QString()
                                           : u" (its scheme is \"%1\")"_s.arg(scheme);
                 m_sink.add(u"%1 = %2 is not an http or https URL%3: %4"_s.arg(
-                    path(u"url"_s), render(m_object.value(u"url"_s)), found, rule));
+                    path(u"url"_s), quotedJson(m_object.value(u"url"_s)), found, rule));
             } else {
                 m_server->url = *url;
             }
@@ -543,13 +525,13 @@ private:
         if (aliased.isObject())
             merged = aliased.toObject();
         else if (!aliased.isUndefined())
-            m_sink.add(u"%1 = %2 is not an object: write it as {\"maxRetries\": 5}"_s.arg(aliasPath, render(aliased)));
+            m_sink.add(u"%1 = %2 is not an object: write it as {\"maxRetries\": 5}"_s.arg(aliasPath, quotedJson(aliased)));
 
         const QJsonValue plain = m_object.value(section);
         if (!plain.isObject()) {
             if (!plain.isUndefined())
                 m_sink.add(u"%1 = %2 is not an object: write it as %3"_s.arg(
-                    path(section), render(plain),
+                    path(section), quotedJson(plain),
                     section == u"reconnect" ? u"{\"maxAttempts\": 5}"_s : u"{\"intervalMs\": 30000}"_s));
             return merged;
         }
@@ -558,8 +540,8 @@ private:
             const QJsonValue other = merged.value(it.key());
             if (!other.isUndefined() && other != it.value()) {
                 m_sink.add(u"%1 = %2 and %3 = %4 disagree: they are the same setting, give only one"_s.arg(
-                    memberPath(aliasPath, it.key()), render(other), memberPath(path(section), it.key()),
-                    render(it.value())));
+                    memberPath(aliasPath, it.key()), quotedJson(other), memberPath(path(section), it.key()),
+                    quotedJson(it.value())));
                 merged.remove(it.key()); // neither wins: the default stays
                 continue;
             }
@@ -578,7 +560,7 @@ private:
                               u"a connection setting"_s);
         } else if (!connectionValue.isUndefined()) {
             m_sink.add(u"%1 = %2 is not an object: it holds \"reconnect\" and \"heartbeat\", such as "
-                       "{\"reconnect\": {\"maxRetries\": 5}}"_s.arg(path(u"connection"_s), render(connectionValue)));
+                       "{\"reconnect\": {\"maxRetries\": 5}}"_s.arg(path(u"connection"_s), quotedJson(connectionValue)));
         }
 
         const auto reconnect = resolveReconnectPolicy(m_server->name, policyInput(u"reconnect"_s, connection),
@@ -705,7 +687,7 @@ QString ServerConfig::describe() const
     const QJsonValue args = source.value(u"args"_s);
     if (args.isArray()) {
         for (const QJsonValue &arg : args.toArray())
-            shown.arguments.append(arg.isString() ? arg.toString() : render(arg));
+            shown.arguments.append(arg.isString() ? arg.toString() : quotedJson(arg));
     } else {
         shown.arguments = command.arguments;
     }
@@ -773,7 +755,7 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
     if (!serversValue.isObject()) {
         fileSink.add(u"%1 = %2 is not an object: it maps each server's name to its settings, such as "
                      "{\"demo\": {\"command\": \"npx\", \"args\": [\"-y\", \"some-server\"]}}"_s.arg(
-                         document.serversKey, render(serversValue)));
+                         document.serversKey, quotedJson(serversValue)));
         return document;
     }
     const QJsonObject servers = serversValue.toObject();
@@ -792,7 +774,7 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
         const QJsonValue value = servers.value(name);
         if (!value.isObject()) {
             fileSink.add(u"%1 = %2 is not an object: each server is an object such as {\"command\": \"npx\", "
-                         "\"args\": [\"-y\", \"some-server\"]}"_s.arg(at, render(value)));
+                         "\"args\": [\"-y\", \"some-server\"]}"_s.arg(at, quotedJson(value)));
             continue;
         }
         ServerConfig server;

@@ -48,6 +48,25 @@ ToolCallResult parseToolCallResult(const QJsonObject &result)
     return parsed;
 }
 
+QList<ToolParameter> toolParameters(const QJsonObject &inputSchema)
+{
+    const QJsonObject properties = inputSchema.value(u"properties").toObject();
+    QList<ToolParameter> parameters;
+    QStringList required;
+    for (const QJsonValue &value : inputSchema.value(u"required").toArray()) {
+        const QString name = value.toString();
+        if (properties.contains(name) && !required.contains(name)) {
+            required.append(name);
+            parameters.append({name, true, properties.value(name).toObject()});
+        }
+    }
+    for (auto it = properties.constBegin(); it != properties.constEnd(); ++it) {
+        if (!required.contains(it.key()))
+            parameters.append({it.key(), false, it.value().toObject()});
+    }
+    return parameters;
+}
+
 QString renderContent(const QJsonArray &content)
 {
     QStringList parts;

@@ -40,6 +40,21 @@ struct ToolDefinition
     bool operator==(const ToolDefinition &other) const { return json == other.json; }
 };
 
+// One parameter of a tool, from the properties of its input schema.
+struct ToolParameter
+{
+    QString name;
+    bool required = false;
+    QJsonObject schema; // the property's own schema
+
+    bool operator==(const ToolParameter &) const = default;
+};
+
+// The parameters of an input schema in the order people read them: the required ones first, in
+// the schema's "required" order, then the others by name. A name "required" lists that is not a
+// property, or lists twice, is left out.
+QList<ToolParameter> toolParameters(const QJsonObject &inputSchema);
+
 // Parses one entry of a tools/list result; std::nullopt with `error` set when it is unusable.
 std::optional<ToolDefinition> parseToolDefinition(const QJsonValue &value, QString *error);
 

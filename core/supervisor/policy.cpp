@@ -1,6 +1,6 @@
 #include "policy.h"
 
-#include <QJsonDocument>
+#include "common/jsontext.h"
 
 #include <cmath>
 #include <optional>
@@ -36,19 +36,6 @@ struct NumberField
     bool wholeNumber;
 };
 
-QString render(const QJsonValue &value)
-{
-    if (value.isString())
-        return u'"' + value.toString() + u'"';
-    if (value.isDouble())
-        return QString::number(value.toDouble(), 'g', 12);
-    if (value.isBool())
-        return value.toBool() ? u"true"_s : u"false"_s;
-    if (value.isNull())
-        return u"null"_s;
-    return QString::fromUtf8(QJsonDocument::fromVariant(value.toVariant()).toJson(QJsonDocument::Compact));
-}
-
 // Reads fields from one policy object and collects errors in one wording.
 class FieldReader
 {
@@ -69,7 +56,7 @@ public:
         if (value.isUndefined())
             return std::nullopt;
         if (!value.isBool()) {
-            error(u"%1 = %2 is not valid: it must be true or false"_s.arg(path(field), render(value)));
+            error(u"%1 = %2 is not valid: it must be true or false"_s.arg(path(field), quotedJson(value)));
             return std::nullopt;
         }
         return value.toBool();
@@ -87,7 +74,7 @@ public:
                 if (!value.isUndefined() && value != aliased) {
                     m_rejected.append(field.name);
                     error(u"%1 = %2 and %3 = %4 disagree: they are the same setting, give only one"_s.arg(
-                        path(field.alias), render(aliased), path(field.name), render(value)));
+                        path(field.alias), quotedJson(aliased), path(field.name), quotedJson(value)));
                     return std::nullopt;
                 }
                 value = aliased;
@@ -102,12 +89,12 @@ public:
         const double number = value.toDouble(std::nan(""));
         if (!value.isDouble() || !std::isfinite(number)) {
             m_rejected.append(field.name);
-            error(u"%1 = %2 is not a number: %3"_s.arg(path(given), render(value), rule));
+            error(u"%1 = %2 is not a number: %3"_s.arg(path(given), quotedJson(value), rule));
             return std::nullopt;
         }
         if ((field.wholeNumber && number != std::floor(number)) || number < field.minimum || number > field.maximum) {
             m_rejected.append(field.name);
-            error(u"%1 = %2 is out of range: %3"_s.arg(path(given), render(value), rule));
+            error(u"%1 = %2 is out of range: %3"_s.arg(path(given), quotedJson(value), rule));
             return std::nullopt;
         }
         return number;
@@ -117,7 +104,7 @@ public:
     {
         for (auto it = m_input.constBegin(); it != m_input.constEnd(); ++it) {
             if (!m_known.contains(it.key()))
-                error(u"%1 = %2 is not a %3 setting (known: %4)"_s.arg(path(it.key()), render(it.value()), m_section,
+                error(u"%1 = %2 is not a %3 setting (known: %4)"_s.arg(path(it.key()), quotedJson(it.value()), m_section,
                                                                      m_known.join(u", "_s)));
         }
     }

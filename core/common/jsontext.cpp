@@ -1,0 +1,43 @@
+#include "jsontext.h"
+
+#include "protocol/jsonrpc.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+QString jsonText(const QJsonValue &value, QJsonDocument::JsonFormat format)
+{
+    if (value.isObject())
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(format)).trimmed();
+    if (value.isArray())
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(format)).trimmed();
+    // QJsonDocument holds only containers: wrap the value and strip the brackets.
+    const QByteArray wrapped = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
+}
+
+QString fieldText(const QJsonValue &value)
+{
+    return value.isString() ? value.toString() : value.isUndefined() ? QString() : jsonText(value);
+}
+
+QString quotedJson(const QJsonValue &value)
+{
+    QString text;
+    if (value.isString())
+        text = u'"' + value.toString() + u'"';
+    else if (value.isDouble())
+        text = QString::number(value.toDouble(), 'g', 12);
+    else
+        text = jsonText(value);
+    // A message stays one readable line however large the value is.
+    if (text.size() > 80 || text.contains(u'\n'))
+        return JsonRpc::excerpt(text.toUtf8());
+    return text;
+}
+
+} // namespace Tether

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QJsonDocument>
+#include <QJsonValue>
+#include <QString>
+
+// JSON values as text, for the two places they are shown: a message that quotes a value, and a
+// field or view that shows it whole.
+namespace Tether {
+
+// Any JSON value as JSON text, scalars included (a string in quotes): objects and arrays in
+// `format`, without a trailing newline.
+QString jsonText(const QJsonValue &value, QJsonDocument::JsonFormat format = QJsonDocument::Compact);
+
+// A value as a field shows it for editing: a string as its text, anything else as JSON, so that
+// a value of the wrong kind is seen for what it is.
+QString fieldText(const QJsonValue &value);
+
+// A value as an error message quotes it: a string in double quotes, a number to 12 significant
+// digits, anything else as compact JSON; one line, excerpted like JsonRpc::excerpt when longer
+// than 80 characters.
+QString quotedJson(const QJsonValue &value);
+
+} // namespace Tether
