@@ -7,12 +7,16 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 dark=false
+suffix=
+extra_packages=()
 if [ "${1:-}" = --dark ]; then
     dark=true
+    suffix=-dark
+    extra_packages=(qt6ct)
     shift
 fi
-out=${1:-$tether_root/docs/tether-window$($dark && echo -dark).png}
-tether_install_packages "${tether_apt_packages[@]}" xvfb imagemagick $($dark && echo qt6ct)
+out=${1:-$tether_root/docs/tether-window$suffix.png}
+tether_install_packages "${tether_apt_packages[@]}" xvfb imagemagick "${extra_packages[@]}"
 tether_build release tether tether-demo-server
 
 display=:$((90 + RANDOM % 100))
