@@ -11,10 +11,12 @@
 #include <QAbstractItemModelTester>
 #include <QAbstractButton>
 #include <QAction>
+#include <QLabel>
 #include <QApplication>
 #include <QJsonDocument>
 #include <QMessageBox>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QPlainTextEdit>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -94,6 +96,12 @@ class TestMainWindow final : public QObject
     Q_OBJECT
 
 private slots:
+    void initTestCase()
+    {
+        // The window remembers its geometry in QSettings: never in the user's own files.
+        QStandardPaths::setTestModeEnabled(true);
+    }
+
     void modelPassesTheModelTester()
     {
         ServerTableModel model;
@@ -104,8 +112,13 @@ private slots:
         retrying.attempt = 2;
         retrying.nextRetryAt = QDateTime::currentDateTimeUtc().addSecs(5);
         model.updateStatus(retrying);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.removeServer(u"a"_s);
         QCOMPARE(model.rowCount(), 2);
+        // The batch queued before the removal goes out with its rows moved up, under the tester.
+        QTRY_VERIFY(!changed.isEmpty());
+        for (const QList<QVariant> &arguments : std::as_const(changed))
+            QVERIFY(arguments.at(1).toModelIndex().row() < model.rowCount());
         QCOMPARE(model.index(0, ServerTableModel::Attempt).data().toString(), u"2/10"_s);
         QCOMPARE(model.index(0, ServerTableModel::State).data().toString(), u"Retrying"_s);
         QVERIFY(!model.index(0, ServerTableModel::State).data(Qt::DecorationRole).value<QIcon>().isNull());
@@ -136,15 +149,30 @@ private slots:
         ServerTableModel model;
         ServerStatus counting = status(u"counting"_s, ServerState::Retrying);
         counting.nextRetryAt = QDateTime::currentDateTimeUtc().addMSecs(3000);
-        model.setStatuses({status(u"still"_s, ServerState::Stopped), counting});
+        ServerStatus up = status(u"up"_s, ServerState::Connected);
+        up.connectedSince = QDateTime::currentDateTimeUtc();
+        model.setStatuses({status(u"still"_s, ServerState::Stopped), counting, up});
         const QString first = model.index(1, ServerTableModel::NextRetry).data().toString();
         QVERIFY2(first.startsWith(u"in 3.0 s"_s) || first.startsWith(u"in 2.9 s"_s), qPrintable(first));
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
-        QTRY_VERIFY(changed.size() >= 2);
+        const auto count = [&](int row, int column) {
+            return std::count_if(changed.cbegin(), changed.cend(), [&](const QList<QVariant> &arguments) {
+                return arguments.at(0).toModelIndex().row() == row && arguments.at(0).toModelIndex().column() == column;
+            });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(count(1, ServerTableModel::NextRetry) >= 12, 5000);
         QVERIFY(model.index(1, ServerTableModel::NextRetry).data().toString() != first);
+        // The uptime shows whole seconds: repainted about once a second, not with every tenth.
+        QVERIFY2(count(2, ServerTableModel::Uptime) <= 3, qPrintable(QString::number(count(2, ServerTableModel::Uptime))));
         for (const QList<QVariant> &arguments : std::as_const(changed)) {
-            QCOMPARE(arguments.at(0).toModelIndex().row(), 1);
-            QCOMPARE(arguments.at(0).toModelIndex().column(), int(ServerTableModel::NextRetry));
+            const QModelIndex topLeft = arguments.at(0).toModelIndex();
+            const QModelIndex bottomRight = arguments.at(1).toModelIndex();
+            if (topLeft.column() == ServerTableModel::Health)
+                continue; // the strips move along every few seconds
+            QCOMPARE(topLeft.row(), bottomRight.row());
+            QCOMPARE(topLeft.column(), bottomRight.column());
+            QVERIFY((topLeft.row() == 1 && topLeft.column() == ServerTableModel::NextRetry)
+                    || (topLeft.row() == 2 && topLeft.column() == ServerTableModel::Uptime));
         }
         QCOMPARE(model.index(0, ServerTableModel::NextRetry).data().toString(), QString());
     }
@@ -288,6 +316,60 @@ private slots:
         QCOMPARE(fixture.manager.status(u"keep"_s)->pid, keepPid);
         QCOMPARE(fixture.file()[u"mcpServers"_s][u"keep"_s][u"futureKey"_s].toString(), u"kept"_s);
 
+        QSignalSpy stopped(&fixture.manager, &ServerManager::allStopped);
+        fixture.manager.stopAll();
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+    }
+
+    void startAndReconnectAllLeaveStoppedAndDisabledServersAlone()
+    {
+        ConfigFixture fixture({{u"run"_s, demoEntry()}, {u"held"_s, demoEntry()},
+                               {u"off"_s, demoEntry({{u"enabled"_s, false}})}});
+        ServerManager &manager = fixture.manager;
+        MainWindow window(manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"run"_s)->state == ServerState::Connected
+                                     && manager.status(u"held"_s)->state == ServerState::Connected, 10000);
+        window.selectServer(u"off"_s);
+        QVERIFY(!window.startAction()->isEnabled());
+        QCOMPARE(window.enableAction()->text(), u"Enable"_s);
+
+        manager.stop(u"held"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"held"_s)->state, ServerState::Stopped, 10000);
+        const qint64 runPid = manager.status(u"run"_s)->pid;
+        QVERIFY(window.reconnectAllAction()->isEnabled());
+        window.reconnectAllAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"run"_s)->state == ServerState::Connected
+                                     && manager.status(u"run"_s)->pid != runPid, 10000);
+        QCOMPARE(manager.status(u"held"_s)->state, ServerState::Stopped);
+        QCOMPARE(manager.status(u"off"_s)->state, ServerState::Stopped);
+
+        // With every server stopped there is nothing to reconnect.
+        manager.stop(u"run"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.reconnectAllAction()->isEnabled(), 10000);
+        QSignalSpy stopped(&manager, &ServerManager::allStopped);
+        manager.stopAll();
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+    }
+
+    void aBrokenConfigAtStartIsShownThenPickedUpWhenFixed()
+    {
+        ConfigFixture fixture({});
+        writeFile(fixture.path, "{ \"mcpServers\": ");
+        MainWindow window(fixture.manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        QVERIFY(window.problemBanner()->isVisible());
+        QVERIFY2(window.problemBanner()->text().contains(fixture.path), qPrintable(window.problemBanner()->text()));
+        QVERIFY(!window.addAction()->isEnabled());
+        QVERIFY(!window.settingsAction()->isEnabled());
+
+        writeFile(fixture.path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{{u"demo"_s, demoEntry()}}}}).toJson());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.problemBanner()->isVisible(), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.model()->rowCount(), 1, 5000);
+        QVERIFY(window.addAction()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(u"demo"_s)->state == ServerState::Connected, 10000);
         QSignalSpy stopped(&fixture.manager, &ServerManager::allStopped);
         fixture.manager.stopAll();
         QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);

@@ -20,6 +20,7 @@
 #include <QJsonDocument>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QCloseEvent>
@@ -139,7 +140,7 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
     m_configView->setReadOnly(true);
     m_configView->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_log->setReadOnly(true);
-    m_log->setMaximumBlockCount(2000); // the event log keeps the same number per server
+    m_log->setMaximumBlockCount(EventLog::DefaultCapPerServer); // as many as the event log keeps
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_logLevel->addItems({tr("Everything"), tr("Warnings and errors"), tr("State changes"), tr("Server stderr"),
                           tr("Server log messages")});
@@ -193,6 +194,7 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
     connect(&m_manager, &ServerManager::stateChanged, this, [this](const ServerStatus &status) {
         m_model->updateStatus(status);
         updateSummary();
+        updateReconnectAll();
         if (status.name == selectedServer()) {
             updateActions();
             updateDetails();
@@ -207,8 +209,14 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
         m_model->removeServer(name);
         updateSummary();
     });
-    connect(&m_manager.registry(), &ToolRegistry::toolsChanged, this, &MainWindow::updateDetails);
-    connect(&m_manager.registry(), &ToolRegistry::availabilityChanged, this, &MainWindow::updateDetails);
+    connect(&m_manager.registry(), &ToolRegistry::toolsChanged, this, [this](const ToolChange &change) {
+        if (change.serverName == selectedServer())
+            updateDetails();
+    });
+    connect(&m_manager.registry(), &ToolRegistry::availabilityChanged, this, [this](const QString &server) {
+        if (server == selectedServer())
+            updateDetails();
+    });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         updateActions();
         updateDetails();
@@ -235,7 +243,10 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
             callSelectedTool();
     });
     connect(m_tools, &QTreeWidget::currentItemChanged, this, &MainWindow::updateActions);
-    connect(&m_config, &ConfigStore::problemChanged, this, &MainWindow::setConfigProblem);
+    connect(&m_config, &ConfigStore::problemChanged, this, [this](const QString &problem) {
+        setConfigProblem(problem);
+        updateActions(); // edits need a config that loaded
+    });
     connect(&m_config, &ConfigStore::documentChanged, this, [this] {
         updateActions();
         updateDetails();
@@ -339,10 +350,27 @@ bool MainWindow::saveConfig(const QJsonObject &root)
     return false;
 }
 
+bool MainWindow::namesStillFree(const QStringList &names)
+{
+    QStringList taken;
+    for (const QString &name : names) {
+        if (m_config.document().server(name))
+            taken.append(name);
+    }
+    if (taken.isEmpty())
+        return true;
+    QMessageBox::warning(this, tr("Cannot save the config"),
+                         tr("%1 now has a server named %2, added while the dialog was open; nothing was saved. "
+                            "Choose another name.")
+                             .arg(m_config.savePath(), taken.join(u", "_s)));
+    return false;
+}
+
 void MainWindow::addServer()
 {
     ServerDialog dialog(m_config.document(), {}, m_config.context(), this);
-    if (dialog.exec() != QDialog::Accepted)
+    // The config may change on disk while the dialog is open: it is checked again afterwards.
+    if (dialog.exec() != QDialog::Accepted || !namesStillFree({dialog.serverName()}))
         return;
     const ConfigDocument &document = m_config.document();
     if (saveConfig(putServer(document.root, document.serversKey, {}, dialog.serverName(), dialog.serverEntry())))
@@ -356,6 +384,14 @@ void MainWindow::editServer()
         return;
     ServerDialog dialog(m_config.document(), name, m_config.context(), this);
     if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (!m_config.document().server(name)) {
+        QMessageBox::warning(this, tr("Cannot save the config"),
+                             tr("The server '%1' was removed from %2 while the dialog was open; nothing was saved.")
+                                 .arg(name, m_config.savePath()));
+        return;
+    }
+    if (dialog.serverName() != name && !namesStillFree({dialog.serverName()}))
         return;
     const ConfigDocument &document = m_config.document();
     if (saveConfig(putServer(document.root, document.serversKey, name, dialog.serverName(), dialog.serverEntry())))
@@ -371,9 +407,10 @@ void MainWindow::removeServer()
                         tr("Remove the server '%1'? It is stopped and its entry is deleted from %2.")
                             .arg(name, m_config.savePath()),
                         QMessageBox::Cancel, this);
-    confirm.addButton(tr("Remove"), QMessageBox::DestructiveRole);
+    const QAbstractButton *remove = confirm.addButton(tr("Remove"), QMessageBox::DestructiveRole);
     confirm.setDefaultButton(QMessageBox::Cancel);
-    if (confirm.exec() == QMessageBox::Cancel)
+    confirm.exec();
+    if (confirm.clickedButton() != remove)
         return;
     const ConfigDocument &document = m_config.document();
     saveConfig(Tether::removeServer(document.root, document.serversKey, name));
@@ -413,9 +450,15 @@ void MainWindow::importServers(int source)
     ImportDialog dialog(ImportFormat(source), m_config.document(), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
+    const QList<std::pair<QString, QJsonObject>> servers = dialog.selectedServers();
+    QStringList names;
+    for (const auto &[name, entry] : servers)
+        names.append(name);
+    if (!namesStillFree(names))
+        return;
     const ConfigDocument &document = m_config.document();
     QJsonObject root = document.root;
-    for (const auto &[name, entry] : dialog.selectedServers())
+    for (const auto &[name, entry] : servers)
         root = putServer(root, document.serversKey, {}, name, entry);
     saveConfig(root);
 }
@@ -461,7 +504,7 @@ void MainWindow::updateActions()
     m_start->setEnabled(actions.start);
     m_stop->setEnabled(actions.stop);
     m_reconnect->setEnabled(actions.reconnect);
-    m_reconnectAll->setEnabled(m_model->rowCount() > 0);
+    updateReconnectAll();
 
     // Edits need a config that loaded; the server must be one of its entries.
     const bool editable = m_config.document().isValid();
@@ -469,12 +512,26 @@ void MainWindow::updateActions()
     m_add->setEnabled(editable);
     m_importMenu->setEnabled(editable);
     m_settings->setEnabled(editable);
+    // A disabled server does not start: Enable is the way.
+    if (config && !config->enabled)
+        m_start->setEnabled(false);
     m_edit->setEnabled(config != nullptr);
     m_remove->setEnabled(config != nullptr);
     m_enable->setEnabled(config != nullptr);
     m_enable->setText(config && !config->enabled ? tr("Enable") : tr("Disable"));
     m_callTool->setEnabled(m_tools->currentItem() != nullptr
                            && m_manager.status(name).value_or(ServerStatus{}).state == ServerState::Connected);
+}
+
+void MainWindow::updateReconnectAll()
+{
+    // Reconnect all leaves stopped servers alone: with only those, there is nothing to do.
+    bool anyRunning = false;
+    for (int row = 0; row < m_model->rowCount() && !anyRunning; ++row) {
+        const ServerState state = m_model->statusAt(row).state;
+        anyRunning = state != ServerState::Stopped && state != ServerState::Stopping;
+    }
+    m_reconnectAll->setEnabled(anyRunning);
 }
 
 void MainWindow::updateSummary()
@@ -485,6 +542,8 @@ void MainWindow::updateSummary()
 void MainWindow::updateDetails()
 {
     const QString name = selectedServer();
+    // The tool the user picked stays picked when the list is rebuilt.
+    const QString currentTool = m_tools->currentItem() ? m_tools->currentItem()->data(0, Qt::UserRole).toString() : QString();
     m_tools->clear();
     m_details->clear();
     m_configView->clear();
@@ -497,6 +556,8 @@ void MainWindow::updateDetails()
                                                    parameterSummary(tool.definition.inputSchema()),
                                                    annotationSummary(annotations)});
         item->setData(0, Qt::UserRole, tool.publicName);
+        if (tool.publicName == currentTool)
+            m_tools->setCurrentItem(item);
         item->setToolTip(2, tool.definition.description);
         item->setToolTip(3, jsonText(tool.definition.inputSchema(), QJsonDocument::Indented));
         if (!annotations.isEmpty())
@@ -608,8 +669,12 @@ void MainWindow::appendEvent(const ServerEvent &event)
         return;
     if (passesLogFilter(event))
         m_log->appendPlainText(logLine(event));
-    if (event.kind == ServerEvent::Kind::StateChange)
+    if (event.kind == ServerEvent::Kind::StateChange) {
         m_timeline->addTopLevelItem(timelineItem(event));
+        // Bounded like the log, however long a flapping server stays selected.
+        while (m_timeline->topLevelItemCount() > EventLog::DefaultCapPerServer)
+            delete m_timeline->takeTopLevelItem(0);
+    }
 }
 
 } // namespace Tether

@@ -48,6 +48,7 @@ public:
     QAction *callToolAction() const { return m_callTool; }
     QTreeWidget *toolsView() const { return m_tools; }
     QPlainTextEdit *configView() const { return m_configView; }
+    QLabel *problemBanner() const { return m_problem; }
     void selectServer(const QString &name);
     QPlainTextEdit *logView() const { return m_log; }
     QTreeWidget *timelineView() const { return m_timeline; }
@@ -69,6 +70,8 @@ private:
     void createMenus();
     // Saves an edited config root; says why in a message box when it cannot.
     bool saveConfig(const QJsonObject &root);
+    // False, with a message, when one of `names` has meanwhile been taken in the config.
+    bool namesStillFree(const QStringList &names);
     void addServer();
     void editServer();
     void removeServer();
@@ -80,6 +83,7 @@ private:
     void updateActions();
     void updateDetails();
     void updateSummary();
+    void updateReconnectAll();
     void updateLog();
     void appendEvent(const ServerEvent &event);
     bool passesLogFilter(const ServerEvent &event) const;

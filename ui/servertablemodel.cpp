@@ -69,10 +69,10 @@ void ServerTableModel::updateStatus(const ServerStatus &status)
         if (!m_batch.isActive())
             m_batch.start();
     }
-    if (status.nextRetryAt.isValid() || status.connectedSince.isValid()) {
-        if (!m_countdown.isActive())
-            m_countdown.start();
-    }
+    if (status.nextRetryAt.isValid() && m_countdown.interval() != 100)
+        tick(); // a countdown starts: tick at its pace from now on
+    else if ((status.nextRetryAt.isValid() || status.connectedSince.isValid()) && !m_countdown.isActive())
+        m_countdown.start();
 }
 
 void ServerTableModel::removeServer(const QString &name)
@@ -84,7 +84,7 @@ void ServerTableModel::removeServer(const QString &name)
     m_rows.removeAt(row);
     m_health.removeAt(row);
     endRemoveRows();
-    // Row numbers moved: every queued row is repainted.
+    // Row numbers moved: the queued rows after the removed one move up with it.
     QSet<int> dirty;
     for (int index : std::as_const(m_dirtyRows)) {
         if (index != row && index < m_rows.size() + 1)
@@ -93,38 +93,51 @@ void ServerTableModel::removeServer(const QString &name)
     m_dirtyRows = dirty;
 }
 
-void ServerTableModel::flush()
+void ServerTableModel::emitRanges(QList<int> rows, int firstColumn, int lastColumn)
 {
-    QList<int> rows(m_dirtyRows.cbegin(), m_dirtyRows.cend());
-    m_dirtyRows.clear();
     std::sort(rows.begin(), rows.end());
     // Consecutive rows go out as one range.
     for (qsizetype i = 0; i < rows.size();) {
         qsizetype j = i;
         while (j + 1 < rows.size() && rows.at(j + 1) == rows.at(j) + 1)
             ++j;
-        emit dataChanged(index(rows.at(i), 0), index(rows.at(j), ColumnCount - 1));
+        emit dataChanged(index(rows.at(i), firstColumn), index(rows.at(j), lastColumn));
         i = j + 1;
     }
 }
 
+void ServerTableModel::flush()
+{
+    const QList<int> rows(m_dirtyRows.cbegin(), m_dirtyRows.cend());
+    m_dirtyRows.clear();
+    emitRanges(rows, 0, ColumnCount - 1);
+}
+
 void ServerTableModel::tick()
 {
-    bool anyCounting = false;
+    // The countdown shows tenths of a second, the uptime whole seconds: the timer runs ten times a
+    // second only while something counts down.
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const bool uptimeDue = !m_lastUptimeTick.isValid() || m_lastUptimeTick.msecsTo(now) >= 1000;
+    QList<int> counting;
+    QList<int> connected;
     for (int row = 0; row < m_rows.size(); ++row) {
-        const ServerStatus &status = m_rows.at(row);
-        if (status.nextRetryAt.isValid()) {
-            anyCounting = true;
-            emit dataChanged(index(row, NextRetry), index(row, NextRetry));
-        }
-        if (status.connectedSince.isValid()) {
-            anyCounting = true;
-            emit dataChanged(index(row, Uptime), index(row, Uptime));
-        }
+        if (m_rows.at(row).nextRetryAt.isValid())
+            counting.append(row);
+        if (m_rows.at(row).connectedSince.isValid())
+            connected.append(row);
     }
-    if (!anyCounting)
+    emitRanges(counting, NextRetry, NextRetry);
+    if (uptimeDue) {
+        emitRanges(connected, Uptime, Uptime);
+        m_lastUptimeTick = now;
+    }
+    if (counting.isEmpty() && connected.isEmpty()) {
         m_countdown.stop();
-    else if (!m_countdown.isActive())
+        return;
+    }
+    m_countdown.setInterval(counting.isEmpty() ? 1000 : 100);
+    if (!m_countdown.isActive())
         m_countdown.start();
 }
 

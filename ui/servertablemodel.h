@@ -51,12 +51,14 @@ public:
 private:
     void flush();
     void tick();
+    void emitRanges(QList<int> rows, int firstColumn, int lastColumn);
 
     QList<ServerStatus> m_rows;
     QList<HealthHistory> m_health; // parallel to m_rows
     QSet<int> m_dirtyRows;
     QTimer m_batch;     // merges queued changes
     QTimer m_countdown; // repaints rows that count down or count up
+    QDateTime m_lastUptimeTick;
     QTimer m_healthTick; // moves the strips along as time passes
 };
 

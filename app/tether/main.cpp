@@ -91,7 +91,9 @@ int main(int argc, char *argv[])
         if (quitting)
             return;
         quitting = true;
-        window.hide();
+        // Tool call dialogs too: nothing stays on screen while the servers stop.
+        for (QWidget *widget : QApplication::topLevelWidgets())
+            widget->hide();
         QObject::connect(&manager, &ServerManager::allStopped, &app, &QApplication::quit);
         manager.stopAll();
         QTimer::singleShot(10000, &app, &QApplication::quit);
