@@ -558,10 +558,10 @@ void MainWindow::updateDetails()
         item->setData(0, Qt::UserRole, tool.publicName);
         if (tool.publicName == currentTool)
             m_tools->setCurrentItem(item);
-        item->setToolTip(2, tool.definition.description);
-        item->setToolTip(3, jsonText(tool.definition.inputSchema(), QJsonDocument::Indented));
+        item->setToolTip(2, plainToolTip(tool.definition.description));
+        item->setToolTip(3, plainToolTip(jsonText(tool.definition.inputSchema(), QJsonDocument::Indented)));
         if (!annotations.isEmpty())
-            item->setToolTip(4, jsonText(annotations, QJsonDocument::Indented));
+            item->setToolTip(4, plainToolTip(jsonText(annotations, QJsonDocument::Indented)));
         if (!tool.available) {
             for (int column = 0; column < m_tools->columnCount(); ++column)
                 item->setForeground(column, palette().brush(QPalette::Disabled, QPalette::Text));
@@ -641,7 +641,7 @@ static QTreeWidgetItem *timelineItem(const ServerEvent &event)
                                       exit, event.text});
     item->setIcon(1, stateIcon(status.state));
     if (!exit.isEmpty() && !status.lastStderrTail.isEmpty())
-        item->setToolTip(4, status.lastStderrTail.mid(std::max<qsizetype>(0, status.lastStderrTail.size() - 15)).join(u'\n'));
+        item->setToolTip(4, plainToolTip(status.lastStderrTail.mid(std::max<qsizetype>(0, status.lastStderrTail.size() - 15)).join(u'\n')));
     return item;
 }
 

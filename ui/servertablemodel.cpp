@@ -1,5 +1,6 @@
 #include "servertablemodel.h"
 
+#include "messagelabel.h"
 #include "stateicons.h"
 
 #include "common/duration.h"
@@ -246,7 +247,7 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
         QString tip = status.name + u" — "_s + stateText(status) + u'\n' + status.reason;
         if (!status.lastError.isEmpty() && status.lastError != status.reason)
             tip += u"\n"_s + tr("Last error: %1").arg(status.lastError);
-        return tip;
+        return plainToolTip(tip); // reasons quote what servers write
     }
     if (role == Qt::TextAlignmentRole) {
         switch (Column(index.column())) {
