@@ -412,11 +412,12 @@ public:
             }
         }
         const ConfigChange change = m_manager.applyConfig(document);
-        if (m_watcher && (change.added.size() + change.removed.size() + change.restarted.size()) > 0) {
-            QTextStream(stderr) << "tetherctl: " << m_options.source.path << " changed: added "
-                                << (change.added.isEmpty() ? u"none"_s : change.added.join(u", "_s)) << "; removed "
-                                << (change.removed.isEmpty() ? u"none"_s : change.removed.join(u", "_s)) << "; restarted "
-                                << (change.restarted.isEmpty() ? u"none"_s : change.restarted.join(u", "_s)) << Qt::endl;
+        if (m_watcher
+            && (change.added.size() + change.removed.size() + change.restarted.size() + change.policyUpdated.size()) > 0) {
+            const auto names = [](const QStringList &list) { return list.isEmpty() ? u"none"_s : list.join(u", "_s); };
+            QTextStream(stderr) << "tetherctl: " << m_options.source.path << " changed: added " << names(change.added)
+                                << "; removed " << names(change.removed) << "; restarted " << names(change.restarted)
+                                << "; new policy, no restart " << names(change.policyUpdated) << Qt::endl;
         }
         return true;
     }
