@@ -163,6 +163,7 @@ private slots:
         QCOMPARE(manager.status(u"policy"_s)->maxAttempts, 3);
         QCOMPARE(manager.serverConfig(u"policy"_s)->reconnect, policy.reconnect);
         const ServerEvent logged = manager.eventLog().events(u"policy"_s).constLast();
+        QCOMPARE(logged.kind, ServerEvent::Kind::ConfigChange);
         QVERIFY2(logged.text.contains(u"reconnect up to 3 times, 4 s to 8 s apart, jitter 0"_s)
                      && logged.text.contains(u"heartbeat every 200 ms"_s)
                      && logged.text.contains(u"without a restart"_s),

@@ -143,7 +143,7 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
     m_log->setMaximumBlockCount(EventLog::DefaultCapPerServer); // as many as the event log keeps
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_logLevel->addItems({tr("Everything"), tr("Warnings and errors"), tr("State changes"), tr("Server stderr"),
-                          tr("Server log messages")});
+                          tr("Server log messages"), tr("Config changes")});
     m_logSearch->setPlaceholderText(tr("Search the log"));
     m_logSearch->setClearButtonEnabled(true);
     connect(m_logLevel, &QComboBox::currentIndexChanged, this, &MainWindow::updateLog);
@@ -605,6 +605,7 @@ bool MainWindow::passesLogFilter(const ServerEvent &event) const
     case 2: if (event.kind != ServerEvent::Kind::StateChange) return false; break;
     case 3: if (event.kind != ServerEvent::Kind::Stderr) return false; break;
     case 4: if (event.kind != ServerEvent::Kind::ServerLog) return false; break;
+    case 5: if (event.kind != ServerEvent::Kind::ConfigChange) return false; break;
     default: break;
     }
     const QString search = m_logSearch->text();
@@ -621,6 +622,8 @@ static QString logLine(const ServerEvent &event)
         return u"%1  stderr  %2"_s.arg(time, event.text);
     case ServerEvent::Kind::ServerLog:
         return u"%1  %2  %3"_s.arg(time, event.level, event.text);
+    case ServerEvent::Kind::ConfigChange:
+        return u"%1  config  %2"_s.arg(time, event.text);
     }
     return {};
 }

@@ -13,14 +13,14 @@ namespace Tether {
 // One thing that happened to a server, as a value: what the window's Log and Timeline show.
 struct ServerEvent
 {
-    enum class Kind { StateChange, Stderr, ServerLog };
+    enum class Kind { StateChange, Stderr, ServerLog, ConfigChange };
 
     QDateTime time;
     QString server;
     Kind kind = Kind::Stderr;
     QString level;   // "info", "warning", "error" … (ServerLog; StateChange derives one)
     QString text;
-    ServerStatus status; // StateChange: the snapshot right after the change
+    ServerStatus status; // StateChange: the snapshot right after the change; ConfigChange: the status then
 };
 
 // The recent events of every server, capped per server so memory stays bounded however long

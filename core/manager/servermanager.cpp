@@ -97,7 +97,7 @@ void ServerManager::updatePolicies(Server &server, const ServerConfig &config)
     if (server.pool)
         server.pool->setPolicies(config.reconnect, config.heartbeat);
     if (const auto snapshot = status(config.name)) {
-        m_eventLog.append({{}, config.name, ServerEvent::Kind::StateChange, {}, text, *snapshot});
+        m_eventLog.append({{}, config.name, ServerEvent::Kind::ConfigChange, u"info"_s, text, *snapshot});
         emit statusChanged(*snapshot);
     }
 }
