@@ -14,6 +14,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
+using Tether::Testing::readFile;
 
 namespace Tether {
 char *toString(const PoolPolicy &pool)
@@ -81,13 +82,6 @@ static QStringList pairs(const QList<std::pair<QString, QString>> &list, const Q
     return text;
 }
 
-static QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
-}
 
 static void writeAll(const QString &path, const QByteArray &bytes)
 {
@@ -1226,12 +1220,12 @@ void TestConfig::saveRoundTripKeepsUnknownKeys()
     QVERIFY2(saveConfig(path, document.root, &error), qPrintable(error));
     QVERIFY(error.isEmpty());
 
-    const QJsonObject saved = QJsonDocument::fromJson(readAll(path)).object();
+    const QJsonObject saved = QJsonDocument::fromJson(readFile(path)).object();
     QCOMPARE(saved, document.root);
     QCOMPARE(saved.value(u"globalShortcut"_s).toString(), u"Ctrl+Space"_s);
     QCOMPARE(saved.value(u"inputs"_s).toArray().size(), 1);
     QCOMPARE(saved.value(u"mcpServers"_s)[u"demo"_s][u"x-editor"_s][u"color"_s].toString(), u"red"_s);
-    QVERIFY(readAll(path).contains("\n    ")); // indented for people to read
+    QVERIFY(readFile(path).contains("\n    ")); // indented for people to read
 
     const ConfigDocument reloaded = loadConfig(path, context());
     QVERIFY(reloaded.isValid());
@@ -1275,7 +1269,7 @@ void TestConfig::saveReplacesAtomically()
     const QJsonObject root{{u"mcpServers"_s, QJsonObject{{u"only"_s, QJsonObject{{u"command"_s, u"y"_s}}}}}};
     QString error;
     QVERIFY2(saveConfig(path, root, &error), qPrintable(error));
-    QCOMPARE(readAll(path), QJsonDocument(root).toJson(QJsonDocument::Indented));
+    QCOMPARE(readFile(path), QJsonDocument(root).toJson(QJsonDocument::Indented));
     // Replaced by a rename, not rewritten in place: a reader sees the old file or the new one, whole.
     QVERIFY(fileStatus(path).st_ino != before);
     // No temporary file left next to it.
@@ -1309,7 +1303,7 @@ void TestConfig::saveRefusesBrokenFile()
     QVERIFY2(error.contains(u"the file on disk is broken (not valid JSON), so it was left untouched: fix it or move "
                             "it away, then save again"_s),
              qPrintable(error));
-    QCOMPARE(readAll(path), broken);
+    QCOMPARE(readFile(path), broken);
     QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
              QStringList{u"servers.json"_s});
 }
@@ -1323,7 +1317,7 @@ void TestConfig::saveOverEmptyFile()
     const QJsonObject root{{u"mcpServers"_s, QJsonObject()}};
     QString error;
     QVERIFY2(saveConfig(path, root, &error), qPrintable(error));
-    QCOMPARE(QJsonDocument::fromJson(readAll(path)).object(), root);
+    QCOMPARE(QJsonDocument::fromJson(readFile(path)).object(), root);
 }
 
 void TestConfig::failedSaveLeavesTheFile()
@@ -1342,7 +1336,7 @@ void TestConfig::failedSaveLeavesTheFile()
     QFile::setPermissions(folder.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     QVERIFY(!saved);
     QVERIFY2(error.startsWith(path + u": cannot be written: "_s), qPrintable(error));
-    QCOMPARE(readAll(path), original);
+    QCOMPARE(readFile(path), original);
     QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
              QStringList{u"servers.json"_s});
 }
@@ -1361,7 +1355,7 @@ void TestConfig::saveFailures()
     const QString path = blocker + u"/servers.json"_s;
     QVERIFY(!saveConfig(path, {}, &error));
     QCOMPARE(error, path + u": cannot create the folder "_s + blocker);
-    QCOMPARE(readAll(blocker), QByteArray("x"));
+    QCOMPARE(readFile(blocker), QByteArray("x"));
     QVERIFY(!saveConfig(path, {}, nullptr)); // the message is optional
 }
 

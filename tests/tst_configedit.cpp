@@ -188,9 +188,7 @@ private slots:
         root = putServer(root, u"mcpServers"_s, u"beta"_s, u"delta"_s, root.value(u"mcpServers"_s)[u"beta"_s].toObject());
         document = parse(root);
         QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
-        QStringList names;
-        for (const ServerConfig &config : std::as_const(document.servers))
-            names.append(config.name);
+        QStringList names = document.serverNames();
         names.sort();
         QCOMPARE(names, (QStringList{u"alpha"_s, u"delta"_s, u"gamma"_s}));
         QCOMPARE(server(document, u"delta"_s).reconnect.maxAttempts, 2);

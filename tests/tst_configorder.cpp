@@ -13,6 +13,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
+using namespace Tether::Testing;
 
 class TestConfigOrder final : public QObject
 {
@@ -132,11 +133,6 @@ const QByteArray HandOrdered = R"({
 }
 )";
 
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 // `text` with its one occurrence of `before` replaced: the expected file after an edit.
 QByteArray replaced(QByteArray text, const QByteArray &before, const QByteArray &after)
@@ -146,13 +142,6 @@ QByteArray replaced(QByteArray text, const QByteArray &before, const QByteArray 
     return text.replace(before, after);
 }
 
-QStringList serverNames(const ConfigDocument &document)
-{
-    QStringList names;
-    for (const ServerConfig &server : document.servers)
-        names.append(server.name);
-    return names;
-}
 
 } // namespace
 
@@ -213,7 +202,7 @@ void TestConfigOrder::unchangedFileIsWrittenBackAsIs()
     QString error;
     QByteArray written;
     QVERIFY2(saveConfig(m_path, m_document.root, &error, {}, &written), qPrintable(error));
-    QCOMPARE(readAll(m_path), HandOrdered);
+    QCOMPARE(readFile(m_path), HandOrdered);
     QCOMPARE(written, HandOrdered);
 }
 
@@ -281,7 +270,7 @@ void TestConfigOrder::removedServerIsGone()
     const qsizetype start = HandOrdered.indexOf("        \"alpha\": {");
     const qsizetype end = HandOrdered.indexOf("        \"mid\": {");
     QCOMPARE(saved, QByteArray(HandOrdered).remove(start, end - start));
-    QCOMPARE(serverNames(loadConfig(m_path, Context)), (QStringList{u"zeta"_s, u"mid"_s}));
+    QCOMPARE(loadConfig(m_path, Context).serverNames(), (QStringList{u"zeta"_s, u"mid"_s}));
 }
 
 void TestConfigOrder::newServerGoesLast()
@@ -306,7 +295,7 @@ void TestConfigOrder::newServerGoesLast()
             "command": "uvx"
         }
     },)"));
-    QCOMPARE(serverNames(loadConfig(m_path, Context)), (QStringList{u"zeta"_s, u"alpha"_s, u"mid"_s, u"beta"_s}));
+    QCOMPARE(loadConfig(m_path, Context).serverNames(), (QStringList{u"zeta"_s, u"alpha"_s, u"mid"_s, u"beta"_s}));
 }
 
 void TestConfigOrder::serversAddedTogetherGoLastAlphabetically()
@@ -315,7 +304,7 @@ void TestConfigOrder::serversAddedTogetherGoLastAlphabetically()
     for (const QString &name : {u"nu"_s, u"beta"_s, u"omega"_s})
         root = putServer(root, Servers, {}, name, QJsonObject{{u"command"_s, name}});
     save(root);
-    QCOMPARE(serverNames(loadConfig(m_path, Context)),
+    QCOMPARE(loadConfig(m_path, Context).serverNames(),
              (QStringList{u"zeta"_s, u"alpha"_s, u"mid"_s, u"beta"_s, u"nu"_s, u"omega"_s}));
 }
 
@@ -328,7 +317,7 @@ void TestConfigOrder::renamedServerKeepsItsPlace()
     QByteArray expected = replaced(HandOrdered, R"("zeta": {)", R"("omega": {)");
     expected = replaced(expected, "\"enabled\": true\n", "\"enabled\": true,\n            \"cwd\": \"/srv\"\n");
     QCOMPARE(saved, expected);
-    QCOMPARE(serverNames(loadConfig(m_path, Context)), (QStringList{u"omega"_s, u"alpha"_s, u"mid"_s}));
+    QCOMPARE(loadConfig(m_path, Context).serverNames(), (QStringList{u"omega"_s, u"alpha"_s, u"mid"_s}));
 }
 
 void TestConfigOrder::renamedOntoAnotherServerTakesItsPlace()
@@ -336,7 +325,7 @@ void TestConfigOrder::renamedOntoAnotherServerTakesItsPlace()
     const QJsonObject entry = m_document.root.value(Servers)[u"mid"_s].toObject();
     save(putServer(m_document.root, Servers, u"mid"_s, u"alpha"_s, entry));
     const ConfigDocument saved = loadConfig(m_path, Context);
-    QCOMPARE(serverNames(saved), (QStringList{u"zeta"_s, u"alpha"_s}));
+    QCOMPARE(saved.serverNames(), (QStringList{u"zeta"_s, u"alpha"_s}));
     QCOMPARE(saved.server(u"alpha"_s)->command.program, u"node"_s);
 }
 
@@ -352,7 +341,7 @@ void TestConfigOrder::savedFileReadsAsTheEditedDocument()
     const ConfigDocument edited = parseConfig(QJsonDocument(root).toJson(), m_path, Context);
     QVERIFY(saved.isValid());
     QCOMPARE(saved.root, root);
-    QCOMPARE(serverNames(saved), (QStringList{u"zeta"_s, u"mid"_s, u"added"_s, u"beta"_s}));
+    QCOMPARE(saved.serverNames(), (QStringList{u"zeta"_s, u"mid"_s, u"added"_s, u"beta"_s}));
     QCOMPARE(saved.servers.size(), edited.servers.size());
     for (const ServerConfig &server : saved.servers) {
         QVERIFY2(server.isValid(), qPrintable(server.errors.join(u'\n')));
@@ -399,10 +388,10 @@ void TestConfigOrder::duplicateServerKeepsItsFirstPlace()
     QVERIFY(Testing::writeFile(m_path, R"({"mcpServers": {"b": {"command": "1"}, "a": {"command": "a"},
                                                            "b": {"command": "2"}}})"));
     const ConfigDocument document = loadConfig(m_path, Context);
-    QCOMPARE(serverNames(document), (QStringList{u"b"_s, u"a"_s}));
+    QCOMPARE(document.serverNames(), (QStringList{u"b"_s, u"a"_s}));
     save(document.root);
     const ConfigDocument saved = loadConfig(m_path, Context);
-    QCOMPARE(serverNames(saved), (QStringList{u"b"_s, u"a"_s}));
+    QCOMPARE(saved.serverNames(), (QStringList{u"b"_s, u"a"_s}));
     QCOMPARE(saved.server(u"b"_s)->command.program, u"2"_s);
     QVERIFY(saved.server(u"b"_s)->isValid()); // written once now
 }
@@ -413,22 +402,22 @@ void TestConfigOrder::newFileFollowsTheGivenOrder()
     // No file yet: the order the document was read in, such as the embedded demo's.
     const QString fresh = m_folder.filePath(u"new/servers.json"_s);
     QVERIFY2(saveConfig(fresh, m_document.root, &error, m_document.keyOrder), qPrintable(error));
-    QCOMPARE(readAll(fresh), HandOrdered);
+    QCOMPARE(readFile(fresh), HandOrdered);
 
     // A file on disk wins over the order given: it is what the user sees.
     const JsonKeyOrder otherOrder = *JsonKeyOrder::scan(R"({"defaults": {}, "mcpServers": {"mid": {}}})");
     QVERIFY2(saveConfig(fresh, m_document.root, &error, otherOrder), qPrintable(error));
-    QCOMPARE(readAll(fresh), HandOrdered);
+    QCOMPARE(readFile(fresh), HandOrdered);
 
     // An empty file (as `touch` leaves one) has no order: the given one is used.
     QVERIFY(Testing::writeFile(fresh, ""));
     QVERIFY2(saveConfig(fresh, m_document.root, &error, m_document.keyOrder), qPrintable(error));
-    QCOMPARE(readAll(fresh), HandOrdered);
+    QCOMPARE(readFile(fresh), HandOrdered);
 
     // Neither a file nor an order: alphabetical, as QJsonDocument writes it.
     const QString unordered = m_folder.filePath(u"unordered/servers.json"_s);
     QVERIFY2(saveConfig(unordered, m_document.root, &error), qPrintable(error));
-    QCOMPARE(readAll(unordered), QJsonDocument(m_document.root).toJson(QJsonDocument::Indented));
+    QCOMPARE(readFile(unordered), QJsonDocument(m_document.root).toJson(QJsonDocument::Indented));
 }
 
 QByteArray TestConfigOrder::save(const QJsonObject &root)
@@ -436,7 +425,7 @@ QByteArray TestConfigOrder::save(const QJsonObject &root)
     QString error;
     if (!saveConfig(m_path, root, &error))
         qFatal("save failed: %s", qPrintable(error));
-    return readAll(m_path);
+    return readFile(m_path);
 }
 
 #endif // Q_MOC_RUN

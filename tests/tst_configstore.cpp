@@ -25,19 +25,7 @@ QJsonObject withServer(QJsonObject root, const QString &name, const QString &com
     return root;
 }
 
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
-QStringList serverNames(const ConfigDocument &document)
-{
-    QStringList names;
-    for (const ServerConfig &server : document.servers)
-        names.append(server.name);
-    return names;
-}
 
 } // namespace
 
@@ -68,7 +56,7 @@ private slots:
         QCOMPARE(QFile::permissions(userPath), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser
                                                    | QFileDevice::WriteUser);
         // The demo's ${tether:bindir} is kept as written, not expanded into the file.
-        QVERIFY(readAll(userPath).contains("${tether:bindir}"));
+        QVERIFY(readFile(userPath).contains("${tether:bindir}"));
 
         // From now on the user's file is followed: an outside edit is picked up.
         const QJsonObject edited = withServer(store.document().root, u"outside"_s, u"/bin/outside"_s);
@@ -110,7 +98,7 @@ private slots:
         QString error;
         QVERIFY(!store.save(withServer(staleCopy, u"window"_s, u"/bin/window"_s), &error));
         QVERIFY2(error.contains(path) && error.contains(u"changed on disk"_s), qPrintable(error));
-        QCOMPARE(readAll(path), byHand);
+        QCOMPARE(readFile(path), byHand);
 
         // Once read, the edit goes on top of it.
         QTRY_VERIFY_WITH_TIMEOUT(store.document().server(u"hand"_s), 5000);
@@ -124,7 +112,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!problems.isEmpty() && !problems.last().at(0).toString().isEmpty(), 5000);
         QVERIFY(!store.save(withServer(store.document().root, u"late"_s, u"/bin/late"_s), &error));
         QVERIFY2(error.contains(u"fix the file first"_s), qPrintable(error));
-        QCOMPARE(readAll(path), unusable);
+        QCOMPARE(readFile(path), unusable);
     }
 
     void problemClearsWhenABrokenEditIsUndone()
@@ -157,7 +145,7 @@ private slots:
         QString error;
         QVERIFY(!store.save(withServer(store.document().root, u"extra"_s, u"/bin/extra"_s), &error));
         QVERIFY2(error.contains(userPath) && error.contains(u"was created after"_s), qPrintable(error));
-        QCOMPARE(readAll(userPath), imported);
+        QCOMPARE(readFile(userPath), imported);
         QVERIFY(store.isEmbedded());
     }
 
@@ -172,19 +160,19 @@ private slots:
         QString error;
         QVERIFY2(store.save(withServer(store.document().root, u"mid"_s, u"/bin/mid"_s), &error), qPrintable(error));
         const QStringList order{u"zeta"_s, u"alpha"_s, u"mid"_s};
-        QCOMPARE(serverNames(store.document()), order);
-        QCOMPARE(serverNames(loadConfig(path, Context)), order);
-        QVERIFY(readAll(path).indexOf("\"/bin/a\"") < readAll(path).indexOf("\"args\""));
+        QCOMPARE(store.document().serverNames(), order);
+        QCOMPARE(loadConfig(path, Context).serverNames(), order);
+        QVERIFY(readFile(path).indexOf("\"/bin/a\"") < readFile(path).indexOf("\"args\""));
 
         // The embedded demo has no file to follow: the first save keeps the demo's own order.
         const QString userPath = dir.filePath(u"tether/servers.json"_s);
         ConfigStore demo({QString::fromUtf16(EmbeddedConfigPath), true}, Context, userPath);
         demo.load();
-        const QStringList demoOrder = serverNames(demo.document());
+        const QStringList demoOrder = demo.document().serverNames();
         QCOMPARE(demoOrder, (QStringList{u"demo"_s, u"flaky"_s, u"broken"_s}));
         QVERIFY2(demo.save(withServer(demo.document().root, u"added"_s, u"/bin/added"_s), &error), qPrintable(error));
-        QCOMPARE(serverNames(demo.document()), demoOrder + QStringList{u"added"_s});
-        QCOMPARE(serverNames(loadConfig(userPath, Context)), demoOrder + QStringList{u"added"_s});
+        QCOMPARE(demo.document().serverNames(), demoOrder + QStringList{u"added"_s});
+        QCOMPARE(loadConfig(userPath, Context).serverNames(), demoOrder + QStringList{u"added"_s});
     }
 
     void brokenFileOnDiskIsNeverOverwritten()
@@ -200,7 +188,7 @@ private slots:
         QString error;
         QVERIFY(!store.save(withServer(store.document().root, u"two"_s, u"/bin/two"_s), &error));
         QVERIFY2(error.contains(path) && error.contains(u"nothing was saved over it"_s), qPrintable(error));
-        QCOMPARE(readAll(path), broken);
+        QCOMPARE(readFile(path), broken);
         QCOMPARE(changed.size(), 0);
         QVERIFY(!store.document().server(u"two"_s));
     }
@@ -216,7 +204,7 @@ private slots:
         QString error;
         QVERIFY(!store.save(QJsonObject{{u"mcpServers"_s, u"not an object"_s}}, &error));
         QVERIFY2(error.contains(u"nothing was saved"_s) && error.contains(u"mcpServers"_s), qPrintable(error));
-        QCOMPARE(readAll(path), original);
+        QCOMPARE(readFile(path), original);
     }
 
     void brokenFileIsReportedThenPickedUpWhenFixed()

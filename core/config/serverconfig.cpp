@@ -713,6 +713,14 @@ const ServerConfig *ConfigDocument::server(const QString &name) const
     return nullptr;
 }
 
+QStringList ConfigDocument::serverNames() const
+{
+    QStringList names;
+    for (const ServerConfig &config : servers)
+        names.append(config.name);
+    return names;
+}
+
 ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const ConfigContext &context)
 {
     ConfigDocument document;

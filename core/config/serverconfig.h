@@ -74,6 +74,7 @@ struct ConfigDocument
 
     bool isValid() const { return errors.isEmpty(); }
     const ServerConfig *server(const QString &name) const;
+    QStringList serverNames() const; // in file order
 };
 
 // Variables Tether itself provides in a config, besides ${env:NAME}: ${tether:bindir} is the
