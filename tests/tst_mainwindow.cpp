@@ -124,6 +124,23 @@ private slots:
         QVERIFY(!model.index(0, ServerTableModel::State).data(Qt::DecorationRole).value<QIcon>().isNull());
     }
 
+    void remoteServersShowTheirUrlInsteadOfAPid()
+    {
+        ServerTableModel model;
+        ServerStatus remote = status(u"remote"_s, ServerState::Connected);
+        remote.transport = u"http: https://mcp.example.com/mcp"_s;
+        ServerStatus local = status(u"local"_s, ServerState::Connected);
+        local.transport = u"stdio: tether-demo-server"_s;
+        local.pid = 4242;
+        ServerStatus stopped = status(u"stopped"_s, ServerState::Stopped);
+        stopped.transport = u"stdio: tether-demo-server"_s;
+        model.setStatuses({remote, local, stopped});
+        QCOMPARE(model.index(0, ServerTableModel::Transport).data().toString(), u"http"_s);
+        QCOMPARE(model.index(0, ServerTableModel::Pid).data().toString(), u"https://mcp.example.com/mcp"_s);
+        QCOMPARE(model.index(1, ServerTableModel::Pid).data().toLongLong(), 4242);
+        QVERIFY(!model.index(2, ServerTableModel::Pid).data().isValid());
+    }
+
     void changesAreBatched()
     {
         ServerTableModel model;
