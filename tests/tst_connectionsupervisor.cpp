@@ -1167,6 +1167,38 @@ private slots:
         QVERIFY(logged(spdlog::level::info, {u"answers pings again"_s}));
     }
 
+    // 13c. An error the transport made up (HTTP 502 from a proxy, its own timeout) is no
+    // answer of the server: pings failed so count as misses.
+    void transportErrorsToPingsAreMisses()
+    {
+        SupervisorSettings settings = fastSettings();
+        settings.heartbeat = {true, 50, 1000, 2};
+        settings.reconnect.initialDelayMs = 200;
+        settings.reconnect.maxDelayMs = 400;
+        Harness h(settings);
+        h.configure = [](FakeTransport *transport, int) {
+            QObject::connect(transport, &FakeTransport::messageSent, transport, [transport](const QJsonObject &message) {
+                if (message.value(u"method").toString() != u"ping")
+                    return;
+                const QJsonValue id = message.value(u"id");
+                QMetaObject::invokeMethod(
+                    transport,
+                    [transport, id] {
+                        transport->inject(JsonRpc::makeError(id, JsonRpc::TransportError,
+                                                             u"http://proxy/mcp answered 'ping' with HTTP 502"_s));
+                    },
+                    Qt::QueuedConnection);
+            });
+        };
+        h.supervisor.start();
+        QVERIFY(h.connectGeneration(1));
+
+        QTRY_COMPARE_WITH_TIMEOUT(h.supervisor.state(), ServerState::Reconnecting, 3000);
+        const QString reason = h.supervisor.status().reason;
+        QVERIFY2(reason.contains(u"heartbeat: 2 pings in a row got no answer: "_s) && reason.contains(u"HTTP 502"_s),
+                 qPrintable(reason));
+    }
+
     // 14a. Reconnect during an outage cancels the backoff and starts now with a fresh budget.
     void reconnectDuringAnOutageStartsAFreshAttempt()
     {

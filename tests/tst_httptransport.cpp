@@ -1,6 +1,7 @@
 // The HTTP transports against a scripted server that does on demand what real servers do
 // only sometimes: expire sessions, fail one request, answer with an HTML page, cut a stream
 // in the middle of an event, dribble a reply byte by byte, send too much.
+#include "manager/transportfactory.h"
 #include "protocol/mcpclientsession.h"
 #include "support/httpfixture.h"
 #include "transport/httpssetransport.h"
@@ -376,6 +377,7 @@ private slots:
         QVERIFY2(reason.contains(u"HTTP 401"_s), qPrintable(reason));
         QVERIFY2(reason.contains(u"needs credentials"_s), qPrintable(reason));
         QVERIFY2(reason.contains(u"\"headers\""_s) && reason.contains(u"Authorization"_s), qPrintable(reason));
+        QVERIFY2(reason.contains(u"tetherctl's --header"_s), qPrintable(reason));
         QVERIFY2(reason.contains(u"Bearer"_s), qPrintable(reason));
         QTRY_COMPARE(closed.size(), 1);
     }
@@ -528,6 +530,331 @@ private slots:
         client->open();
         QTRY_COMPARE(closed.size(), 1);
         QVERIFY2(closeError(closed).contains(u"not on the same host"_s), qPrintable(closeError(closed)));
+    }
+
+    // Only an answer of the server is one: a proxy's 502 or a dropped request is the transport's.
+    void transportFailuresHaveTheirOwnCode()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        auto client = streamable(fixture);
+        QVERIFY(openReady(*client));
+        server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) {
+            return FixtureReply{502, {{"Content-Type", "text/html"}}, "<html>Bad Gateway</html>"};
+        });
+        const ToolCallReply reply = call(*client);
+        QVERIFY(reply.error);
+        QCOMPARE(reply.error->code, int(JsonRpc::TransportError));
+        QVERIFY2(reply.error->message.contains(u"HTTP 502"_s), qPrintable(reply.error->message));
+    }
+
+    // A ping carries nothing a server could find wrong: a 400 to it refuses the session.
+    void badRequestToAPingIsALostSession()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        auto client = streamable(fixture);
+        QVERIFY(openReady(*client));
+        server.overrides.insert(u"ping"_s, [](const FixtureRequest &) {
+            return FixtureReply{400, {{"Content-Type", "application/json"}},
+                                R"({"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null})"};
+        });
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        std::optional<RpcReply> pinged;
+        client->ping([&](const RpcReply &reply) { pinged = reply; }, 5s);
+        QTRY_COMPARE(closed.size(), 1);
+        QVERIFY2(closeError(closed).startsWith(u"session lost"_s) && closeError(closed).contains(u"HTTP 400"_s),
+                 qPrintable(closeError(closed)));
+        QVERIFY(pinged && pinged->error);
+        // A lost session is not ended with a DELETE.
+        QVERIFY(fixture.requestsFor("DELETE").isEmpty());
+
+        // A 400 to a request with content fails only that request.
+        HttpFixture other;
+        ScriptedServer otherServer(other);
+        otherServer.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) { return FixtureReply{400, {}, "bad arguments"}; });
+        auto otherClient = streamable(other);
+        QVERIFY(openReady(*otherClient));
+        QVERIFY(call(*otherClient).error);
+        QVERIFY(otherClient->isReady());
+    }
+
+    // Qt's timers take int milliseconds: 2^31 would be negative (never reopened), 2^32 zero (a tight loop).
+    void hugeRetryIsClamped_data()
+    {
+        QTest::addColumn<QByteArray>("retry");
+        QTest::newRow("2^31") << QByteArray("2147483648");
+        QTest::newRow("2^32") << QByteArray("4294967296");
+    }
+
+    void hugeRetryIsClamped()
+    {
+        QFETCH(QByteArray, retry);
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        server.overrides.insert(u"GET"_s, [&](const FixtureRequest &) {
+            return events("retry: " + retry + "\n\n" + sseEvent(JsonRpc::makeNotification(u"notifications/tools/list_changed"_s), "g1"),
+                          Delivery::Cut);
+        });
+        HttpTransportOptions options = fastOptions();
+        options.longestResumeDelay = 300ms;
+        auto client = streamable(fixture, options);
+        QVERIFY(openReady(*client));
+        QTRY_COMPARE_WITH_TIMEOUT(fixture.requestsFor("GET").size(), 3, 5000);
+        const QList<FixtureRequest> gets = fixture.requestsFor("GET");
+        for (qsizetype i = 1; i < gets.size(); ++i) {
+            const qint64 gap = gets[i].receivedAtMs - gets[i - 1].receivedAtMs;
+            QVERIFY2(gap >= 250, qPrintable(QString::number(gap)));
+        }
+    }
+
+    // A server that ends its stream at once, with nothing on it, is asked ever more slowly.
+    void emptyReopeningsBackOff()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        server.overrides.insert(u"GET"_s, [](const FixtureRequest &) { return events("retry: 0\n\n", Delivery::Cut); });
+        auto client = streamable(fixture);
+        QVERIFY(openReady(*client));
+        QTRY_COMPARE_WITH_TIMEOUT(fixture.requestsFor("GET").size(), 4, 5000);
+        const QList<FixtureRequest> gets = fixture.requestsFor("GET");
+        const qint64 first = gets[2].receivedAtMs - gets[1].receivedAtMs;
+        const qint64 second = gets[3].receivedAtMs - gets[2].receivedAtMs;
+        // retry: 0 counts as the shortest delay, 100 ms, doubled for every empty stream in a row.
+        QVERIFY2(first >= 350 && second >= 750, qPrintable(u"%1 %2"_s.arg(first).arg(second)));
+        QVERIFY(client->isReady());
+    }
+
+    // Express's res.sendStatus(202) says "Accepted" in a text/plain body.
+    void acceptedWithABodyIsAccepted()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        server.overrides.insert(u"notifications/initialized"_s, [](const FixtureRequest &) {
+            return FixtureReply{202, {{"Content-Type", "text/plain; charset=utf-8"}}, "Accepted"};
+        });
+        server.overrides.insert(u"GET"_s, [](const FixtureRequest &) { return events(": open\n\n", Delivery::Stream); });
+        auto client = streamable(fixture);
+        QVERIFY(openReady(*client));
+        QTRY_COMPARE(fixture.requestsFor("GET").size(), 1);
+    }
+
+    // Qt would send the Authorization header along to wherever a redirect points.
+    void redirectToAnotherOriginIsRefused()
+    {
+        HttpFixture elsewhere;
+        ScriptedServer elsewhereServer(elsewhere);
+        HttpFixture fixture;
+        const QByteArray location = elsewhere.url().toEncoded() + "?token=leaked";
+        fixture.setHandler([&](const FixtureRequest &) {
+            return FixtureReply{307, {{"Location", location}}, {}};
+        });
+        auto client = streamable(fixture, fastOptions(), {{u"Authorization"_s, u"Bearer secret-token"_s}});
+        QSignalSpy failed(client.get(), &McpClientSession::failed);
+        client->open();
+        QTRY_COMPARE(failed.size(), 1);
+        const QString reason = failed.first().first().toString();
+        QVERIFY2(reason.contains(u"HTTP 307"_s) && reason.contains(elsewhere.url().toString())
+                     && reason.contains(u"another origin"_s),
+                 qPrintable(reason));
+        QVERIFY2(!reason.contains(u"leaked"_s) && !reason.contains(u"secret-token"_s), qPrintable(reason));
+        QVERIFY(elsewhere.requests.isEmpty());
+    }
+
+    void redirectWithinTheOrigin()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        server.overrides.insert(u"initialize"_s, [&](const FixtureRequest &request) {
+            if (request.path == "/mcp")
+                return FixtureReply{307, {{"Location", "/mcp/"}}, {}};
+            return json(JsonRpc::makeResult(request.json().value(u"id"),
+                                            QJsonObject{{u"protocolVersion"_s, u"2025-11-25"_s},
+                                                        {u"capabilities"_s, QJsonObject{}},
+                                                        {u"serverInfo"_s, QJsonObject{{u"name"_s, u"moved"_s}}}}));
+        });
+        auto client = streamable(fixture);
+        QVERIFY(openReady(*client));
+        QCOMPARE(fixture.posts(u"initialize"_s).last().path, QByteArray("/mcp/"));
+
+        // A 302 would turn the POST into a GET, and the GET's 405 would read as an old server.
+        HttpFixture moved;
+        moved.setHandler([](const FixtureRequest &request) {
+            if (request.method == "POST")
+                return FixtureReply{302, {{"Location", "/login"}}, {}};
+            return FixtureReply{405, {}, {}};
+        });
+        auto movedClient = streamable(moved);
+        QSignalSpy failed(movedClient.get(), &McpClientSession::failed);
+        QSignalSpy lines(movedClient.get(), &McpClientSession::stderrLine);
+        movedClient->open();
+        QTRY_COMPARE(failed.size(), 1);
+        const QString reason = failed.first().first().toString();
+        QVERIFY2(reason.contains(u"HTTP 302"_s) && reason.contains(u"turn the POST into a GET"_s), qPrintable(reason));
+        QVERIFY(lines.isEmpty());
+        QVERIFY(moved.requestsFor("GET").isEmpty());
+    }
+
+    void shownUrlHidesSecrets_data()
+    {
+        QTest::addColumn<QString>("written");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("query") << u"https://h.example/mcp?api_key=sk-123&mode=x"_s << u"https://h.example/mcp?api_key=…&mode=…"_s;
+        QTest::newRow("env reference") << u"https://h.example/mcp?api_key=${env:KEY}"_s
+                                       << u"https://h.example/mcp?api_key=${env:KEY}"_s;
+        QTest::newRow("user info") << u"https://me:pw@h.example:8443/mcp"_s << u"https://…:…@h.example:8443/mcp"_s;
+        QTest::newRow("token as user") << u"https://tok@h.example/mcp#x"_s << u"https://…@h.example/mcp#x"_s;
+        QTest::newRow("plain") << u"http://127.0.0.1:3001/mcp"_s << u"http://127.0.0.1:3001/mcp"_s;
+    }
+
+    void shownUrlHidesSecrets()
+    {
+        QFETCH(QString, written);
+        QFETCH(QString, shown);
+        QCOMPARE(redactedUrl(written), shown);
+
+        ServerConfig config;
+        config.name = u"remote"_s;
+        config.transport = TransportKind::StreamableHttp;
+        config.url = QString(written).replace(u"${env:KEY}"_s, u"sk-from-env"_s);
+        config.source = QJsonObject{{u"url"_s, written}};
+        const std::unique_ptr<Transport> transport = transportFactoryFor(config)();
+        QCOMPARE(transport->description(), u"http: "_s + shown);
+    }
+
+    // A connection cut under one request fails that request only; it takes a few in a row to
+    // show that the server is out of reach.
+    void droppedRequestFailsOnlyThatRequest()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        auto client = streamable(fixture);
+        QVERIFY(openReady(*client));
+        server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) { return FixtureReply{200, {}, {}, Delivery::Drop}; });
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        const ToolCallReply dropped = call(*client);
+        QVERIFY(dropped.error);
+        QCOMPARE(dropped.error->code, int(JsonRpc::TransportError));
+        QVERIFY2(dropped.error->message.contains(u"closed the connection"_s), qPrintable(dropped.error->message));
+        server.overrides.remove(u"tools/call"_s);
+        QVERIFY(!call(*client).error);
+        QVERIFY(closed.isEmpty());
+
+        server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) { return FixtureReply{200, {}, {}, Delivery::Drop}; });
+        QVERIFY(call(*client).error);
+        QVERIFY(call(*client).error);
+        QVERIFY(closed.isEmpty());
+        call(*client);
+        QTRY_COMPARE(closed.size(), 1);
+        QVERIFY2(closeError(closed).contains(u"3 requests in a row"_s), qPrintable(closeError(closed)));
+    }
+
+    void sameOriginWithDefaultPorts()
+    {
+        QVERIFY(isSameOrigin(QUrl(u"http://h.example/sse"_s), QUrl(u"http://h.example:80/messages"_s)));
+        QVERIFY(isSameOrigin(QUrl(u"https://H.example:443/sse"_s), QUrl(u"https://h.example/messages"_s)));
+        QVERIFY(!isSameOrigin(QUrl(u"https://h.example/sse"_s), QUrl(u"http://h.example/messages"_s)));
+        QVERIFY(!isSameOrigin(QUrl(u"http://h.example/sse"_s), QUrl(u"http://h.example:8080/messages"_s)));
+    }
+
+    // Once a server turned out to speak HTTP+SSE only, later connections go there at once.
+    void fallbackIsRemembered()
+    {
+        HttpFixture fixture;
+        fixture.setHandler([&](const FixtureRequest &request) {
+            if (request.method == "GET")
+                return events("event: endpoint\ndata: /messages\n\n", Delivery::Stream);
+            if (request.path == "/mcp")
+                return FixtureReply{405, {}, {}};
+            const QJsonObject message = request.json();
+            if (message.value(u"method").toString() == u"initialize") {
+                fixture.writeToStream("event: message\n" + sseEvent(JsonRpc::makeResult(
+                    message.value(u"id"), QJsonObject{{u"protocolVersion"_s, u"2024-11-05"_s}, {u"capabilities"_s, QJsonObject{}},
+                                                      {u"serverInfo"_s, QJsonObject{{u"name"_s, u"legacy"_s}}}})));
+            }
+            return FixtureReply{202, {}, {}};
+        });
+        ServerConfig config;
+        config.name = u"legacy"_s;
+        config.transport = TransportKind::StreamableHttp;
+        config.url = fixture.url().toString();
+        const TransportFactory factory = transportFactoryFor(config);
+        auto first = session(factory());
+        QVERIFY(openReady(*first));
+        QSignalSpy closed(first.get(), &McpClientSession::closed);
+        first->close();
+        QTRY_COMPARE(closed.size(), 1);
+        QCOMPARE(fixture.posts(u"initialize"_s).size(), 2);
+
+        auto second = session(factory());
+        QVERIFY(second->transport()->description().startsWith(u"sse: "_s));
+        QSignalSpy lines(second.get(), &McpClientSession::stderrLine);
+        QVERIFY(openReady(*second));
+        QCOMPARE(fixture.posts(u"initialize"_s).size(), 3);
+        QCOMPARE(fixture.posts(u"initialize"_s).last().path, QByteArray("/messages"));
+        QVERIFY(lines.isEmpty());
+    }
+
+    // A GET stream the server refuses for a moment (409, 5xx) is tried again like a cut one.
+    void serverStreamRefusedForAMomentIsRetried()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        int gets = 0;
+        server.overrides.insert(u"GET"_s, [&](const FixtureRequest &) {
+            ++gets;
+            if (gets == 2)
+                return FixtureReply{409, {}, "Conflict: Only one SSE stream is allowed per session"};
+            if (gets == 3)
+                return FixtureReply{503, {}, {}};
+            return events("id: g" + QByteArray::number(gets) + "\ndata: \n\n", Delivery::Stream);
+        });
+        auto client = streamable(fixture);
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        QVERIFY(openReady(*client));
+        QTRY_COMPARE(fixture.openStreamCount(), 1);
+        fixture.closeStream();
+        QTRY_COMPARE(gets, 4);
+        QTRY_COMPARE(fixture.openStreamCount(), 1);
+        QVERIFY(closed.isEmpty());
+        QVERIFY(!call(*client).error);
+    }
+
+    // A server may keep a POST's stream open with keep-alive comments after the response.
+    void postStreamEndsWithItsResponse()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &request) {
+            return events(sseEvent(toolResult(request.json().value(u"id"), u"streamed"_s)) + ": keep-alive\n\n",
+                          Delivery::Stream);
+        });
+        auto client = streamable(fixture);
+        QVERIFY(openReady(*client));
+        QCOMPARE(renderContent(call(*client).result.content), u"streamed"_s);
+        QTRY_COMPARE(fixture.openStreamCount(), 0);
+    }
+
+    // A version Tether does not speak is refused by the session, and goes into no header.
+    void unknownProtocolVersionIsNotSent()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        server.overrides.insert(u"initialize"_s, [](const FixtureRequest &request) {
+            return json(JsonRpc::makeResult(request.json().value(u"id"),
+                                            QJsonObject{{u"protocolVersion"_s, u"1999-01-01\r\nX-Injected: 1"_s},
+                                                        {u"capabilities"_s, QJsonObject{}},
+                                                        {u"serverInfo"_s, QJsonObject{{u"name"_s, u"future"_s}}}}),
+                        {{"Mcp-Session-Id", "session-9"}});
+        });
+        auto client = streamable(fixture);
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        QVERIFY(!openReady(*client));
+        QTRY_COMPARE(closed.size(), 1);
+        for (const FixtureRequest &request : std::as_const(fixture.requests)) {
+            QVERIFY(request.header("mcp-protocol-version").isEmpty());
+            QVERIFY(request.header("x-injected").isEmpty());
+        }
     }
 
     void networkErrorTexts()

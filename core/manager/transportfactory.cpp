@@ -16,14 +16,22 @@ TransportFactory transportFactoryFor(const ServerConfig &config, StreamableHttpT
     endpoint.url = QUrl(config.url);
     endpoint.headers = config.headers;
     const QJsonValue written = config.source.value(QLatin1StringView("url"));
-    if (written.isString())
-        endpoint.shownUrl = written.toString();
+    endpoint.shownUrl = redactedUrl(written.isString() ? written.toString() : config.url);
     HttpTransportOptions options;
     options.requestTimeout = config.requestTimeout;
     if (config.transport == TransportKind::Sse)
         return [endpoint, options] { return std::make_unique<HttpSseTransport>(endpoint, options); };
-    return [endpoint, options, httpFallback] {
-        return std::make_unique<StreamableHttpTransport>(endpoint, options, httpFallback);
+    // Once the server turned out to speak HTTP+SSE only, later connections (reconnects after a
+    // loss, a manual Reconnect) go there at once: fallen back once, for as long as this config
+    // of the server stands. A changed config builds a new factory that tries Streamable HTTP again.
+    auto speaksHttpSseOnly = std::make_shared<bool>(false);
+    return [endpoint, options, httpFallback, speaksHttpSseOnly]() -> std::unique_ptr<Transport> {
+        if (*speaksHttpSseOnly)
+            return std::make_unique<HttpSseTransport>(endpoint, options);
+        auto transport = std::make_unique<StreamableHttpTransport>(endpoint, options, httpFallback);
+        QObject::connect(transport.get(), &StreamableHttpTransport::fellBack, transport.get(),
+                         [speaksHttpSseOnly] { *speaksHttpSseOnly = true; });
+        return transport;
     };
 }
 

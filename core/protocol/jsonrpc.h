@@ -19,6 +19,9 @@ enum ErrorCode : int {
     // Local failures, never sent on the wire (the MCP SDKs use the same numbers).
     ConnectionClosed = -32000,
     RequestTimeout = -32001,
+    // A request the transport itself failed (an HTTP error status, a network error, its own
+    // transfer timeout): no answer from the MCP server came.
+    TransportError = -32003,
     RequestCancelled = -32800,
 };
 

@@ -478,8 +478,12 @@ void ConnectionSupervisor::onHeartbeatTick()
             m_pingInFlight = false;
             if (reply.error && reply.error->code == JsonRpc::ConnectionClosed)
                 return; // the loss itself is reported by the session
-            if (!reply.error || reply.error->code != JsonRpc::RequestTimeout) {
-                // Any answer, even an error, proves the server alive.
+            const bool unanswered = reply.error
+                                    && (reply.error->code == JsonRpc::RequestTimeout
+                                        || reply.error->code == JsonRpc::TransportError);
+            if (!unanswered) {
+                // Any answer of the server, even an error, proves it alive; an error the
+                // transport made up (HTTP 502, its own timeout) does not.
                 if (m_heartbeat.misses() > 0) {
                     m_heartbeat.answered();
                     spdlog::info("{}: answers pings again", label());
@@ -490,8 +494,11 @@ void ConnectionSupervisor::onHeartbeatTick()
             const HeartbeatPolicy &policy = m_settings.heartbeat;
             if (m_heartbeat.missed(policy.maxFailures)) {
                 const QString pings = policy.maxFailures == 1 ? u"a ping"_s : u"%1 pings in a row"_s.arg(policy.maxFailures);
-                onGenerationFailed(number, u"heartbeat: %1 got no answer within %2"_s
-                                               .arg(pings, formatDuration(milliseconds(policy.timeoutMs))));
+                const QString why = reply.error->code == JsonRpc::TransportError
+                                        ? u"heartbeat: %1 got no answer: %2"_s.arg(pings, reply.error->message)
+                                        : u"heartbeat: %1 got no answer within %2"_s.arg(
+                                              pings, formatDuration(milliseconds(policy.timeoutMs)));
+                onGenerationFailed(number, why);
                 return;
             }
             spdlog::warn("{}: missed a heartbeat ({}/{})", label(), m_heartbeat.misses(), policy.maxFailures);

@@ -9,9 +9,92 @@ using namespace Qt::StringLiterals;
 
 namespace Tether {
 
+static const char RefusedRedirectProperty[] = "tetherRefusedRedirect";
+
 QString HttpServerEndpoint::shown() const
 {
     return shownUrl.isEmpty() ? url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery) : shownUrl;
+}
+
+static QString redactedValue(QStringView value)
+{
+    if (value.isEmpty() || (value.startsWith(u"${env:") && value.endsWith(u'}')))
+        return value.toString();
+    return u"…"_s;
+}
+
+QString redactedUrl(const QString &url)
+{
+    // On the text as written: QUrl would percent-encode the braces of ${env:…}.
+    QString shown = url;
+    const qsizetype authorityStart = shown.indexOf(u"://");
+    if (authorityStart >= 0) {
+        const qsizetype hostStart = authorityStart + 3;
+        qsizetype authorityEnd = shown.size();
+        for (const QChar end : {u'/', u'?', u'#'}) {
+            const qsizetype at = shown.indexOf(end, hostStart);
+            if (at >= 0)
+                authorityEnd = std::min(authorityEnd, at);
+        }
+        const qsizetype at = shown.lastIndexOf(u'@', authorityEnd - 1);
+        if (at >= hostStart) {
+            QStringList parts;
+            for (const QString &part : shown.mid(hostStart, at - hostStart).split(u':'))
+                parts.append(redactedValue(part));
+            shown.replace(hostStart, at - hostStart, parts.join(u':'));
+        }
+    }
+    const qsizetype queryStart = shown.indexOf(u'?');
+    if (queryStart < 0)
+        return shown;
+    const qsizetype fragment = shown.indexOf(u'#', queryStart);
+    const qsizetype queryEnd = fragment < 0 ? shown.size() : fragment;
+    QStringList items;
+    for (const QString &item : shown.mid(queryStart + 1, queryEnd - queryStart - 1).split(u'&')) {
+        const qsizetype equals = item.indexOf(u'=');
+        items.append(equals < 0 ? item : item.left(equals + 1) + redactedValue(QStringView(item).sliced(equals + 1)));
+    }
+    shown.replace(queryStart + 1, queryEnd - queryStart - 1, items.join(u'&'));
+    return shown;
+}
+
+bool isSameOrigin(const QUrl &a, const QUrl &b)
+{
+    const auto defaultPort = [](const QUrl &url) { return url.scheme() == u"https" ? 443 : 80; };
+    return a.scheme().compare(b.scheme(), Qt::CaseInsensitive) == 0
+           && a.host().compare(b.host(), Qt::CaseInsensitive) == 0
+           && a.port(defaultPort(a)) == b.port(defaultPort(b));
+}
+
+void followOnlySafeRedirects(QNetworkReply *reply, const HttpServerEndpoint &endpoint)
+{
+    // By the time of redirected(), Qt has already made a POST answered 302 a GET, and the
+    // reply's url is the target.
+    const bool get = reply->operation() == QNetworkAccessManager::GetOperation;
+    const QUrl origin = reply->url();
+    QObject::connect(reply, &QNetworkReply::redirected, reply, [reply, endpoint, get, origin](const QUrl &target) {
+        const int status = httpStatusOf(*reply);
+        const bool keepsMethod = get || status == 307 || status == 308;
+        if (isSameOrigin(target, origin) && keepsMethod) {
+            emit reply->redirectAllowed();
+            return;
+        }
+        const QString where = target.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
+        const QString why = keepsMethod
+                                ? u"which is another origin; Tether follows redirects only to the same scheme, "
+                                  "host and port, so that the configured headers go nowhere else. If the server "
+                                  "moved, put the new url in the config"_s
+                                : u"which would turn the POST into a GET; is the url the server's MCP endpoint? "
+                                  "If the server moved, put the new url in the config"_s;
+        reply->setProperty(RefusedRedirectProperty, u"%1 answered with HTTP %2, a redirect to %3, %4"_s.arg(
+                                                        endpoint.shown()).arg(status).arg(where, why));
+        reply->abort();
+    });
+}
+
+QString refusedRedirect(const QNetworkReply &reply)
+{
+    return reply.property(RefusedRedirectProperty).toString();
 }
 
 QNetworkRequest HttpServerEndpoint::request(const QUrl &target, const QByteArray &accept) const
@@ -23,6 +106,7 @@ QNetworkRequest HttpServerEndpoint::request(const QUrl &target, const QByteArray
     request.setRawHeader("Accept", accept);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::UserVerifiedRedirectPolicy);
     return request;
 }
 
@@ -87,13 +171,13 @@ QString httpStatus(const HttpServerEndpoint &endpoint, const QString &what, cons
                                                                                            : challenge.indexOf(' ')));
         return answered
                + u": the server needs credentials. Set them in this server's \"headers\" in the config, for example "
-                 "\"Authorization\": \"Bearer ${env:TOKEN}\"%1 (Tether sends only the configured headers; it does "
-                 "not sign in with OAuth)"_s.arg(scheme.isEmpty() ? QString() : u" (the server asks for " + scheme + u')');
+                 "\"Authorization\": \"Bearer ${env:TOKEN}\"%1, or with tetherctl's --header 'Authorization: Bearer "
+                 "…' (Tether sends only the headers given; it does not sign in with OAuth)"_s.arg(scheme.isEmpty() ? QString() : u" (the server asks for " + scheme + u')');
     }
     if (status == 403) {
         return answered
                + u": the server refused the credentials or they lack permission; check the \"Authorization\" (or other) "
-                 "header in this server's \"headers\" in the config"_s
+                 "header in this server's \"headers\" in the config, or tetherctl's --header"_s
                + bodySays(body);
     }
     if (status >= 500)

@@ -23,9 +23,22 @@ struct HttpServerEndpoint
     QString shownUrl;
 
     QString shown() const;
-    // A request to `target` with the configured headers and `accept`.
+    // A request to `target` with the configured headers and `accept`. Redirects are the
+    // caller's to vet with followOnlySafeRedirects().
     QNetworkRequest request(const QUrl &target, const QByteArray &accept) const;
 };
+
+// A url as messages may show it: user info and query values become "…" unless they are
+// ${env:…} references, which show as written.
+QString redactedUrl(const QString &url);
+
+// Qt would follow a redirect anywhere, sending the configured headers (Authorization) along,
+// and turns a POST answered 301/302/303 into a GET. `reply` follows only a redirect to the
+// same scheme, host and port that keeps its method (any for GET, 307/308 for others); any
+// other is aborted and refusedRedirect() says why.
+void followOnlySafeRedirects(QNetworkReply *reply, const HttpServerEndpoint &endpoint);
+QString refusedRedirect(const QNetworkReply &reply); // empty when none was refused
+bool isSameOrigin(const QUrl &a, const QUrl &b);
 
 struct HttpTransportOptions
 {
@@ -34,6 +47,11 @@ struct HttpTransportOptions
     std::chrono::milliseconds requestTimeout{60000};
     qsizetype maxMessageBytes = SseParser::DefaultMaxEventBytes; // one JSON body or one event
     std::chrono::milliseconds resumeDelay{1000}; // before resuming a cut stream, unless the server said retry:
+    // A server's retry: is kept within these; reopenings in a row that bring no event double
+    // the delay up to the longest.
+    std::chrono::milliseconds shortestResumeDelay{100};
+    std::chrono::milliseconds longestResumeDelay{60000};
+    int maxNetworkFailures = 3; // POSTs in a row without any HTTP answer before the connection counts as lost
     int maxResumeAttempts = 3;                   // resumptions in a row that fail to connect
     std::chrono::milliseconds closeTimeout{2000}; // the DELETE of the session on close
 };

@@ -13,6 +13,14 @@ namespace Tether {
 // Of a failed stream request only the start of the body is worth quoting.
 static constexpr qsizetype MaxErrorBodyBytes = 4096;
 
+// Keeps the start of what `reply` has for `body` and drops the rest, so that a body that
+// never ends cannot grow memory.
+static void keepStartOfBody(QNetworkReply &reply, QByteArray &body)
+{
+    body.append(reply.read(std::max<qsizetype>(0, MaxErrorBodyBytes - body.size())));
+    reply.skip(reply.bytesAvailable());
+}
+
 HttpSseTransport::HttpSseTransport(HttpServerEndpoint endpoint, HttpTransportOptions options, QObject *parent)
     : Transport(parent)
     , m_endpoint(std::move(endpoint))
@@ -43,6 +51,7 @@ void HttpSseTransport::start()
     // Idle -> Connecting: usable once the server has named its message endpoint.
     m_stage = Stage::Connecting;
     m_stream = m_network.get(m_endpoint.request(m_endpoint.url, "text/event-stream"));
+    followOnlySafeRedirects(m_stream, m_endpoint);
     connect(m_stream, &QNetworkReply::readyRead, this, &HttpSseTransport::onStreamData);
     connect(m_stream, &QNetworkReply::finished, this, &HttpSseTransport::onStreamFinished);
     m_endpointTimer.start(m_options.requestTimeout);
@@ -52,7 +61,7 @@ void HttpSseTransport::onStreamData()
 {
     const int status = httpStatusOf(*m_stream);
     if (status < 200 || status >= 300 || !isEventStream(*m_stream)) {
-        m_streamBody.append(m_stream->read(MaxErrorBodyBytes - m_streamBody.size()));
+        keepStartOfBody(*m_stream, m_streamBody);
         return; // judged when the reply has finished
     }
     const QPointer<HttpSseTransport> guard(this);
@@ -83,9 +92,7 @@ void HttpSseTransport::onEndpoint(QByteArrayView data)
 {
     const QUrl target = m_endpoint.url.resolved(QUrl(QString::fromUtf8(data.trimmed())));
     // Messages may carry secrets: they go only where the stream came from.
-    const bool sameOrigin = target.scheme() == m_endpoint.url.scheme() && target.host() == m_endpoint.url.host()
-                            && target.port() == m_endpoint.url.port();
-    if (!target.isValid() || !sameOrigin) {
+    if (!target.isValid() || !isSameOrigin(target, m_endpoint.url)) {
         closeWithError(u"%1 named %2 as its message endpoint, which is not on the same host and port; Tether sends "
                        "messages only to where the event stream came from"_s.arg(m_endpoint.shown(),
                                                                                 JsonRpc::excerpt(data)));
@@ -108,7 +115,9 @@ void HttpSseTransport::onStreamFinished()
         return;
     const int status = httpStatusOf(*m_stream);
     QString error;
-    if (status == 0) {
+    if (const QString refused = refusedRedirect(*m_stream); !refused.isEmpty()) {
+        error = refused;
+    } else if (status == 0) {
         error = HttpErrors::networkFailure(m_endpoint, m_stream->error(), m_stream->errorString());
     } else if (status < 200 || status >= 300) {
         error = HttpErrors::httpStatus(m_endpoint, u"the request for its event stream"_s, *m_stream, m_streamBody);
@@ -132,12 +141,12 @@ void HttpSseTransport::send(const QJsonObject &message)
     request.setTransferTimeout(int(m_options.requestTimeout.count()));
     const JsonRpc::Message classified = JsonRpc::classify(message);
     QNetworkReply *reply = m_network.post(request, JsonRpc::serialize(message));
+    followOnlySafeRedirects(reply, m_endpoint);
     m_posts.emplace(reply, Post{classified.kind == JsonRpc::MessageKind::Request ? classified.id : QJsonValue(QJsonValue::Undefined),
                                 classified.method, {}});
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] {
-        const auto it = m_posts.find(reply);
-        if (it != m_posts.end() && it->second.body.size() < MaxErrorBodyBytes)
-            it->second.body.append(reply->read(MaxErrorBodyBytes - it->second.body.size()));
+        if (const auto it = m_posts.find(reply); it != m_posts.end())
+            keepStartOfBody(*reply, it->second.body);
     });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onPostFinished(reply); });
 }
@@ -150,12 +159,16 @@ void HttpSseTransport::onPostFinished(QNetworkReply *reply)
     Post post = std::move(it->second);
     m_posts.erase(it);
     reply->deleteLater();
-    post.body.append(reply->read(MaxErrorBodyBytes - post.body.size()));
+    keepStartOfBody(*reply, post.body);
 
     const int status = httpStatusOf(*reply);
     if (status >= 200 && status < 300)
         return; // the answer comes on the event stream
     const QString what = post.method.isEmpty() ? u"a response"_s : u"'%1'"_s.arg(post.method);
+    if (const QString refused = refusedRedirect(*reply); !refused.isEmpty()) {
+        answerWithError(post.requestId, refused);
+        return;
+    }
     if (status == 0) {
         const QString text = HttpErrors::networkFailure(m_endpoint, reply->error(), reply->errorString());
         if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError)
@@ -176,7 +189,7 @@ void HttpSseTransport::answerWithError(const QJsonValue &requestId, const QStrin
     if (requestId.isUndefined() || m_stage != Stage::Open)
         return;
     spdlog::debug("{}: {}", description(), error);
-    emit messageReceived(JsonRpc::makeError(requestId, JsonRpc::InternalError, error));
+    emit messageReceived(JsonRpc::makeError(requestId, JsonRpc::TransportError, error));
 }
 
 void HttpSseTransport::close()

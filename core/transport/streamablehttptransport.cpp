@@ -3,10 +3,13 @@
 #include "common/logging.h"
 #include "httpssetransport.h"
 #include "protocol/jsonrpc.h"
+#include "protocol/mcptypes.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -23,6 +26,22 @@ static QString idKey(const QJsonValue &id)
 static bool isSuccess(int status)
 {
     return status >= 200 && status < 300;
+}
+
+// A failure of one exchange rather than proof that the server is out of reach.
+static bool isTransient(QNetworkReply::NetworkError error)
+{
+    switch (error) {
+    case QNetworkReply::ConnectionRefusedError:
+    case QNetworkReply::HostNotFoundError:
+    case QNetworkReply::SslHandshakeFailedError:
+    case QNetworkReply::ProxyConnectionRefusedError:
+    case QNetworkReply::ProxyNotFoundError:
+    case QNetworkReply::ProxyAuthenticationRequiredError:
+        return false;
+    default:
+        return true;
+    }
 }
 
 StreamableHttpTransport::StreamableHttpTransport(HttpServerEndpoint endpoint, HttpTransportOptions options,
@@ -98,7 +117,8 @@ void StreamableHttpTransport::addSessionHeaders(QNetworkRequest &request) const
 {
     if (!m_sessionId.isEmpty())
         request.setRawHeader("Mcp-Session-Id", m_sessionId);
-    if (!m_protocolVersion.isEmpty())
+    // A version the session will refuse anyway must not reach the server as if Tether spoke it.
+    if (supportedProtocolVersions().contains(m_protocolVersion))
         request.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toUtf8());
 }
 
@@ -120,7 +140,7 @@ void StreamableHttpTransport::post(const QJsonObject &message, const QJsonValue 
 }
 
 void StreamableHttpTransport::openStream(Exchange::Kind kind, const QJsonValue &requestId,
-                                         const QByteArray &lastEventId, int failedConnects)
+                                         const QByteArray &lastEventId, int failedConnects, int idleReopens)
 {
     QNetworkRequest request = m_endpoint.request(m_endpoint.url, "text/event-stream");
     addSessionHeaders(request);
@@ -136,19 +156,25 @@ void StreamableHttpTransport::openStream(Exchange::Kind kind, const QJsonValue &
     exchange->events = SseParser(m_options.maxMessageBytes);
     exchange->resumedFrom = lastEventId;
     exchange->failedConnects = failedConnects;
+    exchange->idleReopens = idleReopens;
     exchange->reply = network().get(request);
     track(std::move(exchange));
 }
 
 void StreamableHttpTransport::scheduleStream(Exchange::Kind kind, const QJsonValue &requestId,
-                                             const QByteArray &lastEventId, int failedConnects)
+                                             const QByteArray &lastEventId, int failedConnects, int idleReopens)
 {
-    spdlog::debug("{}: reopening an event stream in {} ms{}", description(), m_retryDelay.count(),
+    // A server that ends its stream at once, again and again, must not be asked in a tight loop.
+    std::chrono::milliseconds delay = m_retryDelay;
+    for (int i = 0; i < idleReopens && delay < m_options.longestResumeDelay; ++i)
+        delay *= 2;
+    delay = std::min(delay, m_options.longestResumeDelay);
+    spdlog::debug("{}: reopening an event stream in {} ms{}", description(), delay.count(),
                   lastEventId.isEmpty() ? "" : " with Last-Event-ID");
-    QTimer::singleShot(m_retryDelay, this, [this, kind, requestId, lastEventId, failedConnects] {
+    QTimer::singleShot(delay, this, [this, kind, requestId, lastEventId, failedConnects, idleReopens] {
         if (m_stage != Stage::Open || (kind == Exchange::Kind::Resume && !isAwaited(requestId)))
             return; // closed meanwhile, or answered some other way
-        openStream(kind, requestId, lastEventId, failedConnects);
+        openStream(kind, requestId, lastEventId, failedConnects, idleReopens);
     });
 }
 
@@ -170,6 +196,7 @@ void StreamableHttpTransport::track(std::unique_ptr<Exchange> exchange)
 {
     QNetworkReply *reply = exchange->reply;
     m_exchanges.emplace(reply, std::move(exchange));
+    followOnlySafeRedirects(reply, m_endpoint);
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
 }
@@ -226,18 +253,31 @@ void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
         return;
     }
     const QList<SseEvent> events = exchange.events.push(reply->readAll());
-    if (exchange.events.retry())
-        m_retryDelay = *exchange.events.retry();
+    if (exchange.events.retry()) {
+        // Qt's timers take an int of milliseconds: an unbounded retry: would wrap around.
+        m_retryDelay = std::clamp(*exchange.events.retry(), m_options.shortestResumeDelay,
+                                  m_options.longestResumeDelay);
+    }
     for (const SseEvent &event : events) {
         // An event without data primes the client with an id to resume from; it carries nothing.
         if (event.data.isEmpty())
             continue;
+        exchange.brought = true;
         if (event.type != "message") {
             spdlog::debug("{}: skipped an event of type '{}'", description(), event.type.toStdString());
             continue;
         }
         if (!deliver(event.data, u"an event"_s, reply))
             return;
+        if (exchange.kind != Exchange::Kind::ServerStream && !isAwaited(exchange.requestId)) {
+            // The response came: a server that keeps the stream open (keep-alive comments)
+            // would otherwise hold its connection for ever.
+            m_exchanges.erase(reply);
+            reply->disconnect(this);
+            reply->abort();
+            reply->deleteLater();
+            return;
+        }
     }
     if (exchange.events.overflowed()) {
         exchange.failure = HttpErrors::tooLarge(m_endpoint, what(exchange), m_options.maxMessageBytes);
@@ -276,7 +316,7 @@ void StreamableHttpTransport::answerWithError(const QJsonValue &requestId, const
         return;
     m_awaited.erase(idKey(requestId));
     spdlog::debug("{}: {}", description(), error);
-    emit messageReceived(JsonRpc::makeError(requestId, JsonRpc::InternalError, error));
+    emit messageReceived(JsonRpc::makeError(requestId, JsonRpc::TransportError, error));
 }
 
 void StreamableHttpTransport::forgetRequest(const QJsonValue &requestId)
@@ -309,6 +349,10 @@ void StreamableHttpTransport::onFinished(QNetworkReply *reply)
     m_exchanges.erase(it);
     reply->deleteLater();
 
+    if (const QString refused = refusedRedirect(*reply); !refused.isEmpty())
+        exchange->failure = refused;
+    if (httpStatusOf(*reply) != 0)
+        m_networkFailuresInRow = 0;
     if (!exchange->failure.isEmpty()) {
         if (exchange->kind == Exchange::Kind::ServerStream)
             closeWithError(exchange->failure);
@@ -334,9 +378,10 @@ void StreamableHttpTransport::onStreamEnded(const Exchange &exchange)
 {
     const QByteArray lastEventId = exchange.events.lastEventId().isEmpty() ? exchange.resumedFrom
                                                                           : exchange.events.lastEventId();
+    const int idleReopens = exchange.brought ? 0 : exchange.idleReopens + 1;
     if (exchange.kind == Exchange::Kind::ServerStream) {
         // The server may end its stream at any time; it is there to be reopened.
-        scheduleStream(Exchange::Kind::ServerStream, {}, lastEventId, 0);
+        scheduleStream(Exchange::Kind::ServerStream, {}, lastEventId, 0, idleReopens);
         return;
     }
     if (!isAwaited(exchange.requestId))
@@ -347,7 +392,7 @@ void StreamableHttpTransport::onStreamEnded(const Exchange &exchange)
                         "to resume from"_s.arg(m_endpoint.shown(), what(exchange)));
         return;
     }
-    scheduleStream(Exchange::Kind::Resume, exchange.requestId, lastEventId, 0);
+    scheduleStream(Exchange::Kind::Resume, exchange.requestId, lastEventId, 0, idleReopens);
 }
 
 void StreamableHttpTransport::onNetworkFailure(const Exchange &exchange, QNetworkReply::NetworkError error,
@@ -358,20 +403,27 @@ void StreamableHttpTransport::onNetworkFailure(const Exchange &exchange, QNetwor
         onStreamLost(exchange, text);
         return;
     }
-    if (error == QNetworkReply::OperationCanceledError || error == QNetworkReply::TimeoutError) {
-        // Silent for longer than the request timeout: the session has given up on it already.
-        answerWithError(exchange.requestId, text);
+    // The server cannot be reached at all: not one request's problem. A connection cut or
+    // timed out may be one request's bad luck (a proxy, a restarting load balancer): only that
+    // request fails, unless it keeps happening.
+    ++m_networkFailuresInRow;
+    if (!isTransient(error) || m_networkFailuresInRow >= m_options.maxNetworkFailures) {
+        closeWithError(m_networkFailuresInRow > 1
+                           ? u"%1 (%2 requests in a row got no answer)"_s.arg(text).arg(m_networkFailuresInRow)
+                           : text);
         return;
     }
-    // The server cannot be reached: not one request's problem.
-    closeWithError(text);
+    if (exchange.requestId.isUndefined())
+        spdlog::warn("{}: {}", description(), text);
+    else
+        answerWithError(exchange.requestId, text);
 }
 
 void StreamableHttpTransport::onStreamLost(const Exchange &exchange, const QString &why)
 {
     const int failedConnects = exchange.failedConnects + 1;
     if (failedConnects < m_options.maxResumeAttempts) {
-        scheduleStream(exchange.kind, exchange.requestId, exchange.resumedFrom, failedConnects);
+        scheduleStream(exchange.kind, exchange.requestId, exchange.resumedFrom, failedConnects, exchange.idleReopens);
         return;
     }
     closeWithError(u"an event stream from the server was cut and could not be resumed after %1 attempts: %2"_s
@@ -390,6 +442,11 @@ void StreamableHttpTransport::onBody(const Exchange &exchange, const QNetworkRep
             closeWithError(u"the server's event stream could not be resumed: "_s + text);
         else
             answerWithError(exchange.requestId, text);
+        return;
+    }
+    if (exchange.requestId.isUndefined() && httpStatusOf(reply) == 202) {
+        // Accepted; what some servers put in the body anyway ("Accepted") means nothing.
+        onPostAccepted(exchange);
         return;
     }
     if (exchange.body.trimmed().isEmpty()) {
@@ -421,24 +478,39 @@ void StreamableHttpTransport::onPostAccepted(const Exchange &exchange)
     if (m_stage != Stage::Open || exchange.method != u"notifications/initialized" || m_serverStreamRequested)
         return;
     m_serverStreamRequested = true;
-    openStream(Exchange::Kind::ServerStream, {}, {}, 0);
+    openStream(Exchange::Kind::ServerStream, {}, {}, 0, 0);
 }
 
 void StreamableHttpTransport::onHttpError(const Exchange &exchange, const QNetworkReply &reply)
 {
     const int status = httpStatusOf(reply);
-    if (status == 404 && exchange.carriedSession) {
+    // 404 is how the spec says the session is gone. Servers also answer 400 for a session they
+    // do not know (server-everything: "No valid session ID"), but a 400 may be about one
+    // request's content too; a ping has none, so a 400 to a ping of the session means the
+    // session itself is refused. The heartbeat finds it so.
+    const bool refusesSession = status == 404 || (status == 400 && exchange.method == u"ping");
+    if (refusesSession && exchange.carriedSession) {
         m_sessionLost = true;
-        closeWithError(u"session lost: %1 answered HTTP 404 to a request of the current session (the server ended "
-                       "the session or restarted); a new session is needed"_s.arg(m_endpoint.shown()));
+        closeWithError(u"session lost: %1 answered HTTP %2 to a request of the current session (the server ended "
+                       "the session or restarted); a new session is needed"_s.arg(m_endpoint.shown()).arg(status));
         return;
     }
+    // The 2025-11-25 spec also names 400 among the statuses of an old server, but a Streamable
+    // HTTP server answers 400 to an initialize it finds wrong (a header, the body) too, and
+    // falling back would hide that error behind an HTTP+SSE one: 404 and 405 only.
     if ((status == 404 || status == 405) && exchange.method == InitializeMethod && !exchange.carriedSession
         && m_sseFallback == SseFallback::OnInitializeRejected) {
         fallBackToHttpSse(status);
         return;
     }
     const QString text = HttpErrors::httpStatus(m_endpoint, what(exchange), reply, exchange.body);
+    const bool reopening = exchange.kind == Exchange::Kind::Resume
+                           || (exchange.kind == Exchange::Kind::ServerStream && m_serverStreamOpened);
+    if (reopening && (status == 409 || status >= 500)) {
+        // Busy or failing for a moment (409: the server still holds the old stream): try again, bounded.
+        onStreamLost(exchange, text);
+        return;
+    }
     switch (exchange.kind) {
     case Exchange::Kind::Post:
         if (exchange.requestId.isUndefined())
@@ -479,6 +551,7 @@ void StreamableHttpTransport::fallBackToHttpSse(int status)
         emit closed(closure);
     });
     emit stderrLine(u"Tether: "_s + line);
+    emit fellBack();
     if (m_stage == Stage::Open)
         fallback->start();
 }
@@ -530,6 +603,7 @@ void StreamableHttpTransport::beginClose()
     addSessionHeaders(request);
     request.setTransferTimeout(int(m_options.closeTimeout.count()));
     m_deleteReply = network().deleteResource(request);
+    followOnlySafeRedirects(m_deleteReply, m_endpoint);
     connect(m_deleteReply, &QNetworkReply::finished, this, [this] {
         const int status = httpStatusOf(*m_deleteReply);
         spdlog::debug("{}: DELETE of the session answered {}", description(),

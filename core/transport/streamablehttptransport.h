@@ -48,6 +48,10 @@ public:
     const QString &protocolVersion() const { return m_protocolVersion; }
     bool fellBackToHttpSse() const { return m_fallback != nullptr; }
 
+signals:
+    // The server turned out to speak HTTP+SSE only: this connection continues over it.
+    void fellBack();
+
 private:
     enum class Stage { Idle, Open, Closing, Closed };
 
@@ -65,15 +69,17 @@ private:
         SseParser events;
         QByteArray resumedFrom;  // the Last-Event-ID this GET sent
         int failedConnects = 0;  // resumptions in a row that could not connect, before this one
+        int idleReopens = 0;     // reopenings in a row that brought no event, before this one
+        bool brought = false;    // an event arrived on this stream
         QByteArray body;
         QString failure;         // why Tether aborted the reply itself
     };
 
     void post(const QJsonObject &message, const QJsonValue &requestId, const QString &method);
     void openStream(Exchange::Kind kind, const QJsonValue &requestId, const QByteArray &lastEventId,
-                    int failedConnects);
+                    int failedConnects, int idleReopens);
     void scheduleStream(Exchange::Kind kind, const QJsonValue &requestId, const QByteArray &lastEventId,
-                        int failedConnects);
+                        int failedConnects, int idleReopens);
     void track(std::unique_ptr<Exchange> exchange);
     QNetworkAccessManager &network();
     void addSessionHeaders(QNetworkRequest &request) const;
@@ -121,6 +127,7 @@ private:
     bool m_sessionLost = false;
     bool m_serverStreamRequested = false;
     bool m_serverStreamOpened = false;
+    int m_networkFailuresInRow = 0; // POSTs in a row that got no HTTP answer at all
     std::chrono::milliseconds m_retryDelay;
     QNetworkReply *m_deleteReply = nullptr;
     QTimer m_closeTimer;

@@ -36,6 +36,7 @@ struct FixtureReply
         ByteAtATime, // with Content-Length; the headers at once, the body one byte per event-loop turn
         Stream,      // no Content-Length; the body so far is sent and the connection stays open
         Cut,         // no Content-Length; the body is sent and the connection closes: a stream cut off
+        Drop,        // the connection closes with no response at all
     };
 
     int status = 200;
@@ -152,6 +153,11 @@ private:
 
     void respond(QTcpSocket *socket, const FixtureReply &reply)
     {
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        if (reply.delivery == FixtureReply::Delivery::Drop) {
+            socket->disconnectFromHost();
+            return;
+        }
         QByteArray head = "HTTP/1.1 " + QByteArray::number(reply.status) + ' ' + reasonPhrase(reply.status) + "\r\n";
         for (const auto &[name, value] : reply.headers)
             head += name + ": " + value + "\r\n";
@@ -173,8 +179,9 @@ private:
             socket->write(head);
             dribble(socket, reply.body);
             break;
+        case FixtureReply::Delivery::Drop:
+            break;
         }
-        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
     }
 
     void dribble(QPointer<QTcpSocket> socket, QByteArray bytes)
@@ -195,6 +202,8 @@ private:
         switch (status) {
         case 200: return "OK";
         case 202: return "Accepted";
+        case 302: return "Found";
+        case 307: return "Temporary Redirect";
         case 400: return "Bad Request";
         case 401: return "Unauthorized";
         case 403: return "Forbidden";
@@ -202,6 +211,7 @@ private:
         case 405: return "Method Not Allowed";
         case 500: return "Internal Server Error";
         case 502: return "Bad Gateway";
+        case 503: return "Service Unavailable";
         default: return "Status";
         }
     }
