@@ -229,6 +229,58 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(allStopped.size(), 1, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(server.output.contains("Received session termination request"), 5000);
     }
+
+    // The server restarts quicker than the GET stream gives up on it: the new server knows
+    // nothing of the session (it answers 400 "No valid session ID"); with the heartbeat on, the
+    // manager connects again with a new session.
+    void heartbeatFindsASessionLostInAQuickRestart()
+    {
+        ServerEverythingHttp server(u"streamableHttp"_s, freeLoopbackPort());
+        QVERIFY2(server.start(), server.output.constData());
+        const QByteArray file = QJsonDocument(QJsonObject{
+            {u"mcpServers"_s, QJsonObject{{u"remote"_s, QJsonObject{
+                {u"type"_s, u"http"_s},
+                {u"url"_s, server.url().toString()},
+                {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 100}, {u"maxDelayMs"_s, 1000}, {u"jitter"_s, 0}}},
+                {u"heartbeat"_s, QJsonObject{{u"intervalMs"_s, 300}, {u"timeoutMs"_s, 250}, {u"maxFailures"_s, 1}}},
+                {u"timeoutMs"_s, 10000}}}}}}).toJson();
+        const ConfigDocument config = parseConfig(file, u"servers.json"_s, ConfigContext{systemEnvironment(), {}});
+        QVERIFY2(config.isValid() && config.servers.first().isValid(),
+                 qPrintable((config.errors + config.servers.first().errors).join(u"; ")));
+
+        ServerManager manager;
+        QString lossReason; // the first one: later attempts may find the port closed
+        connect(&manager, &ServerManager::stateChanged, this, [&](const ServerStatus &status) {
+            if (status.state == ServerState::Reconnecting && lossReason.isEmpty())
+                lossReason = status.reason;
+        });
+        manager.applyConfig(config);
+        manager.startAll();
+        QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"remote"_s)->state, ServerState::Connected, 30000);
+        const QStringList first = sessionsInitialized(server.output);
+        QCOMPARE(first.size(), 1);
+
+        server.kill();
+        server.output.clear();
+        QVERIFY2(server.start(), server.output.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(!sessionsInitialized(server.output).isEmpty(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"remote"_s)->state, ServerState::Connected, 30000);
+        const QStringList second = sessionsInitialized(server.output);
+        QCOMPARE(second.size(), 1);
+        QVERIFY(second.first() != first.first());
+        // Found by whichever came first: a ping refused while the port was closed, the 400 to
+        // a ping or the GET stream's resumption on the new server.
+        QVERIFY2(lossReason.startsWith(u"connection lost"_s), qPrintable(lossReason));
+
+        std::optional<ToolCallReply> reply;
+        manager.callTool(u"remote"_s, u"echo"_s, {{u"message"_s, u"again"_s}}, [&](const ToolCallReply &r) { reply = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 10000);
+        QVERIFY(!reply->error);
+
+        QSignalSpy allStopped(&manager, &ServerManager::allStopped);
+        manager.stopAll();
+        QTRY_COMPARE_WITH_TIMEOUT(allStopped.size(), 1, 10000);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestServerHttp)

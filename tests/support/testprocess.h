@@ -60,13 +60,18 @@ public:
     ~ServerEverythingHttp() { kill(); }
     Q_DISABLE_COPY_MOVE(ServerEverythingHttp)
 
-    // Starts it and waits until its port takes connections.
+    // Starts it and waits until it says it listens on its port and the port takes connections:
+    // a port another process took meanwhile fails here instead of passing for this server.
     [[nodiscard]] bool start()
     {
+        const qsizetype seenBefore = output.size();
+        const QByteArray listening = "on port " + QByteArray::number(m_port);
         m_process.start(QStandardPaths::findExecutable(QStringLiteral("node")), {serverEverythingScript(), m_mode});
         return m_process.waitForStarted(10000)
-               && QTest::qWaitFor([this] { return acceptsConnections() || m_process.state() == QProcess::NotRunning; },
-                                  30000)
+               && QTest::qWaitFor([&] {
+                      return (output.indexOf(listening, seenBefore) >= 0 && acceptsConnections())
+                             || m_process.state() == QProcess::NotRunning;
+                  }, 30000)
                && m_process.state() == QProcess::Running;
     }
     void kill()
