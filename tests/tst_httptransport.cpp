@@ -161,7 +161,10 @@ private slots:
         }
         // The GET stream is asked for once the handshake is over; 405 means there is none.
         QTRY_COMPARE(fixture.requestsFor("GET").size(), 1);
-        QCOMPARE(fixture.requestsFor("GET").first().header("accept"), QByteArray("text/event-stream"));
+        const FixtureRequest get = fixture.requestsFor("GET").first();
+        QCOMPARE(get.header("accept"), QByteArray("text/event-stream"));
+        QCOMPARE(get.header("mcp-session-id"), QByteArray("session-1"));
+        QCOMPARE(get.header("mcp-protocol-version"), QByteArray("2025-11-25"));
 
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         client->close();
@@ -169,6 +172,8 @@ private slots:
         const QList<FixtureRequest> deletes = fixture.requestsFor("DELETE");
         QCOMPARE(deletes.size(), 1);
         QCOMPARE(deletes.first().header("mcp-session-id"), QByteArray("session-1"));
+        QCOMPARE(deletes.first().header("mcp-protocol-version"), QByteArray("2025-11-25"));
+        QCOMPARE(deletes.first().header("authorization"), QByteArray("Bearer secret-token"));
         QCOMPARE(client->transport()->description(), u"http: "_s + fixture.url().toString());
         QVERIFY(!client->transport()->description().contains(u"secret"_s));
         QCOMPARE(client->transport()->processId(), 0);
@@ -614,14 +619,16 @@ private slots:
         HttpFixture fixture;
         ScriptedServer server(fixture);
         server.overrides.insert(u"GET"_s, [](const FixtureRequest &) { return events("retry: 0\n\n", Delivery::Cut); });
-        auto client = streamable(fixture);
+        HttpTransportOptions options = fastOptions();
+        options.shortestResumeDelay = 25ms;
+        auto client = streamable(fixture, options);
         QVERIFY(openReady(*client));
         QTRY_COMPARE_WITH_TIMEOUT(fixture.requestsFor("GET").size(), 4, 5000);
         const QList<FixtureRequest> gets = fixture.requestsFor("GET");
         const qint64 first = gets[2].receivedAtMs - gets[1].receivedAtMs;
         const qint64 second = gets[3].receivedAtMs - gets[2].receivedAtMs;
-        // retry: 0 counts as the shortest delay, 100 ms, doubled for every empty stream in a row.
-        QVERIFY2(first >= 350 && second >= 750, qPrintable(u"%1 %2"_s.arg(first).arg(second)));
+        // retry: 0 counts as the shortest delay, doubled for every empty stream in a row: 100, 200 ms.
+        QVERIFY2(first >= 90 && second >= 190, qPrintable(u"%1 %2"_s.arg(first).arg(second)));
         QVERIFY(client->isReady());
     }
 
@@ -855,6 +862,91 @@ private slots:
             QVERIFY(request.header("mcp-protocol-version").isEmpty());
             QVERIFY(request.header("x-injected").isEmpty());
         }
+    }
+
+    void silentRequestTimesOutAtTheTransport()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        HttpTransportOptions options = fastOptions();
+        options.requestTimeout = 300ms;
+        auto client = streamable(fixture, options);
+        QVERIFY(openReady(*client));
+        server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) { return events({}, Delivery::Stream); });
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        const ToolCallReply reply = call(*client);
+        QVERIFY(reply.error);
+        QCOMPARE(reply.error->code, int(JsonRpc::TransportError));
+        QVERIFY2(reply.error->message.contains(u"did not answer in time"_s), qPrintable(reply.error->message));
+        QVERIFY(client->isReady());
+        QVERIFY(closed.isEmpty());
+    }
+
+    // Every request in flight is answered once when the connection closes, and a DELETE that
+    // never gets an answer does not hold the close up beyond its bound.
+    void closeWithRequestsInFlight()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        HttpTransportOptions options = fastOptions();
+        options.closeTimeout = 300ms;
+        auto client = streamable(fixture, options);
+        QVERIFY(openReady(*client));
+        server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) { return events(": working\n\n", Delivery::Stream); });
+        server.overrides.insert(u"DELETE"_s, [](const FixtureRequest &) { return events({}, Delivery::Stream); });
+        QList<int> answers(3, 0);
+        for (int i = 0; i < 3; ++i)
+            client->callTool(u"echo"_s, {}, [&answers, i](const ToolCallReply &) { ++answers[i]; });
+        QTRY_COMPARE(fixture.posts(u"tools/call"_s).size(), 3);
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        const qint64 closing = fixture.now();
+        client->close();
+        QTRY_COMPARE(closed.size(), 1);
+        QVERIFY2(fixture.now() - closing < 2000, qPrintable(QString::number(fixture.now() - closing)));
+        QCOMPARE(fixture.requestsFor("DELETE").size(), 1);
+        // Let the event loop run until a later, unrelated signal: no second answer came meanwhile.
+        auto later = streamable(fixture);
+        QVERIFY(openReady(*later));
+        QCOMPARE(answers, (QList<int>{1, 1, 1}));
+    }
+
+    void forbiddenAndServerErrorTexts_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("403") << 403 << u"refused the credentials or they lack permission"_s;
+        QTest::newRow("500") << 500 << u"a failure on the server's side"_s;
+        QTest::newRow("503") << 503 << u"a failure on the server's side"_s;
+    }
+
+    void forbiddenAndServerErrorTexts()
+    {
+        QFETCH(int, status);
+        QFETCH(QString, says);
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        auto client = streamable(fixture, fastOptions(), {{u"Authorization"_s, u"Bearer secret-token"_s}});
+        QSignalSpy lines(client.get(), &McpClientSession::stderrLine);
+        QVERIFY(openReady(*client));
+        server.overrides.insert(u"tools/call"_s, [status](const FixtureRequest &) { return FixtureReply{status, {}, "no"}; });
+        const ToolCallReply reply = call(*client);
+        QVERIFY(reply.error);
+        QVERIFY2(reply.error->message.contains(u"HTTP %1"_s.arg(status)) && reply.error->message.contains(says),
+                 qPrintable(reply.error->message));
+        QVERIFY(!reply.error->message.contains(u"secret-token"_s));
+
+        // Nor in the closure, the description or any line the transport reports.
+        server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) {
+            return FixtureReply{404, {}, "Bearer secret-token is unknown here"};
+        });
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        call(*client);
+        QTRY_COMPARE(closed.size(), 1);
+        QVERIFY2(!closed.first().first().value<SessionClosure>().describe().contains(u"secret-token"_s),
+                 qPrintable(closed.first().first().value<SessionClosure>().describe()));
+        QVERIFY(!client->transport()->description().contains(u"secret-token"_s));
+        for (const QList<QVariant> &line : std::as_const(lines))
+            QVERIFY(!line.first().toString().contains(u"secret-token"_s));
     }
 
     void networkErrorTexts()

@@ -364,7 +364,8 @@ void StreamableHttpTransport::onFinished(QNetworkReply *reply)
         onStreamEnded(*exchange);
         return;
     }
-    if (httpStatusOf(*reply) == 0) {
+    // Cut or timed out after a 2xx status line: the body is incomplete, whatever came of it.
+    if (httpStatusOf(*reply) == 0 || (isSuccess(httpStatusOf(*reply)) && reply->error() != QNetworkReply::NoError)) {
         onNetworkFailure(*exchange, reply->error(), reply->errorString());
         return;
     }
