@@ -136,6 +136,17 @@ private:
         return closed.first().first().value<SessionClosure>().transport.error;
     }
 
+    // A QTRY that saw one emission cannot tell a second one coming later: run the event loop
+    // through a real loopback exchange before counting again.
+    static void letNetworkEventsRun()
+    {
+        HttpFixture probe;
+        QNetworkAccessManager network;
+        std::unique_ptr<QNetworkReply> reply(network.head(QNetworkRequest(probe.url())));
+        QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+        QVERIFY(finished.wait(5000));
+    }
+
 private slots:
     void initTestCase() { qRegisterMetaType<SessionClosure>(); }
 
@@ -169,6 +180,8 @@ private slots:
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         client->close();
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
         const QList<FixtureRequest> deletes = fixture.requestsFor("DELETE");
         QCOMPARE(deletes.size(), 1);
         QCOMPARE(deletes.first().header("mcp-session-id"), QByteArray("session-1"));
@@ -193,6 +206,8 @@ private slots:
         const ToolCallReply reply = call(*client);
         QVERIFY(reply.error);
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
         QVERIFY2(closeError(closed).startsWith(u"session lost"_s), qPrintable(closeError(closed)));
         QVERIFY(!closed.first().first().value<SessionClosure>().transport.requested);
         // A session the server no longer knows is not DELETEd.
@@ -289,6 +304,8 @@ private slots:
         QCOMPARE(resumes.size(), 1);
         QCOMPARE(resumes.first().header("last-event-id"), QByteArray("e2"));
         QCOMPARE(resumes.first().header("mcp-session-id"), QByteArray("session-1"));
+        QCOMPARE(resumes.first().header("mcp-protocol-version"), QByteArray("2025-11-25"));
+        QCOMPARE(resumes.first().header("mcp-session-id"), QByteArray("session-1"));
         // The server asked for 300 ms; the transport's own default here is 20 ms.
         QVERIFY2(resumes.first().receivedAtMs - cutAt >= 300,
                  qPrintable(QString::number(resumes.first().receivedAtMs - cutAt)));
@@ -378,6 +395,8 @@ private slots:
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         client->open();
         QTRY_COMPARE(failed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(failed.size(), 1);
         const QString reason = failed.first().first().toString();
         QVERIFY2(reason.contains(u"HTTP 401"_s), qPrintable(reason));
         QVERIFY2(reason.contains(u"needs credentials"_s), qPrintable(reason));
@@ -385,6 +404,8 @@ private slots:
         QVERIFY2(reason.contains(u"tetherctl's --header"_s), qPrintable(reason));
         QVERIFY2(reason.contains(u"Bearer"_s), qPrintable(reason));
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
     }
 
     void connectionRefused()
@@ -398,6 +419,8 @@ private slots:
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         client->open();
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
         const QString reason = closed.first().first().value<SessionClosure>().describe();
         QVERIFY2(reason.contains(u"connection refused"_s), qPrintable(reason));
         QVERIFY2(reason.contains(url.toString()), qPrintable(reason));
@@ -424,10 +447,14 @@ private slots:
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         QVERIFY(openReady(*client));
         QTRY_COMPARE(logs.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(logs.size(), 1);
         QCOMPARE(logs.first().at(2).toJsonValue().toString(), u"from the GET stream"_s);
 
         fixture.closeStream();
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
         QCOMPARE(gets, 2);
         QCOMPARE(fixture.requestsFor("GET").last().header("last-event-id"), QByteArray("g1"));
         QVERIFY2(closeError(closed).contains(u"could not be resumed"_s), qPrintable(closeError(closed)));
@@ -492,6 +519,8 @@ private slots:
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         client->close();
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
     }
 
     void httpSseStreamEndIsAConnectionLoss()
@@ -520,6 +549,8 @@ private slots:
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         fixture.closeStream();
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
         QVERIFY2(closeError(closed).contains(u"ended its event stream"_s), qPrintable(closeError(closed)));
     }
 
@@ -534,6 +565,8 @@ private slots:
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         client->open();
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
         QVERIFY2(closeError(closed).contains(u"not on the same host"_s), qPrintable(closeError(closed)));
     }
 
@@ -568,6 +601,8 @@ private slots:
         std::optional<RpcReply> pinged;
         client->ping([&](const RpcReply &reply) { pinged = reply; }, 5s);
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
         QVERIFY2(closeError(closed).startsWith(u"session lost"_s) && closeError(closed).contains(u"HTTP 400"_s),
                  qPrintable(closeError(closed)));
         QVERIFY(pinged && pinged->error);
@@ -660,6 +695,8 @@ private slots:
         QSignalSpy failed(client.get(), &McpClientSession::failed);
         client->open();
         QTRY_COMPARE(failed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(failed.size(), 1);
         const QString reason = failed.first().first().toString();
         QVERIFY2(reason.contains(u"HTTP 307"_s) && reason.contains(elsewhere.url().toString())
                      && reason.contains(u"another origin"_s),
@@ -696,6 +733,8 @@ private slots:
         QSignalSpy lines(movedClient.get(), &McpClientSession::stderrLine);
         movedClient->open();
         QTRY_COMPARE(failed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(failed.size(), 1);
         const QString reason = failed.first().first().toString();
         QVERIFY2(reason.contains(u"HTTP 302"_s) && reason.contains(u"turn the POST into a GET"_s), qPrintable(reason));
         QVERIFY(lines.isEmpty());
@@ -753,6 +792,8 @@ private slots:
         QVERIFY(closed.isEmpty());
         call(*client);
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
         QVERIFY2(closeError(closed).contains(u"3 requests in a row"_s), qPrintable(closeError(closed)));
     }
 
@@ -791,6 +832,8 @@ private slots:
         QSignalSpy closed(first.get(), &McpClientSession::closed);
         first->close();
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
         QCOMPARE(fixture.posts(u"initialize"_s).size(), 2);
 
         auto second = session(factory());
@@ -858,6 +901,8 @@ private slots:
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         QVERIFY(!openReady(*client));
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
         for (const FixtureRequest &request : std::as_const(fixture.requests)) {
             QVERIFY(request.header("mcp-protocol-version").isEmpty());
             QVERIFY(request.header("x-injected").isEmpty());
@@ -902,6 +947,8 @@ private slots:
         const qint64 closing = fixture.now();
         client->close();
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
         QVERIFY2(fixture.now() - closing < 2000, qPrintable(QString::number(fixture.now() - closing)));
         QCOMPARE(fixture.requestsFor("DELETE").size(), 1);
         // Let the event loop run until a later, unrelated signal: no second answer came meanwhile.
@@ -942,6 +989,8 @@ private slots:
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         call(*client);
         QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
         QVERIFY2(!closed.first().first().value<SessionClosure>().describe().contains(u"secret-token"_s),
                  qPrintable(closed.first().first().value<SessionClosure>().describe()));
         QVERIFY(!client->transport()->description().contains(u"secret-token"_s));
