@@ -554,6 +554,37 @@ private slots:
         QVERIFY2(closeError(closed).contains(u"ended its event stream"_s), qPrintable(closeError(closed)));
     }
 
+    void httpSseDroppedPostFailsOnlyThatRequest()
+    {
+        HttpFixture fixture;
+        fixture.setHandler([&](const FixtureRequest &request) {
+            if (request.method == "GET")
+                return events("event: endpoint\ndata: /messages\n\n", Delivery::Stream);
+            const QJsonObject message = request.json();
+            const QString method = message.value(u"method").toString();
+            if (method == u"tools/call")
+                return FixtureReply{200, {}, {}, Delivery::Drop};
+            if (method == u"initialize") {
+                fixture.writeToStream(sseEvent(JsonRpc::makeResult(
+                    message.value(u"id"), QJsonObject{{u"protocolVersion"_s, u"2024-11-05"_s}, {u"capabilities"_s, QJsonObject{}},
+                                                      {u"serverInfo"_s, QJsonObject{{u"name"_s, u"legacy"_s}}}})));
+            } else if (method == u"tools/list") {
+                fixture.writeToStream(sseEvent(JsonRpc::makeResult(message.value(u"id"), QJsonObject{{u"tools"_s, QJsonArray{}}})));
+            }
+            return FixtureReply{202, {}, {}};
+        });
+        auto client = session(std::make_unique<HttpSseTransport>(HttpServerEndpoint{fixture.url(u"/sse"_s), {}, {}},
+                                                                 fastOptions()));
+        QVERIFY(openReady(*client));
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        const ToolCallReply reply = call(*client);
+        QVERIFY(reply.error);
+        QCOMPARE(reply.error->code, int(JsonRpc::TransportError));
+        letNetworkEventsRun();
+        QVERIFY(closed.isEmpty());
+        QVERIFY(client->isReady());
+    }
+
     void httpSseRefusesAnEndpointOnAnotherHost()
     {
         HttpFixture fixture;

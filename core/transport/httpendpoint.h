@@ -71,6 +71,9 @@ QString tooLarge(const HttpServerEndpoint &endpoint, const QString &what, qsizet
 
 } // namespace HttpErrors
 
+// Refused, unresolved, TLS or proxy failures: the server is out of reach, not just one
+// exchange unlucky (a connection cut, a timeout).
+bool meansUnreachable(QNetworkReply::NetworkError error);
 int httpStatusOf(const QNetworkReply &reply); // 0 when no HTTP response arrived
 bool isEventStream(const QNetworkReply &reply);
 

@@ -171,10 +171,11 @@ void HttpSseTransport::onPostFinished(QNetworkReply *reply)
     }
     if (status == 0) {
         const QString text = HttpErrors::networkFailure(m_endpoint, reply->error(), reply->errorString());
-        if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError)
-            answerWithError(post.requestId, text);
-        else
+        // A lost connection shows on the event stream; here only that the server is out of reach.
+        if (meansUnreachable(reply->error()))
             closeWithError(text);
+        else
+            answerWithError(post.requestId, text);
         return;
     }
     const QString text = HttpErrors::httpStatus(m_endpoint, what, *reply, post.body);

@@ -28,21 +28,6 @@ static bool isSuccess(int status)
     return status >= 200 && status < 300;
 }
 
-// A failure of one exchange rather than proof that the server is out of reach.
-static bool isTransient(QNetworkReply::NetworkError error)
-{
-    switch (error) {
-    case QNetworkReply::ConnectionRefusedError:
-    case QNetworkReply::HostNotFoundError:
-    case QNetworkReply::SslHandshakeFailedError:
-    case QNetworkReply::ProxyConnectionRefusedError:
-    case QNetworkReply::ProxyNotFoundError:
-    case QNetworkReply::ProxyAuthenticationRequiredError:
-        return false;
-    default:
-        return true;
-    }
-}
 
 StreamableHttpTransport::StreamableHttpTransport(HttpServerEndpoint endpoint, HttpTransportOptions options,
                                                  SseFallback fallback, QObject *parent)
@@ -408,7 +393,7 @@ void StreamableHttpTransport::onNetworkFailure(const Exchange &exchange, QNetwor
     // timed out may be one request's bad luck (a proxy, a restarting load balancer): only that
     // request fails, unless it keeps happening.
     ++m_networkFailuresInRow;
-    if (!isTransient(error) || m_networkFailuresInRow >= m_options.maxNetworkFailures) {
+    if (meansUnreachable(error) || m_networkFailuresInRow >= m_options.maxNetworkFailures) {
         closeWithError(m_networkFailuresInRow > 1
                            ? u"%1 (%2 requests in a row got no answer)"_s.arg(text).arg(m_networkFailuresInRow)
                            : text);
