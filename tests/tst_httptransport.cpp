@@ -585,6 +585,23 @@ private slots:
         QVERIFY(client->isReady());
     }
 
+    // A page that never ends instead of the event stream is refused at once, not read for ever.
+    void httpSseEndlessPageIsRefusedAtOnce()
+    {
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &) {
+            return FixtureReply{200, {{"Content-Type", "text/html"}}, "<html><body>loading", Delivery::Stream};
+        });
+        HttpTransportOptions options = fastOptions();
+        options.requestTimeout = 60s;
+        auto client = session(std::make_unique<HttpSseTransport>(HttpServerEndpoint{fixture.url(u"/sse"_s), {}, {}}, options));
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        client->open();
+        QTRY_COMPARE(closed.size(), 1);
+        QVERIFY2(closeError(closed).contains(u"Content-Type 'text/html'"_s), qPrintable(closeError(closed)));
+        QTRY_COMPARE(fixture.openStreamCount(), 0);
+    }
+
     void httpSseRefusesAnEndpointOnAnotherHost()
     {
         HttpFixture fixture;

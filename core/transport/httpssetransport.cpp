@@ -57,10 +57,21 @@ void HttpSseTransport::start()
     m_endpointTimer.start(m_options.requestTimeout);
 }
 
+static QString notAnEventStream(const HttpServerEndpoint &endpoint, const QNetworkReply &stream)
+{
+    return u"%1 answered the request for its event stream with Content-Type '%2', not text/event-stream"_s.arg(
+        endpoint.shown(), stream.header(QNetworkRequest::ContentTypeHeader).toString());
+}
+
 void HttpSseTransport::onStreamData()
 {
     const int status = httpStatusOf(*m_stream);
-    if (status < 200 || status >= 300 || !isEventStream(*m_stream)) {
+    if (status >= 200 && status < 300 && !isEventStream(*m_stream)) {
+        // Known wrong at once, and a body that never ends must not be waited for.
+        closeWithError(notAnEventStream(m_endpoint, *m_stream));
+        return;
+    }
+    if (status < 200 || status >= 300) {
         keepStartOfBody(*m_stream, m_streamBody);
         return; // judged when the reply has finished
     }
@@ -122,8 +133,7 @@ void HttpSseTransport::onStreamFinished()
     } else if (status < 200 || status >= 300) {
         error = HttpErrors::httpStatus(m_endpoint, u"the request for its event stream"_s, *m_stream, m_streamBody);
     } else if (!isEventStream(*m_stream)) {
-        error = u"%1 answered the request for its event stream with Content-Type '%2', not text/event-stream"_s.arg(
-            m_endpoint.shown(), m_stream->header(QNetworkRequest::ContentTypeHeader).toString());
+        error = notAnEventStream(m_endpoint, *m_stream);
     } else if (m_stage == Stage::Connecting) {
         error = u"%1 ended its event stream before naming its message endpoint"_s.arg(m_endpoint.shown());
     } else {
