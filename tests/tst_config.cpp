@@ -1032,12 +1032,19 @@ void TestConfig::redaction()
         "local": {"command": "node", "args": ["server.js", "--token=${env:API_TOKEN}"],
                   "env": {"LITERAL_SECRET": "s3cr3t-token-value", "FROM_ENV": "${env:API_TOKEN}", "MIXED": "x-${env:API_TOKEN}"}},
         "remote": {"url": "https://mcp.example.com/mcp?key=${env:API_TOKEN}",
-                   "headers": {"Authorization": "Bearer s3cr3t-token-value", "X-Key": "${env:API_TOKEN}"}}
+                   "headers": {"Authorization": "Bearer s3cr3t-token-value", "X-Key": "${env:API_TOKEN}"}},
+        "written": {"url": "https://ada:s3cr3t-token-value@mcp.example.com/mcp?key=s3cr3t-token-value"}
     }})"));
     QVERIFY(document.isValid());
     const ServerConfig *local = document.server(u"local"_s);
     const ServerConfig *remote = document.server(u"remote"_s);
-    QVERIFY(local->isValid() && remote->isValid());
+    const ServerConfig *written = document.server(u"written"_s);
+    QVERIFY(local->isValid() && remote->isValid() && written->isValid());
+    // Secrets written into the url itself are hidden too.
+    QVERIFY(written->url.contains(Secret));
+    QVERIFY2(!written->describe().contains(Secret) && written->describe().startsWith(u"http: https://"_s),
+             qPrintable(written->describe()));
+    QVERIFY(!QJsonDocument(written->redacted()).toJson().contains(Secret.toUtf8()));
     // The secret is really there, resolved, for the process to use.
     QVERIFY(local->command.arguments.last().contains(Secret));
     QVERIFY(remote->url.contains(Secret));

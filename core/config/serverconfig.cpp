@@ -2,6 +2,7 @@
 
 #include "common/jsontext.h"
 #include "protocol/jsonrpc.h"
+#include "transport/httpendpoint.h"
 
 #include <QDir>
 #include <QFile>
@@ -664,7 +665,8 @@ QJsonObject ServerConfig::redacted() const
         if (source.contains(u"cwd"_s) || !command.workingDirectory.isEmpty())
             json.insert(u"cwd"_s, writtenOr(source, u"cwd"_s, command.workingDirectory));
     } else {
-        json.insert(u"url"_s, writtenOr(source, u"url"_s, url));
+        const QJsonValue writtenUrl = writtenOr(source, u"url"_s, url);
+        json.insert(u"url"_s, writtenUrl.isString() ? QJsonValue(redactedUrl(writtenUrl.toString())) : writtenUrl);
         json.insert(u"headers"_s, hiddenValues(source.value(u"headers"_s), headers));
     }
     json.insert(u"reconnect"_s, toJson(reconnect));
@@ -681,7 +683,7 @@ QString ServerConfig::describe() const
         return value.isString() ? value.toString() : resolved;
     };
     if (transport != TransportKind::Stdio)
-        return transportName(transport) + u": "_s + written(u"url"_s, url);
+        return transportName(transport) + u": "_s + redactedUrl(written(u"url"_s, url));
     StdioServerCommand shown;
     shown.program = written(u"command"_s, command.program);
     const QJsonValue args = source.value(u"args"_s);
