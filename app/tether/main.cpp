@@ -66,7 +66,11 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.setApplicationDescription(u"Tether keeps your MCP servers connected.\n\n"
                                      "With no --config, Tether reads $XDG_CONFIG_HOME/tether/servers.json, and without "
-                                     "that file it runs its built-in demo configuration."_s);
+                                     "that file it runs its built-in demo configuration. Changes made in the window "
+                                     "(servers added, edited, removed, enabled, imported; reconnect policies) are saved "
+                                     "to the config file; on the built-in demo the first change creates "
+                                     "$XDG_CONFIG_HOME/tether/servers.json. Edits made to the file in a text editor are "
+                                     "picked up when it is saved."_s);
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption configOption(u"config"_s, u"The config file to run."_s, u"file"_s);
