@@ -57,6 +57,19 @@ private:
         return *reply;
     }
 
+    // One http server "remote" at `url` that retries quickly, with the given heartbeat.
+    static ConfigDocument restartingServerConfig(const QUrl &url, const QJsonObject &heartbeat)
+    {
+        const QByteArray file = QJsonDocument(QJsonObject{
+            {u"mcpServers"_s, QJsonObject{{u"remote"_s, QJsonObject{
+                {u"type"_s, u"http"_s},
+                {u"url"_s, url.toString()},
+                {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 100}, {u"maxDelayMs"_s, 1000}, {u"jitter"_s, 0}}},
+                {u"heartbeat"_s, heartbeat},
+                {u"timeoutMs"_s, 10000}}}}}}).toJson();
+        return parseConfig(file, u"servers.json"_s, ConfigContext{systemEnvironment(), {}});
+    }
+
     static QStringList sessionsInitialized(const QByteArray &output)
     {
         QStringList ids;
@@ -188,14 +201,7 @@ private slots:
     {
         ServerEverythingHttp server(u"streamableHttp"_s, freeLoopbackPort());
         QVERIFY2(server.start(), server.output.constData());
-        const QByteArray file = QJsonDocument(QJsonObject{
-            {u"mcpServers"_s, QJsonObject{{u"remote"_s, QJsonObject{
-                {u"type"_s, u"http"_s},
-                {u"url"_s, server.url().toString()},
-                {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 100}, {u"maxDelayMs"_s, 1000}, {u"jitter"_s, 0}}},
-                {u"heartbeat"_s, QJsonObject{{u"enabled"_s, false}}},
-                {u"timeoutMs"_s, 10000}}}}}}).toJson();
-        const ConfigDocument config = parseConfig(file, u"servers.json"_s, ConfigContext{systemEnvironment(), {}});
+        const ConfigDocument config = restartingServerConfig(server.url(), QJsonObject{{u"enabled"_s, false}});
         QVERIFY2(config.isValid() && config.servers.first().isValid(),
                  qPrintable((config.errors + config.servers.first().errors).join(u"; ")));
 
@@ -237,14 +243,7 @@ private slots:
     {
         ServerEverythingHttp server(u"streamableHttp"_s, freeLoopbackPort());
         QVERIFY2(server.start(), server.output.constData());
-        const QByteArray file = QJsonDocument(QJsonObject{
-            {u"mcpServers"_s, QJsonObject{{u"remote"_s, QJsonObject{
-                {u"type"_s, u"http"_s},
-                {u"url"_s, server.url().toString()},
-                {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 100}, {u"maxDelayMs"_s, 1000}, {u"jitter"_s, 0}}},
-                {u"heartbeat"_s, QJsonObject{{u"intervalMs"_s, 300}, {u"timeoutMs"_s, 250}, {u"maxFailures"_s, 1}}},
-                {u"timeoutMs"_s, 10000}}}}}}).toJson();
-        const ConfigDocument config = parseConfig(file, u"servers.json"_s, ConfigContext{systemEnvironment(), {}});
+        const ConfigDocument config = restartingServerConfig(server.url(), QJsonObject{{u"intervalMs"_s, 300}, {u"timeoutMs"_s, 250}, {u"maxFailures"_s, 1}});
         QVERIFY2(config.isValid() && config.servers.first().isValid(),
                  qPrintable((config.errors + config.servers.first().errors).join(u"; ")));
 
