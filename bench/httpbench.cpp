@@ -8,7 +8,7 @@
 #include "../tests/support/testprocess.h"
 #include "common/logging.h"
 #include "percentile.h"
-#include "protocol/mcpclientsession.h"
+#include "session/mcpclientsession.h"
 #include "transport/streamablehttptransport.h"
 
 #include <QCommandLineParser>

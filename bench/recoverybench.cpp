@@ -5,7 +5,7 @@
 // kill -> Reconnecting, recovery is kill -> Connected with its tools registered again.
 #include "common/logging.h"
 #include "percentile.h"
-#include "protocol/mcpclientsession.h"
+#include "session/mcpclientsession.h"
 #include "supervisor/connectionsupervisor.h"
 #include "transport/stdiotransport.h"
 

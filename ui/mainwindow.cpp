@@ -10,6 +10,7 @@
 #include "stateicons.h"
 #include "toolcalldialog.h"
 
+#include "common/displaytext.h"
 #include "common/jsontext.h"
 #include "config/configedit.h"
 #include "config/configimport.h"

@@ -7,7 +7,7 @@
 #include "config/configwatcher.h"
 #include "manager/servermanager.h"
 #include "manager/transportfactory.h"
-#include "protocol/mcpclientsession.h"
+#include "session/mcpclientsession.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -241,7 +241,7 @@ int callTool(const CommonOptions &options, const QString &toolName, const QJsonO
         return Failure;
     ToolCallReply reply;
     bool done = false;
-    McpClientSession::ProgressHandler onProgress;
+    ProgressHandler onProgress;
     if (options.verbose) {
         onProgress = [](const ProgressUpdate &update) {
             QTextStream err(stderr);

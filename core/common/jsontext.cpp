@@ -1,6 +1,6 @@
 #include "jsontext.h"
 
-#include "protocol/jsonrpc.h"
+#include "displaytext.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -36,7 +36,7 @@ QString quotedJson(const QJsonValue &value)
         text = jsonText(value);
     // A message stays one readable line however large the value is.
     if (text.size() > 80 || text.contains(u'\n'))
-        return JsonRpc::excerpt(text.toUtf8());
+        return excerpt(text.toUtf8());
     return text;
 }
 

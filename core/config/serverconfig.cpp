@@ -1,8 +1,7 @@
 #include "serverconfig.h"
 
+#include "common/displaytext.h"
 #include "common/jsontext.h"
-#include "protocol/jsonrpc.h"
-#include "transport/httpendpoint.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "config/jsonkeyorder.h"
-#include "supervisor/policy.h"
-#include "transport/stdiotransport.h"
+#include "config/policy.h"
+#include "config/stdiocommand.h"
 
 #include <QJsonObject>
 #include <QList>

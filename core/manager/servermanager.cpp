@@ -1,4 +1,5 @@
 #include "servermanager.h"
+#include "serverpool.h"
 
 #include "common/duration.h"
 #include "common/logging.h"
@@ -394,30 +395,26 @@ ToolRoute ServerManager::route(const QString &toolName) const
     return {std::nullopt, error};
 }
 
-void ServerManager::failLater(QObject *context, std::function<void(const ToolCallReply &)> handler, const QString &error)
-{
-    QMetaObject::invokeMethod(
-        context, [handler = std::move(handler), error] { handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::InvalidParams, error, {}}}); },
-        Qt::QueuedConnection);
-}
-
 ToolCallTicket ServerManager::callTool(const QString &serverName, const QString &toolName, const QJsonObject &arguments,
-                                       std::function<void(const ToolCallReply &)> handler,
-                                       McpClientSession::ProgressHandler onProgress)
+                                       ToolCallHandler handler,
+                                       ProgressHandler onProgress)
 {
     const ToolCallTicket ticket{m_nextTicket++};
     auto reply = track(ticket, serverName, toolName, std::move(handler));
     const auto it = m_servers.find(serverName);
     if (it == m_servers.end()) {
-        failLater(this, std::move(reply),
-                  u"there is no server named '%1' (servers: %2)"_s.arg(serverName, m_order.join(u", "_s)));
+        answerLater(this, std::move(reply),
+                    ToolCallReply::failure(JsonRpc::InvalidParams, u"there is no server named '%1' (servers: %2)"_s.arg(
+                                               serverName, m_order.join(u", "_s))));
         return ticket;
     }
     if (!it->second.pool) {
-        failLater(this, std::move(reply), u"server '%1' cannot run: %2"_s.arg(serverName, it->second.config.errors.join(u"; "_s)));
+        answerLater(this, std::move(reply),
+                    ToolCallReply::failure(JsonRpc::InvalidParams, u"server '%1' cannot run: %2"_s.arg(
+                                               serverName, it->second.config.errors.join(u"; "_s))));
         return ticket;
     }
-    McpClientSession::ProgressHandler progress;
+    ProgressHandler progress;
     if (onProgress) {
         progress = [this, id = ticket.id, onProgress = std::move(onProgress)](const ProgressUpdate &update) {
             if (m_activeCalls.contains(id))
@@ -434,21 +431,22 @@ ToolCallTicket ServerManager::callTool(const QString &serverName, const QString 
 }
 
 ToolCallTicket ServerManager::callTool(const QString &toolName, const QJsonObject &arguments,
-                                       std::function<void(const ToolCallReply &)> handler,
-                                       McpClientSession::ProgressHandler onProgress)
+                                       ToolCallHandler handler,
+                                       ProgressHandler onProgress)
 {
     const ToolRoute found = route(toolName);
     if (!found.tool) {
         const ToolCallTicket ticket{m_nextTicket++};
-        failLater(this, track(ticket, {}, toolName, std::move(handler)), found.error);
+        answerLater(this, track(ticket, {}, toolName, std::move(handler)),
+                    ToolCallReply::failure(JsonRpc::InvalidParams, found.error));
         return ticket;
     }
     return callTool(found.tool->serverName, found.tool->definition.name, arguments, std::move(handler), std::move(onProgress));
 }
 
-std::function<void(const ToolCallReply &)> ServerManager::track(ToolCallTicket ticket, const QString &serverName,
+ToolCallHandler ServerManager::track(ToolCallTicket ticket, const QString &serverName,
                                                                 const QString &toolName,
-                                                                std::function<void(const ToolCallReply &)> handler)
+                                                                ToolCallHandler handler)
 {
     m_activeCalls.emplace(ticket.id, ActiveCall{serverName, toolName, std::move(handler), nullptr, 0});
     return [this, id = ticket.id](const ToolCallReply &reply) { answer(id, reply); };
@@ -459,7 +457,7 @@ void ServerManager::answer(quint64 ticket, const ToolCallReply &reply)
     const auto it = m_activeCalls.find(ticket);
     if (it == m_activeCalls.end())
         return; // answered already: this is a late reply to a cancelled call
-    const std::function<void(const ToolCallReply &)> handler = std::move(it->second.handler);
+    const ToolCallHandler handler = std::move(it->second.handler);
     m_activeCalls.erase(it);
     handler(reply);
 }
@@ -478,7 +476,7 @@ bool ServerManager::cancelToolCall(ToolCallTicket ticket, const QString &reason)
     // whatever error the call was about to get is dropped.
     if (call.pool)
         call.pool->cancelCall(call.poolCallId, message);
-    answer(ticket.id, ToolCallReply{{}, JsonRpc::Error{JsonRpc::RequestCancelled, message, {}}});
+    answer(ticket.id, ToolCallReply::failure(JsonRpc::RequestCancelled, message));
     return true;
 }
 

@@ -2,8 +2,8 @@
 
 #include "config/serverconfig.h"
 #include "manager/eventlog.h"
-#include "manager/serverpool.h"
-#include "supervisor/connectionsupervisor.h"
+#include "protocol/replies.h"
+#include "supervisor/serverstatus.h"
 #include "supervisor/toolregistry.h"
 
 #include <QObject>
@@ -13,6 +13,8 @@
 #include <memory>
 
 namespace Tether {
+
+class ServerPool;
 
 struct ConfigChange
 {
@@ -78,12 +80,12 @@ public:
     // The handler is answered exactly once: the result, an error, or the cancellation; also
     // when the server stops or is removed meanwhile. Progress stops once it has been answered.
     ToolCallTicket callTool(const QString &serverName, const QString &toolName, const QJsonObject &arguments,
-                            std::function<void(const ToolCallReply &)> handler,
-                            McpClientSession::ProgressHandler onProgress = {});
+                            ToolCallHandler handler,
+                            ProgressHandler onProgress = {});
     // By tool name alone (or public name) across every server.
     ToolCallTicket callTool(const QString &toolName, const QJsonObject &arguments,
-                            std::function<void(const ToolCallReply &)> handler,
-                            McpClientSession::ProgressHandler onProgress = {});
+                            ToolCallHandler handler,
+                            ProgressHandler onProgress = {});
     // Cancels a call not answered yet, wherever it is: a call waiting for a pooled session
     // leaves the queue, a call in flight is cancelled on the server (notifications/cancelled
     // with `reason`). Its handler is answered before this returns, with a RequestCancelled
@@ -122,12 +124,11 @@ private:
     bool isCurrentPool(const QString &name, const ServerPool *pool) const;
     void checkAllStopped();
     ServerStatus statusOf(const Server &server) const;
-    static void failLater(QObject *context, std::function<void(const ToolCallReply &)> handler, const QString &error);
     // Registers a call and returns its handler as the layers below must call it: at most once
     // through to the caller's.
-    std::function<void(const ToolCallReply &)> track(ToolCallTicket ticket, const QString &serverName,
+    ToolCallHandler track(ToolCallTicket ticket, const QString &serverName,
                                                      const QString &toolName,
-                                                     std::function<void(const ToolCallReply &)> handler);
+                                                     ToolCallHandler handler);
     void answer(quint64 ticket, const ToolCallReply &reply);
 
     // A call not answered yet, and where it went.
@@ -135,7 +136,7 @@ private:
     {
         QString serverName;
         QString toolName;
-        std::function<void(const ToolCallReply &)> handler;
+        ToolCallHandler handler;
         QPointer<ServerPool> pool; // none while it fails before reaching one
         quint64 poolCallId = 0;
     };

@@ -214,16 +214,13 @@ void ServerPool::onMemberStateChanged(int id, const ServerStatus &memberStatus)
 }
 
 quint64 ServerPool::callTool(const QString &toolName, const QJsonObject &arguments,
-                             std::function<void(const ToolCallReply &)> handler,
-                             McpClientSession::ProgressHandler onProgress)
+                             ToolCallHandler handler,
+                             ProgressHandler onProgress)
 {
     const quint64 callId = m_nextCallId++;
     if (m_members.empty()) {
-        QMetaObject::invokeMethod(
-            this, [handler = std::move(handler), name = m_config.name] {
-                handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::ConnectionClosed, u"server '%1' is stopped"_s.arg(name), {}}});
-            },
-            Qt::QueuedConnection);
+        answerLater(this, std::move(handler),
+                    ToolCallReply::failure(JsonRpc::ConnectionClosed, u"server '%1' is stopped"_s.arg(m_config.name)));
         return callId;
     }
     ConnectionSupervisor *primary = m_members.front()->supervisor.get();
@@ -249,9 +246,7 @@ quint64 ServerPool::callTool(const QString &toolName, const QJsonObject &argumen
                                    .arg(m_config.name)
                                    .arg(m_config.pool.max)
                                    .arg(m_config.pool.maxQueue);
-        QMetaObject::invokeMethod(
-            this, [handler = std::move(handler), reason] { handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::InternalError, reason, {}}}); },
-            Qt::QueuedConnection);
+        answerLater(this, std::move(handler), ToolCallReply::failure(JsonRpc::InternalError, reason));
         return callId;
     }
     m_queue.push_back({callId, toolName, arguments, std::move(handler), std::move(onProgress),
@@ -266,7 +261,7 @@ void ServerPool::cancelCall(quint64 callId, const QString &reason)
     if (queued != m_queue.end()) {
         QueuedCall call = std::move(*queued);
         m_queue.erase(queued);
-        call.handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::RequestCancelled, reason, {}}});
+        call.handler(ToolCallReply::failure(JsonRpc::RequestCancelled, reason));
         return;
     }
     const auto inFlight = m_inFlight.find(callId);
@@ -333,10 +328,11 @@ void ServerPool::expireQueuedCalls()
     while (!m_queue.empty() && m_queue.front().deadline <= now) {
         QueuedCall call = std::move(m_queue.front());
         m_queue.pop_front();
-        call.handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::RequestTimeout,
+        call.handler(ToolCallReply::failure(
+            JsonRpc::RequestTimeout,
             u"calling '%1' on server '%2' waited %3 for a free session (all %4 are busy); try again later or raise "
             "pool.max"_s.arg(call.toolName, m_config.name, formatDuration(m_config.requestTimeout))
-                .arg(m_config.pool.max), {}}});
+                .arg(m_config.pool.max)));
     }
 }
 
@@ -359,7 +355,7 @@ void ServerPool::failQueue(const QString &reason)
     std::deque<QueuedCall> queue;
     std::swap(queue, m_queue);
     for (QueuedCall &call : queue)
-        call.handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::ConnectionClosed, reason, {}}});
+        call.handler(ToolCallReply::failure(JsonRpc::ConnectionClosed, reason));
 }
 
 } // namespace Tether

@@ -39,8 +39,8 @@ public:
 
     // Returns an id, unique within this pool, for cancelCall().
     quint64 callTool(const QString &toolName, const QJsonObject &arguments,
-                     std::function<void(const ToolCallReply &)> handler,
-                     McpClientSession::ProgressHandler onProgress = {});
+                     ToolCallHandler handler,
+                     ProgressHandler onProgress = {});
     // A queued call leaves the queue, a call in flight is cancelled on its session; either way
     // its handler is answered at once with `reason`. Does nothing for a call already answered
     // or one being answered with an error without having been sent.
@@ -68,8 +68,8 @@ private:
         quint64 id = 0;
         QString toolName;
         QJsonObject arguments;
-        std::function<void(const ToolCallReply &)> handler;
-        McpClientSession::ProgressHandler onProgress;
+        ToolCallHandler handler;
+        ProgressHandler onProgress;
         SteadyClock::time_point deadline;
     };
 

@@ -1,5 +1,6 @@
 #include "transportfactory.h"
 
+#include "common/displaytext.h"
 #include "transport/httpssetransport.h"
 #include "transport/stdiotransport.h"
 

@@ -1,5 +1,7 @@
 #include "jsonrpc.h"
 
+#include "common/displaytext.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -127,15 +129,6 @@ QJsonObject makeError(const QJsonValue &id, int code, const QString &message)
 QByteArray serialize(const QJsonObject &message)
 {
     return QJsonDocument(message).toJson(QJsonDocument::Compact);
-}
-
-QString excerpt(QByteArrayView bytes, qsizetype maxChars)
-{
-    QString text = QString::fromUtf8(bytes.first(std::min(bytes.size(), maxChars * 4)));
-    text.replace(u'\n', u' ').replace(u'\r', u' ');
-    if (text.size() > maxChars || bytes.size() > maxChars * 4)
-        return u'\'' + text.left(maxChars) + u"…' ("_s + QString::number(bytes.size()) + u" bytes)"_s;
-    return u'\'' + text + u'\'';
 }
 
 } // namespace Tether::JsonRpc

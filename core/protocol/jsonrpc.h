@@ -62,7 +62,4 @@ QJsonObject makeError(const QJsonValue &id, int code, const QString &message);
 
 QByteArray serialize(const QJsonObject &message); // compact, no trailing newline
 
-// A short, single-line excerpt of raw input for error messages.
-QString excerpt(QByteArrayView bytes, qsizetype maxChars = 80);
-
 } // namespace Tether::JsonRpc

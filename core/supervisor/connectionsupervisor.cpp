@@ -1,7 +1,9 @@
 #include "connectionsupervisor.h"
 
+#include "common/displaytext.h"
 #include "common/duration.h"
 #include "common/logging.h"
+#include "session/mcpclientsession.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono;
@@ -237,7 +239,7 @@ void ConnectionSupervisor::launchGeneration()
     connect(session, &McpClientSession::logMessage, this,
             [this, number](const QString &level, const QString &logger, const QJsonValue &data) {
                 if (isCurrent(number))
-                    emit serverLogMessage(level, logger, data.isString() ? data.toString() : JsonRpc::excerpt(JsonRpc::serialize(QJsonObject{{u"data"_s, data}}), 2000));
+                    emit serverLogMessage(level, logger, data.isString() ? data.toString() : excerpt(JsonRpc::serialize(QJsonObject{{u"data"_s, data}}), 2000));
             });
     connect(session->transport(), &Transport::started, this, [this, number] {
         if (isCurrent(number))
@@ -508,8 +510,8 @@ void ConnectionSupervisor::onHeartbeatTick()
 }
 
 SupervisedCall ConnectionSupervisor::callTool(const QString &toolName, const QJsonObject &arguments,
-                                             std::function<void(const ToolCallReply &)> handler,
-                                             McpClientSession::ProgressHandler onProgress)
+                                             ToolCallHandler handler,
+                                             ProgressHandler onProgress)
 {
     Generation *generation = current();
     if (generation && generation->established && generation->session->isReady()) {
@@ -537,9 +539,7 @@ SupervisedCall ConnectionSupervisor::callTool(const QString &toolName, const QJs
         break;
     }
     // Fail fast, but never re-enter the caller.
-    QMetaObject::invokeMethod(
-        this, [handler = std::move(handler), reason] { handler(ToolCallReply{{}, JsonRpc::Error{JsonRpc::ConnectionClosed, reason, {}}}); },
-        Qt::QueuedConnection);
+    answerLater(this, std::move(handler), ToolCallReply::failure(JsonRpc::ConnectionClosed, reason));
     return {};
 }
 

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "policy.h"
+#include "config/policy.h"
 #include "serverstatus.h"
 #include "supervisorcore.h"
 #include "toolregistry.h"
 
-#include "protocol/mcpclientsession.h"
+#include "protocol/replies.h"
 
 #include <QObject>
 #include <QTimer>
@@ -16,6 +16,10 @@
 #include <memory>
 
 namespace Tether {
+
+class McpClientSession;
+class Transport;
+struct SessionClosure;
 
 using TransportFactory = std::function<std::unique_ptr<Transport>()>;
 
@@ -71,8 +75,8 @@ public:
 
     // Calls a tool of the current generation; fails fast (never waits) when not connected.
     SupervisedCall callTool(const QString &toolName, const QJsonObject &arguments,
-                            std::function<void(const ToolCallReply &)> handler,
-                            McpClientSession::ProgressHandler onProgress = {});
+                            ToolCallHandler handler,
+                            ProgressHandler onProgress = {});
     // Sends notifications/cancelled for a call still in flight and answers its handler at once
     // with `reason`; does nothing once the call has been answered.
     void cancelCall(const SupervisedCall &call, const QString &reason);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "policy.h"
+#include "config/policy.h"
 #include "serverstate.h"
 
 #include <chrono>

@@ -1,5 +1,6 @@
 #include "httpendpoint.h"
 
+#include "common/displaytext.h"
 #include "protocol/jsonrpc.h"
 
 #include <QJsonDocument>
@@ -14,48 +15,6 @@ static const char RefusedRedirectProperty[] = "tetherRefusedRedirect";
 QString HttpServerEndpoint::shown() const
 {
     return shownUrl.isEmpty() ? url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery) : shownUrl;
-}
-
-static QString redactedValue(QStringView value)
-{
-    if (value.isEmpty() || (value.startsWith(u"${env:") && value.endsWith(u'}')))
-        return value.toString();
-    return u"…"_s;
-}
-
-QString redactedUrl(const QString &url)
-{
-    // On the text as written: QUrl would percent-encode the braces of ${env:…}.
-    QString shown = url;
-    const qsizetype authorityStart = shown.indexOf(u"://");
-    if (authorityStart >= 0) {
-        const qsizetype hostStart = authorityStart + 3;
-        qsizetype authorityEnd = shown.size();
-        for (const QChar end : {u'/', u'?', u'#'}) {
-            const qsizetype at = shown.indexOf(end, hostStart);
-            if (at >= 0)
-                authorityEnd = std::min(authorityEnd, at);
-        }
-        const qsizetype at = shown.lastIndexOf(u'@', authorityEnd - 1);
-        if (at >= hostStart) {
-            QStringList parts;
-            for (const QString &part : shown.mid(hostStart, at - hostStart).split(u':'))
-                parts.append(redactedValue(part));
-            shown.replace(hostStart, at - hostStart, parts.join(u':'));
-        }
-    }
-    const qsizetype queryStart = shown.indexOf(u'?');
-    if (queryStart < 0)
-        return shown;
-    const qsizetype fragment = shown.indexOf(u'#', queryStart);
-    const qsizetype queryEnd = fragment < 0 ? shown.size() : fragment;
-    QStringList items;
-    for (const QString &item : shown.mid(queryStart + 1, queryEnd - queryStart - 1).split(u'&')) {
-        const qsizetype equals = item.indexOf(u'=');
-        items.append(equals < 0 ? item : item.left(equals + 1) + redactedValue(QStringView(item).sliced(equals + 1)));
-    }
-    shown.replace(queryStart + 1, queryEnd - queryStart - 1, items.join(u'&'));
-    return shown;
 }
 
 bool isSameOrigin(const QUrl &a, const QUrl &b)
@@ -170,7 +129,7 @@ static QString bodySays(QByteArrayView body)
     if (!message.isEmpty())
         return u": \"%1\""_s.arg(message);
     const QByteArray trimmed = body.trimmed().toByteArray();
-    return trimmed.isEmpty() ? QString() : u"; the body starts with "_s + JsonRpc::excerpt(trimmed);
+    return trimmed.isEmpty() ? QString() : u"; the body starts with "_s + excerpt(trimmed);
 }
 
 QString httpStatus(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
@@ -206,7 +165,7 @@ QString notJson(const HttpServerEndpoint &endpoint, const QString &what, const Q
     const QString type = reply.header(QNetworkRequest::ContentTypeHeader).toString();
     return u"%1 answered %2 with a body that is not JSON%3: %4; is the url the server's MCP endpoint?"_s.arg(
         endpoint.shown(), what, type.isEmpty() ? QString() : u" (Content-Type "_s + type + u')',
-        JsonRpc::excerpt(body.trimmed()));
+        excerpt(body.trimmed()));
 }
 
 QString tooLarge(const HttpServerEndpoint &endpoint, const QString &what, qsizetype limit)

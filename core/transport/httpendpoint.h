@@ -28,10 +28,6 @@ struct HttpServerEndpoint
     QNetworkRequest request(const QUrl &target, const QByteArray &accept) const;
 };
 
-// A url as messages may show it: user info and query values become "…" unless they are
-// ${env:…} references, which show as written.
-QString redactedUrl(const QString &url);
-
 // Qt would follow a redirect anywhere, sending the configured headers (Authorization) along,
 // and turns a POST answered 301/302/303 into a GET. `reply` follows only a redirect to the
 // same scheme, host and port that keeps its method (any for GET, 307/308 for others); any

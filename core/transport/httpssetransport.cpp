@@ -1,5 +1,6 @@
 #include "httpssetransport.h"
 
+#include "common/displaytext.h"
 #include "common/duration.h"
 #include "common/logging.h"
 #include "protocol/jsonrpc.h"
@@ -106,7 +107,7 @@ void HttpSseTransport::onEndpoint(QByteArrayView data)
     if (!target.isValid() || !isSameOrigin(target, m_endpoint.url)) {
         closeWithError(u"%1 named %2 as its message endpoint, which is not on the same host and port; Tether sends "
                        "messages only to where the event stream came from"_s.arg(m_endpoint.shown(),
-                                                                                JsonRpc::excerpt(data)));
+                                                                                excerpt(data)));
         return;
     }
     m_messageUrl = target;

@@ -1,6 +1,5 @@
 #include "stdiotransport.h"
 
-#include "common/commandline.h"
 #include "common/logging.h"
 #include "protocol/jsonrpc.h"
 #include "spawnqueue.h"
@@ -17,11 +16,6 @@ namespace Tether {
 
 // One stderr line longer than this is cut: stderr is a log, not a data channel.
 static constexpr qsizetype MaxStderrLineBytes = 8 * 1024;
-
-QString StdioServerCommand::commandLine() const
-{
-    return arguments.isEmpty() ? program : program + u' ' + joinCommandLine(arguments);
-}
 
 StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions options, QObject *parent)
     : Transport(parent)

@@ -3,6 +3,8 @@
 #include "lineframer.h"
 #include "transport.h"
 
+#include "config/stdiocommand.h"
+
 #include <QProcess>
 #include <QStringList>
 #include <QTimer>
@@ -11,19 +13,6 @@
 #include <deque>
 
 namespace Tether {
-
-struct StdioServerCommand
-{
-    QString program;
-    QStringList arguments;
-    QList<std::pair<QString, QString>> environment; // added to Tether's own environment
-    QString workingDirectory;
-    // How to show the server in messages and logs, e.g. as written in the config file, before
-    // ${env:…} put secrets into it; empty: "stdio: " and the command line.
-    QString shownAs;
-
-    QString commandLine() const; // program and arguments, quoted where needed
-};
 
 struct StdioTransportOptions
 {

@@ -1,17 +1,10 @@
 #include "transport.h"
 
-#include <csignal>
-#include <cstring>
+#include "common/displaytext.h"
 
 using namespace Qt::StringLiterals;
 
 namespace Tether {
-
-QString signalName(int signalNumber)
-{
-    const char *abbreviation = sigabbrev_np(signalNumber);
-    return abbreviation ? u"SIG"_s + QString::fromLatin1(abbreviation) : u"signal %1"_s.arg(signalNumber);
-}
 
 QString TransportClosure::describe() const
 {

@@ -23,8 +23,6 @@ struct TransportClosure
     QString describe() const;
 };
 
-QString signalName(int signalNumber);
-
 // A connection to one MCP server that carries JSON-RPC messages both ways. A transport is used
 // for one connection only; every attempt builds a fresh one.
 class Transport : public QObject

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "supervisor/policy.h"
+#include "config/policy.h"
 
 #include <QJsonDocument>
 #include <QTest>

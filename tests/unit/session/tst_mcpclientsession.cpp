@@ -1,4 +1,4 @@
-#include "protocol/mcpclientsession.h"
+#include "session/mcpclientsession.h"
 #include "support/faketransport.h"
 
 #include <QJsonArray>

@@ -1,3 +1,4 @@
+#include "common/displaytext.h"
 #include "protocol/jsonrpc.h"
 
 #include <QJsonDocument>
@@ -103,9 +104,9 @@ private slots:
 
     void excerptIsShortAndOneLine()
     {
-        QCOMPARE(JsonRpc::excerpt("abc"), u"'abc'"_s);
-        QCOMPARE(JsonRpc::excerpt("a\nb"), u"'a b'"_s);
-        const QString longExcerpt = JsonRpc::excerpt(QByteArray(1000, 'x'), 10);
+        QCOMPARE(excerpt("abc"), u"'abc'"_s);
+        QCOMPARE(excerpt("a\nb"), u"'a b'"_s);
+        const QString longExcerpt = excerpt(QByteArray(1000, 'x'), 10);
         QVERIFY(longExcerpt.startsWith(u"'xxxxxxxxxx…'"_s));
         QVERIFY(longExcerpt.contains(u"1000 bytes"_s));
     }

@@ -1,5 +1,6 @@
 #include "mcpclientsession.h"
 
+#include "common/displaytext.h"
 #include "common/logging.h"
 
 #include <QCoreApplication>
@@ -119,11 +120,7 @@ qint64 McpClientSession::request(const QString &method, const QJsonObject &param
                                    ? u"%1 is still initializing"_s.arg(serverLabel())
                                    : u"%1 is not connected"_s.arg(serverLabel());
         // Answer later, never from inside the call: callers may not expect re-entrance.
-        QMetaObject::invokeMethod(
-            this, [handler = std::move(handler), reason] {
-                handler(RpcReply{{}, JsonRpc::Error{JsonRpc::ConnectionClosed, reason, {}}});
-            },
-            Qt::QueuedConnection);
+        answerLater(this, std::move(handler), RpcReply::failure(JsonRpc::ConnectionClosed, reason));
         return id;
     }
 
@@ -154,7 +151,7 @@ void McpClientSession::cancel(qint64 requestId, const QString &reason)
     if (!m_pending.contains(requestId))
         return;
     notify(u"notifications/cancelled"_s, {{u"requestId"_s, requestId}, {u"reason"_s, reason}});
-    completeRequest(requestId, RpcReply{{}, JsonRpc::Error{JsonRpc::RequestCancelled, reason, {}}});
+    completeRequest(requestId, RpcReply::failure(JsonRpc::RequestCancelled, reason));
 }
 
 void McpClientSession::onRequestTimeout(qint64 requestId)
@@ -167,7 +164,7 @@ void McpClientSession::onRequestTimeout(qint64 requestId)
                                .arg(it->second.timeout.count());
     spdlog::warn("{}", reason);
     notify(u"notifications/cancelled"_s, {{u"requestId"_s, requestId}, {u"reason"_s, reason}});
-    completeRequest(requestId, RpcReply{{}, JsonRpc::Error{JsonRpc::RequestTimeout, reason, {}}});
+    completeRequest(requestId, RpcReply::failure(JsonRpc::RequestTimeout, reason));
 }
 
 void McpClientSession::completeRequest(qint64 requestId, const RpcReply &reply)
@@ -200,7 +197,7 @@ void McpClientSession::onMessage(const QJsonObject &object)
         break;
     case JsonRpc::MessageKind::Invalid:
         onInputSkipped(u"skipped a message that is not JSON-RPC (%1): %2"_s.arg(
-            message.invalidReason, JsonRpc::excerpt(JsonRpc::serialize(object))));
+            message.invalidReason, excerpt(JsonRpc::serialize(object))));
         break;
     }
 }
@@ -295,7 +292,7 @@ void McpClientSession::failAllPending(const QString &reason)
         if (!guard)
             return;
         if (m_pending.contains(id))
-            completeRequest(id, RpcReply{{}, JsonRpc::Error{JsonRpc::ConnectionClosed, reason, {}}});
+            completeRequest(id, RpcReply::failure(JsonRpc::ConnectionClosed, reason));
     }
 }
 
@@ -322,14 +319,14 @@ void McpClientSession::onTransportClosed(const TransportClosure &closure)
     emit closed(SessionClosure{m_wasReady, m_failure, closure});
 }
 
-void McpClientSession::listTools(std::function<void(const ToolListReply &)> handler)
+void McpClientSession::listTools(ToolListHandler handler)
 {
     fetchToolPage({}, std::make_shared<ToolListReply>(), std::make_shared<QSet<QString>>(), std::move(handler));
 }
 
 void McpClientSession::fetchToolPage(const QString &cursor, std::shared_ptr<ToolListReply> accumulated,
                                      std::shared_ptr<QSet<QString>> seenCursors,
-                                     std::function<void(const ToolListReply &)> handler)
+                                     ToolListHandler handler)
 {
     QJsonObject params;
     if (!cursor.isNull())
@@ -378,7 +375,7 @@ void McpClientSession::fetchToolPage(const QString &cursor, std::shared_ptr<Tool
 }
 
 qint64 McpClientSession::callTool(const QString &name, const QJsonObject &arguments,
-                                  std::function<void(const ToolCallReply &)> handler, ProgressHandler onProgress)
+                                  ToolCallHandler handler, ProgressHandler onProgress)
 {
     const QJsonObject params{{u"name"_s, name}, {u"arguments"_s, arguments}};
     return request(

@@ -1,8 +1,9 @@
 // The HTTP transports against a scripted server that does on demand what real servers do
 // only sometimes: expire sessions, fail one request, answer with an HTML page, cut a stream
 // in the middle of an event, dribble a reply byte by byte, send too much.
+#include "common/displaytext.h"
 #include "manager/transportfactory.h"
-#include "protocol/mcpclientsession.h"
+#include "session/mcpclientsession.h"
 #include "support/httpfixture.h"
 #include "transport/httpssetransport.h"
 #include "transport/streamablehttptransport.h"
@@ -128,7 +129,7 @@ private:
         client.callTool(tool, {}, [&](const ToolCallReply &r) { reply = r; });
         if (!QTest::qWaitFor([&] { return reply.has_value(); }, 10000))
             qWarning("no reply to tools/call");
-        return reply.value_or(ToolCallReply{{}, JsonRpc::Error{0, u"no reply"_s, {}}});
+        return reply.value_or(ToolCallReply::failure(0, u"no reply"_s));
     }
 
     static QString closeError(QSignalSpy &closed)

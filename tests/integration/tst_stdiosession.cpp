@@ -1,6 +1,6 @@
 // The MCP client session over a real child process: tether-demo-server and each of its
 // misbehaviours. Every case ends within a bounded time with nothing left running.
-#include "protocol/mcpclientsession.h"
+#include "session/mcpclientsession.h"
 #include "support/testprocess.h"
 
 #include <QElapsedTimer>
@@ -69,12 +69,12 @@ struct Connection
         return reply.value_or(ToolListReply{{}, {}, JsonRpc::Error{-1, u"no reply"_s, {}}});
     }
 
-    ToolCallReply call(const QString &tool, const QJsonObject &arguments, McpClientSession::ProgressHandler progress = {})
+    ToolCallReply call(const QString &tool, const QJsonObject &arguments, ProgressHandler progress = {})
     {
         std::optional<ToolCallReply> reply;
         session->callTool(tool, arguments, [&](const ToolCallReply &r) { reply = r; }, std::move(progress));
         (void)QTest::qWaitFor([&] { return reply.has_value(); }, 20000);
-        return reply.value_or(ToolCallReply{{}, JsonRpc::Error{-1, u"no reply"_s, {}}});
+        return reply.value_or(ToolCallReply::failure(-1, u"no reply"_s));
     }
 
     bool stderrContains(const QString &text) const

@@ -1,6 +1,6 @@
 // End to end against the official reference server @modelcontextprotocol/server-everything
 // (pinned in package-lock.json, installed by scripts/test.sh) over stdio.
-#include "protocol/mcpclientsession.h"
+#include "session/mcpclientsession.h"
 #include "support/testprocess.h"
 
 #include <QFileInfo>

@@ -1,4 +1,4 @@
-#include "supervisor/policy.h"
+#include "config/policy.h"
 #include "support/policyprinters.h"
 
 #include <QJsonDocument>

@@ -54,13 +54,13 @@ ToolCallReply call(ServerManager &manager, const QString &server, const QString 
     else
         manager.callTool(server, tool, arguments, onReply);
     (void)QTest::qWaitFor([&] { return reply.has_value(); }, 10000);
-    return reply.value_or(ToolCallReply{{}, JsonRpc::Error{-1, u"no reply"_s, {}}});
+    return reply.value_or(ToolCallReply::failure(-1, u"no reply"_s));
 }
 
 // Every answer a call got, to check there is exactly one.
 struct Replies
 {
-    std::function<void(const ToolCallReply &)> handler()
+    ToolCallHandler handler()
     {
         return [this](const ToolCallReply &reply) { received.append(reply); };
     }

@@ -2,7 +2,7 @@
 // (pinned in package-lock.json) in its Streamable HTTP and HTTP+SSE modes.
 #include "config/serverconfig.h"
 #include "manager/servermanager.h"
-#include "protocol/mcpclientsession.h"
+#include "session/mcpclientsession.h"
 #include "support/testprocess.h"
 #include "transport/httpssetransport.h"
 #include "transport/streamablehttptransport.h"
@@ -48,12 +48,12 @@ private:
     }
 
     static ToolCallReply call(McpClientSession &client, const QString &tool, const QJsonObject &arguments,
-                              McpClientSession::ProgressHandler onProgress = {})
+                              ProgressHandler onProgress = {})
     {
         std::optional<ToolCallReply> reply;
         client.callTool(tool, arguments, [&](const ToolCallReply &r) { reply = r; }, std::move(onProgress));
         if (!QTest::qWaitFor([&] { return reply.has_value(); }, 30000))
-            return ToolCallReply{{}, JsonRpc::Error{-1, u"no reply"_s, {}}};
+            return ToolCallReply::failure(-1, u"no reply"_s);
         return *reply;
     }
 

@@ -2,6 +2,7 @@
 
 #include "protocol/jsonrpc.h"
 #include "protocol/mcptypes.h"
+#include "protocol/replies.h"
 #include "transport/transport.h"
 
 #include <QHash>
@@ -33,33 +34,6 @@ struct SessionClosure
     QString describe() const;
 };
 
-struct RpcReply
-{
-    QJsonValue result;
-    std::optional<JsonRpc::Error> error;
-    bool ok() const { return !error; }
-};
-
-struct ToolListReply
-{
-    QList<ToolDefinition> tools;
-    QStringList warnings; // entries that were skipped, and why
-    std::optional<JsonRpc::Error> error;
-};
-
-struct ToolCallReply
-{
-    ToolCallResult result;
-    std::optional<JsonRpc::Error> error;
-};
-
-struct ProgressUpdate
-{
-    double progress = 0;
-    std::optional<double> total;
-    QString message;
-};
-
 struct SessionStats
 {
     int skippedInput = 0;       // lines that were not JSON, JSON that was no message
@@ -78,9 +52,6 @@ class McpClientSession final : public QObject
 
 public:
     enum class State { Idle, Initializing, Ready, Closing, Closed };
-
-    using ReplyHandler = std::function<void(const RpcReply &)>;
-    using ProgressHandler = std::function<void(const ProgressUpdate &)>;
 
     McpClientSession(std::unique_ptr<Transport> transport, SessionOptions options, QObject *parent = nullptr);
     ~McpClientSession() override;
@@ -105,9 +76,9 @@ public:
     void cancel(qint64 requestId, const QString &reason);
 
     // Follows nextCursor until the last page.
-    void listTools(std::function<void(const ToolListReply &)> handler);
+    void listTools(ToolListHandler handler);
     qint64 callTool(const QString &name, const QJsonObject &arguments,
-                    std::function<void(const ToolCallReply &)> handler, ProgressHandler onProgress = {});
+                    ToolCallHandler handler, ProgressHandler onProgress = {});
     void ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout = {});
 
     int pendingRequestCount() const { return int(m_pending.size()); }
@@ -147,7 +118,7 @@ private:
     void failAllPending(const QString &reason);
     void fetchToolPage(const QString &cursor, std::shared_ptr<ToolListReply> accumulated,
                        std::shared_ptr<QSet<QString>> seenCursors,
-                       std::function<void(const ToolListReply &)> handler);
+                       ToolListHandler handler);
     QString serverLabel() const;
 
     std::unique_ptr<Transport> m_transport;
