@@ -2,9 +2,11 @@
 // only sometimes: expire sessions, fail one request, answer with an HTML page, cut a stream
 // in the middle of an event, dribble a reply byte by byte, send too much.
 #include "common/displaytext.h"
+#include "config/serverconfig.h"
 #include "manager/transportfactory.h"
 #include "session/mcpclientsession.h"
 #include "support/httpfixture.h"
+#include "transport/httpfallbacktransport.h"
 #include "transport/httpssetransport.h"
 #include "transport/streamablehttptransport.h"
 
@@ -107,8 +109,12 @@ private:
                                                         QList<std::pair<QString, QString>> headers = {})
     {
         HttpServerEndpoint endpoint{fixture.url(), std::move(headers), {}};
-        return session(std::make_unique<StreamableHttpTransport>(
-            endpoint, options, StreamableHttpTransport::SseFallback::OnInitializeRejected));
+        return session(std::make_unique<StreamableHttpTransport>(endpoint, options));
+    }
+
+    static std::unique_ptr<McpClientSession> fallingBack(const HttpFixture &fixture)
+    {
+        return session(std::make_unique<HttpFallbackTransport>(HttpServerEndpoint{fixture.url(), {}, {}}, fastOptions()));
     }
 
     static bool openReady(McpClientSession &client)
@@ -506,7 +512,7 @@ private slots:
             }
             return FixtureReply{202, {}, "Accepted"};
         });
-        auto client = streamable(fixture);
+        auto client = fallingBack(fixture);
         QSignalSpy lines(client.get(), &McpClientSession::stderrLine);
         QVERIFY(openReady(*client));
         QCOMPARE(client->serverIdentity().protocolVersion, u"2024-11-05"_s);
@@ -515,7 +521,7 @@ private slots:
         QVERIFY2(lines.first().first().toString().contains(u"HTTP+SSE"_s), qPrintable(lines.first().first().toString()));
         QCOMPARE(fixture.posts(u"initialize"_s).size(), 2);
         QCOMPARE(fixture.posts(u"initialize"_s).last().path, QByteArray("/messages?session=7"));
-        QVERIFY(static_cast<StreamableHttpTransport *>(client->transport())->fellBackToHttpSse());
+        QVERIFY(static_cast<HttpFallbackTransport *>(client->transport())->fellBackToHttpSse());
 
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         client->close();
@@ -777,7 +783,7 @@ private slots:
                 return FixtureReply{302, {{"Location", "/login"}}, {}};
             return FixtureReply{405, {}, {}};
         });
-        auto movedClient = streamable(moved);
+        auto movedClient = fallingBack(moved);
         QSignalSpy failed(movedClient.get(), &McpClientSession::failed);
         QSignalSpy lines(movedClient.get(), &McpClientSession::stderrLine);
         movedClient->open();
