@@ -860,8 +860,10 @@ private slots:
         QVERIFY(!isSameOrigin(QUrl(u"http://h.example/sse"_s), QUrl(u"http://h.example:8080/messages"_s)));
     }
 
-    // Once a server turned out to speak HTTP+SSE only, later connections go there at once.
-    void fallbackIsRemembered()
+    // Once a server turned out to speak HTTP+SSE only, later connections go there at once, for
+    // as long as its config stands: a changed config builds a new factory, which tries
+    // Streamable HTTP again.
+    void fallbackIsRememberedByItsFactory()
     {
         HttpFixture fixture;
         fixture.setHandler([&](const FixtureRequest &request) {
@@ -898,6 +900,38 @@ private slots:
         QCOMPARE(fixture.posts(u"initialize"_s).size(), 3);
         QCOMPARE(fixture.posts(u"initialize"_s).last().path, QByteArray("/messages"));
         QVERIFY(lines.isEmpty());
+
+        auto changed = session(transportFactoryFor(config)());
+        QVERIFY(changed->transport()->description().startsWith(u"http: "_s));
+        QSignalSpy changedLines(changed.get(), &McpClientSession::stderrLine);
+        QVERIFY(openReady(*changed));
+        QCOMPARE(fixture.posts(u"initialize"_s).size(), 5);
+        QCOMPARE(fixture.posts(u"initialize"_s).at(3).path, QByteArray("/mcp"));
+        QCOMPARE(fixture.posts(u"initialize"_s).last().path, QByteArray("/messages"));
+        QCOMPARE(changedLines.size(), 1);
+        QVERIFY(static_cast<HttpFallbackTransport *>(changed->transport())->fellBackToHttpSse());
+    }
+
+    // tetherctl --transport http: an initialize answered 405 is that server's answer, and no
+    // HTTP+SSE is tried.
+    void streamableHttpOnlyDoesNotFallBack()
+    {
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &) { return FixtureReply{405, {}, {}}; });
+        ServerConfig config;
+        config.name = u"legacy"_s;
+        config.transport = TransportKind::StreamableHttp;
+        config.url = fixture.url().toString();
+        auto client = session(transportFactoryFor(config, HttpFallback::None)());
+        QSignalSpy failed(client.get(), &McpClientSession::failed);
+        QSignalSpy lines(client.get(), &McpClientSession::stderrLine);
+        client->open();
+        QTRY_COMPARE(failed.size(), 1);
+        const QString reason = failed.first().first().toString();
+        QVERIFY2(reason.contains(u"HTTP 405"_s), qPrintable(reason));
+        QVERIFY(lines.isEmpty());
+        QVERIFY(fixture.requestsFor("GET").isEmpty());
+        QCOMPARE(fixture.posts(u"initialize"_s).size(), 1);
     }
 
     // A GET stream the server refuses for a moment (409, 5xx) is tried again like a cut one.
