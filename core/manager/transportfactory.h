@@ -1,17 +1,18 @@
 #pragma once
 
-#include "config/serverconfig.h"
 #include "supervisor/connectionsupervisor.h"
-#include "transport/streamablehttptransport.h"
 
 namespace Tether {
 
+struct ServerConfig;
+
+// Whether a server of type http that rejects the Streamable HTTP initialize with 404 or 405 is
+// tried again over HTTP+SSE at the same url.
+enum class HttpFallback { ToHttpSse, None };
+
 // Builds the transport a configured server speaks: stdio, Streamable HTTP (falling back to
-// HTTP+SSE when the server rejects the Streamable initialize with 404 or 405) or HTTP+SSE.
+// HTTP+SSE unless `httpFallback` is None, as for tetherctl --transport http) or HTTP+SSE.
 // Messages show the server as written in the config, before ${env:…} expanded secrets.
-// `httpFallback` Never keeps a type http server to Streamable HTTP (tetherctl --transport http).
-TransportFactory transportFactoryFor(const ServerConfig &config,
-                                     StreamableHttpTransport::SseFallback httpFallback
-                                     = StreamableHttpTransport::SseFallback::OnInitializeRejected);
+TransportFactory transportFactoryFor(const ServerConfig &config, HttpFallback httpFallback = HttpFallback::ToHttpSse);
 
 } // namespace Tether

@@ -1,7 +1,6 @@
 #include "streamablehttptransport.h"
 
 #include "common/logging.h"
-#include "httpssetransport.h"
 #include "protocol/jsonrpc.h"
 #include "protocol/mcptypes.h"
 
@@ -30,11 +29,10 @@ static bool isSuccess(int status)
 
 
 StreamableHttpTransport::StreamableHttpTransport(HttpServerEndpoint endpoint, HttpTransportOptions options,
-                                                 SseFallback fallback, QObject *parent)
+                                                 QObject *parent)
     : Transport(parent)
     , m_endpoint(std::move(endpoint))
     , m_options(options)
-    , m_sseFallback(fallback)
     , m_retryDelay(options.resumeDelay)
 {
     m_closeTimer.setSingleShot(true);
@@ -57,8 +55,6 @@ QString StreamableHttpTransport::description() const
 
 bool StreamableHttpTransport::isOpen() const
 {
-    if (m_fallback)
-        return m_stage == Stage::Open && m_fallback->isOpen();
     return m_stage == Stage::Open;
 }
 
@@ -79,17 +75,11 @@ void StreamableHttpTransport::send(const QJsonObject &message)
 {
     if (m_stage != Stage::Open)
         return;
-    if (m_fallback) {
-        m_fallback->send(message);
-        return;
-    }
     const JsonRpc::Message classified = JsonRpc::classify(message);
     if (classified.kind == JsonRpc::MessageKind::Request) {
         m_awaited.emplace(idKey(classified.id), classified.method);
-        if (classified.method == InitializeMethod) {
+        if (classified.method == InitializeMethod)
             m_initializeId = classified.id;
-            m_initializeRequest = message;
-        }
         post(message, classified.id, classified.method);
         return;
     }
@@ -481,13 +471,11 @@ void StreamableHttpTransport::onHttpError(const Exchange &exchange, const QNetwo
                        "the session or restarted); a new session is needed"_s.arg(m_endpoint.shown()).arg(status));
         return;
     }
-    // The 2025-11-25 spec also names 400 among the statuses of an old server, but a Streamable
-    // HTTP server answers 400 to an initialize it finds wrong (a header, the body) too, and
-    // falling back would hide that error behind an HTTP+SSE one: 404 and 405 only.
-    if ((status == 404 || status == 405) && exchange.method == InitializeMethod && !exchange.carriedSession
-        && m_sseFallback == SseFallback::OnInitializeRejected) {
-        fallBackToHttpSse(status);
-        return;
+    if (exchange.method == InitializeMethod && !exchange.carriedSession) {
+        const QPointer<StreamableHttpTransport> guard(this);
+        emit initializeRejected(status);
+        if (!guard || !isAlive(nullptr))
+            return;
     }
     const QString text = HttpErrors::httpStatus(m_endpoint, what(exchange), reply, exchange.body);
     const bool reopening = exchange.kind == Exchange::Kind::Resume
@@ -520,28 +508,6 @@ void StreamableHttpTransport::onHttpError(const Exchange &exchange, const QNetwo
     }
 }
 
-void StreamableHttpTransport::fallBackToHttpSse(int status)
-{
-    const QString line = u"the server answered HTTP %1 to the Streamable HTTP initialize; trying the older "
-                         "HTTP+SSE transport (protocol 2024-11-05) at the same url"_s.arg(status);
-    spdlog::info("{}: {}", description(), line);
-    m_fallback = std::make_unique<HttpSseTransport>(m_endpoint, m_options);
-    HttpSseTransport *fallback = m_fallback.get();
-    connect(fallback, &Transport::started, this, [this] { m_fallback->send(m_initializeRequest); });
-    connect(fallback, &Transport::messageReceived, this, &Transport::messageReceived);
-    connect(fallback, &Transport::inputSkipped, this, &Transport::inputSkipped);
-    connect(fallback, &Transport::stderrLine, this, &Transport::stderrLine);
-    connect(fallback, &Transport::closed, this, [this](const TransportClosure &closure) {
-        // * -> Closed: the HTTP+SSE connection was the connection.
-        m_stage = Stage::Closed;
-        emit closed(closure);
-    });
-    emit stderrLine(u"Tether: "_s + line);
-    emit fellBack();
-    if (m_stage == Stage::Open)
-        fallback->start();
-}
-
 void StreamableHttpTransport::close()
 {
     switch (m_stage) {
@@ -553,12 +519,6 @@ void StreamableHttpTransport::close()
         return;
     case Stage::Open:
         m_closure.requested = true;
-        if (m_fallback) {
-            // Open -> Closing: the HTTP+SSE transport reports closed for both.
-            m_stage = Stage::Closing;
-            m_fallback->close();
-            return;
-        }
         beginClose();
         return;
     case Stage::Closing:
@@ -569,7 +529,7 @@ void StreamableHttpTransport::close()
 
 void StreamableHttpTransport::closeWithError(const QString &error)
 {
-    if (m_stage != Stage::Open || m_fallback)
+    if (m_stage != Stage::Open)
         return;
     m_closure.error = error;
     beginClose();

@@ -14,8 +14,6 @@
 
 namespace Tether {
 
-class HttpSseTransport;
-
 // An MCP server behind one URL speaking Streamable HTTP (protocol 2025-03-26 and later): each
 // message is POSTed; a reply is JSON or an event stream that may carry server requests and
 // notifications before the response; the GET stream carries the server's own messages. The
@@ -24,17 +22,15 @@ class HttpSseTransport;
 // retry: delay. A failed request is answered with a JSON-RPC error for its id, so only that
 // request fails; the connection itself ends when the session is lost (404), when the server
 // cannot be reached, or when the GET stream cannot be resumed. Closing DELETEs the session.
+// HttpFallbackTransport tries HTTP+SSE when the server rejects the initialize.
 class StreamableHttpTransport final : public Transport
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(StreamableHttpTransport)
 
 public:
-    // Whether an initialize answered 404 or 405 means an older HTTP+SSE server on the same URL.
-    enum class SseFallback { Never, OnInitializeRejected };
-
     explicit StreamableHttpTransport(HttpServerEndpoint endpoint, HttpTransportOptions options = {},
-                                     SseFallback fallback = SseFallback::Never, QObject *parent = nullptr);
+                                     QObject *parent = nullptr);
     ~StreamableHttpTransport() override;
 
     void start() override;
@@ -46,11 +42,12 @@ public:
 
     const QByteArray &sessionId() const { return m_sessionId; }
     const QString &protocolVersion() const { return m_protocolVersion; }
-    bool fellBackToHttpSse() const { return m_fallback != nullptr; }
 
 signals:
-    // The server turned out to speak HTTP+SSE only: this connection continues over it.
-    void fellBack();
+    // The server answered the initialize with an HTTP error status, as one that speaks only the
+    // older HTTP+SSE transport does (404, 405). Unless a receiver closes this transport, the
+    // initialize then fails with that error.
+    void initializeRejected(int status);
 
 private:
     enum class Stage { Idle, Open, Closing, Closed };
@@ -103,7 +100,6 @@ private:
     bool isAlive(QNetworkReply *reply) const;
     QString what(const Exchange &exchange) const;
 
-    void fallBackToHttpSse(int status);
     void closeWithError(const QString &error);
     void beginClose();
     void abortAll();
@@ -117,11 +113,9 @@ private:
     std::vector<std::unique_ptr<QNetworkAccessManager>> m_networks;
     HttpServerEndpoint m_endpoint;
     HttpTransportOptions m_options;
-    SseFallback m_sseFallback;
     std::map<QNetworkReply *, std::unique_ptr<Exchange>> m_exchanges;
     std::map<QString, QString> m_awaited; // request ids sent and not answered yet -> method
     QJsonValue m_initializeId;
-    QJsonObject m_initializeRequest;      // sent again over HTTP+SSE when falling back
     QByteArray m_sessionId;
     QString m_protocolVersion;
     bool m_sessionLost = false;
@@ -131,7 +125,6 @@ private:
     std::chrono::milliseconds m_retryDelay;
     QNetworkReply *m_deleteReply = nullptr;
     QTimer m_closeTimer;
-    std::unique_ptr<HttpSseTransport> m_fallback;
     TransportClosure m_closure;
     Stage m_stage = Stage::Idle;
 };

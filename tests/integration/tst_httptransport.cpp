@@ -2,9 +2,11 @@
 // only sometimes: expire sessions, fail one request, answer with an HTML page, cut a stream
 // in the middle of an event, dribble a reply byte by byte, send too much.
 #include "common/displaytext.h"
+#include "config/serverconfig.h"
 #include "manager/transportfactory.h"
 #include "session/mcpclientsession.h"
 #include "support/httpfixture.h"
+#include "transport/httpfallbacktransport.h"
 #include "transport/httpssetransport.h"
 #include "transport/streamablehttptransport.h"
 
@@ -107,8 +109,12 @@ private:
                                                         QList<std::pair<QString, QString>> headers = {})
     {
         HttpServerEndpoint endpoint{fixture.url(), std::move(headers), {}};
-        return session(std::make_unique<StreamableHttpTransport>(
-            endpoint, options, StreamableHttpTransport::SseFallback::OnInitializeRejected));
+        return session(std::make_unique<StreamableHttpTransport>(endpoint, options));
+    }
+
+    static std::unique_ptr<McpClientSession> fallingBack(const HttpFixture &fixture)
+    {
+        return session(std::make_unique<HttpFallbackTransport>(HttpServerEndpoint{fixture.url(), {}, {}}, fastOptions()));
     }
 
     static bool openReady(McpClientSession &client)
@@ -506,7 +512,7 @@ private slots:
             }
             return FixtureReply{202, {}, "Accepted"};
         });
-        auto client = streamable(fixture);
+        auto client = fallingBack(fixture);
         QSignalSpy lines(client.get(), &McpClientSession::stderrLine);
         QVERIFY(openReady(*client));
         QCOMPARE(client->serverIdentity().protocolVersion, u"2024-11-05"_s);
@@ -515,7 +521,7 @@ private slots:
         QVERIFY2(lines.first().first().toString().contains(u"HTTP+SSE"_s), qPrintable(lines.first().first().toString()));
         QCOMPARE(fixture.posts(u"initialize"_s).size(), 2);
         QCOMPARE(fixture.posts(u"initialize"_s).last().path, QByteArray("/messages?session=7"));
-        QVERIFY(static_cast<StreamableHttpTransport *>(client->transport())->fellBackToHttpSse());
+        QVERIFY(static_cast<HttpFallbackTransport *>(client->transport())->fellBackToHttpSse());
 
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         client->close();
@@ -777,7 +783,7 @@ private slots:
                 return FixtureReply{302, {{"Location", "/login"}}, {}};
             return FixtureReply{405, {}, {}};
         });
-        auto movedClient = streamable(moved);
+        auto movedClient = fallingBack(moved);
         QSignalSpy failed(movedClient.get(), &McpClientSession::failed);
         QSignalSpy lines(movedClient.get(), &McpClientSession::stderrLine);
         movedClient->open();
@@ -854,8 +860,10 @@ private slots:
         QVERIFY(!isSameOrigin(QUrl(u"http://h.example/sse"_s), QUrl(u"http://h.example:8080/messages"_s)));
     }
 
-    // Once a server turned out to speak HTTP+SSE only, later connections go there at once.
-    void fallbackIsRemembered()
+    // Once a server turned out to speak HTTP+SSE only, later connections go there at once, for
+    // as long as its config stands: a changed config builds a new factory, which tries
+    // Streamable HTTP again.
+    void fallbackIsRememberedByItsFactory()
     {
         HttpFixture fixture;
         fixture.setHandler([&](const FixtureRequest &request) {
@@ -892,6 +900,38 @@ private slots:
         QCOMPARE(fixture.posts(u"initialize"_s).size(), 3);
         QCOMPARE(fixture.posts(u"initialize"_s).last().path, QByteArray("/messages"));
         QVERIFY(lines.isEmpty());
+
+        auto changed = session(transportFactoryFor(config)());
+        QVERIFY(changed->transport()->description().startsWith(u"http: "_s));
+        QSignalSpy changedLines(changed.get(), &McpClientSession::stderrLine);
+        QVERIFY(openReady(*changed));
+        QCOMPARE(fixture.posts(u"initialize"_s).size(), 5);
+        QCOMPARE(fixture.posts(u"initialize"_s).at(3).path, QByteArray("/mcp"));
+        QCOMPARE(fixture.posts(u"initialize"_s).last().path, QByteArray("/messages"));
+        QCOMPARE(changedLines.size(), 1);
+        QVERIFY(static_cast<HttpFallbackTransport *>(changed->transport())->fellBackToHttpSse());
+    }
+
+    // tetherctl --transport http: an initialize answered 405 is that server's answer, and no
+    // HTTP+SSE is tried.
+    void streamableHttpOnlyDoesNotFallBack()
+    {
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &) { return FixtureReply{405, {}, {}}; });
+        ServerConfig config;
+        config.name = u"legacy"_s;
+        config.transport = TransportKind::StreamableHttp;
+        config.url = fixture.url().toString();
+        auto client = session(transportFactoryFor(config, HttpFallback::None)());
+        QSignalSpy failed(client.get(), &McpClientSession::failed);
+        QSignalSpy lines(client.get(), &McpClientSession::stderrLine);
+        client->open();
+        QTRY_COMPARE(failed.size(), 1);
+        const QString reason = failed.first().first().toString();
+        QVERIFY2(reason.contains(u"HTTP 405"_s), qPrintable(reason));
+        QVERIFY(lines.isEmpty());
+        QVERIFY(fixture.requestsFor("GET").isEmpty());
+        QCOMPARE(fixture.posts(u"initialize"_s).size(), 1);
     }
 
     // A GET stream the server refuses for a moment (409, 5xx) is tried again like a cut one.

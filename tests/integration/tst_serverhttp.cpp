@@ -4,6 +4,7 @@
 #include "manager/servermanager.h"
 #include "session/mcpclientsession.h"
 #include "support/testprocess.h"
+#include "transport/httpfallbacktransport.h"
 #include "transport/httpssetransport.h"
 #include "transport/streamablehttptransport.h"
 
@@ -182,10 +183,8 @@ private slots:
         // POST /sse is no route of the SSE server (404): the same URL then speaks HTTP+SSE.
         ServerEverythingHttp server(u"sse"_s, freeLoopbackPort());
         QVERIFY2(server.start(), server.output.constData());
-        auto transport = std::make_unique<StreamableHttpTransport>(HttpServerEndpoint{server.url(), {}, {}},
-                                                                   HttpTransportOptions{},
-                                                                   StreamableHttpTransport::SseFallback::OnInitializeRejected);
-        StreamableHttpTransport *http = transport.get();
+        auto transport = std::make_unique<HttpFallbackTransport>(HttpServerEndpoint{server.url(), {}, {}});
+        HttpFallbackTransport *http = transport.get();
         McpClientSession client(std::move(transport), SessionOptions{u"everything-sse"_s, 30s});
         QSignalSpy lines(&client, &McpClientSession::stderrLine);
         QVERIFY(openReady(client));
