@@ -18,6 +18,8 @@ ConnectionSupervisor::ConnectionSupervisor(QString name, TransportFactory transp
     , m_settings(std::move(settings))
     , m_registry(registry)
     , m_core(m_settings.reconnect, m_settings.random)
+    , m_toolSyncs([this](quint64 generation, ToolListHandler done) { return listToolsOf(generation, std::move(done)); },
+                  [this](const ToolSyncQueue::Job &job, const ToolListReply &reply) { onSyncFinished(job, reply); })
 {
     for (QTimer *timer : {&m_backoffTimer, &m_barrierTimer, &m_stabilityTimer})
         timer->setSingleShot(true);
@@ -117,7 +119,7 @@ void ConnectionSupervisor::stop()
         return;
     m_launchPending = false;
     m_backoffTimer.stop();
-    m_syncQueue.clear();
+    m_toolSyncs.clear();
     m_nextDelayMs.reset();
     m_nextRetryAt = {};
     m_reason = u"stopping"_s;
@@ -136,7 +138,7 @@ void ConnectionSupervisor::finishStop(bool complete)
 {
     m_barrierTimer.stop();
     // Every pending request failed when its session closed, so no sync is still running.
-    m_syncQueue.clear();
+    m_toolSyncs.clear();
     m_registry->unregisterServer(m_name);
     m_core.stopFinished();
     m_heartbeat.reset();
@@ -230,7 +232,7 @@ void ConnectionSupervisor::launchGeneration()
             [this, number](const SessionClosure &closure) { onGenerationClosed(number, closure); });
     connect(session, &McpClientSession::toolsListChanged, this, [this, number] {
         if (isCurrent(number))
-            enqueueSync(number, false);
+            m_toolSyncs.enqueue(number, false);
     });
     connect(session, &McpClientSession::stderrLine, this, [this, number](const QString &line) {
         if (isCurrent(number))
@@ -258,40 +260,19 @@ void ConnectionSupervisor::onSessionReady(quint64 generation)
 {
     if (!isCurrent(generation))
         return;
-    enqueueSync(generation, true);
+    m_toolSyncs.enqueue(generation, true);
 }
 
-void ConnectionSupervisor::enqueueSync(quint64 generation, bool initial)
+bool ConnectionSupervisor::listToolsOf(quint64 number, ToolListHandler done)
 {
-    // A sync still waiting in the queue will see the newest list anyway: merge into it.
-    for (SyncJob &job : m_syncQueue) {
-        if (job.generation == generation) {
-            job.initial |= initial;
-            return;
-        }
-    }
-    m_syncQueue.push_back({generation, initial});
-    pumpSyncQueue();
+    Generation *generation = isCurrent(number) ? current() : nullptr;
+    if (!generation || !generation->session->isReady())
+        return false;
+    generation->session->listTools(std::move(done));
+    return true;
 }
 
-void ConnectionSupervisor::pumpSyncQueue()
-{
-    while (!m_syncInFlight && !m_syncQueue.empty()) {
-        const SyncJob job = m_syncQueue.front();
-        m_syncQueue.pop_front();
-        Generation *generation = isCurrent(job.generation) ? current() : nullptr;
-        if (!generation || !generation->session->isReady())
-            continue; // a stale generation's sync is dropped
-        m_syncInFlight = true;
-        generation->session->listTools([this, job](const ToolListReply &reply) {
-            m_syncInFlight = false;
-            onSyncFinished(job, reply);
-            pumpSyncQueue();
-        });
-    }
-}
-
-void ConnectionSupervisor::onSyncFinished(const SyncJob &job, const ToolListReply &reply)
+void ConnectionSupervisor::onSyncFinished(const ToolSyncQueue::Job &job, const ToolListReply &reply)
 {
     if (!isCurrent(job.generation))
         return; // stale: inert

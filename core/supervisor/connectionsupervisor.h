@@ -4,13 +4,13 @@
 #include "serverstatus.h"
 #include "supervisorcore.h"
 #include "toolregistry.h"
+#include "toolsyncqueue.h"
 
 #include "protocol/replies.h"
 
 #include <QObject>
 #include <QTimer>
 
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -99,12 +99,6 @@ private:
         bool failureHandled = false;  // one decision per generation, however many signals arrive
     };
 
-    struct SyncJob
-    {
-        quint64 generation = 0;
-        bool initial = false;
-    };
-
     bool isCurrent(quint64 generation) const;
     Generation *current() const;
     void apply(const SupervisorDecision &decision, const QString &reason);
@@ -118,9 +112,8 @@ private:
     void onBarrierTimeout();
     void onHeartbeatTick();
     void onStabilityWindowElapsed();
-    void enqueueSync(quint64 generation, bool initial);
-    void pumpSyncQueue();
-    void onSyncFinished(const SyncJob &job, const ToolListReply &reply);
+    bool listToolsOf(quint64 generation, ToolListHandler done);
+    void onSyncFinished(const ToolSyncQueue::Job &job, const ToolListReply &reply);
     void finishStop(bool complete);
     void publish();
     QString label() const;
@@ -131,6 +124,7 @@ private:
     SupervisorSettings m_settings;
     ToolRegistry *m_registry;
     SupervisorCore m_core;
+    ToolSyncQueue m_toolSyncs;
     HeartbeatCounter m_heartbeat;
 
     std::map<quint64, std::unique_ptr<Generation>> m_generations; // every generation not yet closed
@@ -139,9 +133,6 @@ private:
     bool m_stopping = false;
     bool m_launchPending = false;     // an attempt waits for the previous generation to close
     bool m_pingInFlight = false;
-
-    std::deque<SyncJob> m_syncQueue;
-    bool m_syncInFlight = false;
 
     QTimer m_backoffTimer;
     QTimer m_barrierTimer;
