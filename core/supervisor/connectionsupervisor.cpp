@@ -20,6 +20,8 @@ ConnectionSupervisor::ConnectionSupervisor(QString name, TransportFactory transp
     , m_core(m_settings.reconnect, m_settings.random)
     , m_toolSyncs([this](quint64 generation, ToolListHandler done) { return listToolsOf(generation, std::move(done)); },
                   [this](const ToolSyncQueue::Job &job, const ToolListReply &reply) { onSyncFinished(job, reply); })
+    , m_heartbeat(m_settings.heartbeat,
+                  [this](milliseconds timeout, ReplyHandler onReply) { return pingCurrent(timeout, std::move(onReply)); })
 {
     for (QTimer *timer : {&m_backoffTimer, &m_barrierTimer, &m_stabilityTimer})
         timer->setSingleShot(true);
@@ -28,8 +30,18 @@ ConnectionSupervisor::ConnectionSupervisor(QString name, TransportFactory transp
     m_stabilityTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_backoffTimer, &QTimer::timeout, this, &ConnectionSupervisor::onBackoffElapsed);
     connect(&m_barrierTimer, &QTimer::timeout, this, &ConnectionSupervisor::onBarrierTimeout);
-    connect(&m_heartbeatTimer, &QTimer::timeout, this, &ConnectionSupervisor::onHeartbeatTick);
     connect(&m_stabilityTimer, &QTimer::timeout, this, &ConnectionSupervisor::onStabilityWindowElapsed);
+    connect(&m_heartbeat, &Heartbeat::missed, this, [this](int misses, int maxFailures) {
+        spdlog::warn("{}: missed a heartbeat ({}/{})", label(), misses, maxFailures);
+        publish();
+    });
+    connect(&m_heartbeat, &Heartbeat::answeredAgain, this, [this] {
+        spdlog::info("{}: answers pings again", label());
+        publish();
+    });
+    // The heartbeat runs only while the current generation is established.
+    connect(&m_heartbeat, &Heartbeat::lost, this,
+            [this](const QString &reason) { onGenerationFailed(m_currentGeneration, reason); });
 }
 
 ConnectionSupervisor::~ConnectionSupervisor()
@@ -141,7 +153,7 @@ void ConnectionSupervisor::finishStop(bool complete)
     m_toolSyncs.clear();
     m_registry->unregisterServer(m_name);
     m_core.stopFinished();
-    m_heartbeat.reset();
+    m_heartbeat.clearMisses();
     if (complete) {
         m_reason = u"stopped"_s;
         spdlog::info("{}: stopped", label());
@@ -166,9 +178,7 @@ void ConnectionSupervisor::setReconnectPolicy(const ReconnectPolicy &policy)
 void ConnectionSupervisor::setHeartbeatPolicy(const HeartbeatPolicy &policy)
 {
     m_settings.heartbeat = policy;
-    m_heartbeatTimer.stop();
-    if (policy.enabled && m_core.state() == ServerState::Connected)
-        m_heartbeatTimer.start(milliseconds(policy.intervalMs));
+    m_heartbeat.setPolicy(policy);
 }
 
 void ConnectionSupervisor::apply(const SupervisorDecision &decision, const QString &reason)
@@ -249,7 +259,7 @@ void ConnectionSupervisor::launchGeneration()
     });
 
     m_currentGeneration = number;
-    m_heartbeat.reset();
+    m_heartbeat.clearMisses();
     m_generations.emplace(number, std::move(generation));
     spdlog::debug("{}: generation {} starting ({})", label(), number, m_transportDescription);
     session->open();
@@ -310,8 +320,7 @@ void ConnectionSupervisor::onSyncFinished(const ToolSyncQueue::Job &job, const T
         spdlog::info("{}: connected with {} tools", label(), reply.tools.size());
     }
     apply(m_core.connected(now), recovering ? u"recovered"_s : u"connected"_s);
-    if (m_settings.heartbeat.enabled)
-        m_heartbeatTimer.start(milliseconds(m_settings.heartbeat.intervalMs));
+    m_heartbeat.start();
     if (const auto stable = m_core.stableAt())
         m_stabilityTimer.start(duration_cast<milliseconds>(*stable - now));
 }
@@ -339,9 +348,8 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
     m_currentGeneration = 0;
     m_lastError = reason;
     m_connectedSince = {};
-    m_heartbeatTimer.stop();
+    m_heartbeat.stop();
     m_stabilityTimer.stop();
-    m_pingInFlight = false;
     m_registry->setServerAvailable(m_name, false);
 
     const auto now = SteadyClock::now();
@@ -370,9 +378,8 @@ void ConnectionSupervisor::closeCurrentGeneration()
 {
     Generation *generation = current();
     m_currentGeneration = 0;
-    m_heartbeatTimer.stop();
+    m_heartbeat.stop();
     m_stabilityTimer.stop();
-    m_pingInFlight = false;
     m_connectedSince = {};
     if (generation) {
         generation->failureHandled = true;
@@ -447,47 +454,13 @@ void ConnectionSupervisor::onBarrierTimeout()
     apply(m_core.abandon(), reason);
 }
 
-void ConnectionSupervisor::onHeartbeatTick()
+bool ConnectionSupervisor::pingCurrent(milliseconds timeout, ReplyHandler onReply)
 {
     Generation *generation = current();
-    if (!generation || !generation->session->isReady() || m_pingInFlight)
-        return;
-    m_pingInFlight = true;
-    const quint64 number = generation->number;
-    generation->session->ping(
-        [this, number](const RpcReply &reply) {
-            if (!isCurrent(number))
-                return;
-            m_pingInFlight = false;
-            if (reply.error && reply.error->code == JsonRpc::ConnectionClosed)
-                return; // the loss itself is reported by the session
-            const bool unanswered = reply.error
-                                    && (reply.error->code == JsonRpc::RequestTimeout
-                                        || reply.error->code == JsonRpc::TransportError);
-            if (!unanswered) {
-                // Any answer of the server, even an error, proves it alive; an error the
-                // transport made up (HTTP 502, its own timeout) does not.
-                if (m_heartbeat.misses() > 0) {
-                    m_heartbeat.answered();
-                    spdlog::info("{}: answers pings again", label());
-                    publish();
-                }
-                return;
-            }
-            const HeartbeatPolicy &policy = m_settings.heartbeat;
-            if (m_heartbeat.missed(policy.maxFailures)) {
-                const QString pings = policy.maxFailures == 1 ? u"a ping"_s : u"%1 pings in a row"_s.arg(policy.maxFailures);
-                const QString why = reply.error->code == JsonRpc::TransportError
-                                        ? u"heartbeat: %1 got no answer: %2"_s.arg(pings, reply.error->message)
-                                        : u"heartbeat: %1 got no answer within %2"_s.arg(
-                                              pings, formatDuration(milliseconds(policy.timeoutMs)));
-                onGenerationFailed(number, why);
-                return;
-            }
-            spdlog::warn("{}: missed a heartbeat ({}/{})", label(), m_heartbeat.misses(), policy.maxFailures);
-            publish();
-        },
-        milliseconds(m_settings.heartbeat.timeoutMs));
+    if (!generation || !generation->session->isReady())
+        return false;
+    generation->session->ping(std::move(onReply), timeout);
+    return true;
 }
 
 SupervisedCall ConnectionSupervisor::callTool(const QString &toolName, const QJsonObject &arguments,

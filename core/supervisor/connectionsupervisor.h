@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/policy.h"
+#include "heartbeat.h"
 #include "serverstatus.h"
 #include "supervisorcore.h"
 #include "toolregistry.h"
@@ -45,7 +46,8 @@ struct SupervisorSettings
 // session); failures reconnect with bounded, jittered backoff within an outage budget; the
 // server's tools stay registered through an outage and are swapped atomically on recovery.
 // Decisions come from SupervisorCore; this class turns signals into its events and carries
-// the decisions out.
+// the decisions out. Tool lists are read through a ToolSyncQueue, liveness is watched by a
+// Heartbeat.
 class ConnectionSupervisor final : public QObject
 {
     Q_OBJECT
@@ -110,10 +112,10 @@ private:
     void closeCurrentGeneration();
     void onBackoffElapsed();
     void onBarrierTimeout();
-    void onHeartbeatTick();
     void onStabilityWindowElapsed();
     bool listToolsOf(quint64 generation, ToolListHandler done);
     void onSyncFinished(const ToolSyncQueue::Job &job, const ToolListReply &reply);
+    bool pingCurrent(std::chrono::milliseconds timeout, ReplyHandler onReply);
     void finishStop(bool complete);
     void publish();
     QString label() const;
@@ -125,18 +127,16 @@ private:
     ToolRegistry *m_registry;
     SupervisorCore m_core;
     ToolSyncQueue m_toolSyncs;
-    HeartbeatCounter m_heartbeat;
+    Heartbeat m_heartbeat;
 
     std::map<quint64, std::unique_ptr<Generation>> m_generations; // every generation not yet closed
     quint64 m_currentGeneration = 0;  // 0: none may change anything
     quint64 m_generationCount = 0;
     bool m_stopping = false;
     bool m_launchPending = false;     // an attempt waits for the previous generation to close
-    bool m_pingInFlight = false;
 
     QTimer m_backoffTimer;
     QTimer m_barrierTimer;
-    QTimer m_heartbeatTimer;
     QTimer m_stabilityTimer;
 
     QString m_transportDescription;
