@@ -109,6 +109,7 @@ void ConnectionSupervisor::start()
     if (state != ServerState::Stopped && state != ServerState::Failed && state != ServerState::Disconnected)
         return;
     m_stopping = false;
+    // Stopped | Failed | Disconnected -> Starting
     apply(m_core.start(SteadyClock::now()), u"starting"_s);
 }
 
@@ -121,6 +122,7 @@ void ConnectionSupervisor::reconnect()
     m_backoffTimer.stop();
     closeCurrentGeneration();
     spdlog::info("{}: reconnecting on request, with a fresh retry budget", label());
+    // Any state but Stopping -> Starting
     apply(m_core.start(SteadyClock::now()), u"reconnect requested"_s);
 }
 
@@ -135,6 +137,7 @@ void ConnectionSupervisor::stop()
     m_nextDelayMs.reset();
     m_nextRetryAt = {};
     m_reason = u"stopping"_s;
+    // Any state but Stopped -> Stopping
     m_core.stopRequested();
     publish();
     closeCurrentGeneration();
@@ -152,6 +155,7 @@ void ConnectionSupervisor::finishStop(bool complete)
     // Every pending request failed when its session closed, so no sync is still running.
     m_toolSyncs.clear();
     m_registry->unregisterServer(m_name);
+    // Stopping -> Stopped
     m_core.stopFinished();
     m_heartbeat.clearMisses();
     if (complete) {
@@ -319,6 +323,7 @@ void ConnectionSupervisor::onSyncFinished(const ToolSyncQueue::Job &job, const T
     } else {
         spdlog::info("{}: connected with {} tools", label(), reply.tools.size());
     }
+    // Starting -> Connected
     apply(m_core.connected(now), recovering ? u"recovered"_s : u"connected"_s);
     m_heartbeat.start();
     if (const auto stable = m_core.stableAt())
@@ -355,6 +360,8 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
     const auto now = SteadyClock::now();
     const bool established = generation->established;
     McpClientSession *session = generation->session.get();
+    // Starting -> Retrying | Failed | Disconnected ("connection failed"),
+    // Connected -> Reconnecting | Failed | Disconnected ("connection lost")
     const SupervisorDecision decision = established ? m_core.connectionLost(now) : m_core.attemptFailed(now);
     const QString what = (established ? u"connection lost: "_s : u"connection failed: "_s) + reason;
     switch (decision.action) {
@@ -424,6 +431,7 @@ void ConnectionSupervisor::onGenerationClosed(quint64 number, const SessionClosu
 
 void ConnectionSupervisor::onBackoffElapsed()
 {
+    // Retrying | Reconnecting -> Starting
     apply(m_core.retryDue(), u"retrying (attempt %1/%2)"_s.arg(m_core.attempt()).arg(m_core.policy().maxAttempts));
 }
 
@@ -451,6 +459,7 @@ void ConnectionSupervisor::onBarrierTimeout()
                            "that two copies never run at once. End it by hand (kill -9 %1), then use Start"_s
                                .arg(lingeringPids(), formatDuration(m_settings.closeTimeout));
     m_lastError = reason;
+    // Starting -> Failed
     apply(m_core.abandon(), reason);
 }
 
