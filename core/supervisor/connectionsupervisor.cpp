@@ -18,6 +18,10 @@ ConnectionSupervisor::ConnectionSupervisor(QString name, TransportFactory transp
     , m_settings(std::move(settings))
     , m_registry(registry)
     , m_core(m_settings.reconnect, m_settings.random)
+    , m_toolSyncs([this](quint64 generation, ToolListHandler done) { return listToolsOf(generation, std::move(done)); },
+                  [this](const ToolSyncQueue::Job &job, const ToolListReply &reply) { onSyncFinished(job, reply); })
+    , m_heartbeat(m_settings.heartbeat,
+                  [this](milliseconds timeout, ReplyHandler onReply) { return pingCurrent(timeout, std::move(onReply)); })
 {
     for (QTimer *timer : {&m_backoffTimer, &m_barrierTimer, &m_stabilityTimer})
         timer->setSingleShot(true);
@@ -26,8 +30,18 @@ ConnectionSupervisor::ConnectionSupervisor(QString name, TransportFactory transp
     m_stabilityTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_backoffTimer, &QTimer::timeout, this, &ConnectionSupervisor::onBackoffElapsed);
     connect(&m_barrierTimer, &QTimer::timeout, this, &ConnectionSupervisor::onBarrierTimeout);
-    connect(&m_heartbeatTimer, &QTimer::timeout, this, &ConnectionSupervisor::onHeartbeatTick);
     connect(&m_stabilityTimer, &QTimer::timeout, this, &ConnectionSupervisor::onStabilityWindowElapsed);
+    connect(&m_heartbeat, &Heartbeat::missed, this, [this](int misses, int maxFailures) {
+        spdlog::warn("{}: missed a heartbeat ({}/{})", label(), misses, maxFailures);
+        publish();
+    });
+    connect(&m_heartbeat, &Heartbeat::answeredAgain, this, [this] {
+        spdlog::info("{}: answers pings again", label());
+        publish();
+    });
+    // The heartbeat runs only while the current generation is established.
+    connect(&m_heartbeat, &Heartbeat::lost, this,
+            [this](const QString &reason) { onGenerationFailed(m_currentGeneration, reason); });
 }
 
 ConnectionSupervisor::~ConnectionSupervisor()
@@ -95,6 +109,7 @@ void ConnectionSupervisor::start()
     if (state != ServerState::Stopped && state != ServerState::Failed && state != ServerState::Disconnected)
         return;
     m_stopping = false;
+    // Stopped | Failed | Disconnected -> Starting
     apply(m_core.start(SteadyClock::now()), u"starting"_s);
 }
 
@@ -107,6 +122,7 @@ void ConnectionSupervisor::reconnect()
     m_backoffTimer.stop();
     closeCurrentGeneration();
     spdlog::info("{}: reconnecting on request, with a fresh retry budget", label());
+    // Any state but Stopping -> Starting
     apply(m_core.start(SteadyClock::now()), u"reconnect requested"_s);
 }
 
@@ -117,10 +133,11 @@ void ConnectionSupervisor::stop()
         return;
     m_launchPending = false;
     m_backoffTimer.stop();
-    m_syncQueue.clear();
+    m_toolSyncs.clear();
     m_nextDelayMs.reset();
     m_nextRetryAt = {};
     m_reason = u"stopping"_s;
+    // Any state but Stopped -> Stopping
     m_core.stopRequested();
     publish();
     closeCurrentGeneration();
@@ -136,10 +153,11 @@ void ConnectionSupervisor::finishStop(bool complete)
 {
     m_barrierTimer.stop();
     // Every pending request failed when its session closed, so no sync is still running.
-    m_syncQueue.clear();
+    m_toolSyncs.clear();
     m_registry->unregisterServer(m_name);
+    // Stopping -> Stopped
     m_core.stopFinished();
-    m_heartbeat.reset();
+    m_heartbeat.clearMisses();
     if (complete) {
         m_reason = u"stopped"_s;
         spdlog::info("{}: stopped", label());
@@ -164,9 +182,7 @@ void ConnectionSupervisor::setReconnectPolicy(const ReconnectPolicy &policy)
 void ConnectionSupervisor::setHeartbeatPolicy(const HeartbeatPolicy &policy)
 {
     m_settings.heartbeat = policy;
-    m_heartbeatTimer.stop();
-    if (policy.enabled && m_core.state() == ServerState::Connected)
-        m_heartbeatTimer.start(milliseconds(policy.intervalMs));
+    m_heartbeat.setPolicy(policy);
 }
 
 void ConnectionSupervisor::apply(const SupervisorDecision &decision, const QString &reason)
@@ -230,7 +246,7 @@ void ConnectionSupervisor::launchGeneration()
             [this, number](const SessionClosure &closure) { onGenerationClosed(number, closure); });
     connect(session, &McpClientSession::toolsListChanged, this, [this, number] {
         if (isCurrent(number))
-            enqueueSync(number, false);
+            m_toolSyncs.enqueue(number, false);
     });
     connect(session, &McpClientSession::stderrLine, this, [this, number](const QString &line) {
         if (isCurrent(number))
@@ -247,7 +263,7 @@ void ConnectionSupervisor::launchGeneration()
     });
 
     m_currentGeneration = number;
-    m_heartbeat.reset();
+    m_heartbeat.clearMisses();
     m_generations.emplace(number, std::move(generation));
     spdlog::debug("{}: generation {} starting ({})", label(), number, m_transportDescription);
     session->open();
@@ -258,40 +274,19 @@ void ConnectionSupervisor::onSessionReady(quint64 generation)
 {
     if (!isCurrent(generation))
         return;
-    enqueueSync(generation, true);
+    m_toolSyncs.enqueue(generation, true);
 }
 
-void ConnectionSupervisor::enqueueSync(quint64 generation, bool initial)
+bool ConnectionSupervisor::listToolsOf(quint64 number, ToolListHandler done)
 {
-    // A sync still waiting in the queue will see the newest list anyway: merge into it.
-    for (SyncJob &job : m_syncQueue) {
-        if (job.generation == generation) {
-            job.initial |= initial;
-            return;
-        }
-    }
-    m_syncQueue.push_back({generation, initial});
-    pumpSyncQueue();
+    Generation *generation = isCurrent(number) ? current() : nullptr;
+    if (!generation || !generation->session->isReady())
+        return false;
+    generation->session->listTools(std::move(done));
+    return true;
 }
 
-void ConnectionSupervisor::pumpSyncQueue()
-{
-    while (!m_syncInFlight && !m_syncQueue.empty()) {
-        const SyncJob job = m_syncQueue.front();
-        m_syncQueue.pop_front();
-        Generation *generation = isCurrent(job.generation) ? current() : nullptr;
-        if (!generation || !generation->session->isReady())
-            continue; // a stale generation's sync is dropped
-        m_syncInFlight = true;
-        generation->session->listTools([this, job](const ToolListReply &reply) {
-            m_syncInFlight = false;
-            onSyncFinished(job, reply);
-            pumpSyncQueue();
-        });
-    }
-}
-
-void ConnectionSupervisor::onSyncFinished(const SyncJob &job, const ToolListReply &reply)
+void ConnectionSupervisor::onSyncFinished(const ToolSyncQueue::Job &job, const ToolListReply &reply)
 {
     if (!isCurrent(job.generation))
         return; // stale: inert
@@ -328,9 +323,9 @@ void ConnectionSupervisor::onSyncFinished(const SyncJob &job, const ToolListRepl
     } else {
         spdlog::info("{}: connected with {} tools", label(), reply.tools.size());
     }
+    // Starting -> Connected
     apply(m_core.connected(now), recovering ? u"recovered"_s : u"connected"_s);
-    if (m_settings.heartbeat.enabled)
-        m_heartbeatTimer.start(milliseconds(m_settings.heartbeat.intervalMs));
+    m_heartbeat.start();
     if (const auto stable = m_core.stableAt())
         m_stabilityTimer.start(duration_cast<milliseconds>(*stable - now));
 }
@@ -358,14 +353,15 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
     m_currentGeneration = 0;
     m_lastError = reason;
     m_connectedSince = {};
-    m_heartbeatTimer.stop();
+    m_heartbeat.stop();
     m_stabilityTimer.stop();
-    m_pingInFlight = false;
     m_registry->setServerAvailable(m_name, false);
 
     const auto now = SteadyClock::now();
     const bool established = generation->established;
     McpClientSession *session = generation->session.get();
+    // Starting -> Retrying | Failed | Disconnected ("connection failed"),
+    // Connected -> Reconnecting | Failed | Disconnected ("connection lost")
     const SupervisorDecision decision = established ? m_core.connectionLost(now) : m_core.attemptFailed(now);
     const QString what = (established ? u"connection lost: "_s : u"connection failed: "_s) + reason;
     switch (decision.action) {
@@ -389,9 +385,8 @@ void ConnectionSupervisor::closeCurrentGeneration()
 {
     Generation *generation = current();
     m_currentGeneration = 0;
-    m_heartbeatTimer.stop();
+    m_heartbeat.stop();
     m_stabilityTimer.stop();
-    m_pingInFlight = false;
     m_connectedSince = {};
     if (generation) {
         generation->failureHandled = true;
@@ -436,6 +431,7 @@ void ConnectionSupervisor::onGenerationClosed(quint64 number, const SessionClosu
 
 void ConnectionSupervisor::onBackoffElapsed()
 {
+    // Retrying | Reconnecting -> Starting
     apply(m_core.retryDue(), u"retrying (attempt %1/%2)"_s.arg(m_core.attempt()).arg(m_core.policy().maxAttempts));
 }
 
@@ -463,50 +459,17 @@ void ConnectionSupervisor::onBarrierTimeout()
                            "that two copies never run at once. End it by hand (kill -9 %1), then use Start"_s
                                .arg(lingeringPids(), formatDuration(m_settings.closeTimeout));
     m_lastError = reason;
+    // Starting -> Failed
     apply(m_core.abandon(), reason);
 }
 
-void ConnectionSupervisor::onHeartbeatTick()
+bool ConnectionSupervisor::pingCurrent(milliseconds timeout, ReplyHandler onReply)
 {
     Generation *generation = current();
-    if (!generation || !generation->session->isReady() || m_pingInFlight)
-        return;
-    m_pingInFlight = true;
-    const quint64 number = generation->number;
-    generation->session->ping(
-        [this, number](const RpcReply &reply) {
-            if (!isCurrent(number))
-                return;
-            m_pingInFlight = false;
-            if (reply.error && reply.error->code == JsonRpc::ConnectionClosed)
-                return; // the loss itself is reported by the session
-            const bool unanswered = reply.error
-                                    && (reply.error->code == JsonRpc::RequestTimeout
-                                        || reply.error->code == JsonRpc::TransportError);
-            if (!unanswered) {
-                // Any answer of the server, even an error, proves it alive; an error the
-                // transport made up (HTTP 502, its own timeout) does not.
-                if (m_heartbeat.misses() > 0) {
-                    m_heartbeat.answered();
-                    spdlog::info("{}: answers pings again", label());
-                    publish();
-                }
-                return;
-            }
-            const HeartbeatPolicy &policy = m_settings.heartbeat;
-            if (m_heartbeat.missed(policy.maxFailures)) {
-                const QString pings = policy.maxFailures == 1 ? u"a ping"_s : u"%1 pings in a row"_s.arg(policy.maxFailures);
-                const QString why = reply.error->code == JsonRpc::TransportError
-                                        ? u"heartbeat: %1 got no answer: %2"_s.arg(pings, reply.error->message)
-                                        : u"heartbeat: %1 got no answer within %2"_s.arg(
-                                              pings, formatDuration(milliseconds(policy.timeoutMs)));
-                onGenerationFailed(number, why);
-                return;
-            }
-            spdlog::warn("{}: missed a heartbeat ({}/{})", label(), m_heartbeat.misses(), policy.maxFailures);
-            publish();
-        },
-        milliseconds(m_settings.heartbeat.timeoutMs));
+    if (!generation || !generation->session->isReady())
+        return false;
+    generation->session->ping(std::move(onReply), timeout);
+    return true;
 }
 
 SupervisedCall ConnectionSupervisor::callTool(const QString &toolName, const QJsonObject &arguments,

@@ -1,16 +1,17 @@
 #pragma once
 
 #include "config/policy.h"
+#include "heartbeat.h"
 #include "serverstatus.h"
 #include "supervisorcore.h"
 #include "toolregistry.h"
+#include "toolsyncqueue.h"
 
 #include "protocol/replies.h"
 
 #include <QObject>
 #include <QTimer>
 
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -45,7 +46,8 @@ struct SupervisorSettings
 // session); failures reconnect with bounded, jittered backoff within an outage budget; the
 // server's tools stay registered through an outage and are swapped atomically on recovery.
 // Decisions come from SupervisorCore; this class turns signals into its events and carries
-// the decisions out.
+// the decisions out. Tool lists are read through a ToolSyncQueue, liveness is watched by a
+// Heartbeat.
 class ConnectionSupervisor final : public QObject
 {
     Q_OBJECT
@@ -99,12 +101,6 @@ private:
         bool failureHandled = false;  // one decision per generation, however many signals arrive
     };
 
-    struct SyncJob
-    {
-        quint64 generation = 0;
-        bool initial = false;
-    };
-
     bool isCurrent(quint64 generation) const;
     Generation *current() const;
     void apply(const SupervisorDecision &decision, const QString &reason);
@@ -116,11 +112,10 @@ private:
     void closeCurrentGeneration();
     void onBackoffElapsed();
     void onBarrierTimeout();
-    void onHeartbeatTick();
     void onStabilityWindowElapsed();
-    void enqueueSync(quint64 generation, bool initial);
-    void pumpSyncQueue();
-    void onSyncFinished(const SyncJob &job, const ToolListReply &reply);
+    bool listToolsOf(quint64 generation, ToolListHandler done);
+    void onSyncFinished(const ToolSyncQueue::Job &job, const ToolListReply &reply);
+    bool pingCurrent(std::chrono::milliseconds timeout, ReplyHandler onReply);
     void finishStop(bool complete);
     void publish();
     QString label() const;
@@ -131,21 +126,17 @@ private:
     SupervisorSettings m_settings;
     ToolRegistry *m_registry;
     SupervisorCore m_core;
-    HeartbeatCounter m_heartbeat;
+    ToolSyncQueue m_toolSyncs;
+    Heartbeat m_heartbeat;
 
     std::map<quint64, std::unique_ptr<Generation>> m_generations; // every generation not yet closed
     quint64 m_currentGeneration = 0;  // 0: none may change anything
     quint64 m_generationCount = 0;
     bool m_stopping = false;
     bool m_launchPending = false;     // an attempt waits for the previous generation to close
-    bool m_pingInFlight = false;
-
-    std::deque<SyncJob> m_syncQueue;
-    bool m_syncInFlight = false;
 
     QTimer m_backoffTimer;
     QTimer m_barrierTimer;
-    QTimer m_heartbeatTimer;
     QTimer m_stabilityTimer;
 
     QString m_transportDescription;

@@ -84,18 +84,4 @@ private:
     std::optional<SteadyClock::time_point> m_connectedAt;
 };
 
-// Consecutive heartbeat misses: any answer to a ping, even an error, proves the server alive.
-class HeartbeatCounter final
-{
-public:
-    void answered() { m_misses = 0; }
-    // True when this miss makes `maxFailures` in a row: the connection is to be treated as lost.
-    bool missed(int maxFailures) { return ++m_misses >= maxFailures; }
-    void reset() { m_misses = 0; }
-    int misses() const { return m_misses; }
-
-private:
-    int m_misses = 0;
-};
-
 } // namespace Tether

@@ -833,61 +833,6 @@ private slots:
         jittered.setPolicy(policy(500, 30000, 10, 0.2));
         QCOMPARE(jittered.retryDelay(1), 400ms);
     }
-
-    void heartbeatCounter_data()
-    {
-        QTest::addColumn<int>("maxFailures");
-        QTest::newRow("1") << 1;
-        QTest::newRow("3 (default)") << 3;
-        QTest::newRow("5") << 5;
-        QTest::newRow("100") << 100;
-    }
-
-    void heartbeatCounter()
-    {
-        QFETCH(int, maxFailures);
-        HeartbeatCounter counter;
-        QCOMPARE(counter.misses(), 0);
-
-        // maxFailures - 1 misses in a row are tolerated; the next one is the loss.
-        for (int i = 1; i < maxFailures; ++i) {
-            QVERIFY(!counter.missed(maxFailures));
-            QCOMPARE(counter.misses(), i);
-        }
-        QVERIFY(counter.missed(maxFailures));
-        QCOMPARE(counter.misses(), maxFailures);
-
-        // Any answer resets the run.
-        counter.answered();
-        QCOMPARE(counter.misses(), 0);
-        for (int i = 1; i < maxFailures; ++i)
-            QVERIFY(!counter.missed(maxFailures));
-        counter.answered();
-        for (int i = 1; i < maxFailures; ++i)
-            QVERIFY(!counter.missed(maxFailures)); // not maxFailures in a row: the answer interrupted them
-        QVERIFY(counter.missed(maxFailures));
-
-        counter.reset();
-        QCOMPARE(counter.misses(), 0);
-        if (maxFailures > 1)
-            QVERIFY(!counter.missed(maxFailures));
-        else
-            QVERIFY(counter.missed(maxFailures));
-    }
-
-    void heartbeatCounterInterleaved()
-    {
-        HeartbeatCounter counter;
-        // miss, miss, answer, miss, miss, miss with maxFailures 3: only the last miss is the loss.
-        QVERIFY(!counter.missed(3));
-        QVERIFY(!counter.missed(3));
-        counter.answered();
-        QVERIFY(!counter.missed(3));
-        QVERIFY(!counter.missed(3));
-        QCOMPARE(counter.misses(), 2);
-        QVERIFY(counter.missed(3));
-        QCOMPARE(counter.misses(), 3);
-    }
 };
 
 QTEST_APPLESS_MAIN(TestSupervisorCore)
