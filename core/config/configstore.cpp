@@ -1,4 +1,5 @@
 #include "configstore.h"
+#include "configwatcher.h"
 
 #include "common/logging.h"
 
@@ -20,8 +21,9 @@ ConfigStore::ConfigStore(ConfigSource source, ConfigContext context, QString use
 
 ConfigStore::~ConfigStore() = default;
 
-void ConfigStore::load()
+void ConfigStore::load(FileChanges fileChanges)
 {
+    m_fileChanges = fileChanges;
     QFile file(m_source.path);
     const QByteArray content = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
     const ConfigDocument document = file.isOpen() ? parseConfig(content, m_source.path, m_context)
@@ -39,7 +41,8 @@ void ConfigStore::load()
 
 void ConfigStore::follow()
 {
-    if (m_source.embedded || (m_watcher && m_watcher->path() == QFileInfo(m_source.path).absoluteFilePath()))
+    if (m_fileChanges == FileChanges::Ignore || m_source.embedded
+        || (m_watcher && m_watcher->path() == QFileInfo(m_source.path).absoluteFilePath()))
         return;
     m_watcher = std::make_unique<ConfigWatcher>(m_source.path, m_context);
     connect(m_watcher.get(), &ConfigWatcher::reloaded, this, [this](const ConfigDocument &document) {

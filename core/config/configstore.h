@@ -1,7 +1,6 @@
 #pragma once
 
 #include "config/configlocation.h"
-#include "config/configwatcher.h"
 #include "config/serverconfig.h"
 
 #include <QObject>
@@ -9,6 +8,8 @@
 #include <memory>
 
 namespace Tether {
+
+class ConfigWatcher;
 
 // The config Tether runs on, as both the window and a text editor change it: the current
 // document, where edits are saved, and the reload of outside edits. The embedded demo is
@@ -23,9 +24,12 @@ public:
                 QObject *parent = nullptr);
     ~ConfigStore() override;
 
-    // Reads the file and starts following it. Emits documentChanged when it can be used, and
-    // problemChanged either way.
-    void load();
+    // Whether the store picks up later changes of the file: a command that runs once reads it once.
+    enum class FileChanges { Follow, Ignore };
+
+    // Reads the file and, unless told to ignore its changes, starts following it. Emits
+    // documentChanged when it can be used, and problemChanged either way.
+    void load(FileChanges fileChanges = FileChanges::Follow);
 
     const ConfigDocument &document() const { return m_document; }
     const ConfigContext &context() const { return m_context; }
@@ -53,6 +57,7 @@ private:
     QString changedOnDisk(const QString &target) const;
 
     ConfigSource m_source;
+    FileChanges m_fileChanges = FileChanges::Follow;
     ConfigContext m_context;
     QString m_userPath;
     ConfigDocument m_document;

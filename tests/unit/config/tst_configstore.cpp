@@ -225,6 +225,34 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, 5000);
         QVERIFY(problems.last().at(0).toString().isEmpty());
     }
+
+    void readOnceIgnoresLaterChanges()
+    {
+        // A command that runs once reads the file once: tetherctl status prints the errors of a
+        // broken file and exits, and a fix made meanwhile changes nothing.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, "{ not json"));
+        ConfigStore once({path, false}, Context, dir.filePath(u"unused.json"_s));
+        QSignalSpy onceChanged(&once, &ConfigStore::documentChanged);
+        QSignalSpy onceProblems(&once, &ConfigStore::problemChanged);
+        once.load(ConfigStore::FileChanges::Ignore);
+        QCOMPARE(onceChanged.size(), 0);
+        QCOMPARE(onceProblems.size(), 1);
+        QVERIFY(!once.document().isValid());
+        const QString errors = once.document().errors.join(u' ');
+        QVERIFY2(errors.contains(path) && errors.contains(u"line 1"_s), qPrintable(errors));
+
+        // A store following the same file, loaded after it, sees the fix: by then the first one
+        // would have seen it too.
+        ConfigStore following({path, false}, Context, dir.filePath(u"unused.json"_s));
+        following.load();
+        QVERIFY(writeFile(path, R"({"mcpServers": {"one": {"command": "/bin/one"}}})"));
+        QTRY_VERIFY_WITH_TIMEOUT(following.document().server(u"one"_s), 5000);
+        QCOMPARE(onceChanged.size(), 0);
+        QCOMPARE(onceProblems.size(), 1);
+        QVERIFY(!once.document().isValid());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConfigStore)
