@@ -17,47 +17,45 @@ namespace Tether::Ctl {
 
 ConfigRun::ConfigRun(const ConfigOptions &options)
     : m_options(options)
+    , m_store(options.source, programConfigContext())
 {
+    m_store.setAdjustment([this](ConfigDocument &document) {
+        const QStringList errors = adjust(document);
+        // start() reports why the first document cannot run; a changed file's is reported here.
+        if (m_running && !errors.isEmpty())
+            printError(errors.join(u"; "_s));
+        return errors;
+    });
 }
 
 ConfigRun::~ConfigRun() = default;
 
-bool ConfigRun::start()
+bool ConfigRun::start(ConfigStore::FileChanges fileChanges)
 {
-    ConfigDocument document = loadConfig(m_options.source.path, programConfigContext());
+    m_store.load(fileChanges);
+    if (m_store.isEmbedded())
+        spdlog::info("no config file at {}: using the built-in demo configuration", defaultConfigPath());
+    const ConfigDocument &document = m_store.document();
     if (!document.isValid()) {
         printError(document.errors.join(u"; "_s));
         return false;
     }
-    if (m_options.source.embedded) {
-        spdlog::info("no config file at {}: using the built-in demo configuration", defaultConfigPath());
-    }
-    return apply(document);
+    m_manager.applyConfig(document);
+    m_running = true;
+    QObject::connect(&m_store, &ConfigStore::documentChanged, &m_manager,
+                     [this](const ConfigDocument &changed) { applyChangedFile(changed); });
+    return true;
 }
 
-void ConfigRun::followChanges()
-{
-    if (m_options.source.embedded)
-        return;
-    m_watcher = std::make_unique<ConfigWatcher>(m_options.source.path, programConfigContext());
-    QObject::connect(m_watcher.get(), &ConfigWatcher::reloaded, &m_manager, [this](const ConfigDocument &document) {
-        apply(document);
-    });
-}
-
-bool ConfigRun::apply(ConfigDocument document)
+QStringList ConfigRun::adjust(ConfigDocument &document) const
 {
     if (!m_options.servers.isEmpty()) {
         QList<ServerConfig> chosen;
         for (const QString &name : m_options.servers) {
             const ServerConfig *server = document.server(name);
             if (!server) {
-                QStringList known;
-                for (const ServerConfig &candidate : std::as_const(document.servers))
-                    known.append(candidate.name);
-                printError(u"%1 has no server named '%2' (servers: %3)"_s.arg(m_options.source.path, name,
-                                                                                known.join(u", "_s)));
-                return false;
+                return {u"%1 has no server named '%2' (servers: %3)"_s.arg(m_options.source.path, name,
+                                                                           document.serverNames().join(u", "_s))};
             }
             chosen.append(*server);
         }
@@ -65,26 +63,27 @@ bool ConfigRun::apply(ConfigDocument document)
     }
     for (ServerConfig &server : document.servers) {
         server.requestTimeout = std::min(server.requestTimeout, m_options.timeout);
-        if (!m_options.reconnectOverrides.isEmpty() || !m_options.heartbeatOverrides.isEmpty()) {
-            const auto reconnect = resolveReconnectPolicy(server.name, m_options.reconnectOverrides, server.reconnect);
-            const auto heartbeat = resolveHeartbeatPolicy(server.name, m_options.heartbeatOverrides, server.heartbeat);
-            if (!reconnect.isValid() || !heartbeat.isValid()) {
-                printError((reconnect.errors + heartbeat.errors).join(u"; "_s));
-                return false;
-            }
-            server.reconnect = reconnect.policy;
-            server.heartbeat = heartbeat.policy;
-        }
+        if (m_options.reconnectOverrides.isEmpty() && m_options.heartbeatOverrides.isEmpty())
+            continue;
+        const auto reconnect = resolveReconnectPolicy(server.name, m_options.reconnectOverrides, server.reconnect);
+        const auto heartbeat = resolveHeartbeatPolicy(server.name, m_options.heartbeatOverrides, server.heartbeat);
+        if (!reconnect.isValid() || !heartbeat.isValid())
+            return reconnect.errors + heartbeat.errors;
+        server.reconnect = reconnect.policy;
+        server.heartbeat = heartbeat.policy;
     }
+    return {};
+}
+
+void ConfigRun::applyChangedFile(const ConfigDocument &document)
+{
     const ConfigChange change = m_manager.applyConfig(document);
-    if (m_watcher
-        && (change.added.size() + change.removed.size() + change.restarted.size() + change.policyUpdated.size()) > 0) {
-        const auto names = [](const QStringList &list) { return list.isEmpty() ? u"none"_s : list.join(u", "_s); };
-        QTextStream(stderr) << "tetherctl: " << m_options.source.path << " changed: added " << names(change.added)
-                            << "; removed " << names(change.removed) << "; restarted " << names(change.restarted)
-                            << "; new policy, no restart " << names(change.policyUpdated) << Qt::endl;
-    }
-    return true;
+    if (change.added.size() + change.removed.size() + change.restarted.size() + change.policyUpdated.size() == 0)
+        return;
+    const auto names = [](const QStringList &list) { return list.isEmpty() ? u"none"_s : list.join(u", "_s); };
+    QTextStream(stderr) << "tetherctl: " << m_options.source.path << " changed: added " << names(change.added)
+                        << "; removed " << names(change.removed) << "; restarted " << names(change.restarted)
+                        << "; new policy, no restart " << names(change.policyUpdated) << Qt::endl;
 }
 
 void ConfigRun::waitUntilSettled()

@@ -1,14 +1,13 @@
 #pragma once
 
 #include "config/configlocation.h"
-#include "config/configwatcher.h"
+#include "config/configstore.h"
 #include "manager/servermanager.h"
 
 #include <QJsonObject>
 #include <QStringList>
 
 #include <chrono>
-#include <memory>
 
 namespace Tether::Ctl {
 
@@ -34,10 +33,9 @@ public:
     ~ConfigRun();
 
     // Loads the config and starts its enabled servers; false (and a message printed) on error.
-    bool start();
-    // Keeps the file up to date in the manager: a changed file restarts only the servers
-    // whose settings changed.
-    void followChanges();
+    // Following the file, a change restarts only the servers whose settings changed, and a
+    // file that cannot be used changes nothing.
+    bool start(ConfigStore::FileChanges fileChanges = ConfigStore::FileChanges::Ignore);
 
     ServerManager &manager() { return m_manager; }
 
@@ -47,13 +45,17 @@ public:
     void shutDown();
 
 private:
-    // Narrows the document to the chosen servers, applies the policy flags, and runs it.
-    bool apply(ConfigDocument document);
+    // Narrows a document of the file to the chosen servers and applies the request timeout and
+    // the policy flags; why it cannot run, when it cannot.
+    QStringList adjust(ConfigDocument &document) const;
+    // Runs the file as changed on disk and says what that changed.
+    void applyChangedFile(const ConfigDocument &document);
     bool allSettled() const;
 
     const ConfigOptions &m_options;
     ServerManager m_manager;
-    std::unique_ptr<ConfigWatcher> m_watcher;
+    ConfigStore m_store;
+    bool m_running = false; // the first document runs: the store's later ones are changes of the file
 };
 
 } // namespace Tether::Ctl

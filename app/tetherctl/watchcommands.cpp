@@ -94,9 +94,8 @@ int configWatch(const ConfigOptions &options)
         QObject::connect(&run.manager(), &ServerManager::allStopped, &loop, &QEventLoop::quit);
         run.manager().stopAll();
     });
-    if (!run.start())
+    if (!run.start(ConfigStore::FileChanges::Follow))
         return Failure;
-    run.followChanges();
     loop.exec();
     return Success;
 }
