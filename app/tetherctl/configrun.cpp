@@ -3,6 +3,7 @@
 #include "output.h"
 
 #include "common/logging.h"
+#include "config/policy.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -27,8 +28,6 @@ ConfigRun::ConfigRun(const ConfigOptions &options)
         return errors;
     });
 }
-
-ConfigRun::~ConfigRun() = default;
 
 bool ConfigRun::start(ConfigStore::FileChanges fileChanges)
 {

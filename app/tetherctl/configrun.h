@@ -1,27 +1,13 @@
 #pragma once
 
-#include "config/configlocation.h"
+#include "configoptions.h"
+
 #include "config/configstore.h"
 #include "manager/servermanager.h"
 
-#include <QJsonObject>
 #include <QStringList>
 
-#include <chrono>
-
 namespace Tether::Ctl {
-
-// The servers of a config file (or of the embedded demo configuration).
-struct ConfigOptions
-{
-    ConfigSource source;
-    QStringList servers;          // restrict to these; empty: every server
-    std::chrono::milliseconds timeout{60000};
-    bool json = false;
-    bool verbose = false;
-    QJsonObject reconnectOverrides; // policy flags, applied over each server's policy
-    QJsonObject heartbeatOverrides;
-};
 
 // A manager running the servers of a config, for one command.
 class ConfigRun final
@@ -30,7 +16,6 @@ class ConfigRun final
 
 public:
     explicit ConfigRun(const ConfigOptions &options);
-    ~ConfigRun();
 
     // Loads the config and starts its enabled servers; false (and a message printed) on error.
     // Following the file, a change restarts only the servers whose settings changed, and a

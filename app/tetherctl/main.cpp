@@ -1,5 +1,5 @@
 #include "configcommands.h"
-#include "configrun.h"
+#include "configoptions.h"
 #include "exitstatus.h"
 #include "importcommand.h"
 #include "output.h"

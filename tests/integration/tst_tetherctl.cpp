@@ -64,6 +64,17 @@ bool oneLine(const QString &text)
     return text.endsWith(u'\n') && text.count(u'\n') == 1 && text.startsWith(u"tetherctl: "_s);
 }
 
+// The objects of watch --json, one a line, as they come: `pending` keeps a line not yet whole.
+void readJsonLines(QProcess &process, QString *pending, QList<QJsonObject> *events)
+{
+    *pending += QString::fromUtf8(process.readAllStandardOutput());
+    while (pending->contains(u'\n')) {
+        const qsizetype newline = pending->indexOf(u'\n');
+        events->append(QJsonDocument::fromJson(pending->left(newline).toUtf8()).object());
+        pending->remove(0, newline + 1);
+    }
+}
+
 } // namespace
 
 class TestTetherctl final : public QObject
@@ -362,12 +373,7 @@ private slots:
         QList<QJsonObject> events;
         QString pending;
         const auto readEvents = [&] {
-            pending += QString::fromUtf8(process.readAllStandardOutput());
-            while (pending.contains(u'\n')) {
-                const qsizetype newline = pending.indexOf(u'\n');
-                events.append(QJsonDocument::fromJson(pending.left(newline).toUtf8()).object());
-                pending.remove(0, newline + 1);
-            }
+            readJsonLines(process, &pending, &events);
             // Recovered: a Connected event after a Reconnecting one.
             for (qsizetype i = 1; i < events.size(); ++i) {
                 if (events.at(i).value(u"state").toString() == u"Connected"
@@ -515,12 +521,7 @@ private slots:
         QString pending;
         QString err;
         const auto read = [&] {
-            pending += QString::fromUtf8(process.readAllStandardOutput());
-            while (pending.contains(u'\n')) {
-                const qsizetype newline = pending.indexOf(u'\n');
-                events.append(QJsonDocument::fromJson(pending.left(newline).toUtf8()).object());
-                pending.remove(0, newline + 1);
-            }
+            readJsonLines(process, &pending, &events);
             err += QString::fromUtf8(process.readAllStandardError());
         };
         const auto connections = [&](const QString &server) {
