@@ -1,7 +1,17 @@
-#include "ctlcommands.h"
+#include "configcommands.h"
+#include "configoptions.h"
+#include "exitstatus.h"
+#include "importcommand.h"
+#include "output.h"
+#include "servercommands.h"
+#include "servertarget.h"
+#include "watchcommands.h"
 
 #include "common/commandline.h"
 #include "common/logging.h"
+#include "config/configlocation.h"
+#include "config/policy.h"
+#include "supervisor/connectionsupervisor.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,4 +1,5 @@
 #include "configstore.h"
+#include "configwatcher.h"
 
 #include "common/logging.h"
 
@@ -20,18 +21,19 @@ ConfigStore::ConfigStore(ConfigSource source, ConfigContext context, QString use
 
 ConfigStore::~ConfigStore() = default;
 
-void ConfigStore::load()
+void ConfigStore::load(FileChanges fileChanges)
 {
+    m_fileChanges = fileChanges;
     QFile file(m_source.path);
     const QByteArray content = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-    const ConfigDocument document = file.isOpen() ? parseConfig(content, m_source.path, m_context)
-                                                  : loadConfig(m_source.path, m_context); // says why it cannot be read
+    const ConfigDocument read = file.isOpen() ? parseConfig(content, m_source.path, m_context)
+                                              : loadConfig(m_source.path, m_context); // says why it cannot be read
+    const ConfigDocument document = adjusted(read);
     follow();
     if (!document.isValid()) {
         m_document = document;
         m_content = content;
-        emit problemChanged(tr("%1\nNo servers were started. Fix the file; Tether picks it up when it is saved.")
-                                .arg(document.errors.join(u'\n')));
+        reportUnusable(document.errors);
         return;
     }
     adopt(document, content);
@@ -39,25 +41,33 @@ void ConfigStore::load()
 
 void ConfigStore::follow()
 {
-    if (m_source.embedded || (m_watcher && m_watcher->path() == QFileInfo(m_source.path).absoluteFilePath()))
+    if (m_fileChanges == FileChanges::Ignore || m_source.embedded
+        || (m_watcher && m_watcher->path() == QFileInfo(m_source.path).absoluteFilePath()))
         return;
     m_watcher = std::make_unique<ConfigWatcher>(m_source.path, m_context);
-    connect(m_watcher.get(), &ConfigWatcher::reloaded, this, [this](const ConfigDocument &document) {
-        if (document.root != m_document.root || !m_document.isValid()) {
-            adopt(document, m_watcher->lastContent());
+    connect(m_watcher.get(), &ConfigWatcher::reloaded, this, [this](const ConfigDocument &read) {
+        if (read.root == m_document.root && m_document.isValid()) {
+            // The same settings, written differently (or a broken edit undone): nothing to apply,
+            // but the file is fine again.
+            m_content = m_watcher->lastContent();
+            emit problemChanged({});
             return;
         }
-        // The same settings, written differently (or a broken edit undone): nothing to apply, but
-        // the file is fine again.
-        m_content = m_watcher->lastContent();
-        emit problemChanged({});
+        const ConfigDocument document = adjusted(read);
+        if (!document.isValid()) {
+            reportUnusable(document.errors);
+            return;
+        }
+        adopt(document, m_watcher->lastContent());
     });
-    connect(m_watcher.get(), &ConfigWatcher::reloadFailed, this, [this](const QStringList &errors) {
-        emit problemChanged(m_document.isValid()
-                                ? tr("%1\nThe servers keep running as they were.").arg(errors.join(u'\n'))
-                                : tr("%1\nNo servers were started. Fix the file; Tether picks it up when it is saved.")
-                                      .arg(errors.join(u'\n')));
-    });
+    connect(m_watcher.get(), &ConfigWatcher::reloadFailed, this, &ConfigStore::reportUnusable);
+}
+
+ConfigDocument ConfigStore::adjusted(ConfigDocument document) const
+{
+    if (m_adjustment && document.isValid())
+        document.errors += m_adjustment(document);
+    return document;
 }
 
 void ConfigStore::adopt(const ConfigDocument &document, const QByteArray &content)
@@ -66,6 +76,14 @@ void ConfigStore::adopt(const ConfigDocument &document, const QByteArray &conten
     m_content = content;
     emit problemChanged({});
     emit documentChanged(m_document);
+}
+
+void ConfigStore::reportUnusable(const QStringList &errors)
+{
+    emit problemChanged(m_document.isValid()
+                            ? tr("%1\nThe servers keep running as they were.").arg(errors.join(u'\n'))
+                            : tr("%1\nNo servers were started. Fix the file; Tether picks it up when it is saved.")
+                                  .arg(errors.join(u'\n')));
 }
 
 QString ConfigStore::changedOnDisk(const QString &target) const
@@ -98,7 +116,7 @@ bool ConfigStore::save(const QJsonObject &root, QString *error)
             *error = changed;
         return false;
     }
-    ConfigDocument edited = parseConfig(QJsonDocument(root).toJson(), target, m_context);
+    ConfigDocument edited = adjusted(parseConfig(QJsonDocument(root).toJson(), target, m_context));
     if (!edited.isValid()) {
         if (error)
             *error = tr("%1: the edited config cannot be used, so nothing was saved: %2").arg(target, edited.errors.join(u"; "_s));
@@ -108,7 +126,7 @@ bool ConfigStore::save(const QJsonObject &root, QString *error)
     if (!saveConfig(target, root, error, m_document.keyOrder, &written))
         return false;
     // Read back from what was written, so the servers are listed in the file's order, as a reload lists them.
-    edited = parseConfig(written, target, m_context);
+    edited = adjusted(parseConfig(written, target, m_context));
     spdlog::info("saved {}", target);
     m_source = {target, false};
     follow();

@@ -1,14 +1,17 @@
 #pragma once
 
 #include "config/configlocation.h"
-#include "config/configwatcher.h"
 #include "config/serverconfig.h"
 
 #include <QObject>
+#include <QStringList>
 
+#include <functional>
 #include <memory>
 
 namespace Tether {
+
+class ConfigWatcher;
 
 // The config Tether runs on, as both the window and a text editor change it: the current
 // document, where edits are saved, and the reload of outside edits. The embedded demo is
@@ -23,9 +26,18 @@ public:
                 QObject *parent = nullptr);
     ~ConfigStore() override;
 
-    // Reads the file and starts following it. Emits documentChanged when it can be used, and
-    // problemChanged either way.
-    void load();
+    // Whether the store picks up later changes of the file: a command that runs once reads it once.
+    enum class FileChanges { Follow, Ignore };
+
+    // Shapes each document read from the file before the store takes it (tetherctl narrows it to
+    // the servers named on its command line and applies its policy flags). The errors it returns
+    // make the document one that cannot be used, as a broken file is: reported, never taken.
+    using Adjustment = std::function<QStringList(ConfigDocument &document)>;
+    void setAdjustment(Adjustment adjustment) { m_adjustment = std::move(adjustment); }
+
+    // Reads the file and, unless told to ignore its changes, starts following it. Emits
+    // documentChanged when it can be used, and problemChanged either way.
+    void load(FileChanges fileChanges = FileChanges::Follow);
 
     const ConfigDocument &document() const { return m_document; }
     const ConfigContext &context() const { return m_context; }
@@ -48,11 +60,16 @@ signals:
 
 private:
     void follow();
+    // The document shaped by the adjustment; its errors say why it cannot be used.
+    ConfigDocument adjusted(ConfigDocument document) const;
     void adopt(const ConfigDocument &document, const QByteArray &content);
+    void reportUnusable(const QStringList &errors);
     // Why the file on disk cannot take an edit now; empty when it can.
     QString changedOnDisk(const QString &target) const;
 
     ConfigSource m_source;
+    FileChanges m_fileChanges = FileChanges::Follow;
+    Adjustment m_adjustment;
     ConfigContext m_context;
     QString m_userPath;
     ConfigDocument m_document;

@@ -64,6 +64,17 @@ bool oneLine(const QString &text)
     return text.endsWith(u'\n') && text.count(u'\n') == 1 && text.startsWith(u"tetherctl: "_s);
 }
 
+// The objects of watch --json, one a line, as they come: `pending` keeps a line not yet whole.
+void readJsonLines(QProcess &process, QString *pending, QList<QJsonObject> *events)
+{
+    *pending += QString::fromUtf8(process.readAllStandardOutput());
+    while (pending->contains(u'\n')) {
+        const qsizetype newline = pending->indexOf(u'\n');
+        events->append(QJsonDocument::fromJson(pending->left(newline).toUtf8()).object());
+        pending->remove(0, newline + 1);
+    }
+}
+
 } // namespace
 
 class TestTetherctl final : public QObject
@@ -362,12 +373,7 @@ private slots:
         QList<QJsonObject> events;
         QString pending;
         const auto readEvents = [&] {
-            pending += QString::fromUtf8(process.readAllStandardOutput());
-            while (pending.contains(u'\n')) {
-                const qsizetype newline = pending.indexOf(u'\n');
-                events.append(QJsonDocument::fromJson(pending.left(newline).toUtf8()).object());
-                pending.remove(0, newline + 1);
-            }
+            readJsonLines(process, &pending, &events);
             // Recovered: a Connected event after a Reconnecting one.
             for (qsizetype i = 1; i < events.size(); ++i) {
                 if (events.at(i).value(u"state").toString() == u"Connected"
@@ -495,6 +501,58 @@ private slots:
         const Run status = tetherctl({u"status"_s, u"--config"_s, path});
         QCOMPARE(status.exitCode, 2);
         QVERIFY2(oneLine(status.err) && status.err.contains(u"line 3"_s), qPrintable(status.err));
+    }
+
+    void watchFollowsTheConfigFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        const auto config = [](const QJsonArray &editedArguments) {
+            return QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+                {u"steady"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
+                {u"edited"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}, {u"args"_s, editedArguments}}},
+            }}}).toJson();
+        };
+        QVERIFY(writeFile(path, config({})));
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL), {u"watch"_s, u"--json"_s, u"--config"_s, path});
+        QVERIFY(process.waitForStarted());
+        QList<QJsonObject> events;
+        QString pending;
+        QString err;
+        const auto read = [&] {
+            readJsonLines(process, &pending, &events);
+            err += QString::fromUtf8(process.readAllStandardError());
+        };
+        const auto connections = [&](const QString &server) {
+            return std::count_if(events.cbegin(), events.cend(), [&](const QJsonObject &event) {
+                return event.value(u"server").toString() == server && event.value(u"state").toString() == u"Connected";
+            });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT((read(), connections(u"steady"_s) == 1 && connections(u"edited"_s) == 1), 10000);
+
+        // Only the server whose settings changed restarts.
+        QVERIFY(writeFile(path, config({u"--tools"_s, u"1"_s})));
+        QTRY_VERIFY_WITH_TIMEOUT((read(), connections(u"edited"_s) == 2), 10000);
+        QVERIFY2(err.contains(u"tetherctl: %1 changed: added none; removed none; restarted edited; new policy, no restart none\n"_s
+                                  .arg(path)),
+                 qPrintable(err));
+        QCOMPARE(connections(u"steady"_s), 1);
+
+        // A file that cannot be used is reported and changes nothing.
+        QVERIFY(writeFile(path, "{ \"mcpServers\": "));
+        QTRY_VERIFY_WITH_TIMEOUT((read(), err.contains(u"%1 changed but cannot be used"_s.arg(path))), 5000);
+        const qsizetype eventsBeforeStop = events.size();
+        ::kill(pid_t(process.processId()), SIGTERM);
+        QVERIFY(process.waitForFinished(10000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 0);
+        read();
+        for (qsizetype i = eventsBeforeStop; i < events.size(); ++i) {
+            const QString state = events.at(i).value(u"state").toString();
+            QVERIFY2(state == u"Stopping" || state == u"Stopped", qPrintable(state));
+        }
+        QCOMPARE(events.size(), eventsBeforeStop + 4);
     }
 
     void embeddedDefaultWhenThereIsNoConfigFile()

@@ -25,6 +25,18 @@ QJsonObject withServer(QJsonObject root, const QString &name, const QString &com
     return root;
 }
 
+// Runs the server "one" alone, with a shorter request timeout; a file without it cannot run.
+QStringList keepOne(ConfigDocument &document)
+{
+    const ServerConfig *one = document.server(u"one"_s);
+    if (!one)
+        return {u"no server named one"_s};
+    ServerConfig kept = *one;
+    kept.requestTimeout = std::chrono::milliseconds(500);
+    document.servers = {kept};
+    return {};
+}
+
 
 
 } // namespace
@@ -224,6 +236,107 @@ private slots:
         QVERIFY(writeFile(path, R"({"mcpServers": {"one": {"command": "/bin/one"}}})"));
         QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, 5000);
         QVERIFY(problems.last().at(0).toString().isEmpty());
+    }
+
+    void adjustmentShapesEveryDocumentItTakes()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, R"({"mcpServers": {"one": {"command": "/bin/one"}, "two": {"command": "/bin/two"}}})"));
+        ConfigStore store({path, false}, Context, dir.filePath(u"unused.json"_s));
+        store.setAdjustment(keepOne);
+        QSignalSpy changed(&store, &ConfigStore::documentChanged);
+        store.load();
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(store.document().serverNames(), QStringList{u"one"_s});
+        QCOMPARE(store.document().servers.first().requestTimeout, std::chrono::milliseconds(500));
+        QVERIFY(store.document().root.value(u"mcpServers"_s).toObject().contains(u"two"_s)); // the file as it is
+
+        // An outside edit is shaped as the load was.
+        QVERIFY(writeFile(path, R"({"mcpServers": {"one": {"command": "/bin/one-2"}, "three": {"command": "/bin/three"}}})"));
+        QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 2, 5000);
+        QCOMPARE(store.document().serverNames(), QStringList{u"one"_s});
+        QCOMPARE(store.document().servers.first().command.program, u"/bin/one-2"_s);
+        QCOMPARE(store.document().servers.first().requestTimeout, std::chrono::milliseconds(500));
+
+        // So is an edit saved through the store.
+        QString error;
+        QVERIFY2(store.save(withServer(store.document().root, u"four"_s, u"/bin/four"_s), &error), qPrintable(error));
+        QCOMPARE(changed.size(), 3);
+        QCOMPARE(store.document().serverNames(), QStringList{u"one"_s});
+    }
+
+    void documentTheAdjustmentRefusesIsNeverTaken()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, R"({"mcpServers": {"two": {"command": "/bin/two"}}})"));
+        ConfigStore store({path, false}, Context, dir.filePath(u"unused.json"_s));
+        store.setAdjustment(keepOne);
+        QSignalSpy changed(&store, &ConfigStore::documentChanged);
+        QSignalSpy problems(&store, &ConfigStore::problemChanged);
+        store.load();
+        QCOMPARE(changed.size(), 0);
+        QCOMPARE(store.document().errors, QStringList{u"no server named one"_s});
+        QVERIFY2(problems.last().at(0).toString().contains(u"No servers were started"_s),
+                 qPrintable(problems.last().at(0).toString()));
+
+        const QByteArray withOne = R"({"mcpServers": {"one": {"command": "/bin/one"}}})";
+        QVERIFY(writeFile(path, withOne));
+        QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, 5000);
+        QCOMPARE(store.document().serverNames(), QStringList{u"one"_s});
+
+        // Refused on reload: reported as a broken file is, and the document stays as it was.
+        QVERIFY(writeFile(path, R"({"mcpServers": {"two": {"command": "/bin/two"}}})"));
+        QTRY_VERIFY_WITH_TIMEOUT(problems.last().at(0).toString().contains(u"no server named one"_s), 5000);
+        QVERIFY(problems.last().at(0).toString().contains(u"keep running"_s));
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(store.document().serverNames(), QStringList{u"one"_s});
+
+        // The same settings written again are judged again, not taken for the running ones.
+        const qsizetype problemsSoFar = problems.size();
+        QVERIFY(writeFile(path, R"({"mcpServers":   {"two": {"command": "/bin/two"}}})"));
+        QTRY_COMPARE_WITH_TIMEOUT(problems.size(), problemsSoFar + 1, 5000);
+        QVERIFY(problems.last().at(0).toString().contains(u"no server named one"_s));
+        QCOMPARE(changed.size(), 1);
+
+        // An edit it refuses is not saved.
+        QVERIFY(writeFile(path, withOne));
+        QTRY_COMPARE_WITH_TIMEOUT(problems.last().at(0).toString(), QString(), 5000);
+        QString error;
+        QJsonObject withoutOne = store.document().root;
+        withoutOne.insert(u"mcpServers"_s, QJsonObject{{u"two"_s, QJsonObject{{u"command"_s, u"/bin/two"_s}}}});
+        QVERIFY(!store.save(withoutOne, &error));
+        QVERIFY2(error.contains(u"nothing was saved"_s) && error.contains(u"no server named one"_s), qPrintable(error));
+        QCOMPARE(readFile(path), withOne);
+    }
+
+    void readOnceIgnoresLaterChanges()
+    {
+        // A command that runs once reads the file once: tetherctl status prints the errors of a
+        // broken file and exits, and a fix made meanwhile changes nothing.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, "{ not json"));
+        ConfigStore once({path, false}, Context, dir.filePath(u"unused.json"_s));
+        QSignalSpy onceChanged(&once, &ConfigStore::documentChanged);
+        QSignalSpy onceProblems(&once, &ConfigStore::problemChanged);
+        once.load(ConfigStore::FileChanges::Ignore);
+        QCOMPARE(onceChanged.size(), 0);
+        QCOMPARE(onceProblems.size(), 1);
+        QVERIFY(!once.document().isValid());
+        const QString errors = once.document().errors.join(u' ');
+        QVERIFY2(errors.contains(path) && errors.contains(u"line 1"_s), qPrintable(errors));
+
+        // A store following the same file, loaded after it, sees the fix: by then the first one
+        // would have seen it too.
+        ConfigStore following({path, false}, Context, dir.filePath(u"unused.json"_s));
+        following.load();
+        QVERIFY(writeFile(path, R"({"mcpServers": {"one": {"command": "/bin/one"}}})"));
+        QTRY_VERIFY_WITH_TIMEOUT(following.document().server(u"one"_s), 5000);
+        QCOMPARE(onceChanged.size(), 0);
+        QCOMPARE(onceProblems.size(), 1);
+        QVERIFY(!once.document().isValid());
     }
 };
 

@@ -1,0 +1,143 @@
+#include "configcommands.h"
+
+#include "configrun.h"
+#include "exitstatus.h"
+#include "output.h"
+
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether::Ctl {
+
+static QString statusWord(const ServerStatus &status)
+{
+    if (!status.configErrors.isEmpty())
+        return u"Invalid"_s;
+    return stateName(status.state);
+}
+
+static int statusTable(const ConfigOptions &options, bool check)
+{
+    ConfigRun run(options);
+    if (!run.start())
+        return Failure;
+    run.waitUntilSettled();
+    const QList<ServerStatus> statuses = run.manager().statuses();
+    bool allUp = true;
+    QJsonArray rows;
+    QList<QStringList> table{{u"SERVER"_s, u"STATE"_s, u"TOOLS"_s, u"PID"_s, u"TRANSPORT"_s, u"REASON"_s}};
+    for (const ServerStatus &status : statuses) {
+        const ServerConfig *config = run.manager().serverConfig(status.name);
+        const bool enabled = config && config->enabled;
+        const bool up = status.state == ServerState::Connected;
+        if (enabled || !status.configErrors.isEmpty())
+            allUp &= up;
+        QString reason = up ? QString() : status.reason;
+        if (options.json) {
+            rows.append(QJsonObject{{u"server"_s, status.name},
+                                    {u"state"_s, statusWord(status)},
+                                    {u"enabled"_s, enabled},
+                                    {u"tools"_s, status.toolCount},
+                                    {u"pid"_s, status.pid > 0 ? QJsonValue(double(status.pid)) : QJsonValue()},
+                                    {u"transport"_s, status.transport},
+                                    {u"reason"_s, reason}});
+        } else {
+            table.append({status.name, statusWord(status), QString::number(status.toolCount),
+                          status.pid > 0 ? QString::number(status.pid) : u"-"_s, status.transport, reason});
+        }
+        if (check && !up && (enabled || !status.configErrors.isEmpty()))
+            printError(u"server '%1' is not up: %2"_s.arg(status.name, status.reason));
+    }
+    run.shutDown();
+    if (options.json)
+        printJson(QJsonDocument(rows));
+    else
+        printOut(formatColumns(table));
+    return !check || allUp ? Success : Failure;
+}
+
+int configStatus(const ConfigOptions &options)
+{
+    return statusTable(options, false);
+}
+
+int configCheck(const ConfigOptions &options)
+{
+    return statusTable(options, true);
+}
+
+int configTools(const ConfigOptions &options)
+{
+    ConfigRun run(options);
+    if (!run.start())
+        return Failure;
+    run.waitUntilSettled();
+    int exitStatus = Success;
+    for (const ServerStatus &status : run.manager().statuses()) {
+        if (status.state != ServerState::Connected && !options.servers.isEmpty()) {
+            printError(u"server '%1' is not connected: %2"_s.arg(status.name, status.reason));
+            exitStatus = Failure;
+        }
+    }
+    const QList<RegisteredTool> tools = run.manager().registry().tools();
+    run.shutDown();
+    if (exitStatus != Success)
+        return exitStatus;
+    if (options.json) {
+        QJsonArray array;
+        for (const RegisteredTool &tool : tools) {
+            QJsonObject entry = tool.definition.raw();
+            entry.insert(u"server", tool.serverName);
+            entry.insert(u"publicName", tool.publicName);
+            array.append(entry);
+        }
+        printJson(QJsonDocument(array));
+        return Success;
+    }
+    if (tools.isEmpty()) {
+        printOut(u"(no tools: no server is connected)"_s);
+        return Success;
+    }
+    QList<QStringList> table;
+    for (const RegisteredTool &tool : tools)
+        table.append({tool.publicName, tool.definition.description.section(u'\n', 0, 0)});
+    printOut(formatColumns(table));
+    return Success;
+}
+
+int configCall(const ConfigOptions &options, const QString &serverName, const QString &toolName,
+               const QJsonObject &arguments)
+{
+    ConfigOptions scoped = options;
+    if (!serverName.isEmpty())
+        scoped.servers = {serverName};
+    ConfigRun run(scoped);
+    if (!run.start())
+        return Failure;
+    run.waitUntilSettled();
+    ToolCallReply reply;
+    bool done = false;
+    QEventLoop loop;
+    const auto onReply = [&](const ToolCallReply &received) {
+        reply = received;
+        done = true;
+        loop.quit();
+    };
+    if (serverName.isEmpty())
+        run.manager().callTool(toolName, arguments, onReply);
+    else
+        run.manager().callTool(serverName, toolName, arguments, onReply);
+    if (!done)
+        loop.exec();
+    run.shutDown();
+    if (reply.error) {
+        printError(u"calling '%1' failed: %2"_s.arg(toolName, reply.error->message));
+        return Failure;
+    }
+    return printToolResult(reply.result, options.json);
+}
+
+} // namespace Tether::Ctl

@@ -1,0 +1,131 @@
+#include "configrun.h"
+
+#include "output.h"
+
+#include "common/logging.h"
+#include "config/policy.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QTextStream>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether::Ctl {
+
+ConfigRun::ConfigRun(const ConfigOptions &options)
+    : m_options(options)
+    , m_store(options.source, programConfigContext())
+{
+    m_store.setAdjustment([this](ConfigDocument &document) {
+        const QStringList errors = adjust(document);
+        // start() reports why the first document cannot run; a changed file's is reported here.
+        if (m_running && !errors.isEmpty())
+            printError(errors.join(u"; "_s));
+        return errors;
+    });
+}
+
+bool ConfigRun::start(ConfigStore::FileChanges fileChanges)
+{
+    m_store.load(fileChanges);
+    if (m_store.isEmbedded())
+        spdlog::info("no config file at {}: using the built-in demo configuration", defaultConfigPath());
+    const ConfigDocument &document = m_store.document();
+    if (!document.isValid()) {
+        printError(document.errors.join(u"; "_s));
+        return false;
+    }
+    m_manager.applyConfig(document);
+    m_running = true;
+    QObject::connect(&m_store, &ConfigStore::documentChanged, &m_manager,
+                     [this](const ConfigDocument &changed) { applyChangedFile(changed); });
+    return true;
+}
+
+QStringList ConfigRun::adjust(ConfigDocument &document) const
+{
+    if (!m_options.servers.isEmpty()) {
+        QList<ServerConfig> chosen;
+        for (const QString &name : m_options.servers) {
+            const ServerConfig *server = document.server(name);
+            if (!server) {
+                return {u"%1 has no server named '%2' (servers: %3)"_s.arg(m_options.source.path, name,
+                                                                           document.serverNames().join(u", "_s))};
+            }
+            chosen.append(*server);
+        }
+        document.servers = chosen;
+    }
+    for (ServerConfig &server : document.servers) {
+        server.requestTimeout = std::min(server.requestTimeout, m_options.timeout);
+        if (m_options.reconnectOverrides.isEmpty() && m_options.heartbeatOverrides.isEmpty())
+            continue;
+        const auto reconnect = resolveReconnectPolicy(server.name, m_options.reconnectOverrides, server.reconnect);
+        const auto heartbeat = resolveHeartbeatPolicy(server.name, m_options.heartbeatOverrides, server.heartbeat);
+        if (!reconnect.isValid() || !heartbeat.isValid())
+            return reconnect.errors + heartbeat.errors;
+        server.reconnect = reconnect.policy;
+        server.heartbeat = heartbeat.policy;
+    }
+    return {};
+}
+
+void ConfigRun::applyChangedFile(const ConfigDocument &document)
+{
+    const ConfigChange change = m_manager.applyConfig(document);
+    if (change.added.size() + change.removed.size() + change.restarted.size() + change.policyUpdated.size() == 0)
+        return;
+    const auto names = [](const QStringList &list) { return list.isEmpty() ? u"none"_s : list.join(u", "_s); };
+    QTextStream(stderr) << "tetherctl: " << m_options.source.path << " changed: added " << names(change.added)
+                        << "; removed " << names(change.removed) << "; restarted " << names(change.restarted)
+                        << "; new policy, no restart " << names(change.policyUpdated) << Qt::endl;
+}
+
+void ConfigRun::waitUntilSettled()
+{
+    QEventLoop loop;
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
+    QObject::connect(&m_manager, &ServerManager::stateChanged, &loop, [&] {
+        if (allSettled())
+            loop.quit();
+    });
+    if (allSettled())
+        return;
+    deadline.start(m_options.timeout);
+    loop.exec();
+}
+
+bool ConfigRun::allSettled() const
+{
+    const QList<ServerStatus> statuses = m_manager.statuses();
+    return std::all_of(statuses.cbegin(), statuses.cend(), [](const ServerStatus &status) {
+        switch (status.state) {
+        case ServerState::Starting:
+        case ServerState::Stopping:
+            return false;
+        case ServerState::Stopped:
+            return true; // disabled or invalid: it will not start
+        default:
+            return true;
+        }
+    });
+}
+
+void ConfigRun::shutDown()
+{
+    QEventLoop loop;
+    QObject::connect(&m_manager, &ServerManager::allStopped, &loop, &QEventLoop::quit);
+    m_manager.stopAll();
+    if (!m_manager.isAllStopped())
+        loop.exec();
+    else
+        QCoreApplication::processEvents();
+}
+
+} // namespace Tether::Ctl

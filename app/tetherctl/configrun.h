@@ -1,0 +1,46 @@
+#pragma once
+
+#include "configoptions.h"
+
+#include "config/configstore.h"
+#include "manager/servermanager.h"
+
+#include <QStringList>
+
+namespace Tether::Ctl {
+
+// A manager running the servers of a config, for one command.
+class ConfigRun final
+{
+    Q_DISABLE_COPY_MOVE(ConfigRun)
+
+public:
+    explicit ConfigRun(const ConfigOptions &options);
+
+    // Loads the config and starts its enabled servers; false (and a message printed) on error.
+    // Following the file, a change restarts only the servers whose settings changed, and a
+    // file that cannot be used changes nothing.
+    bool start(ConfigStore::FileChanges fileChanges = ConfigStore::FileChanges::Ignore);
+
+    ServerManager &manager() { return m_manager; }
+
+    // Until every server has connected or failed at least once (or the timeout passed).
+    void waitUntilSettled();
+    // Stops every server and waits until their processes have exited.
+    void shutDown();
+
+private:
+    // Narrows a document of the file to the chosen servers and applies the request timeout and
+    // the policy flags; why it cannot run, when it cannot.
+    QStringList adjust(ConfigDocument &document) const;
+    // Runs the file as changed on disk and says what that changed.
+    void applyChangedFile(const ConfigDocument &document);
+    bool allSettled() const;
+
+    const ConfigOptions &m_options;
+    ServerManager m_manager;
+    ConfigStore m_store;
+    bool m_running = false; // the first document runs: the store's later ones are changes of the file
+};
+
+} // namespace Tether::Ctl

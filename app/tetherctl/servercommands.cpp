@@ -1,0 +1,72 @@
+#include "servercommands.h"
+
+#include "exitstatus.h"
+#include "oneshotconnection.h"
+#include "output.h"
+#include "servertarget.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTextStream>
+
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether::Ctl {
+
+int listTools(const CommonOptions &options)
+{
+    OneShotConnection connection(options);
+    if (!connection.open())
+        return Failure;
+    const std::optional<ToolListReply> reply = connection.listTools();
+    if (!reply || reply->error) {
+        printError(u"server '%1': %2"_s.arg(options.target.name, reply ? reply->error->message : connection.failure()));
+        return Failure;
+    }
+    if (options.json) {
+        QJsonArray tools;
+        for (const ToolDefinition &tool : reply->tools)
+            tools.append(tool.raw());
+        printJson(QJsonDocument(tools));
+        return Success;
+    }
+    if (reply->tools.isEmpty()) {
+        printOut(u"(server '%1' has no tools)"_s.arg(options.target.name));
+        return Success;
+    }
+    QList<QStringList> table;
+    for (const ToolDefinition &tool : reply->tools)
+        table.append({tool.name, tool.description.section(u'\n', 0, 0).trimmed()});
+    printOut(formatColumns(table));
+    return Success;
+}
+
+int callTool(const CommonOptions &options, const QString &toolName, const QJsonObject &arguments)
+{
+    OneShotConnection connection(options);
+    if (!connection.open())
+        return Failure;
+    ProgressHandler onProgress;
+    if (options.verbose) {
+        onProgress = [](const ProgressUpdate &update) {
+            QTextStream err(stderr);
+            err << "progress: " << update.progress;
+            if (update.total)
+                err << '/' << *update.total;
+            if (!update.message.isEmpty())
+                err << ' ' << update.message;
+            err << Qt::endl;
+        };
+    }
+    const std::optional<ToolCallReply> reply = connection.callTool(toolName, arguments, onProgress);
+    if (!reply || reply->error) {
+        printError(u"calling '%1' on server '%2' failed: %3"_s.arg(
+            toolName, options.target.name, reply ? reply->error->message : connection.failure()));
+        return Failure;
+    }
+    return printToolResult(reply->result, options.json);
+}
+
+} // namespace Tether::Ctl

@@ -1,0 +1,103 @@
+#include "watchcommands.h"
+
+#include "configrun.h"
+#include "exitstatus.h"
+#include "output.h"
+#include "servertarget.h"
+
+#include "common/duration.h"
+#include "common/unixsignalwatcher.h"
+
+#include <QDateTime>
+#include <QEventLoop>
+#include <QJsonDocument>
+#include <QTextStream>
+
+#include <csignal>
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether::Ctl {
+
+static QJsonValue optionalNumber(const std::optional<qint64> &value)
+{
+    return value ? QJsonValue(double(*value)) : QJsonValue(QJsonValue::Null);
+}
+
+static void printWatchLine(const ServerStatus &status, bool json)
+{
+    const QString time = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    if (json) {
+        const QJsonObject event{
+            {u"time"_s, time},
+            {u"server"_s, status.name},
+            {u"state"_s, stateName(status.state)},
+            {u"attempt"_s, status.attempt},
+            {u"maxAttempts"_s, status.maxAttempts},
+            {u"nextDelayMs"_s, optionalNumber(status.nextDelayMs)},
+            {u"generation"_s, double(status.generation)},
+            {u"pid"_s, status.pid > 0 ? QJsonValue(double(status.pid)) : QJsonValue(QJsonValue::Null)},
+            {u"tools"_s, status.toolCount},
+            {u"reason"_s, status.reason},
+        };
+        printOut(QString::fromUtf8(QJsonDocument(event).toJson(QJsonDocument::Compact)));
+        return;
+    }
+    QStringList parts{time, status.name, stateName(status.state)};
+    if (status.attempt > 0)
+        parts.append(u"attempt %1/%2"_s.arg(status.attempt).arg(status.maxAttempts));
+    if (status.nextDelayMs)
+        parts.append(u"retry in %1"_s.arg(formatDuration(std::chrono::milliseconds(*status.nextDelayMs))));
+    if (status.pid > 0)
+        parts.append(u"pid %1"_s.arg(status.pid));
+    parts.append(u"%1 tools"_s.arg(status.toolCount));
+    printOut(parts.join(u"  "_s) + u"  — "_s + status.reason);
+}
+
+int watch(const CommonOptions &options, const SupervisorSettings &settings)
+{
+    ToolRegistry registry;
+    ConnectionSupervisor supervisor(options.target.name, options.target.transport, settings, &registry);
+    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM});
+    QEventLoop loop;
+    int exitStatus = Success;
+
+    QObject::connect(&supervisor, &ConnectionSupervisor::stateChanged, &loop,
+                     [&](const ServerStatus &status) { printWatchLine(status, options.json); });
+    if (options.verbose) {
+        QObject::connect(&supervisor, &ConnectionSupervisor::stderrLine, &loop, [&](const QString &line) {
+            QTextStream(stderr) << options.target.name << ": " << line << Qt::endl;
+        });
+    }
+    QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, [&](int) { supervisor.stop(); });
+    QObject::connect(&supervisor, &ConnectionSupervisor::stopped, &loop, [&](bool complete) {
+        if (!complete) {
+            printError(u"server '%1': %2"_s.arg(options.target.name, supervisor.status().reason));
+            exitStatus = Failure;
+        }
+        loop.quit();
+    });
+    supervisor.start();
+    loop.exec();
+    return exitStatus;
+}
+
+int configWatch(const ConfigOptions &options)
+{
+    ConfigRun run(options);
+    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM});
+    QEventLoop loop;
+    QObject::connect(&run.manager(), &ServerManager::stateChanged, &loop,
+                     [&](const ServerStatus &status) { printWatchLine(status, options.json); });
+    QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, [&](int) {
+        QObject::connect(&run.manager(), &ServerManager::allStopped, &loop, &QEventLoop::quit);
+        run.manager().stopAll();
+    });
+    if (!run.start(ConfigStore::FileChanges::Follow))
+        return Failure;
+    loop.exec();
+    return Success;
+}
+
+} // namespace Tether::Ctl
