@@ -38,10 +38,6 @@ public:
     // The checked servers in file order, each under the name it gets in Tether's config.
     QList<std::pair<QString, QJsonObject>> selectedServers() const;
 
-    QTreeWidget *serverList() const { return m_servers; }
-    // Why nothing can be listed (missing file, not JSON, …); empty when the file was read.
-    QString problem() const;
-
 protected:
     void keyPressEvent(QKeyEvent *event) override;
 
