@@ -2,6 +2,8 @@
 
 #include "messagelabel.h"
 
+#include "config/configimport.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>

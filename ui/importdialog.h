@@ -1,8 +1,5 @@
 #pragma once
 
-#include "config/configimport.h"
-#include "config/serverconfig.h"
-
 #include <QDialog>
 #include <QJsonObject>
 #include <QList>
@@ -18,6 +15,10 @@ class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace Tether {
+
+enum class ImportFormat;
+struct ConfigDocument;
+struct ImportCandidate;
 
 // Import from Claude Desktop, Cursor or VS Code: reads the other program's file with
 // previewImport, lists its servers with secrets left out, and lets the user check which to add.
