@@ -2,6 +2,8 @@
 
 #include "messagelabel.h"
 
+#include "config/configimport.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -72,7 +74,8 @@ ImportDialog::ImportDialog(ImportFormat format, const ConfigDocument &document, 
 
     m_format->setObjectName(u"source"_s);
     m_path->setObjectName(u"path"_s);
-    m_problem->setObjectName(u"problem"_s);
+    m_problem->setObjectName(u"problem"_s); // why nothing can be listed: a missing file, not JSON, …
+    m_servers->setObjectName(u"servers"_s);
     for (const ImportFormat each : {ImportFormat::ClaudeDesktop, ImportFormat::Cursor, ImportFormat::VsCode})
         m_format->addItem(programName(each), int(each));
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
@@ -137,11 +140,6 @@ QList<std::pair<QString, QJsonObject>> ImportDialog::selectedServers() const
             selected.append({m_candidates.at(row).importName, m_candidates.at(row).entry});
     }
     return selected;
-}
-
-QString ImportDialog::problem() const
-{
-    return m_problem->text();
 }
 
 ImportFormat ImportDialog::currentFormat() const

@@ -1,8 +1,5 @@
 #pragma once
 
-#include "config/configimport.h"
-#include "config/serverconfig.h"
-
 #include <QDialog>
 #include <QJsonObject>
 #include <QList>
@@ -18,6 +15,10 @@ class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace Tether {
+
+enum class ImportFormat;
+struct ConfigDocument;
+struct ImportCandidate;
 
 // Import from Claude Desktop, Cursor or VS Code: reads the other program's file with
 // previewImport, lists its servers with secrets left out, and lets the user check which to add.
@@ -37,10 +38,6 @@ public:
     void setSource(ImportFormat format, const QString &path = QString());
     // The checked servers in file order, each under the name it gets in Tether's config.
     QList<std::pair<QString, QJsonObject>> selectedServers() const;
-
-    QTreeWidget *serverList() const { return m_servers; }
-    // Why nothing can be listed (missing file, not JSON, …); empty when the file was read.
-    QString problem() const;
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;

@@ -1,81 +1,46 @@
 #include "mainwindow.h"
 
+#include "eventlogview.h"
 #include "healthstripdelegate.h"
 #include "importdialog.h"
 #include "messagelabel.h"
 #include "serveractions.h"
-#include "servertablemodel.h"
+#include "serverconfigview.h"
+#include "serverdetailsview.h"
 #include "serverdialog.h"
+#include "servertablemodel.h"
 #include "settingsdialog.h"
-#include "stateicons.h"
+#include "timelineview.h"
 #include "toolcalldialog.h"
+#include "toollistview.h"
 
-#include "common/displaytext.h"
-#include "common/jsontext.h"
 #include "config/configedit.h"
 #include "config/configimport.h"
+#include "config/configstore.h"
+#include "manager/servermanager.h"
 
 #include <QAction>
-#include <QDesktopServices>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QPushButton>
-#include <QComboBox>
-#include <QHBoxLayout>
 #include <QCloseEvent>
+#include <QDesktopServices>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
-#include <QPlainTextEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
-#include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
 namespace Tether {
-
-// "message: string, count?: integer, style?: plain|fancy": a tool's parameters at a glance,
-// required ones first; optional ones carry a question mark.
-static QString parameterSummary(const QJsonObject &inputSchema)
-{
-    QStringList parts;
-    for (const ToolParameter &parameter : toolParameters(inputSchema)) {
-        QString type = parameter.schema.value(u"type"_s).toString(u"any"_s);
-        if (const QJsonArray choices = parameter.schema.value(u"enum"_s).toArray(); !choices.isEmpty()) {
-            QStringList values;
-            for (const QJsonValue &choice : choices)
-                values.append(fieldText(choice));
-            type = values.join(u'|');
-        }
-        parts.append(parameter.name + (parameter.required ? u""_s : u"?"_s) + u": "_s + type);
-    }
-    return parts.join(u", "_s);
-}
-
-// "read-only, idempotent": the hints a tool's annotations give.
-static QString annotationSummary(const QJsonObject &annotations)
-{
-    const QList<std::pair<QString, QString>> hints{{u"readOnlyHint"_s, MainWindow::tr("read-only")},
-                                                   {u"destructiveHint"_s, MainWindow::tr("destructive")},
-                                                   {u"idempotentHint"_s, MainWindow::tr("idempotent")},
-                                                   {u"openWorldHint"_s, MainWindow::tr("open world")}};
-    QStringList parts;
-    for (const auto &[key, text] : hints) {
-        if (annotations.value(key).toBool())
-            parts.append(text);
-    }
-    return parts.join(u", "_s);
-}
 
 MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *parent)
     : QMainWindow(parent)
@@ -86,17 +51,35 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
     , m_table(new QTableView(this))
     , m_filter(new QLineEdit(this))
     , m_problem(new QLabel(this))
-    , m_tools(new QTreeWidget(this))
-    , m_details(new QPlainTextEdit(this))
-    , m_configView(new QPlainTextEdit(this))
-    , m_log(new QPlainTextEdit(this))
-    , m_logLevel(new QComboBox(this))
-    , m_logSearch(new QLineEdit(this))
-    , m_timeline(new QTreeWidget(this))
+    , m_tools(new ToolListView(this))
+    , m_details(new ServerDetailsView(this))
+    , m_configView(new ServerConfigView(this))
+    , m_log(new EventLogView(this))
+    , m_timeline(new TimelineView(this))
     , m_summary(new QLabel(this))
 {
     setWindowTitle(tr("Tether"));
+    setUpTable();
+    layOutWidgets();
+    createActions();
+    followSnapshots();
+    connectViews();
 
+    m_model->setStatuses(m_manager.statuses());
+    updateSummary();
+    updateActions();
+    resize(1000, 620);
+    QSettings settings = windowSettings();
+    restoreGeometry(settings.value(u"geometry"_s).toByteArray());
+    m_splitter->restoreState(settings.value(u"splitter"_s).toByteArray());
+    m_table->horizontalHeader()->restoreState(settings.value(u"columns"_s).toByteArray());
+}
+
+void MainWindow::setUpTable()
+{
+    m_model->setObjectName(u"serverModel"_s);
+    m_table->setObjectName(u"serverTable"_s);
+    m_filter->setObjectName(u"serverFilter"_s);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ServerTableModel::SortRole);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -106,7 +89,6 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
     m_table->sortByColumn(-1, Qt::AscendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAlternatingRowColors(true);
@@ -128,46 +110,26 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
     m_filter->setPlaceholderText(tr("Filter servers"));
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+}
 
+void MainWindow::layOutWidgets()
+{
+    m_problem->setObjectName(u"configProblem"_s);
     makeErrorBanner(m_problem);
     m_problem->hide();
 
-    m_tools->setHeaderLabels({tr("Tool"), tr("Public name"), tr("Description"), tr("Parameters"), tr("Annotations")});
-    m_tools->setRootIsDecorated(false);
-    for (const auto &[column, characters] : {std::pair{0, 14}, {1, 22}, {2, 48}, {3, 30}})
-        m_tools->setColumnWidth(column, m_tools->fontMetrics().averageCharWidth() * characters);
-    m_tools->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_details->setReadOnly(true);
-    m_configView->setReadOnly(true);
-    m_configView->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_log->setReadOnly(true);
-    m_log->setMaximumBlockCount(EventLog::DefaultCapPerServer); // as many as the event log keeps
-    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_logLevel->addItems({tr("Everything"), tr("Warnings and errors"), tr("State changes"), tr("Server stderr"),
-                          tr("Server log messages"), tr("Config changes")});
-    m_logSearch->setPlaceholderText(tr("Search the log"));
-    m_logSearch->setClearButtonEnabled(true);
-    connect(m_logLevel, &QComboBox::currentIndexChanged, this, &MainWindow::updateLog);
-    connect(m_logSearch, &QLineEdit::textChanged, this, &MainWindow::updateLog);
-    auto *logPage = new QWidget(this);
-    auto *logLayout = new QVBoxLayout(logPage);
-    logLayout->setContentsMargins(0, 0, 0, 0);
-    auto *logBar = new QHBoxLayout;
-    logBar->addWidget(m_logLevel);
-    logBar->addWidget(m_logSearch, 1);
-    logLayout->addLayout(logBar);
-    logLayout->addWidget(m_log);
-
-    m_timeline->setHeaderLabels({tr("Time"), tr("State"), tr("Attempt"), tr("Exit"), tr("Reason")});
-    m_timeline->setRootIsDecorated(false);
-
+    m_tools->setObjectName(u"tools"_s);
+    m_log->setObjectName(u"log"_s);
+    m_timeline->setObjectName(u"timeline"_s);
+    m_details->setObjectName(u"details"_s);
+    m_configView->setObjectName(u"serverConfig"_s);
     auto *tabs = new QTabWidget(this);
+    tabs->setObjectName(u"serverTabs"_s);
     tabs->addTab(m_tools, tr("Tools"));
-    tabs->addTab(logPage, tr("Log"));
+    tabs->addTab(m_log, tr("Log"));
     tabs->addTab(m_timeline, tr("Timeline"));
     tabs->addTab(m_details, tr("Details"));
     tabs->addTab(m_configView, tr("Config"));
-    connect(&m_manager.eventLog(), &EventLog::appended, this, &MainWindow::appendEvent);
 
     auto *top = new QWidget(this);
     auto *topLayout = new QVBoxLayout(top);
@@ -181,11 +143,12 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
     setCentralWidget(m_splitter);
+    m_summary->setObjectName(u"summary"_s);
     statusBar()->addWidget(m_summary);
+}
 
-    createActions();
-
-    // Snapshots in, actions out.
+void MainWindow::followSnapshots()
+{
     // The actions of the selected server follow at once; the table's repaint is batched.
     connect(&m_manager, &ServerManager::statusChanged, this, [this](const ServerStatus &status) {
         m_model->updateStatus(status);
@@ -218,11 +181,30 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
         if (server == selectedServer())
             updateDetails();
     });
+    connect(&m_manager.eventLog(), &EventLog::appended, this, [this](const ServerEvent &event) {
+        if (event.server != selectedServer())
+            return;
+        m_log->appendEvent(event);
+        m_timeline->appendEvent(event);
+    });
+    connect(&m_config, &ConfigStore::problemChanged, this, [this](const QString &problem) {
+        showMessage(m_problem, problem);
+        updateActions(); // edits need a config that loaded
+    });
+    connect(&m_config, &ConfigStore::documentChanged, this, [this] {
+        updateActions();
+        updateDetails();
+    });
+}
+
+void MainWindow::connectViews()
+{
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         updateActions();
         updateDetails();
         updateLog();
     });
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
         QMenu menu(this);
         menu.addActions({m_start, m_stop, m_reconnect});
@@ -234,6 +216,12 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
         if (m_edit->isEnabled())
             editServer();
     });
+    // The first server is selected, so its tools show at once.
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] {
+        if (selectedServer().isEmpty() && m_proxy->rowCount() > 0)
+            m_table->selectRow(0);
+    });
+    m_tools->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_tools, &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
         QMenu menu(this);
         menu.addAction(m_callTool);
@@ -244,28 +232,7 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
             callSelectedTool();
     });
     connect(m_tools, &QTreeWidget::currentItemChanged, this, &MainWindow::updateActions);
-    connect(&m_config, &ConfigStore::problemChanged, this, [this](const QString &problem) {
-        setConfigProblem(problem);
-        updateActions(); // edits need a config that loaded
-    });
-    connect(&m_config, &ConfigStore::documentChanged, this, [this] {
-        updateActions();
-        updateDetails();
-    });
-
-    m_model->setStatuses(m_manager.statuses());
-    // The first server is selected, so its tools show at once.
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] {
-        if (selectedServer().isEmpty() && m_proxy->rowCount() > 0)
-            m_table->selectRow(0);
-    });
-    updateSummary();
-    updateActions();
-    resize(1000, 620);
-    QSettings settings = windowSettings();
-    restoreGeometry(settings.value(u"geometry"_s).toByteArray());
-    m_splitter->restoreState(settings.value(u"splitter"_s).toByteArray());
-    m_table->horizontalHeader()->restoreState(settings.value(u"columns"_s).toByteArray());
+    connect(m_log, &EventLogView::filterChanged, this, &MainWindow::updateLog);
 }
 
 QSettings MainWindow::windowSettings()
@@ -317,6 +284,13 @@ void MainWindow::createActions()
     addActions({m_openConfig, m_callTool});
     for (QAction *action : {m_start, m_stop, m_reconnect, m_reconnectAll, m_add, m_edit, m_enable, m_remove, m_settings})
         action->setToolTip(action->text().remove(u'…') + u" ("_s + action->shortcut().toString(QKeySequence::NativeText) + u')');
+    const QList<std::pair<QAction *, QString>> names{
+        {m_start, u"startServer"_s}, {m_stop, u"stopServer"_s}, {m_reconnect, u"reconnectServer"_s},
+        {m_reconnectAll, u"reconnectAll"_s}, {m_add, u"addServer"_s}, {m_edit, u"editServer"_s},
+        {m_enable, u"toggleEnabled"_s}, {m_remove, u"removeServer"_s}, {m_settings, u"editSettings"_s},
+        {m_openConfig, u"openConfigFile"_s}, {m_callTool, u"callTool"_s}};
+    for (const auto &[action, name] : names)
+        action->setObjectName(name);
     createMenus();
 }
 
@@ -467,10 +441,7 @@ void MainWindow::importServers(int source)
 void MainWindow::callSelectedTool()
 {
     const QString server = selectedServer();
-    const QTreeWidgetItem *item = m_tools->currentItem();
-    if (!item)
-        return;
-    const auto tool = m_manager.registry().find(item->data(0, Qt::UserRole).toString());
+    const auto tool = m_manager.registry().find(m_tools->currentTool());
     if (!tool)
         return;
     auto *dialog = new ToolCallDialog(m_manager, server, tool->definition, this);
@@ -490,11 +461,6 @@ void MainWindow::selectServer(const QString &name)
     if (row < 0)
         return;
     m_table->selectRow(m_proxy->mapFromSource(m_model->index(row, 0)).row());
-}
-
-void MainWindow::setConfigProblem(const QString &problem)
-{
-    showMessage(m_problem, problem);
 }
 
 void MainWindow::updateActions()
@@ -543,142 +509,25 @@ void MainWindow::updateSummary()
 void MainWindow::updateDetails()
 {
     const QString name = selectedServer();
-    // The tool the user picked stays picked when the list is rebuilt.
-    const QString currentTool = m_tools->currentItem() ? m_tools->currentItem()->data(0, Qt::UserRole).toString() : QString();
-    m_tools->clear();
-    m_details->clear();
-    m_configView->clear();
-    if (name.isEmpty())
-        return;
-    for (const RegisteredTool &tool : m_manager.registry().serverTools(name)) {
-        const QJsonObject annotations = tool.definition.raw().value(u"annotations"_s).toObject();
-        auto *item = new QTreeWidgetItem(m_tools, {tool.definition.name, tool.publicName,
-                                                   tool.definition.description.section(u'\n', 0, 0),
-                                                   parameterSummary(tool.definition.inputSchema()),
-                                                   annotationSummary(annotations)});
-        item->setData(0, Qt::UserRole, tool.publicName);
-        if (tool.publicName == currentTool)
-            m_tools->setCurrentItem(item);
-        item->setToolTip(2, plainToolTip(tool.definition.description));
-        item->setToolTip(3, plainToolTip(jsonText(tool.definition.inputSchema(), QJsonDocument::Indented)));
-        if (!annotations.isEmpty())
-            item->setToolTip(4, plainToolTip(jsonText(annotations, QJsonDocument::Indented)));
-        if (!tool.available) {
-            for (int column = 0; column < m_tools->columnCount(); ++column)
-                item->setForeground(column, palette().brush(QPalette::Disabled, QPalette::Text));
-            item->setToolTip(0, tr("Unavailable while the server reconnects"));
-        }
-    }
-    if (const ServerConfig *config = m_config.document().server(name)) {
-        m_configView->setPlainText(tr("From %1\n\n%2").arg(m_config.path(), jsonText(config->redacted(), QJsonDocument::Indented)));
-    }
-    const auto status = m_manager.status(name);
-    if (!status)
-        return;
-    QStringList lines{tr("Server: %1").arg(status->name), tr("Transport: %1").arg(status->transport),
-                      tr("State: %1 — %2").arg(stateName(status->state), status->reason)};
-    for (const QString &error : status->configErrors)
-        lines.append(tr("Configuration: %1").arg(error));
-    if (!status->lastError.isEmpty())
-        lines.append(tr("Last error: %1").arg(status->lastError));
-    if (status->lastExitCode)
-        lines.append(tr("Last exit code: %1").arg(*status->lastExitCode));
-    if (status->lastExitSignal)
-        lines.append(tr("Last exit signal: %1").arg(signalName(*status->lastExitSignal)));
-    if (!status->lastStderrTail.isEmpty())
-        lines.append(tr("Last stderr lines of the ended process:\n%1").arg(status->lastStderrTail.mid(std::max<qsizetype>(0, status->lastStderrTail.size() - 20)).join(u'\n')));
-    m_details->setPlainText(lines.join(u'\n'));
-}
-
-bool MainWindow::passesLogFilter(const ServerEvent &event) const
-{
-    switch (m_logLevel->currentIndex()) {
-    case 1: // warnings and errors
-        if (event.kind == ServerEvent::Kind::StateChange) {
-            const ServerState state = event.status.state;
-            if (state == ServerState::Connected || state == ServerState::Starting || state == ServerState::Stopped
-                || state == ServerState::Stopping)
-                return false;
-        } else if (!QStringList{u"warning"_s, u"error"_s, u"critical"_s, u"alert"_s, u"emergency"_s}.contains(event.level)) {
-            return false;
-        }
-        break;
-    case 2: if (event.kind != ServerEvent::Kind::StateChange) return false; break;
-    case 3: if (event.kind != ServerEvent::Kind::Stderr) return false; break;
-    case 4: if (event.kind != ServerEvent::Kind::ServerLog) return false; break;
-    case 5: if (event.kind != ServerEvent::Kind::ConfigChange) return false; break;
-    default: break;
-    }
-    const QString search = m_logSearch->text();
-    return search.isEmpty() || event.text.contains(search, Qt::CaseInsensitive);
-}
-
-static QString logLine(const ServerEvent &event)
-{
-    const QString time = event.time.toLocalTime().toString(u"HH:mm:ss.zzz"_s);
-    switch (event.kind) {
-    case ServerEvent::Kind::StateChange:
-        return u"%1  %2  %3"_s.arg(time, stateName(event.status.state), event.text);
-    case ServerEvent::Kind::Stderr:
-        return u"%1  stderr  %2"_s.arg(time, event.text);
-    case ServerEvent::Kind::ServerLog:
-        return u"%1  %2  %3"_s.arg(time, event.level, event.text);
-    case ServerEvent::Kind::ConfigChange:
-        return u"%1  config  %2"_s.arg(time, event.text);
-    }
-    return {};
-}
-
-static QTreeWidgetItem *timelineItem(const ServerEvent &event)
-{
-    const ServerStatus &status = event.status;
-    QString exit;
-    if (status.state == ServerState::Retrying || status.state == ServerState::Reconnecting
-        || status.state == ServerState::Failed || status.state == ServerState::Disconnected) {
-        if (status.lastExitSignal)
-            exit = signalName(*status.lastExitSignal);
-        else if (status.lastExitCode)
-            exit = QString::number(*status.lastExitCode);
-    }
-    auto *item = new QTreeWidgetItem({event.time.toLocalTime().toString(u"HH:mm:ss.zzz"_s), stateName(status.state),
-                                      status.attempt > 0 ? u"%1/%2"_s.arg(status.attempt).arg(status.maxAttempts) : QString(),
-                                      exit, event.text});
-    item->setIcon(1, stateIcon(status.state));
-    if (!exit.isEmpty() && !status.lastStderrTail.isEmpty())
-        item->setToolTip(4, plainToolTip(status.lastStderrTail.mid(std::max<qsizetype>(0, status.lastStderrTail.size() - 15)).join(u'\n')));
-    return item;
+    const ServerConfig *config = name.isEmpty() ? nullptr : m_config.document().server(name);
+    const std::optional<ServerStatus> status = name.isEmpty() ? std::nullopt : m_manager.status(name);
+    m_tools->setTools(name.isEmpty() ? QList<RegisteredTool>() : m_manager.registry().serverTools(name));
+    if (config)
+        m_configView->showConfig(*config, m_config.path());
+    else
+        m_configView->clear();
+    if (status)
+        m_details->showStatus(*status);
+    else
+        m_details->clear();
 }
 
 void MainWindow::updateLog()
 {
-    m_log->clear();
-    m_timeline->clear();
     const QString name = selectedServer();
-    if (name.isEmpty())
-        return;
-    QStringList lines;
-    for (const ServerEvent &event : m_manager.eventLog().events(name)) {
-        if (passesLogFilter(event))
-            lines.append(logLine(event));
-        if (event.kind == ServerEvent::Kind::StateChange)
-            m_timeline->addTopLevelItem(timelineItem(event));
-    }
-    m_log->setPlainText(lines.join(u'\n'));
-    m_log->moveCursor(QTextCursor::End);
-}
-
-void MainWindow::appendEvent(const ServerEvent &event)
-{
-    if (event.server != selectedServer())
-        return;
-    if (passesLogFilter(event))
-        m_log->appendPlainText(logLine(event));
-    if (event.kind == ServerEvent::Kind::StateChange) {
-        m_timeline->addTopLevelItem(timelineItem(event));
-        // Bounded like the log, however long a flapping server stays selected.
-        while (m_timeline->topLevelItemCount() > EventLog::DefaultCapPerServer)
-            delete m_timeline->takeTopLevelItem(0);
-    }
+    const QList<ServerEvent> events = name.isEmpty() ? QList<ServerEvent>() : m_manager.eventLog().events(name);
+    m_log->setEvents(events);
+    m_timeline->setEvents(events);
 }
 
 } // namespace Tether

@@ -1,25 +1,28 @@
 #pragma once
 
-#include "config/configstore.h"
-#include "manager/servermanager.h"
-
 #include <QMainWindow>
 #include <QSettings>
+#include <QStringList>
 
 class QAction;
+class QJsonObject;
 class QLabel;
-class QComboBox;
-class QMenu;
 class QLineEdit;
-class QPlainTextEdit;
+class QMenu;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
-class QTreeWidget;
 
 namespace Tether {
 
+class ConfigStore;
+class EventLogView;
+class ServerConfigView;
+class ServerDetailsView;
+class ServerManager;
 class ServerTableModel;
+class TimelineView;
+class ToolListView;
 
 // The server table, the details of the selected server and the manual actions. It shows value
 // snapshots from the manager and acts through the manager; it holds no pointer into a supervisor.
@@ -33,28 +36,10 @@ class MainWindow final : public QMainWindow
 public:
     MainWindow(ServerManager &manager, ConfigStore &config, QWidget *parent = nullptr);
 
-    ServerTableModel *model() const { return m_model; }
+    // Where the servers are listed: the tether program reports when it was first painted.
     QTableView *table() const { return m_table; }
-    QAction *startAction() const { return m_start; }
-    QAction *stopAction() const { return m_stop; }
-    QAction *reconnectAction() const { return m_reconnect; }
-    QAction *reconnectAllAction() const { return m_reconnectAll; }
-    QAction *addAction() const { return m_add; }
-    QAction *editAction() const { return m_edit; }
-    QAction *removeAction() const { return m_remove; }
-    QAction *enableAction() const { return m_enable; }
-    QAction *settingsAction() const { return m_settings; }
-    QAction *openConfigAction() const { return m_openConfig; }
-    QAction *callToolAction() const { return m_callTool; }
-    QTreeWidget *toolsView() const { return m_tools; }
-    QPlainTextEdit *configView() const { return m_configView; }
-    QLabel *problemBanner() const { return m_problem; }
     void selectServer(const QString &name);
-    QPlainTextEdit *logView() const { return m_log; }
-    QTreeWidget *timelineView() const { return m_timeline; }
     QString selectedServer() const;
-    // Shown above the table when the config cannot be used.
-    void setConfigProblem(const QString &problem);
     // Where the window remembers its geometry and splitter between runs.
     static QSettings windowSettings();
 
@@ -66,8 +51,15 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    void setUpTable();
+    // The table above the tabs of the selected server, the summary in the status bar.
+    void layOutWidgets();
     void createActions();
     void createMenus();
+    // Snapshots in: the manager's statuses, tools and events, the config's document and problem.
+    void followSnapshots();
+    // The selection, context menus and double clicks of the table and the tools.
+    void connectViews();
     // Saves an edited config root; says why in a message box when it cannot.
     bool saveConfig(const QJsonObject &root);
     // False, with a message, when one of `names` has meanwhile been taken in the config.
@@ -85,24 +77,20 @@ private:
     void updateSummary();
     void updateReconnectAll();
     void updateLog();
-    void appendEvent(const ServerEvent &event);
-    bool passesLogFilter(const ServerEvent &event) const;
 
     ServerManager &m_manager;
     ConfigStore &m_config;
     ServerTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
-    QSplitter *m_splitter;
+    QSplitter *m_splitter = nullptr;
     QLineEdit *m_filter;
     QLabel *m_problem;
-    QTreeWidget *m_tools;
-    QPlainTextEdit *m_details;
-    QPlainTextEdit *m_configView;
-    QPlainTextEdit *m_log;
-    QComboBox *m_logLevel;
-    QLineEdit *m_logSearch;
-    QTreeWidget *m_timeline;
+    ToolListView *m_tools;
+    ServerDetailsView *m_details;
+    ServerConfigView *m_configView;
+    EventLogView *m_log;
+    TimelineView *m_timeline;
     QLabel *m_summary;
     QAction *m_start = nullptr;
     QAction *m_stop = nullptr;

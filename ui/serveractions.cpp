@@ -1,5 +1,7 @@
 #include "serveractions.h"
 
+#include "supervisor/serverstatus.h"
+
 #include <QMap>
 
 using namespace Qt::StringLiterals;

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "supervisor/serverstatus.h"
-
 #include <QList>
 #include <QString>
 
 namespace Tether {
+
+struct ServerStatus;
 
 // Which manual actions apply to a server in its current state.
 struct ServerActions

@@ -64,7 +64,10 @@ SettingsDialog::SettingsDialog(const ConfigDocument &document, const QString &in
     , m_conflicts(newMessageLabel(this))
     , m_problem(newMessageLabel(this))
 {
+    m_scope->setObjectName(u"scope"_s);
+    m_chart->setObjectName(u"backoffChart"_s);
     m_conflicts->setObjectName(u"conflicts"_s);
+    m_problem->setObjectName(u"problem"_s);
     setWindowTitle(tr("Reconnect and heartbeat settings"));
 
     Scope global;
@@ -104,6 +107,8 @@ SettingsDialog::SettingsDialog(const ConfigDocument &document, const QString &in
                                              | QDialogButtonBox::RestoreDefaults, this);
     m_saveButton = buttons->button(QDialogButtonBox::Save);
     m_restoreButton = buttons->button(QDialogButtonBox::RestoreDefaults);
+    m_saveButton->setObjectName(u"save"_s);
+    m_restoreButton->setObjectName(u"restoreDefaults"_s);
     // The platform's texts may carry mnemonics of their own.
     m_saveButton->setText(tr("&Save"));
     buttons->button(QDialogButtonBox::Cancel)->setText(tr("Cancel"));
@@ -147,6 +152,9 @@ void SettingsDialog::buildSection(SectionId id, const QString &title, const QStr
     auto *box = new QVBoxLayout(section.box);
     section.useDefaults = new QCheckBox(useDefaultsText, section.box);
     section.enabled = new QCheckBox(enabledText, section.box);
+    section.box->setObjectName(section.name);
+    section.useDefaults->setObjectName(section.name + u".useDefaults"_s);
+    section.enabled->setObjectName(section.name + u".enabled"_s);
     box->addWidget(section.useDefaults);
     box->addWidget(section.enabled);
 
@@ -156,6 +164,7 @@ void SettingsDialog::buildSection(SectionId id, const QString &title, const QStr
     for (const auto &[name, labelText] : fields) {
         Field field{name, new QLineEdit(section.box), newMessageLabel(section.box)};
         field.edit->setObjectName(section.name + u'.' + name);
+        field.error->setObjectName(field.edit->objectName() + u"Message"_s);
         field.edit->setMaximumWidth(field.edit->fontMetrics().averageCharWidth() * 14);
         auto *label = new QLabel(labelText, section.box);
         label->setBuddy(field.edit);
@@ -171,8 +180,10 @@ void SettingsDialog::buildSection(SectionId id, const QString &title, const QStr
     }
     box->addLayout(grid);
     section.otherErrors = newMessageLabel(section.box);
+    section.otherErrors->setObjectName(section.name + u"Message"_s);
     box->addWidget(section.otherErrors);
     section.summary = new QLabel(section.box);
+    section.summary->setObjectName(section.name + u".summary"_s);
     section.summary->setWordWrap(true);
     box->addWidget(section.summary);
 
@@ -424,54 +435,6 @@ void SettingsDialog::save()
         return;
     }
     showMessage(m_problem, tr("Not saved: %1").arg(error));
-}
-
-const SettingsDialog::Section *SettingsDialog::section(const QString &name) const
-{
-    const auto found = std::find_if(m_sections.cbegin(), m_sections.cend(),
-                                    [&](const Section &candidate) { return candidate.name == name; });
-    return found == m_sections.cend() ? nullptr : &*found;
-}
-
-const SettingsDialog::Field *SettingsDialog::fieldAt(const QString &path) const
-{
-    const Section *owner = section(path.section(u'.', 0, 0));
-    if (!owner)
-        return nullptr;
-    const QString name = path.section(u'.', 1);
-    const auto found = std::find_if(owner->fields.cbegin(), owner->fields.cend(),
-                                    [&](const Field &candidate) { return candidate.name == name; });
-    return found == owner->fields.cend() ? nullptr : &*found;
-}
-
-QLineEdit *SettingsDialog::field(const QString &path) const
-{
-    const Field *found = fieldAt(path);
-    return found ? found->edit : nullptr;
-}
-
-QLabel *SettingsDialog::fieldError(const QString &path) const
-{
-    const Field *found = fieldAt(path);
-    return found ? found->error : nullptr;
-}
-
-QCheckBox *SettingsDialog::enabledBox(const QString &name) const
-{
-    const Section *found = section(name);
-    return found ? found->enabled : nullptr;
-}
-
-QCheckBox *SettingsDialog::useDefaultsBox(const QString &name) const
-{
-    const Section *found = section(name);
-    return found ? found->useDefaults : nullptr;
-}
-
-QLabel *SettingsDialog::summary(const QString &name) const
-{
-    const Section *found = section(name);
-    return found ? found->summary : nullptr;
 }
 
 } // namespace Tether

@@ -38,6 +38,10 @@ class BackoffChart;
 // or, so that a failed save keeps the dialog open with its error and the edits, hand the save
 // to the dialog with setSaveFunction(). The running servers take a policy change from the reload
 // of the saved file, without a restart.
+//
+// Its parts are named after the config's paths: the field "reconnect.initialDelayMs" with its
+// message "reconnect.initialDelayMsMessage", the check boxes "reconnect.enabled" and
+// "reconnect.useDefaults", the figures "reconnect.summary".
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -58,21 +62,6 @@ public:
 
     // The document's root with every change made in the dialog so far.
     QJsonObject editedRoot() const;
-
-    // The parts, by the config's names: sections "reconnect" and "heartbeat", fields such as
-    // "reconnect.initialDelayMs".
-    QComboBox *scopeSelector() const { return m_scope; }
-    QLineEdit *field(const QString &path) const;
-    QLabel *fieldError(const QString &path) const;
-    QCheckBox *enabledBox(const QString &section) const;
-    QCheckBox *useDefaultsBox(const QString &section) const;
-    QLabel *summary(const QString &section) const; // the derived figures
-    BackoffChart *chart() const { return m_chart; }
-    QPushButton *saveButton() const { return m_saveButton; }
-    QPushButton *restoreDefaultsButton() const { return m_restoreButton; }
-    QLabel *problem() const { return m_problem; }
-    // The servers whose own settings the edited defaults would make invalid, and why.
-    QLabel *conflicts() const { return m_conflicts; }
 
 private:
     enum SectionId { Reconnect, Heartbeat };
@@ -134,8 +123,6 @@ private:
     QJsonObject resolve(const Scope &scope, SectionId id, const std::optional<QJsonObject> &own) const;
     QJsonObject effective(const Scope &scope, SectionId id) const { return resolve(scope, id, scope.own[id]); }
     Scope &currentScope() { return m_scopes[m_current]; }
-    const Section *section(const QString &name) const;
-    const Field *fieldAt(const QString &path) const;
 
     ConfigDocument m_document;
     SaveFunction m_save;
@@ -145,7 +132,7 @@ private:
     std::array<Section, SectionCount> m_sections;
     QComboBox *m_scope;
     BackoffChart *m_chart;
-    QLabel *m_conflicts;
+    QLabel *m_conflicts; // the servers whose own settings the edited defaults would make invalid, and why
     QLabel *m_problem;
     QPushButton *m_saveButton = nullptr;
     QPushButton *m_restoreButton = nullptr;

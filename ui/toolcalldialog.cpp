@@ -49,6 +49,16 @@ ToolCallDialog::ToolCallDialog(ServerManager &manager, const QString &serverName
     , m_imageLayout(new QVBoxLayout(m_imageBox))
 {
     setWindowTitle(tr("Call %1 on %2").arg(tool.name, serverName));
+    m_form->setObjectName(u"form"_s);
+    m_rawToggle->setObjectName(u"rawJsonToggle"_s);
+    m_rawJson->setObjectName(u"rawJsonEditor"_s);
+    m_callButton->setObjectName(u"call"_s);
+    m_cancelButton->setObjectName(u"cancelCall"_s);
+    m_progress->setObjectName(u"progress"_s);
+    m_status->setObjectName(u"status"_s);
+    m_errorBanner->setObjectName(u"errorBanner"_s);
+    m_resultText->setObjectName(u"result"_s);
+    m_imageBox->setObjectName(u"resultImages"_s); // one label per image, showing the picture
 
     auto *title = new QLabel(this);
     title->setTextFormat(Qt::PlainText);

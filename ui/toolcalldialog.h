@@ -44,20 +44,6 @@ public:
     void cancel();
     bool isCalling() const { return m_ticket.isValid(); }
 
-    SchemaForm *form() const { return m_form; }
-    QCheckBox *rawJsonToggle() const { return m_rawToggle; }
-    QPlainTextEdit *rawJsonEditor() const { return m_rawJson; }
-    QPushButton *callButton() const { return m_callButton; }
-    QPushButton *cancelButton() const { return m_cancelButton; }
-    QProgressBar *progressBar() const { return m_progress; }
-    QLabel *statusLabel() const { return m_status; }
-    // Shown for a tool error (isError), a failed call, and arguments that cannot be sent.
-    QLabel *errorBanner() const { return m_errorBanner; }
-    // Text content, structured content and other blocks as text.
-    QPlainTextEdit *resultView() const { return m_resultText; }
-    // One label per image of the result, showing the decoded picture.
-    QList<QLabel *> resultImages() const { return m_images; }
-
     void done(int result) override;
 
 private:

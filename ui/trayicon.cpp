@@ -3,6 +3,8 @@
 #include "serveractions.h"
 #include "stateicons.h"
 
+#include "manager/servermanager.h"
+
 #include <QMenu>
 #include <QWidget>
 

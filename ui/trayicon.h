@@ -1,10 +1,14 @@
 #pragma once
 
-#include "manager/servermanager.h"
+#include "supervisor/serverstate.h"
 
+#include <QList>
 #include <QSystemTrayIcon>
 
 namespace Tether {
+
+class ServerManager;
+struct ServerStatus;
 
 // The state that stands for all servers in the tray: the worst one a person should look at.
 ServerState aggregateState(const QList<ServerStatus> &statuses);

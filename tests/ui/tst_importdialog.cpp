@@ -1,11 +1,14 @@
 // The Import dialog: the servers of a Claude Desktop or VS Code file listed without secrets, name
 // clashes marked and imported only under a new name, and files that cannot be read explained.
 #include "importdialog.h"
+#include "config/configimport.h"
 #include "support/mnemonicchecks.h"
+#include "support/namedchild.h"
 #include "support/testfiles.h"
 
 #include <QDialogButtonBox>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -49,6 +52,17 @@ QStringList column(const QTreeWidget *list, int column)
     return texts;
 }
 
+// Why nothing can be listed (missing file, not JSON, …); empty when the file was read.
+QString problemText(const ImportDialog &dialog)
+{
+    return namedChild<QLabel>(dialog, u"problem"_s)->text();
+}
+
+QTreeWidget *serverList(const ImportDialog &dialog)
+{
+    return namedChild<QTreeWidget>(dialog, u"servers"_s);
+}
+
 QPushButton *importButton(const ImportDialog &dialog)
 {
     return dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
@@ -65,8 +79,8 @@ private slots:
     {
         ImportDialog dialog(ImportFormat::ClaudeDesktop, tetherConfig(WithGithub));
         dialog.setSource(ImportFormat::ClaudeDesktop, ClaudeFile);
-        QCOMPARE(dialog.problem(), QString());
-        const QTreeWidget *list = dialog.serverList();
+        QCOMPARE(problemText(dialog), QString());
+        const QTreeWidget *list = serverList(dialog);
         QCOMPARE(column(list, ImportDialog::Name), (QStringList{u"filesystem"_s, u"github"_s, u"memory"_s}));
         QCOMPARE(column(list, ImportDialog::Transport), (QStringList{u"stdio"_s, u"stdio"_s, u"stdio"_s}));
         QCOMPARE(list->topLevelItem(0)->text(ImportDialog::CommandOrUrl),
@@ -105,8 +119,8 @@ private slots:
     {
         ImportDialog dialog(ImportFormat::VsCode, tetherConfig(R"({"mcpServers": {}})"));
         dialog.setSource(ImportFormat::VsCode, VsCodeFile);
-        QCOMPARE(dialog.problem(), QString());
-        const QTreeWidget *list = dialog.serverList();
+        QCOMPARE(problemText(dialog), QString());
+        const QTreeWidget *list = serverList(dialog);
         QCOMPARE(column(list, ImportDialog::Name), (QStringList{u"github"_s, u"playwright"_s, u"events"_s}));
         QCOMPARE(column(list, ImportDialog::Transport), (QStringList{u"http"_s, u"stdio"_s, u"sse"_s}));
         const QString github = list->topLevelItem(0)->text(ImportDialog::CommandOrUrl);
@@ -133,20 +147,20 @@ private slots:
         QSignalSpy finished(&dialog, &QDialog::finished);
         for (const auto &[key, modifier] : {std::pair{Qt::Key_Return, Qt::NoModifier}, std::pair{Qt::Key_Enter, Qt::KeypadModifier}}) {
             dialog.setSource(ImportFormat::ClaudeDesktop, u"/nonexistent/claude_desktop_config.json"_s);
-            QCOMPARE(dialog.serverList()->topLevelItemCount(), 0);
+            QCOMPARE(serverList(dialog)->topLevelItemCount(), 0);
             path->setFocus();
             path->selectAll();
             QTest::keyClicks(path, ClaudeFile);
             QTest::keyClick(path, key, modifier);
-            QCOMPARE(dialog.problem(), QString());
-            QCOMPARE(dialog.serverList()->topLevelItemCount(), 3);
+            QCOMPARE(problemText(dialog), QString());
+            QCOMPARE(serverList(dialog)->topLevelItemCount(), 3);
             QVERIFY(importButton(dialog)->isEnabled());
             QCOMPARE(finished.size(), 0);
             QVERIFY(dialog.isVisible());
         }
         // Elsewhere Enter is Import, as in any dialog.
-        dialog.serverList()->setFocus();
-        QTest::keyClick(dialog.serverList(), Qt::Key_Return);
+        serverList(dialog)->setFocus();
+        QTest::keyClick(serverList(dialog), Qt::Key_Return);
         QCOMPARE(finished.size(), 1);
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
     }
@@ -162,17 +176,17 @@ private slots:
         const QString missing = u"/nonexistent/claude_desktop_config.json"_s;
         ImportDialog dialog(ImportFormat::ClaudeDesktop, tetherConfig(WithGithub));
         dialog.setSource(ImportFormat::ClaudeDesktop, missing);
-        const QString problem = dialog.problem();
+        const QString problem = problemText(dialog);
         QVERIFY2(problem.contains(missing) && problem.contains(u"no such file"_s) && problem.contains(u"Browse"_s),
                  qPrintable(problem));
-        QCOMPARE(dialog.serverList()->topLevelItemCount(), 0);
+        QCOMPARE(serverList(dialog)->topLevelItemCount(), 0);
         QVERIFY(dialog.selectedServers().isEmpty());
         QVERIFY(!importButton(dialog)->isEnabled());
 
         // A readable file afterwards clears the message.
         dialog.setSource(ImportFormat::ClaudeDesktop, ClaudeFile);
-        QCOMPARE(dialog.problem(), QString());
-        QCOMPARE(dialog.serverList()->topLevelItemCount(), 3);
+        QCOMPARE(problemText(dialog), QString());
+        QCOMPARE(serverList(dialog)->topLevelItemCount(), 3);
     }
 
     void aBrokenFileIsExplained()
@@ -182,21 +196,21 @@ private slots:
         QVERIFY(writeFile(path, "{\n  // my servers\n  \"servers\": {}\n}\n"));
         ImportDialog dialog(ImportFormat::VsCode, tetherConfig(WithGithub));
         dialog.setSource(ImportFormat::VsCode, path);
-        const QString problem = dialog.problem();
+        const QString problem = problemText(dialog);
         QVERIFY2(problem.contains(path) && problem.contains(u"line 2"_s) && problem.contains(u"comments are not allowed"_s),
                  qPrintable(problem));
-        QCOMPARE(dialog.serverList()->topLevelItemCount(), 0);
+        QCOMPARE(serverList(dialog)->topLevelItemCount(), 0);
 
         QVERIFY(writeFile(path, R"({"servers": {"a": {"command": "x"}}})"));
         dialog.setSource(ImportFormat::Cursor, path);
-        QVERIFY2(dialog.problem().contains(u"has no \"mcpServers\" object: is it a Cursor file?"_s),
-                 qPrintable(dialog.problem()));
+        QVERIFY2(problemText(dialog).contains(u"has no \"mcpServers\" object: is it a Cursor file?"_s),
+                 qPrintable(problemText(dialog)));
     }
 
     void vsCodeWithoutAFileSaysWhereToLook()
     {
         ImportDialog dialog(ImportFormat::VsCode, tetherConfig(WithGithub));
-        QVERIFY2(dialog.problem().contains(u".vscode/mcp.json"_s), qPrintable(dialog.problem()));
+        QVERIFY2(problemText(dialog).contains(u".vscode/mcp.json"_s), qPrintable(problemText(dialog)));
         QVERIFY(!importButton(dialog)->isEnabled());
     }
 
@@ -207,7 +221,7 @@ private slots:
         QVERIFY(writeFile(path, R"({"mcpServers": {"broken": {"command": 5}, "fine": {"command": "x"}}})"));
         ImportDialog dialog(ImportFormat::Cursor, tetherConfig(WithGithub));
         dialog.setSource(ImportFormat::Cursor, path);
-        const QTreeWidgetItem *broken = dialog.serverList()->topLevelItem(0);
+        const QTreeWidgetItem *broken = serverList(dialog)->topLevelItem(0);
         QCOMPARE(broken->text(ImportDialog::Name), u"broken"_s);
         QVERIFY(!(broken->flags() & Qt::ItemIsUserCheckable));
         QVERIFY(!(broken->flags() & Qt::ItemIsEnabled));
@@ -224,7 +238,7 @@ private slots:
         QVERIFY(writeFile(path, R"({"mcpServers": {"github": {"command": "a"}, "github-2": {"command": "b"}}})"));
         ImportDialog dialog(ImportFormat::Cursor, tetherConfig(WithGithub));
         dialog.setSource(ImportFormat::Cursor, path);
-        dialog.serverList()->topLevelItem(0)->setCheckState(ImportDialog::Name, Qt::Checked);
+        serverList(dialog)->topLevelItem(0)->setCheckState(ImportDialog::Name, Qt::Checked);
         const auto selected = dialog.selectedServers();
         QCOMPARE(selected.size(), 2);
         QCOMPARE(selected.at(0).first, u"github-3"_s);

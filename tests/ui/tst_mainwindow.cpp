@@ -5,6 +5,9 @@
 #include "servertablemodel.h"
 #include "trayicon.h"
 #include "config/configedit.h"
+#include "config/configstore.h"
+#include "manager/servermanager.h"
+#include "support/namedchild.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
 
@@ -78,6 +81,17 @@ void answerNextMessageBox(const QString &button)
         }
         QFAIL("no such button");
     });
+}
+
+// The window's parts, by the names it gives them.
+QAction *action(const MainWindow &window, const QString &name)
+{
+    return namedChild<QAction>(window, name);
+}
+
+ServerTableModel *serverModel(const MainWindow &window)
+{
+    return namedChild<ServerTableModel>(window, u"serverModel"_s);
 }
 
 ServerStatus status(const QString &name, ServerState state)
@@ -259,38 +273,43 @@ private slots:
         ConfigFixture fixture({{u"demo"_s, demoEntry()}});
         ServerManager &manager = fixture.manager;
         MainWindow window(manager, fixture.store);
-        QAbstractItemModelTester tester(window.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        ServerTableModel *model = serverModel(window);
+        QAction *start = action(window, u"startServer"_s);
+        QAction *stop = action(window, u"stopServer"_s);
+        QAction *reconnect = action(window, u"reconnectServer"_s);
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         fixture.store.load();
         window.show();
-        QTRY_COMPARE_WITH_TIMEOUT(window.model()->index(0, ServerTableModel::State).data().toString(), u"Connected"_s, 10000);
-        QCOMPARE(window.model()->index(0, ServerTableModel::Tools).data().toInt(), 8);
+        QTRY_COMPARE_WITH_TIMEOUT(model->index(0, ServerTableModel::State).data().toString(), u"Connected"_s, 10000);
+        QCOMPARE(model->index(0, ServerTableModel::Tools).data().toInt(), 8);
 
         window.selectServer(u"demo"_s);
         QCOMPARE(window.selectedServer(), u"demo"_s);
-        QVERIFY(!window.startAction()->isEnabled());
-        QVERIFY(window.stopAction()->isEnabled());
-        QVERIFY(window.reconnectAction()->isEnabled());
+        QVERIFY(!start->isEnabled());
+        QVERIFY(stop->isEnabled());
+        QVERIFY(reconnect->isEnabled());
 
-        QTRY_VERIFY(window.stopAction()->isEnabled());
-        window.stopAction()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(window.model()->index(0, ServerTableModel::State).data().toString(), u"Stopped"_s, 10000);
-        QTRY_VERIFY(window.startAction()->isEnabled());
-        QVERIFY(!window.stopAction()->isEnabled());
+        QTRY_VERIFY(stop->isEnabled());
+        stop->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(model->index(0, ServerTableModel::State).data().toString(), u"Stopped"_s, 10000);
+        QTRY_VERIFY(start->isEnabled());
+        QVERIFY(!stop->isEnabled());
 
-        window.startAction()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(window.model()->index(0, ServerTableModel::State).data().toString(), u"Connected"_s, 10000);
+        start->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(model->index(0, ServerTableModel::State).data().toString(), u"Connected"_s, 10000);
         const qint64 pid = manager.status(u"demo"_s)->pid;
-        QTRY_VERIFY(window.reconnectAction()->isEnabled());
-        window.reconnectAction()->trigger();
+        QTRY_VERIFY(reconnect->isEnabled());
+        reconnect->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"demo"_s)->state != ServerState::Connected, 5000);
         QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"demo"_s)->pid != pid && manager.status(u"demo"_s)->state == ServerState::Connected, 10000);
         QVERIFY(!processAlive(pid));
 
         // The Log shows the server's stderr; the Timeline each state change in order.
-        QTRY_VERIFY(window.logView()->toPlainText().contains(u"stderr  demo: started pid"_s));
+        QTRY_VERIFY(namedChild<QPlainTextEdit>(window, u"logText"_s)->toPlainText().contains(u"stderr  demo: started pid"_s));
+        const QTreeWidget *timeline = namedChild<QTreeWidget>(window, u"timeline"_s);
         QStringList states;
-        for (int i = 0; i < window.timelineView()->topLevelItemCount(); ++i)
-            states.append(window.timelineView()->topLevelItem(i)->text(1));
+        for (int i = 0; i < timeline->topLevelItemCount(); ++i)
+            states.append(timeline->topLevelItem(i)->text(1));
         QVERIFY2(states.join(u' ').contains(u"Connected Stopping Stopped Starting Connected"_s), qPrintable(states.join(u' ')));
 
         QSignalSpy stopped(&manager, &ServerManager::allStopped);
@@ -308,25 +327,27 @@ private slots:
         const qint64 keepPid = fixture.manager.status(u"keep"_s)->pid;
 
         // Disable: saved to the file, the server stops and stays stopped; Enable undoes it.
+        QAction *enable = action(window, u"toggleEnabled"_s);
         window.selectServer(u"other"_s);
-        QCOMPARE(window.enableAction()->text(), u"Disable"_s);
-        window.enableAction()->trigger();
+        QCOMPARE(enable->text(), u"Disable"_s);
+        enable->trigger();
         QCOMPARE(fixture.file()[u"mcpServers"_s][u"other"_s][u"enabled"_s].toBool(true), false);
         QTRY_COMPARE_WITH_TIMEOUT(fixture.manager.status(u"other"_s)->state, ServerState::Stopped, 10000);
-        QTRY_COMPARE(window.enableAction()->text(), u"Enable"_s);
-        window.enableAction()->trigger();
+        QTRY_COMPARE(enable->text(), u"Enable"_s);
+        enable->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(fixture.manager.status(u"other"_s)->state, ServerState::Connected, 10000);
-        QCOMPARE(window.enableAction()->text(), u"Disable"_s);
+        QCOMPARE(enable->text(), u"Disable"_s);
 
         // Remove asks first; Cancel leaves everything as it was.
         const qint64 otherPid = fixture.manager.status(u"other"_s)->pid;
+        QAction *remove = action(window, u"removeServer"_s);
         answerNextMessageBox(u"Cancel"_s);
-        window.removeAction()->trigger();
+        remove->trigger();
         QVERIFY(fixture.file()[u"mcpServers"_s].toObject().contains(u"other"_s));
         answerNextMessageBox(u"Remove"_s);
-        window.removeAction()->trigger();
+        remove->trigger();
         QVERIFY(!fixture.file()[u"mcpServers"_s].toObject().contains(u"other"_s));
-        QTRY_COMPARE_WITH_TIMEOUT(window.model()->rowCount(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(serverModel(window)->rowCount(), 1, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(!processAlive(otherPid), 10000);
 
         // The other server was left alone, and the key Tether does not know is still in the file.
@@ -349,14 +370,15 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"run"_s)->state == ServerState::Connected
                                      && manager.status(u"held"_s)->state == ServerState::Connected, 10000);
         window.selectServer(u"off"_s);
-        QVERIFY(!window.startAction()->isEnabled());
-        QCOMPARE(window.enableAction()->text(), u"Enable"_s);
+        QVERIFY(!action(window, u"startServer"_s)->isEnabled());
+        QCOMPARE(action(window, u"toggleEnabled"_s)->text(), u"Enable"_s);
 
         manager.stop(u"held"_s);
         QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"held"_s)->state, ServerState::Stopped, 10000);
         const qint64 runPid = manager.status(u"run"_s)->pid;
-        QVERIFY(window.reconnectAllAction()->isEnabled());
-        window.reconnectAllAction()->trigger();
+        QAction *reconnectAll = action(window, u"reconnectAll"_s);
+        QVERIFY(reconnectAll->isEnabled());
+        reconnectAll->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"run"_s)->state == ServerState::Connected
                                      && manager.status(u"run"_s)->pid != runPid, 10000);
         QCOMPARE(manager.status(u"held"_s)->state, ServerState::Stopped);
@@ -364,7 +386,7 @@ private slots:
 
         // With every server stopped there is nothing to reconnect.
         manager.stop(u"run"_s);
-        QTRY_VERIFY_WITH_TIMEOUT(!window.reconnectAllAction()->isEnabled(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!reconnectAll->isEnabled(), 10000);
         QSignalSpy stopped(&manager, &ServerManager::allStopped);
         manager.stopAll();
         QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
@@ -377,15 +399,17 @@ private slots:
         MainWindow window(fixture.manager, fixture.store);
         fixture.store.load();
         window.show();
-        QVERIFY(window.problemBanner()->isVisible());
-        QVERIFY2(window.problemBanner()->text().contains(fixture.path), qPrintable(window.problemBanner()->text()));
-        QVERIFY(!window.addAction()->isEnabled());
-        QVERIFY(!window.settingsAction()->isEnabled());
+        const QLabel *problem = namedChild<QLabel>(window, u"configProblem"_s);
+        QAction *add = action(window, u"addServer"_s);
+        QVERIFY(problem->isVisible());
+        QVERIFY2(problem->text().contains(fixture.path), qPrintable(problem->text()));
+        QVERIFY(!add->isEnabled());
+        QVERIFY(!action(window, u"editSettings"_s)->isEnabled());
 
         writeFile(fixture.path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{{u"demo"_s, demoEntry()}}}}).toJson());
-        QTRY_VERIFY_WITH_TIMEOUT(!window.problemBanner()->isVisible(), 5000);
-        QTRY_COMPARE_WITH_TIMEOUT(window.model()->rowCount(), 1, 5000);
-        QVERIFY(window.addAction()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(!problem->isVisible(), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(serverModel(window)->rowCount(), 1, 5000);
+        QVERIFY(add->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(u"demo"_s)->state == ServerState::Connected, 10000);
         QSignalSpy stopped(&fixture.manager, &ServerManager::allStopped);
         fixture.manager.stopAll();
@@ -403,31 +427,33 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(u"demo"_s)->state == ServerState::Connected, 10000);
         window.selectServer(u"demo"_s);
 
-        const QString config = window.configView()->toPlainText();
+        const QString config = namedChild<QPlainTextEdit>(window, u"serverConfig"_s)->toPlainText();
         QVERIFY2(config.contains(fixture.path) && config.contains(u"API_TOKEN"_s) && config.contains(u"PLAIN_SECRET"_s),
                  qPrintable(config));
         QVERIFY2(!config.contains(u"hunter2-value"_s) && !config.contains(u"literal-secret"_s), qPrintable(config));
 
         // Tools: name, public name, description, the input schema; Call needs a chosen tool.
-        QTRY_VERIFY(window.toolsView()->topLevelItemCount() > 0);
-        const QTreeWidgetItem *echo = window.toolsView()->findItems(u"echo"_s, Qt::MatchExactly).value(0);
+        QTreeWidget *tools = namedChild<QTreeWidget>(window, u"tools"_s);
+        QAction *callTool = action(window, u"callTool"_s);
+        QTRY_VERIFY(tools->topLevelItemCount() > 0);
+        const QTreeWidgetItem *echo = tools->findItems(u"echo"_s, Qt::MatchExactly).value(0);
         QVERIFY(echo);
         QCOMPARE(echo->text(1), u"demo__echo"_s);
         QCOMPARE(echo->text(3), u"message: string"_s);
-        const QTreeWidgetItem *crash = window.toolsView()->findItems(u"crash"_s, Qt::MatchExactly).value(0);
+        const QTreeWidgetItem *crash = tools->findItems(u"crash"_s, Qt::MatchExactly).value(0);
         QVERIFY(crash);
         QCOMPARE(crash->text(3), u"code?: integer"_s);
-        const QTreeWidgetItem *format = window.toolsView()->findItems(u"format"_s, Qt::MatchExactly).value(0);
+        const QTreeWidgetItem *format = tools->findItems(u"format"_s, Qt::MatchExactly).value(0);
         QVERIFY(format);
         QCOMPARE(format->text(3), u"text: string, repeat?: integer, style?: plain|quoted|heading, uppercase?: boolean"_s);
-        QVERIFY(!window.callToolAction()->isEnabled());
-        window.toolsView()->setCurrentItem(window.toolsView()->findItems(u"echo"_s, Qt::MatchExactly).value(0));
-        QVERIFY(window.callToolAction()->isEnabled());
+        QVERIFY(!callTool->isEnabled());
+        tools->setCurrentItem(tools->findItems(u"echo"_s, Qt::MatchExactly).value(0));
+        QVERIFY(callTool->isEnabled());
 
         QSignalSpy stopped(&fixture.manager, &ServerManager::allStopped);
         fixture.manager.stopAll();
         QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
-        QTRY_VERIFY(!window.callToolAction()->isEnabled());
+        QTRY_VERIFY(!callTool->isEnabled());
     }
 
     void healthStripRecordsBands()

@@ -3,6 +3,7 @@
 #include "backoffchart.h"
 #include "settingsdialog.h"
 #include "support/mnemonicchecks.h"
+#include "support/namedchild.h"
 #include "support/policyprinters.h"
 
 #include <QCheckBox>
@@ -61,6 +62,65 @@ struct Saves
     }
 };
 
+// The dialog's parts, by the names it gives them: a field by its path in the config
+// ("reconnect.initialDelayMs"), a section's parts by the section ("reconnect", "heartbeat").
+QLineEdit *field(const SettingsDialog &dialog, const QString &path)
+{
+    return namedChild<QLineEdit>(dialog, path);
+}
+
+QLabel *fieldError(const SettingsDialog &dialog, const QString &path)
+{
+    return namedChild<QLabel>(dialog, path + u"Message"_s);
+}
+
+QCheckBox *enabledBox(const SettingsDialog &dialog, const QString &section)
+{
+    return namedChild<QCheckBox>(dialog, section + u".enabled"_s);
+}
+
+QCheckBox *useDefaultsBox(const SettingsDialog &dialog, const QString &section)
+{
+    return namedChild<QCheckBox>(dialog, section + u".useDefaults"_s);
+}
+
+// The derived figures.
+QLabel *summary(const SettingsDialog &dialog, const QString &section)
+{
+    return namedChild<QLabel>(dialog, section + u".summary"_s);
+}
+
+QComboBox *scopeSelector(const SettingsDialog &dialog)
+{
+    return namedChild<QComboBox>(dialog, u"scope"_s);
+}
+
+BackoffChart *backoffChart(const SettingsDialog &dialog)
+{
+    return namedChild<BackoffChart>(dialog, u"backoffChart"_s);
+}
+
+QPushButton *saveButton(const SettingsDialog &dialog)
+{
+    return namedChild<QPushButton>(dialog, u"save"_s);
+}
+
+QPushButton *restoreDefaultsButton(const SettingsDialog &dialog)
+{
+    return namedChild<QPushButton>(dialog, u"restoreDefaults"_s);
+}
+
+QLabel *problem(const SettingsDialog &dialog)
+{
+    return namedChild<QLabel>(dialog, u"problem"_s);
+}
+
+// The servers whose own settings the edited defaults would make invalid, and why.
+QLabel *conflicts(const SettingsDialog &dialog)
+{
+    return namedChild<QLabel>(dialog, u"conflicts"_s);
+}
+
 // Replaces the field's text the way a person does: select it all and type over it.
 void type(QLineEdit *field, const QString &text)
 {
@@ -75,7 +135,7 @@ void type(QLineEdit *field, const QString &text)
 
 bool showsError(const SettingsDialog &dialog, const QString &path)
 {
-    return !dialog.fieldError(path)->isHidden() && !dialog.fieldError(path)->text().isEmpty();
+    return !fieldError(dialog, path)->isHidden() && !fieldError(dialog, path)->text().isEmpty();
 }
 
 QStringList fieldsShowingErrors(const SettingsDialog &dialog)
@@ -170,24 +230,24 @@ private slots:
             SettingsDialog dialog(document, scope);
             saves.attach(dialog);
             if (!scope.isEmpty()) {
-                dialog.useDefaultsBox(typedInto.section(u'.', 0, 0))->click();
-                QVERIFY(dialog.field(typedInto)->isEnabled());
+                useDefaultsBox(dialog, typedInto.section(u'.', 0, 0))->click();
+                QVERIFY(field(dialog, typedInto)->isEnabled());
             }
-            QVERIFY(dialog.saveButton()->isEnabled());
-            const QString before = dialog.field(typedInto)->text();
+            QVERIFY(saveButton(dialog)->isEnabled());
+            const QString before = field(dialog, typedInto)->text();
 
-            type(dialog.field(typedInto), text);
+            type(field(dialog, typedInto), text);
             QCOMPARE(fieldsShowingErrors(dialog), QStringList{shownAt});
-            const QString shown = dialog.fieldError(shownAt)->text();
+            const QString shown = fieldError(dialog, shownAt)->text();
             QVERIFY2(shown.contains(message), qPrintable(shown));
             QVERIFY2(!shown.startsWith(u"server '"_s), qPrintable(shown)); // the scope is the dialog's own
-            QVERIFY(!dialog.saveButton()->isEnabled());
-            QVERIFY(!dialog.scopeSelector()->isEnabled());
+            QVERIFY(!saveButton(dialog)->isEnabled());
+            QVERIFY(!scopeSelector(dialog)->isEnabled());
 
-            type(dialog.field(typedInto), before);
+            type(field(dialog, typedInto), before);
             QVERIFY(fieldsShowingErrors(dialog).isEmpty());
-            QVERIFY(dialog.saveButton()->isEnabled());
-            QVERIFY(dialog.scopeSelector()->isEnabled());
+            QVERIFY(saveButton(dialog)->isEnabled());
+            QVERIFY(scopeSelector(dialog)->isEnabled());
         }
         QVERIFY(saves.roots.isEmpty());
     }
@@ -198,21 +258,21 @@ private slots:
         const ConfigDocument document = parse(Sample);
         SettingsDialog dialog(document);
         saves.attach(dialog);
-        QCOMPARE(dialog.scopeSelector()->currentIndex(), 0);
-        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"4"_s); // the file's default
+        QCOMPARE(scopeSelector(dialog)->currentIndex(), 0);
+        QCOMPARE(field(dialog, u"reconnect.maxAttempts"_s)->text(), u"4"_s); // the file's default
 
-        type(dialog.field(u"reconnect.initialDelayMs"_s), u"250"_s);
-        type(dialog.field(u"reconnect.maxDelayMs"_s), u"8000"_s);
-        type(dialog.field(u"reconnect.maxAttempts"_s), u"6"_s);
-        type(dialog.field(u"reconnect.jitter"_s), u"0.05"_s);
-        dialog.enabledBox(u"heartbeat"_s)->click();
-        type(dialog.field(u"heartbeat.intervalMs"_s), u"20000"_s);
-        type(dialog.field(u"heartbeat.timeoutMs"_s), u"5000"_s);
-        type(dialog.field(u"heartbeat.maxFailures"_s), u"5"_s);
-        QVERIFY(dialog.saveButton()->isEnabled());
+        type(field(dialog, u"reconnect.initialDelayMs"_s), u"250"_s);
+        type(field(dialog, u"reconnect.maxDelayMs"_s), u"8000"_s);
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"6"_s);
+        type(field(dialog, u"reconnect.jitter"_s), u"0.05"_s);
+        enabledBox(dialog, u"heartbeat"_s)->click();
+        type(field(dialog, u"heartbeat.intervalMs"_s), u"20000"_s);
+        type(field(dialog, u"heartbeat.timeoutMs"_s), u"5000"_s);
+        type(field(dialog, u"heartbeat.maxFailures"_s), u"5"_s);
+        QVERIFY(saveButton(dialog)->isEnabled());
 
         QSignalSpy accepted(&dialog, &QDialog::accepted);
-        dialog.saveButton()->click();
+        saveButton(dialog)->click();
         QCOMPARE(accepted.size(), 1);
         QCOMPARE(saves.roots.size(), 1);
         QCOMPARE(saves.roots.first(), dialog.editedRoot());
@@ -235,11 +295,11 @@ private slots:
         Saves saves;
         SettingsDialog dialog(parse(Sample), u"beta"_s);
         saves.attach(dialog);
-        type(dialog.field(u"reconnect.maxAttempts"_s), u"3"_s);
-        type(dialog.field(u"reconnect.maxAttempts"_s), u"2"_s); // and back
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"3"_s);
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"2"_s); // and back
         QCOMPARE(dialog.editedRoot(), parse(Sample).root);
         QSignalSpy accepted(&dialog, &QDialog::accepted);
-        dialog.saveButton()->click();
+        saveButton(dialog)->click();
         QCOMPARE(accepted.size(), 1);
         QVERIFY(saves.roots.isEmpty());
     }
@@ -248,10 +308,10 @@ private slots:
     {
         const ConfigDocument document = parse(Sample);
         SettingsDialog dialog(document, u"beta"_s);
-        dialog.useDefaultsBox(u"heartbeat"_s)->click();
-        type(dialog.field(u"heartbeat.intervalMs"_s), u"60000"_s);
+        useDefaultsBox(dialog, u"heartbeat"_s)->click();
+        type(field(dialog, u"heartbeat.intervalMs"_s), u"60000"_s);
         QSignalSpy accepted(&dialog, &QDialog::accepted);
-        dialog.saveButton()->click();
+        saveButton(dialog)->click();
         QCOMPARE(accepted.size(), 1);
         const ConfigDocument edited = parse(dialog.editedRoot());
         HeartbeatPolicy betaHeartbeat;
@@ -266,14 +326,14 @@ private slots:
         saves.failure = u"servers.json: the file on disk is broken (not valid JSON), so it was left untouched"_s;
         SettingsDialog dialog(parse(Sample));
         saves.attach(dialog);
-        QVERIFY(dialog.problem()->isHidden());
-        type(dialog.field(u"reconnect.maxAttempts"_s), u"9"_s);
+        QVERIFY(problem(dialog)->isHidden());
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"9"_s);
         QSignalSpy accepted(&dialog, &QDialog::accepted);
-        dialog.saveButton()->click();
+        saveButton(dialog)->click();
         QCOMPARE(accepted.size(), 0);
-        QVERIFY(!dialog.problem()->isHidden());
-        QCOMPARE(dialog.problem()->text(), u"Not saved: "_s + saves.failure);
-        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"9"_s);
+        QVERIFY(!problem(dialog)->isHidden());
+        QCOMPARE(problem(dialog)->text(), u"Not saved: "_s + saves.failure);
+        QCOMPARE(field(dialog, u"reconnect.maxAttempts"_s)->text(), u"9"_s);
     }
 
     void restoresTheBuiltInDefaults()
@@ -281,22 +341,22 @@ private slots:
         Saves saves;
         SettingsDialog dialog(parse(Sample));
         saves.attach(dialog);
-        type(dialog.field(u"heartbeat.maxFailures"_s), u"7"_s);
-        dialog.restoreDefaultsButton()->click();
-        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"10"_s);
-        QCOMPARE(dialog.field(u"reconnect.jitter"_s)->text(), u"0.2"_s);
-        QCOMPARE(dialog.field(u"heartbeat.maxFailures"_s)->text(), u"3"_s);
+        type(field(dialog, u"heartbeat.maxFailures"_s), u"7"_s);
+        restoreDefaultsButton(dialog)->click();
+        QCOMPARE(field(dialog, u"reconnect.maxAttempts"_s)->text(), u"10"_s);
+        QCOMPARE(field(dialog, u"reconnect.jitter"_s)->text(), u"0.2"_s);
+        QCOMPARE(field(dialog, u"heartbeat.maxFailures"_s)->text(), u"3"_s);
         const ConfigDocument edited = parse(dialog.editedRoot());
         QCOMPARE(edited.server(u"alpha"_s)->reconnect, ReconnectPolicy{});
         QCOMPARE(edited.server(u"alpha"_s)->heartbeat, HeartbeatPolicy{});
         QCOMPARE(edited.server(u"beta"_s)->reconnect.maxAttempts, 2);
 
         // Even an invalid value typed before is replaced.
-        type(dialog.field(u"reconnect.jitter"_s), u"2"_s);
-        QVERIFY(!dialog.saveButton()->isEnabled());
-        dialog.restoreDefaultsButton()->click();
+        type(field(dialog, u"reconnect.jitter"_s), u"2"_s);
+        QVERIFY(!saveButton(dialog)->isEnabled());
+        restoreDefaultsButton(dialog)->click();
         QVERIFY(fieldsShowingErrors(dialog).isEmpty());
-        QVERIFY(dialog.saveButton()->isEnabled());
+        QVERIFY(saveButton(dialog)->isEnabled());
     }
 
     void setsAndClearsAServersOwnPolicy()
@@ -304,16 +364,16 @@ private slots:
         Saves saves;
         SettingsDialog dialog(parse(Sample), u"alpha"_s);
         saves.attach(dialog);
-        QCOMPARE(dialog.scopeSelector()->currentText(), u"Server: alpha"_s);
-        QCheckBox *useDefaults = dialog.useDefaultsBox(u"reconnect"_s);
+        QCOMPARE(scopeSelector(dialog)->currentText(), u"Server: alpha"_s);
+        QCheckBox *useDefaults = useDefaultsBox(dialog, u"reconnect"_s);
         QVERIFY(!useDefaults->isHidden());
         QVERIFY(useDefaults->isChecked());
-        QVERIFY(!dialog.field(u"reconnect.maxAttempts"_s)->isEnabled());
-        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"4"_s); // what the defaults give it
+        QVERIFY(!field(dialog, u"reconnect.maxAttempts"_s)->isEnabled());
+        QCOMPARE(field(dialog, u"reconnect.maxAttempts"_s)->text(), u"4"_s); // what the defaults give it
 
         useDefaults->click();
-        QVERIFY(dialog.field(u"reconnect.maxAttempts"_s)->isEnabled());
-        type(dialog.field(u"reconnect.maxAttempts"_s), u"7"_s);
+        QVERIFY(field(dialog, u"reconnect.maxAttempts"_s)->isEnabled());
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"7"_s);
         QJsonObject root = dialog.editedRoot();
         ReconnectPolicy alphaReconnect{};
         alphaReconnect.maxAttempts = 7;
@@ -322,22 +382,22 @@ private slots:
         QVERIFY(!root.value(u"mcpServers"_s)[u"alpha"_s].toObject().contains(u"heartbeat"_s)); // untouched
 
         // beta goes back to the defaults.
-        dialog.scopeSelector()->setCurrentIndex(2);
-        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"2"_s);
-        QVERIFY(!dialog.useDefaultsBox(u"reconnect"_s)->isChecked());
-        dialog.useDefaultsBox(u"reconnect"_s)->click();
-        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"4"_s);
+        scopeSelector(dialog)->setCurrentIndex(2);
+        QCOMPARE(field(dialog, u"reconnect.maxAttempts"_s)->text(), u"2"_s);
+        QVERIFY(!useDefaultsBox(dialog, u"reconnect"_s)->isChecked());
+        useDefaultsBox(dialog, u"reconnect"_s)->click();
+        QCOMPARE(field(dialog, u"reconnect.maxAttempts"_s)->text(), u"4"_s);
         root = dialog.editedRoot();
         QVERIFY(!root.value(u"mcpServers"_s)[u"beta"_s].toObject().contains(u"reconnect"_s));
         QCOMPARE(parse(root).server(u"beta"_s)->reconnect.maxAttempts, 4);
         QCOMPARE(parse(root).server(u"alpha"_s)->reconnect, alphaReconnect); // kept while on another scope
 
         // The global scope has no defaults to fall back on; "Use Global Defaults" clears both sections.
-        dialog.scopeSelector()->setCurrentIndex(0);
-        QVERIFY(dialog.useDefaultsBox(u"reconnect"_s)->isHidden());
-        dialog.scopeSelector()->setCurrentIndex(1);
-        dialog.restoreDefaultsButton()->click();
-        QVERIFY(dialog.useDefaultsBox(u"reconnect"_s)->isChecked());
+        scopeSelector(dialog)->setCurrentIndex(0);
+        QVERIFY(useDefaultsBox(dialog, u"reconnect"_s)->isHidden());
+        scopeSelector(dialog)->setCurrentIndex(1);
+        restoreDefaultsButton(dialog)->click();
+        QVERIFY(useDefaultsBox(dialog, u"reconnect"_s)->isChecked());
         QCOMPARE(parse(dialog.editedRoot()).server(u"alpha"_s)->reconnect.maxAttempts, 4);
     }
 
@@ -346,10 +406,10 @@ private slots:
         Saves saves;
         SettingsDialog dialog(parse(Sample));
         saves.attach(dialog);
-        type(dialog.field(u"reconnect.initialDelayMs"_s), u"1000"_s);
-        dialog.scopeSelector()->setCurrentIndex(2); // beta: its own retries over the new default delay
-        QCOMPARE(dialog.field(u"reconnect.initialDelayMs"_s)->text(), u"1000"_s);
-        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"2"_s);
+        type(field(dialog, u"reconnect.initialDelayMs"_s), u"1000"_s);
+        scopeSelector(dialog)->setCurrentIndex(2); // beta: its own retries over the new default delay
+        QCOMPARE(field(dialog, u"reconnect.initialDelayMs"_s)->text(), u"1000"_s);
+        QCOMPARE(field(dialog, u"reconnect.maxAttempts"_s)->text(), u"2"_s);
         // Not touched, so its partial setting stays as written.
         QCOMPARE(dialog.editedRoot().value(u"mcpServers"_s)[u"beta"_s][u"reconnect"_s].toObject(),
                  QJsonObject({{u"maxAttempts"_s, 2}}));
@@ -363,11 +423,11 @@ private slots:
         QVERIFY(!document.server(u"bad"_s)->isValid());
         SettingsDialog dialog(document, u"bad"_s);
         saves.attach(dialog);
-        QCOMPARE(dialog.field(u"reconnect.maxAttempts"_s)->text(), u"0"_s);
+        QCOMPARE(field(dialog, u"reconnect.maxAttempts"_s)->text(), u"0"_s);
         QCOMPARE(fieldsShowingErrors(dialog), QStringList{u"reconnect.maxAttempts"_s});
-        QVERIFY(!dialog.saveButton()->isEnabled());
-        type(dialog.field(u"reconnect.maxAttempts"_s), u"5"_s);
-        QVERIFY(dialog.saveButton()->isEnabled());
+        QVERIFY(!saveButton(dialog)->isEnabled());
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"5"_s);
+        QVERIFY(saveButton(dialog)->isEnabled());
         const ConfigDocument fixed = parse(dialog.editedRoot());
         QVERIFY2(fixed.server(u"bad"_s)->isValid(), qPrintable(fixed.server(u"bad"_s)->errors.join(u'\n')));
         QCOMPARE(fixed.server(u"bad"_s)->reconnect.maxAttempts, 5);
@@ -385,44 +445,44 @@ private slots:
         }})";
         SettingsDialog dialog(parse(file));
         saves.attach(dialog);
-        QVERIFY(dialog.saveButton()->isEnabled());
-        QVERIFY(dialog.conflicts()->isHidden());
+        QVERIFY(saveButton(dialog)->isEnabled());
+        QVERIFY(conflicts(dialog)->isHidden());
 
-        type(dialog.field(u"reconnect.maxDelayMs"_s), u"10000"_s);
+        type(field(dialog, u"reconnect.maxDelayMs"_s), u"10000"_s);
         QVERIFY(fieldsShowingErrors(dialog).isEmpty()); // valid as defaults
-        QVERIFY(!dialog.saveButton()->isEnabled());
-        QVERIFY(!dialog.conflicts()->isHidden());
-        const QString message = dialog.conflicts()->text();
+        QVERIFY(!saveButton(dialog)->isEnabled());
+        QVERIFY(!conflicts(dialog)->isHidden());
+        const QString message = conflicts(dialog)->text();
         QVERIFY2(message.contains(u"Server 'beta'"_s)
                      && message.contains(u"reconnect.maxDelayMs = 10000 is less than reconnect.initialDelayMs = 20000"_s),
                  qPrintable(message));
         QVERIFY2(!message.contains(u"alpha"_s), qPrintable(message));
-        QVERIFY(dialog.scopeSelector()->isEnabled()); // beta's own settings may be the ones to change
-        dialog.saveButton()->click();
+        QVERIFY(scopeSelector(dialog)->isEnabled()); // beta's own settings may be the ones to change
+        saveButton(dialog)->click();
         QVERIFY(saves.roots.isEmpty());
 
-        type(dialog.field(u"heartbeat.intervalMs"_s), u"15000"_s);
-        QVERIFY2(dialog.conflicts()->text().contains(
+        type(field(dialog, u"heartbeat.intervalMs"_s), u"15000"_s);
+        QVERIFY2(conflicts(dialog)->text().contains(
                      u"heartbeat.timeoutMs = 20000 is more than heartbeat.intervalMs = 15000"_s),
-                 qPrintable(dialog.conflicts()->text()));
-        type(dialog.field(u"heartbeat.intervalMs"_s), u"30000"_s);
-        QVERIFY2(!dialog.conflicts()->text().contains(u"heartbeat"_s), qPrintable(dialog.conflicts()->text()));
-        QVERIFY(!dialog.saveButton()->isEnabled());
+                 qPrintable(conflicts(dialog)->text()));
+        type(field(dialog, u"heartbeat.intervalMs"_s), u"30000"_s);
+        QVERIFY2(!conflicts(dialog)->text().contains(u"heartbeat"_s), qPrintable(conflicts(dialog)->text()));
+        QVERIFY(!saveButton(dialog)->isEnabled());
 
         // Defaults that suit beta: saved.
-        type(dialog.field(u"reconnect.maxDelayMs"_s), u"20000"_s);
-        QVERIFY(dialog.conflicts()->isHidden());
-        QVERIFY(dialog.saveButton()->isEnabled());
-        type(dialog.field(u"reconnect.maxDelayMs"_s), u"10000"_s);
-        QVERIFY(!dialog.saveButton()->isEnabled());
+        type(field(dialog, u"reconnect.maxDelayMs"_s), u"20000"_s);
+        QVERIFY(conflicts(dialog)->isHidden());
+        QVERIFY(saveButton(dialog)->isEnabled());
+        type(field(dialog, u"reconnect.maxDelayMs"_s), u"10000"_s);
+        QVERIFY(!saveButton(dialog)->isEnabled());
 
         // Or beta's own longest delay, on its page, where the defaults show what they would give it.
-        dialog.scopeSelector()->setCurrentIndex(2);
+        scopeSelector(dialog)->setCurrentIndex(2);
         QCOMPARE(fieldsShowingErrors(dialog), QStringList{u"reconnect.maxDelayMs"_s});
-        type(dialog.field(u"reconnect.maxDelayMs"_s), u"40000"_s);
-        QVERIFY(dialog.conflicts()->isHidden());
-        QVERIFY(dialog.saveButton()->isEnabled());
-        dialog.saveButton()->click();
+        type(field(dialog, u"reconnect.maxDelayMs"_s), u"40000"_s);
+        QVERIFY(conflicts(dialog)->isHidden());
+        QVERIFY(saveButton(dialog)->isEnabled());
+        saveButton(dialog)->click();
         QCOMPARE(saves.roots.size(), 1);
         const ConfigDocument saved = parse(saves.roots.first());
         for (const ServerConfig &server : saved.servers)
@@ -438,9 +498,9 @@ private slots:
         Saves saves;
         SettingsDialog dialog(parse(QByteArray(R"({"mcpServers": {"bad": {"command": "b", "reconnect": {"maxAttempts": 0}}}})")));
         saves.attach(dialog);
-        type(dialog.field(u"reconnect.maxAttempts"_s), u"5"_s);
-        QVERIFY(dialog.conflicts()->isHidden());
-        QVERIFY(dialog.saveButton()->isEnabled());
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"5"_s);
+        QVERIFY(conflicts(dialog)->isHidden());
+        QVERIFY(saveButton(dialog)->isEnabled());
     }
 
     // Each field and button has its own Alt+letter, and a label's reaches its field.
@@ -448,15 +508,15 @@ private slots:
     {
         SettingsDialog dialog(parse(Sample), u"beta"_s);
         QCOMPARE(mnemonicProblems(&dialog), QStringList());
-        dialog.scopeSelector()->setCurrentIndex(0); // the restore button's text changes
+        scopeSelector(dialog)->setCurrentIndex(0); // the restore button's text changes
         QCOMPARE(mnemonicProblems(&dialog), QStringList());
 
         dialog.show();
         QVERIFY(QTest::qWaitForWindowActive(&dialog));
         QTest::keyClick(&dialog, Qt::Key_D, Qt::AltModifier);
-        QCOMPARE(QApplication::focusWidget(), dialog.field(u"reconnect.initialDelayMs"_s));
+        QCOMPARE(QApplication::focusWidget(), field(dialog, u"reconnect.initialDelayMs"_s));
         QTest::keyClick(&dialog, Qt::Key_W, Qt::AltModifier);
-        QCOMPARE(QApplication::focusWidget(), dialog.field(u"heartbeat.maxFailures"_s));
+        QCOMPARE(QApplication::focusWidget(), field(dialog, u"heartbeat.maxFailures"_s));
     }
 
     void anUnusableFileCannotBeEdited()
@@ -466,9 +526,9 @@ private slots:
         QVERIFY(!document.isValid());
         SettingsDialog dialog(document);
         saves.attach(dialog);
-        QVERIFY(!dialog.saveButton()->isEnabled());
-        QVERIFY(!dialog.problem()->isHidden());
-        QVERIFY2(dialog.problem()->text().contains(u"defaults.reconnect.jitter = 3"_s), qPrintable(dialog.problem()->text()));
+        QVERIFY(!saveButton(dialog)->isEnabled());
+        QVERIFY(!problem(dialog)->isHidden());
+        QVERIFY2(problem(dialog)->text().contains(u"defaults.reconnect.jitter = 3"_s), qPrintable(problem(dialog)->text()));
     }
 
     void derivedFiguresFollowTheFields()
@@ -476,22 +536,22 @@ private slots:
         Saves saves;
         SettingsDialog dialog(parse(QByteArray("{}")));
         saves.attach(dialog);
-        QLabel *reconnect = dialog.summary(u"reconnect"_s);
-        QLabel *heartbeat = dialog.summary(u"heartbeat"_s);
+        QLabel *reconnect = summary(dialog, u"reconnect"_s);
+        QLabel *heartbeat = summary(dialog, u"heartbeat"_s);
         QVERIFY2(reconnect->text().contains(u"Gives up after about 2 min 31 s (10 retries)"_s), qPrintable(reconnect->text()));
         QVERIFY2(reconnect->text().contains(u"Stability window 30 s"_s), qPrintable(reconnect->text()));
         QVERIFY2(heartbeat->text().contains(u"A hung server is detected within 1 min 40 s"_s), qPrintable(heartbeat->text()));
 
-        type(dialog.field(u"reconnect.maxAttempts"_s), u"3"_s); // 0.5 + 1 + 2 s
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"3"_s); // 0.5 + 1 + 2 s
         QVERIFY2(reconnect->text().contains(u"Gives up after about 3.5 s (3 retries)"_s), qPrintable(reconnect->text()));
-        type(dialog.field(u"reconnect.maxDelayMs"_s), u"60000"_s);
+        type(field(dialog, u"reconnect.maxDelayMs"_s), u"60000"_s);
         QVERIFY2(reconnect->text().contains(u"Stability window 1 min"_s), qPrintable(reconnect->text()));
-        dialog.enabledBox(u"reconnect"_s)->click();
+        enabledBox(dialog, u"reconnect"_s)->click();
         QVERIFY2(reconnect->text().startsWith(u"Reconnect is off"_s), qPrintable(reconnect->text()));
 
-        type(dialog.field(u"heartbeat.maxFailures"_s), u"1"_s); // 30 s + 10 s
+        type(field(dialog, u"heartbeat.maxFailures"_s), u"1"_s); // 30 s + 10 s
         QVERIFY2(heartbeat->text().contains(u"detected within 40 s"_s), qPrintable(heartbeat->text()));
-        dialog.enabledBox(u"heartbeat"_s)->click();
+        enabledBox(dialog, u"heartbeat"_s)->click();
         QVERIFY2(heartbeat->text().startsWith(u"Heartbeat is off"_s), qPrintable(heartbeat->text()));
     }
 
@@ -500,26 +560,26 @@ private slots:
         Saves saves;
         SettingsDialog dialog(parse(QByteArray("{}")));
         saves.attach(dialog);
-        const BackoffChart *chart = dialog.chart();
+        const BackoffChart *chart = backoffChart(dialog);
         QCOMPARE(chart->bars().size(), 10);
         QCOMPARE(chart->bars().at(0), (BackoffChart::Bar{1, 500ms, 400ms, 600ms}));
         QCOMPARE(chart->bars().at(5), (BackoffChart::Bar{6, 16000ms, 12800ms, 19200ms}));
         // Capped at the longest delay, jitter included.
         QCOMPARE(chart->bars().at(6), (BackoffChart::Bar{7, 30000ms, 24000ms, 30000ms}));
 
-        type(dialog.field(u"reconnect.jitter"_s), u"0"_s);
+        type(field(dialog, u"reconnect.jitter"_s), u"0"_s);
         QCOMPARE(chart->bars().at(0), (BackoffChart::Bar{1, 500ms, 500ms, 500ms}));
-        type(dialog.field(u"reconnect.initialDelayMs"_s), u"1000"_s);
+        type(field(dialog, u"reconnect.initialDelayMs"_s), u"1000"_s);
         QCOMPARE(chart->bars().at(1), (BackoffChart::Bar{2, 2000ms, 2000ms, 2000ms}));
-        type(dialog.field(u"reconnect.maxAttempts"_s), u"400"_s);
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"400"_s);
         QCOMPARE(chart->bars().size(), BackoffChart::MaxBars);
         QCOMPARE(chart->retriesNotDrawn(), 400 - BackoffChart::MaxBars);
         // An invalid value leaves the chart at the last valid one.
-        type(dialog.field(u"reconnect.maxAttempts"_s), u"0"_s);
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"0"_s);
         QCOMPARE(chart->bars().size(), BackoffChart::MaxBars);
-        type(dialog.field(u"reconnect.maxAttempts"_s), u"2"_s);
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"2"_s);
         QCOMPARE(chart->bars().size(), 2);
-        dialog.enabledBox(u"reconnect"_s)->click();
+        enabledBox(dialog, u"reconnect"_s)->click();
         QVERIFY(chart->bars().isEmpty());
         QCOMPARE(chart->retriesNotDrawn(), 0);
     }

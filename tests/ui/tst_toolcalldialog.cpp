@@ -3,6 +3,7 @@
 #include "schemaform.h"
 #include "toolcalldialog.h"
 #include "support/mnemonicchecks.h"
+#include "support/namedchild.h"
 #include "support/testprocess.h"
 
 #include <QCheckBox>
@@ -34,10 +35,64 @@ ServerConfig demo(const QString &name, bool enabled = true)
     return config;
 }
 
+// The dialog's parts, by the names it gives them.
+SchemaForm *schemaForm(const ToolCallDialog &dialog)
+{
+    return namedChild<SchemaForm>(dialog, u"form"_s);
+}
+
+QCheckBox *rawJsonToggle(const ToolCallDialog &dialog)
+{
+    return namedChild<QCheckBox>(dialog, u"rawJsonToggle"_s);
+}
+
+QPlainTextEdit *rawJsonEditor(const ToolCallDialog &dialog)
+{
+    return namedChild<QPlainTextEdit>(dialog, u"rawJsonEditor"_s);
+}
+
+QPushButton *callButton(const ToolCallDialog &dialog)
+{
+    return namedChild<QPushButton>(dialog, u"call"_s);
+}
+
+QPushButton *cancelButton(const ToolCallDialog &dialog)
+{
+    return namedChild<QPushButton>(dialog, u"cancelCall"_s);
+}
+
+QProgressBar *progressBar(const ToolCallDialog &dialog)
+{
+    return namedChild<QProgressBar>(dialog, u"progress"_s);
+}
+
+QLabel *statusLabel(const ToolCallDialog &dialog)
+{
+    return namedChild<QLabel>(dialog, u"status"_s);
+}
+
+// Shown for a tool error (isError), a failed call, and arguments that cannot be sent.
+QLabel *errorBanner(const ToolCallDialog &dialog)
+{
+    return namedChild<QLabel>(dialog, u"errorBanner"_s);
+}
+
+// Text content, structured content and other blocks as text.
+QPlainTextEdit *resultView(const ToolCallDialog &dialog)
+{
+    return namedChild<QPlainTextEdit>(dialog, u"result"_s);
+}
+
+// One label per image of the result, showing the decoded picture.
+QList<QLabel *> resultImages(const ToolCallDialog &dialog)
+{
+    return namedChild<QWidget>(dialog, u"resultImages"_s)->findChildren<QLabel *>(Qt::FindDirectChildrenOnly);
+}
+
 template<typename Editor>
 Editor *editorOf(const ToolCallDialog &dialog, const QString &field)
 {
-    auto *editor = qobject_cast<Editor *>(dialog.form()->editor(field));
+    auto *editor = qobject_cast<Editor *>(schemaForm(dialog)->editor(field));
     if (!editor)
         qFatal("the field '%s' has no editor of the expected kind", qPrintable(field));
     return editor;
@@ -95,7 +150,7 @@ private slots:
     void buildsFieldsFromTheSchema()
     {
         ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"format"_s));
-        SchemaForm *form = dialog.form();
+        SchemaForm *form = schemaForm(dialog);
         QCOMPARE(form->fieldNames(), (QStringList{u"text"_s, u"repeat"_s, u"style"_s, u"uppercase"_s}));
         QCOMPARE(form->fieldKind(u"text"_s), SchemaForm::FieldKind::Text);
         QCOMPARE(form->fieldKind(u"repeat"_s), SchemaForm::FieldKind::Integer);
@@ -141,7 +196,7 @@ private slots:
             {u"required"_s, QJsonArray{u"options"_s}},
         };
         ToolCallDialog dialog(*m_manager, u"demo"_s, definition(schema));
-        SchemaForm *form = dialog.form();
+        SchemaForm *form = schemaForm(dialog);
         QCOMPARE(form->fieldNames(), (QStringList{u"options"_s, u"either"_s, u"flag"_s, u"nickname"_s, u"ratio"_s, u"tags"_s}));
         QCOMPARE(form->fieldKind(u"ratio"_s), SchemaForm::FieldKind::Number);
         QCOMPARE(form->fieldKind(u"nickname"_s), SchemaForm::FieldKind::Text);
@@ -168,7 +223,7 @@ private slots:
         }));
         dialog.call();
         QVERIFY(!dialog.isCalling());
-        QVERIFY2(dialog.statusLabel()->text().contains(u"'options' is not valid JSON"_s), qPrintable(dialog.statusLabel()->text()));
+        QVERIFY2(statusLabel(dialog)->text().contains(u"'options' is not valid JSON"_s), qPrintable(statusLabel(dialog)->text()));
         QCOMPARE(m_manager->callsInFlight(), 0);
     }
 
@@ -186,7 +241,7 @@ private slots:
                                             {u"a"_s, false, string}, {u"b"_s, false, string}};
         QCOMPARE(toolParameters(schema), expected);
         ToolCallDialog dialog(*m_manager, u"demo"_s, definition(schema));
-        QCOMPARE(dialog.form()->fieldNames(), (QStringList{u"z"_s, u"m"_s, u"a"_s, u"b"_s}));
+        QCOMPARE(schemaForm(dialog)->fieldNames(), (QStringList{u"z"_s, u"m"_s, u"a"_s, u"b"_s}));
         QVERIFY(toolParameters(QJsonObject{}).isEmpty());
     }
 
@@ -217,8 +272,8 @@ private slots:
         for (const QWidget *widget : dialog.findChildren<QWidget *>())
             QVERIFY2(!Qt::mightBeRichText(widget->toolTip()) || !widget->toolTip().contains(u"<img"_s),
                      qPrintable(widget->toolTip()));
-        QVERIFY2(dialog.form()->editor(u"<i>name</i>"_s)->toolTip().contains(u"&lt;img"_s),
-                 qPrintable(dialog.form()->editor(u"<i>name</i>"_s)->toolTip()));
+        QVERIFY2(schemaForm(dialog)->editor(u"<i>name</i>"_s)->toolTip().contains(u"&lt;img"_s),
+                 qPrintable(schemaForm(dialog)->editor(u"<i>name</i>"_s)->toolTip()));
     }
 
     // The dialog's own Alt+letters and the form's fields (named by the server, '&' and all) never clash.
@@ -229,7 +284,7 @@ private slots:
             properties.insert(name, QJsonObject{{u"type"_s, u"string"_s}});
         ToolCallDialog dialog(*m_manager, u"demo"_s, definition(QJsonObject{{u"type"_s, u"object"_s}, {u"properties"_s, properties}}));
         QCOMPARE(mnemonicProblems(&dialog), QStringList());
-        const QList<QLabel *> labels = dialog.form()->findChildren<QLabel *>();
+        const QList<QLabel *> labels = schemaForm(dialog)->findChildren<QLabel *>();
         QVERIFY(std::any_of(labels.cbegin(), labels.cend(), [](const QLabel *label) {
             return label->text().startsWith(u"a&&"_s) && mnemonicOf(label->text()) == u'b';
         }));
@@ -240,7 +295,7 @@ private slots:
         ToolCallDialog echo(*m_manager, u"demo"_s, tool(u"echo"_s));
         echo.call();
         QVERIFY(!echo.isCalling());
-        QVERIFY2(echo.statusLabel()->text().contains(u"'message' is required"_s), qPrintable(echo.statusLabel()->text()));
+        QVERIFY2(statusLabel(echo)->text().contains(u"'message' is required"_s), qPrintable(statusLabel(echo)->text()));
         QCOMPARE(m_manager->callsInFlight(), 0);
 
         ToolCallDialog add(*m_manager, u"demo"_s, tool(u"add"_s));
@@ -248,13 +303,13 @@ private slots:
         editorOf<QLineEdit>(add, u"b"_s)->setText(u"1"_s);
         add.call();
         QVERIFY(!add.isCalling());
-        QVERIFY2(add.statusLabel()->text().contains(u"'a' must be a number, not 'two'"_s), qPrintable(add.statusLabel()->text()));
+        QVERIFY2(statusLabel(add)->text().contains(u"'a' must be a number, not 'two'"_s), qPrintable(statusLabel(add)->text()));
 
         ToolCallDialog format(*m_manager, u"demo"_s, tool(u"format"_s));
         editorOf<QLineEdit>(format, u"text"_s)->setText(u"x"_s);
         editorOf<QLineEdit>(format, u"repeat"_s)->setText(u"11"_s);
         format.call();
-        QVERIFY2(format.statusLabel()->text().contains(u"'repeat' must be at most 10"_s), qPrintable(format.statusLabel()->text()));
+        QVERIFY2(statusLabel(format)->text().contains(u"'repeat' must be at most 10"_s), qPrintable(statusLabel(format)->text()));
     }
 
     void echoShowsItsText()
@@ -263,12 +318,12 @@ private slots:
         editorOf<QLineEdit>(dialog, u"message"_s)->setText(u"hello from the dialog"_s);
         dialog.call();
         QVERIFY(dialog.isCalling());
-        QVERIFY(!dialog.callButton()->isEnabled());
+        QVERIFY(!callButton(dialog)->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
-        QCOMPARE(dialog.resultView()->toPlainText(), u"hello from the dialog"_s);
-        QVERIFY(dialog.errorBanner()->isHidden());
-        QVERIFY2(dialog.statusLabel()->text().startsWith(u"Done in"_s), qPrintable(dialog.statusLabel()->text()));
-        QVERIFY(dialog.callButton()->isEnabled());
+        QCOMPARE(resultView(dialog)->toPlainText(), u"hello from the dialog"_s);
+        QVERIFY(errorBanner(dialog)->isHidden());
+        QVERIFY2(statusLabel(dialog)->text().startsWith(u"Done in"_s), qPrintable(statusLabel(dialog)->text()));
+        QVERIFY(callButton(dialog)->isEnabled());
     }
 
     void addTakesNumbers()
@@ -278,7 +333,7 @@ private slots:
         editorOf<QLineEdit>(dialog, u"b"_s)->setText(u"-1e1"_s);
         dialog.call();
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
-        QCOMPARE(dialog.resultView()->toPlainText(), u"-7.5"_s);
+        QCOMPARE(resultView(dialog)->toPlainText(), u"-7.5"_s);
     }
 
     void formatShowsTextAndStructuredContent()
@@ -290,7 +345,7 @@ private slots:
         editorOf<QLineEdit>(dialog, u"repeat"_s)->setText(u"2"_s);
         dialog.call();
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
-        const QString shown = dialog.resultView()->toPlainText();
+        const QString shown = resultView(dialog)->toPlainText();
         QVERIFY2(shown.startsWith(u"\u201CHI\u201D \u201CHI\u201D\n\nStructured content:\n{"_s), qPrintable(shown));
         QVERIFY2(shown.contains(u"\"length\": 9"_s), qPrintable(shown));
     }
@@ -301,26 +356,26 @@ private slots:
         editorOf<QLineEdit>(dialog, u"message"_s)->setText(u"the disk is full"_s);
         dialog.call();
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
-        QVERIFY(!dialog.errorBanner()->isHidden());
-        QVERIFY2(dialog.errorBanner()->text().contains(u"isError"_s), qPrintable(dialog.errorBanner()->text()));
-        QCOMPARE(dialog.resultView()->toPlainText(), u"the disk is full"_s);
-        QVERIFY2(dialog.statusLabel()->text().contains(u"reported an error"_s), qPrintable(dialog.statusLabel()->text()));
+        QVERIFY(!errorBanner(dialog)->isHidden());
+        QVERIFY2(errorBanner(dialog)->text().contains(u"isError"_s), qPrintable(errorBanner(dialog)->text()));
+        QCOMPARE(resultView(dialog)->toPlainText(), u"the disk is full"_s);
+        QVERIFY2(statusLabel(dialog)->text().contains(u"reported an error"_s), qPrintable(statusLabel(dialog)->text()));
 
         // The next call starts clean.
         dialog.call();
-        QVERIFY(dialog.errorBanner()->isHidden());
+        QVERIFY(errorBanner(dialog)->isHidden());
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
     }
 
     void imageShowsAPicture()
     {
         ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"image"_s));
-        QVERIFY(dialog.form()->fieldNames().isEmpty());
+        QVERIFY(schemaForm(dialog)->fieldNames().isEmpty());
         dialog.call();
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
-        QCOMPARE(dialog.resultImages().size(), 1);
-        QCOMPARE(dialog.resultImages().first()->pixmap().size(), QSize(32, 32));
-        QVERIFY2(dialog.resultView()->toPlainText().contains(u"image/png, 32×32"_s), qPrintable(dialog.resultView()->toPlainText()));
+        QCOMPARE(resultImages(dialog).size(), 1);
+        QCOMPARE(resultImages(dialog).first()->pixmap().size(), QSize(32, 32));
+        QVERIFY2(resultView(dialog)->toPlainText().contains(u"image/png, 32×32"_s), qPrintable(resultView(dialog)->toPlainText()));
     }
 
     void sleepShowsProgressAndCancels()
@@ -329,16 +384,16 @@ private slots:
         ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"sleep"_s));
         editorOf<QLineEdit>(dialog, u"ms"_s)->setText(u"20000"_s);
         dialog.call();
-        QCOMPARE(dialog.progressBar()->maximum(), 0); // busy until the first progress
-        QVERIFY(dialog.cancelButton()->isEnabled());
-        QTRY_VERIFY_WITH_TIMEOUT(dialog.progressBar()->maximum() > 0 && dialog.progressBar()->value() > 0, 5000);
-        QVERIFY2(dialog.statusLabel()->text().contains(u"slept"_s), qPrintable(dialog.statusLabel()->text()));
+        QCOMPARE(progressBar(dialog)->maximum(), 0); // busy until the first progress
+        QVERIFY(cancelButton(dialog)->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(progressBar(dialog)->maximum() > 0 && progressBar(dialog)->value() > 0, 5000);
+        QVERIFY2(statusLabel(dialog)->text().contains(u"slept"_s), qPrintable(statusLabel(dialog)->text()));
 
-        dialog.cancelButton()->click();
+        cancelButton(dialog)->click();
         QVERIFY(!dialog.isCalling());
-        QVERIFY2(dialog.statusLabel()->text().startsWith(u"Cancelled"_s), qPrintable(dialog.statusLabel()->text()));
-        QVERIFY(dialog.errorBanner()->isHidden());
-        QVERIFY(!dialog.cancelButton()->isEnabled());
+        QVERIFY2(statusLabel(dialog)->text().startsWith(u"Cancelled"_s), qPrintable(statusLabel(dialog)->text()));
+        QVERIFY(errorBanner(dialog)->isHidden());
+        QVERIFY(!cancelButton(dialog)->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(cancellationsLogged(*m_manager), cancelledBefore + 1, 5000);
         QCOMPARE(m_manager->status(u"demo"_s)->state, ServerState::Connected);
         QCOMPARE(m_manager->callsInFlight(), 0);
@@ -370,40 +425,40 @@ private slots:
         editorOf<QLineEdit>(dialog, u"message"_s)->setText(u"anyone?"_s);
         dialog.call();
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
-        QVERIFY(!dialog.errorBanner()->isHidden());
-        QVERIFY2(dialog.errorBanner()->text().contains(u"The call failed: server 'off' is stopped"_s),
-                 qPrintable(dialog.errorBanner()->text()));
+        QVERIFY(!errorBanner(dialog)->isHidden());
+        QVERIFY2(errorBanner(dialog)->text().contains(u"The call failed: server 'off' is stopped"_s),
+                 qPrintable(errorBanner(dialog)->text()));
     }
 
     void rawJsonArgumentsRoundTrip()
     {
         ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"format"_s));
-        dialog.rawJsonToggle()->setChecked(true);
-        const QJsonObject shown = QJsonDocument::fromJson(dialog.rawJsonEditor()->toPlainText().toUtf8()).object();
+        rawJsonToggle(dialog)->setChecked(true);
+        const QJsonObject shown = QJsonDocument::fromJson(rawJsonEditor(dialog)->toPlainText().toUtf8()).object();
         QCOMPARE(shown.value(u"style"_s).toString(), u"plain"_s);
 
-        dialog.rawJsonEditor()->setPlainText(u"{\"text\": \"raw\", \"repeat\": 3}"_s);
-        dialog.rawJsonToggle()->setChecked(false);
+        rawJsonEditor(dialog)->setPlainText(u"{\"text\": \"raw\", \"repeat\": 3}"_s);
+        rawJsonToggle(dialog)->setChecked(false);
         QCOMPARE(editorOf<QLineEdit>(dialog, u"text"_s)->text(), u"raw"_s);
         QCOMPARE(editorOf<QLineEdit>(dialog, u"repeat"_s)->text(), u"3"_s);
         QCOMPARE(editorOf<QComboBox>(dialog, u"style"_s)->currentIndex(), 0); // left out: unset
 
         // A key the form has no field for stays in the JSON view.
-        dialog.rawJsonToggle()->setChecked(true);
-        dialog.rawJsonEditor()->setPlainText(u"{\"text\": \"raw\", \"colour\": \"red\"}"_s);
-        dialog.rawJsonToggle()->setChecked(false);
-        QVERIFY(dialog.rawJsonToggle()->isChecked());
-        QVERIFY2(dialog.statusLabel()->text().contains(u"no field 'colour'"_s), qPrintable(dialog.statusLabel()->text()));
+        rawJsonToggle(dialog)->setChecked(true);
+        rawJsonEditor(dialog)->setPlainText(u"{\"text\": \"raw\", \"colour\": \"red\"}"_s);
+        rawJsonToggle(dialog)->setChecked(false);
+        QVERIFY(rawJsonToggle(dialog)->isChecked());
+        QVERIFY2(statusLabel(dialog)->text().contains(u"no field 'colour'"_s), qPrintable(statusLabel(dialog)->text()));
 
         // Called as written, and the server judges it.
-        dialog.rawJsonEditor()->setPlainText(u"{\"text\": \"raw\", \"repeat\": 2}"_s);
+        rawJsonEditor(dialog)->setPlainText(u"{\"text\": \"raw\", \"repeat\": 2}"_s);
         dialog.call();
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
-        QVERIFY2(dialog.resultView()->toPlainText().startsWith(u"raw raw"_s), qPrintable(dialog.resultView()->toPlainText()));
-        dialog.rawJsonEditor()->setPlainText(u"[1, 2]"_s);
+        QVERIFY2(resultView(dialog)->toPlainText().startsWith(u"raw raw"_s), qPrintable(resultView(dialog)->toPlainText()));
+        rawJsonEditor(dialog)->setPlainText(u"[1, 2]"_s);
         dialog.call();
         QVERIFY(!dialog.isCalling());
-        QVERIFY2(dialog.statusLabel()->text().contains(u"must be a JSON object"_s), qPrintable(dialog.statusLabel()->text()));
+        QVERIFY2(statusLabel(dialog)->text().contains(u"must be a JSON object"_s), qPrintable(statusLabel(dialog)->text()));
     }
 };
 

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QPlainTextEdit>
+
+namespace Tether {
+
+struct ServerStatus;
+
+// The Details tab: what a server's status says as text: its transport, its state and why, what
+// is wrong in its config, and how its last process ended with the last lines of its stderr.
+class ServerDetailsView final : public QPlainTextEdit
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ServerDetailsView)
+
+public:
+    explicit ServerDetailsView(QWidget *parent = nullptr);
+
+    void showStatus(const ServerStatus &status);
+};
+
+} // namespace Tether
