@@ -85,8 +85,7 @@ std::optional<ServerTarget> remoteTarget(const RemoteServerFlags &flags, QString
         return std::nullopt;
     }
     server.requestTimeout = flags.timeout;
-    const auto fallback = flags.transport.isEmpty() ? StreamableHttpTransport::SseFallback::OnInitializeRejected
-                                                    : StreamableHttpTransport::SseFallback::Never;
+    const HttpFallback fallback = flags.transport.isEmpty() ? HttpFallback::ToHttpSse : HttpFallback::None;
     return ServerTarget{server.name, server.describe(), transportFactoryFor(server, fallback)};
 }
 
