@@ -6,6 +6,7 @@
 
 #include "common/duration.h"
 #include "common/jsontext.h"
+#include "manager/servermanager.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

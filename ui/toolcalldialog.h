@@ -1,6 +1,7 @@
 #pragma once
 
-#include "manager/servermanager.h"
+#include "manager/toolcallticket.h"
+#include "protocol/replies.h"
 
 #include <QDialog>
 #include <QElapsedTimer>
@@ -16,6 +17,7 @@ class QVBoxLayout;
 namespace Tether {
 
 class SchemaForm;
+class ServerManager;
 
 // Calls one tool of one server through the manager: a form generated from the tool's input
 // schema (or the arguments as raw JSON), Call, a progress bar fed by the server's progress

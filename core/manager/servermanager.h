@@ -2,6 +2,7 @@
 
 #include "config/serverconfig.h"
 #include "manager/eventlog.h"
+#include "manager/toolcallticket.h"
 #include "protocol/replies.h"
 #include "supervisor/serverstatus.h"
 #include "supervisor/toolregistry.h"
@@ -30,14 +31,6 @@ struct ToolRoute
 {
     std::optional<RegisteredTool> tool;
     QString error;
-};
-
-// Names one tool call made through the manager, for cancelToolCall(). A plain value: it stays
-// safe to use after the call has been answered (cancelling it then does nothing).
-struct ToolCallTicket
-{
-    quint64 id = 0;
-    bool isValid() const { return id != 0; }
 };
 
 // Many supervised servers from one config: one supervisor per server, the union of their

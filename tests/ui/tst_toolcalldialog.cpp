@@ -2,6 +2,9 @@
 // manager, progress, cancellation, and how each kind of result is shown.
 #include "schemaform.h"
 #include "toolcalldialog.h"
+
+#include "manager/servermanager.h"
+
 #include "support/mnemonicchecks.h"
 #include "support/namedchild.h"
 #include "support/testprocess.h"
