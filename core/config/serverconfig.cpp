@@ -300,59 +300,14 @@ private:
                 quotedList(given), advice));
     }
 
-    // ${env:NAME} and ${tether:bindir}. Any other ${...} is an error: running with it unexpanded
-    // would pass a wrong value silently. Messages name the reference, never a value.
     std::optional<QString> expand(const QString &where, const QString &text) const
     {
-        QString result;
-        bool ok = true;
-        qsizetype from = 0;
-        while (true) {
-            const qsizetype start = text.indexOf(u"${"_s, from);
-            if (start < 0) {
-                result += text.mid(from);
-                break;
-            }
-            result += text.mid(from, start - from);
-            const qsizetype end = text.indexOf(u'}', start + 2);
-            if (end < 0) {
-                m_sink.add(u"%1 has \"${\" without a closing \"}\": write ${env:NAME} to use an environment variable"_s.arg(where));
-                ok = false;
-                break;
-            }
-            const QString variable = text.mid(start + 2, end - start - 2);
-            from = end + 1;
-            if (variable.startsWith(u"env:")) {
-                const QString name = variable.mid(4);
-                const std::optional<QString> value = name.isEmpty() ? std::nullopt : m_context.environment(name);
-                if (value) {
-                    result += *value;
-                    continue;
-                }
-                if (name.isEmpty())
-                    m_sink.add(u"%1 uses ${env:}, which names no variable: write ${env:NAME}"_s.arg(where));
-                else
-                    m_sink.add(u"%1 uses ${env:%2}, but %2 is not set: set %2 in the environment Tether starts from, "
-                               "or write the value in the file"_s.arg(where, name));
-            } else if (variable == u"tether:bindir") {
-                if (!m_context.binDir.isEmpty()) {
-                    result += m_context.binDir;
-                    continue;
-                }
-                m_sink.add(u"%1 uses ${tether:bindir}, but the folder of Tether's programs is not known here: write "
-                           "the path itself"_s.arg(where));
-            } else if (variable.startsWith(u"input:")) {
-                m_sink.add(u"%1 uses ${%2}, which Tether cannot expand: VS Code prompts for inputs, Tether does not; "
-                           "write ${env:NAME} and set NAME in Tether's environment, or write the value"_s.arg(where, variable));
-            } else {
-                m_sink.add(u"%1 uses ${%2}, which Tether cannot expand: Tether expands only ${env:NAME} and "
-                           "${tether:bindir}; write the value itself"_s.arg(where, variable));
-            }
-            ok = false;
-        }
-        if (!ok)
+        const VariableExpansion expansion = expandVariables(where, text, m_context);
+        for (const QString &error : expansion.errors)
+            m_sink.add(error);
+        if (!expansion.isValid())
             return std::nullopt;
-        return result;
+        return expansion.text;
     }
 
     // A string field, expanded; nothing when absent or wrong (the error is recorded).
@@ -695,16 +650,6 @@ QString ServerConfig::describe() const
     return u"stdio: "_s + shown.commandLine();
 }
 
-EnvironmentLookup systemEnvironment()
-{
-    return [](const QString &name) -> std::optional<QString> {
-        const QByteArray key = name.toLocal8Bit();
-        if (key.isEmpty() || key.contains('=') || !qEnvironmentVariableIsSet(key.constData()))
-            return std::nullopt;
-        return qEnvironmentVariable(key.constData());
-    };
-}
-
 const ServerConfig *ConfigDocument::server(const QString &name) const
 {
     for (const ServerConfig &candidate : servers) {
@@ -770,10 +715,6 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
     const QJsonObject servers = serversValue.toObject();
     const QStringList order = keyOrder ? keyOrder->members.value(document.serversKey).keys : servers.keys();
 
-    ConfigContext resolvedContext = context;
-    if (!resolvedContext.environment)
-        resolvedContext.environment = systemEnvironment();
-
     QStringList seen;
     for (const QString &name : order) {
         if (seen.contains(name))
@@ -789,7 +730,7 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
         ServerConfig server;
         server.name = name;
         server.source = value.toObject();
-        ServerReader(path, at, resolvedContext, &server).read(defaults);
+        ServerReader(path, at, context, &server).read(defaults);
         if (order.count(name) > 1) {
             Sink{path, &server.errors}.add(u"%1 is defined %2 times: JSON keeps only the last one; remove or rename "
                                             "the others"_s.arg(at).arg(order.count(name)));

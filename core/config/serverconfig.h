@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config/configcontext.h"
 #include "config/jsonkeyorder.h"
 #include "config/policy.h"
 #include "config/stdiocommand.h"
@@ -10,8 +11,6 @@
 #include <QStringList>
 
 #include <chrono>
-#include <functional>
-#include <optional>
 
 namespace Tether {
 
@@ -59,10 +58,6 @@ struct ServerConfig
     QString describe() const;
 };
 
-// Returns the value of an environment variable, or nothing when it is not set.
-using EnvironmentLookup = std::function<std::optional<QString>(const QString &name)>;
-EnvironmentLookup systemEnvironment();
-
 struct ConfigDocument
 {
     QString path;          // for messages; may be a resource path
@@ -75,14 +70,6 @@ struct ConfigDocument
     bool isValid() const { return errors.isEmpty(); }
     const ServerConfig *server(const QString &name) const;
     QStringList serverNames() const; // in file order
-};
-
-// Variables Tether itself provides in a config, besides ${env:NAME}: ${tether:bindir} is the
-// folder of the running Tether programs (where tether-demo-server is installed too).
-struct ConfigContext
-{
-    EnvironmentLookup environment;
-    QString binDir;
 };
 
 ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const ConfigContext &context);

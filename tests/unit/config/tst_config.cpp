@@ -145,7 +145,6 @@ private slots:
     void expansion_data();
     void expansion();
     void expansionWithoutBinDir();
-    void systemEnvironmentReadsTheProcess();
     void envFile();
     void sameSettings_data();
     void sameSettings();
@@ -914,20 +913,6 @@ void TestConfig::expansionWithoutBinDir()
     QCOMPARE(document.servers.first().errors,
              QStringList{File + u": mcpServers.demo.command uses ${tether:bindir}, but the folder of Tether's "
                                 "programs is not known here: write the path itself"_s});
-}
-
-void TestConfig::systemEnvironmentReadsTheProcess()
-{
-    const EnvironmentLookup lookup = systemEnvironment();
-    const QString name = u"TETHER_TST_CONFIG_%1"_s.arg(QCoreApplication::applicationPid());
-    qunsetenv(name.toLocal8Bit().constData());
-    QCOMPARE(lookup(name), std::nullopt);
-    qputenv(name.toLocal8Bit().constData(), "v\xC3\xA4lue");
-    QCOMPARE(lookup(name), std::optional<QString>(u"välue"_s));
-    qputenv(name.toLocal8Bit().constData(), "");
-    QCOMPARE(lookup(name), std::optional<QString>(QString()));
-    qunsetenv(name.toLocal8Bit().constData());
-    QCOMPARE(lookup(QString()), std::nullopt);
 }
 
 void TestConfig::envFile()
