@@ -2,6 +2,7 @@
 
 #include "common/commandline.h"
 #include "common/jsontext.h"
+#include "config/configparser.h"
 #include "messagelabel.h"
 #include "namevalueeditor.h"
 

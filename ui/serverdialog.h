@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config/configcontext.h"
 #include "config/serverconfig.h"
 
 #include <QDialog>

@@ -1,6 +1,8 @@
 #include "configstore.h"
 
 #include "common/logging.h"
+#include "configfile.h"
+#include "configparser.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "config/configcontext.h"
 #include "config/jsonkeyorder.h"
 #include "config/policy.h"
 #include "config/stdiocommand.h"
@@ -17,10 +16,6 @@ namespace Tether {
 enum class TransportKind { Stdio, StreamableHttp, Sse };
 
 QString transportName(TransportKind kind); // "stdio", "http", "sse"
-
-// How messages name a member of a JSON object: "mcpServers.demo" for plain names,
-// "mcpServers[\"my server\"]" when a dot or space would mislead.
-QString memberPath(const QString &parent, const QString &key);
 
 // Several sessions of one server, for servers that answer one request at a time.
 struct PoolPolicy
@@ -71,21 +66,5 @@ struct ConfigDocument
     const ServerConfig *server(const QString &name) const;
     QStringList serverNames() const; // in file order
 };
-
-ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const ConfigContext &context);
-// Reads and parses a file; a missing or unreadable file is a file-level error.
-ConfigDocument loadConfig(const QString &path, const ConfigContext &context);
-
-// Writes `root` atomically (a temporary file in the same folder, then rename), mode 0600.
-// Refuses, leaving the file untouched, when the file on disk exists but does not parse:
-// a broken file is never overwritten. Indented as QJsonDocument does, with every key where the
-// file on disk has it (see toOrderedJson: new keys go last, a renamed one stays in place). When
-// there is no file yet, keys follow `orderWithoutFile` (the document's keyOrder, such as the
-// embedded demo's), else alphabetically. `written` receives the bytes of the saved file.
-bool saveConfig(const QString &path, const QJsonObject &root, QString *error,
-                const JsonKeyOrder &orderWithoutFile = {}, QByteArray *written = nullptr);
-
-// $XDG_CONFIG_HOME/tether/servers.json (via QStandardPaths).
-QString defaultConfigPath();
 
 } // namespace Tether

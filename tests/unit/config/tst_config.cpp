@@ -1,3 +1,6 @@
+#include "config/configfile.h"
+#include "config/configlocation.h"
+#include "config/configparser.h"
 #include "config/serverconfig.h"
 #include "support/policyprinters.h"
 #include "support/testfiles.h"

@@ -1,6 +1,7 @@
 // Edits of a config's JSON: each edited root parses back to exactly the intended servers, and
 // keeps every key it was not asked to change.
 #include "config/configedit.h"
+#include "config/configparser.h"
 #include "config/serverconfig.h"
 #include "support/policyprinters.h"
 
