@@ -430,6 +430,8 @@ private:
                        "\"https://example.com/mcp\""_s.arg(m_at, explicitType ? u"an "_s + kind : u"a remote"_s));
         }
         const QString rule = u"a remote server's url starts with http:// or https://, such as \"https://example.com/mcp\""_s;
+        if (const QJsonValue written = m_object.value(u"url"_s); written.isString())
+            m_server->urlAsWritten = written.toString();
         if (const auto url = readString(u"url"_s, rule)) {
             const QUrl parsed(*url, QUrl::StrictMode);
             const QString scheme = parsed.scheme().toLower();
@@ -506,6 +508,7 @@ private:
             m_sink.add(error);
 
         m_server->pool = readPool(m_sink, path(u"pool"_s), m_object.value(u"pool"_s), defaults.pool);
+        m_server->poolConfigured = has(u"pool"_s);
         m_server->requestTimeout = readTimeout(m_sink, path(u"timeoutMs"_s), m_object.value(u"timeoutMs"_s), defaults.timeout);
     }
 

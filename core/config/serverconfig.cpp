@@ -99,7 +99,7 @@ QString ServerConfig::describe() const
         return value.isString() ? value.toString() : resolved;
     };
     if (transport != TransportKind::Stdio)
-        return transportName(transport) + u": "_s + redactedUrl(written(u"url"_s, url));
+        return transportName(transport) + u": "_s + shownUrl();
     StdioServerCommand shown;
     shown.program = written(u"command"_s, command.program);
     const QJsonValue args = source.value(u"args"_s);
@@ -110,6 +110,11 @@ QString ServerConfig::describe() const
         shown.arguments = command.arguments;
     }
     return u"stdio: "_s + shown.commandLine();
+}
+
+QString ServerConfig::shownUrl() const
+{
+    return redactedUrl(urlAsWritten.isEmpty() ? url : urlAsWritten);
 }
 
 const ServerConfig *ConfigDocument::server(const QString &name) const

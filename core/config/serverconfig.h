@@ -36,10 +36,14 @@ struct ServerConfig
     TransportKind transport = TransportKind::Stdio;
     StdioServerCommand command;                   // stdio
     QString url;                                  // http, sse
+    QString urlAsWritten;                         // http, sse: before ${env:…} expansion; empty: as `url`
     QList<std::pair<QString, QString>> headers;   // http, sse
     ReconnectPolicy reconnect;
     HeartbeatPolicy heartbeat;
     PoolPolicy pool;
+    // The entry gives "pool" itself (the defaults' alone do not count): its sessions then take
+    // one call at a time.
+    bool poolConfigured = false;
     std::chrono::milliseconds requestTimeout{60000};
     QJsonObject source;   // the server's object exactly as in the file
     QStringList errors;   // why the server is invalid; an invalid server is shown, never started
@@ -51,6 +55,8 @@ struct ServerConfig
     QJsonObject redacted() const;
     // "stdio: node server.js" or "http: https://…"
     QString describe() const;
+    // The url as written, with its user info and query values hidden: what messages may show.
+    QString shownUrl() const;
 };
 
 struct ConfigDocument
