@@ -3,7 +3,7 @@
 // the same moment and recover, with the peak number of spawns in any 100 ms.
 #include "common/logging.h"
 #include "percentile.h"
-#include "config/serverconfig.h"
+#include "config/configparser.h"
 #include "manager/servermanager.h"
 
 #include <QCommandLineParser>

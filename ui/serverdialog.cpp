@@ -1,7 +1,7 @@
 #include "serverdialog.h"
 
-#include "common/commandline.h"
-#include "common/jsontext.h"
+#include "config/configedit.h"
+#include "config/configparser.h"
 #include "messagelabel.h"
 #include "namevalueeditor.h"
 
@@ -11,7 +11,6 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -19,24 +18,9 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include <cmath>
-
 using namespace Qt::StringLiterals;
 
 namespace Tether {
-
-namespace {
-
-QList<std::pair<QString, QString>> namesAndValues(const QJsonValue &value)
-{
-    QList<std::pair<QString, QString>> entries;
-    const QJsonObject object = value.toObject();
-    for (auto it = object.constBegin(); it != object.constEnd(); ++it)
-        entries.append({it.key(), fieldText(it.value())});
-    return entries;
-}
-
-} // namespace
 
 ServerDialog::ServerDialog(const ConfigDocument &document, const QString &editedServer, const ConfigContext &context,
                            QWidget *parent)
@@ -186,23 +170,16 @@ void ServerDialog::load(const ServerConfig &server)
     m_original = server.source;
     m_originalTransport = server.transport;
     m_name->setText(server.name);
-    m_transport->setCurrentIndex(m_transport->findData(transportName(server.transport)));
-    m_command->setText(fieldText(m_original.value(u"command"_s)));
-    const QJsonValue args = m_original.value(u"args"_s);
-    if (args.isArray()) {
-        QStringList words;
-        for (const QJsonValue &arg : args.toArray())
-            words.append(fieldText(arg));
-        m_arguments->setText(joinCommandLine(words));
-    } else {
-        m_arguments->setText(fieldText(args));
-    }
-    m_environment->setEntries(namesAndValues(m_original.value(u"env"_s)));
-    m_workingDirectory->setText(fieldText(m_original.value(u"cwd"_s)));
-    m_url->setText(fieldText(m_original.value(u"url"_s)));
-    m_headers->setEntries(namesAndValues(m_original.value(u"headers"_s)));
-    m_timeout->setText(fieldText(m_original.value(u"timeoutMs"_s)));
-    m_enabled->setChecked(server.enabled);
+    const ServerEntryFields fields = serverEntryFields(server);
+    m_transport->setCurrentIndex(m_transport->findData(transportName(fields.transport)));
+    m_command->setText(fields.command);
+    m_arguments->setText(fields.arguments);
+    m_environment->setEntries(fields.environment);
+    m_workingDirectory->setText(fields.workingDirectory);
+    m_url->setText(fields.url);
+    m_headers->setEntries(fields.headers);
+    m_timeout->setText(fields.timeoutMs);
+    m_enabled->setChecked(fields.enabled);
 }
 
 void ServerDialog::showTransportFields()
@@ -214,85 +191,19 @@ void ServerDialog::showTransportFields()
         m_form->setRowVisible(row, !stdio);
 }
 
-QJsonObject ServerDialog::buildEntry(QMap<Field, QStringList> *problems) const
+ServerEntryFields ServerDialog::enteredFields() const
 {
-    QJsonObject entry = m_original;
-    const TransportKind transport = currentTransport();
-
-    if (!m_enabled->isChecked())
-        entry.insert(u"enabled"_s, false);
-    else if (m_original.contains(u"enabled"_s))
-        entry.insert(u"enabled"_s, true);
-
-    // A type the entry's form already implies (a command, or a url without type) is not added.
-    if (m_original.contains(u"type"_s) || transport != m_originalTransport) {
-        const bool writtenAsStreamable = m_original.value(u"type"_s).toString() == u"streamable-http";
-        entry.insert(u"type"_s, transport == TransportKind::StreamableHttp && writtenAsStreamable
-                                    ? u"streamable-http"_s
-                                    : transportName(transport));
-    }
-
-    if (transport == TransportKind::Stdio) {
-        for (const QString &key : {u"url"_s, u"headers"_s})
-            entry.remove(key);
-        // Written even when empty, so that the config's message names the command.
-        entry.insert(u"command"_s, m_command->text().trimmed());
-        entry.remove(u"args"_s);
-        if (!m_arguments->text().trimmed().isEmpty()) {
-            const SplitCommandLine split = splitCommandLine(m_arguments->text());
-            if (split.error.isEmpty())
-                entry.insert(u"args"_s, QJsonArray::fromStringList(split.words));
-            else
-                (*problems)[Field::Arguments].append(
-                    tr("The arguments cannot be split into words: %1. Close the quote, or put a backslash before a "
-                       "quote or backslash that is meant literally.").arg(split.error));
-        }
-        putNameValues(&entry, u"env"_s, m_environment, Field::Environment, tr("environment variable"), problems);
-        const QString workingDirectory = m_workingDirectory->text().trimmed();
-        if (workingDirectory.isEmpty())
-            entry.remove(u"cwd"_s);
-        else
-            entry.insert(u"cwd"_s, workingDirectory);
-    } else {
-        for (const QString &key : {u"command"_s, u"args"_s, u"env"_s, u"envFile"_s, u"cwd"_s})
-            entry.remove(key);
-        entry.insert(u"url"_s, m_url->text().trimmed());
-        putNameValues(&entry, u"headers"_s, m_headers, Field::Headers, tr("header"), problems);
-    }
-
-    // What is not a number goes in as text, and the config's rule for timeoutMs answers it.
-    const QString timeout = m_timeout->text().trimmed();
-    bool isNumber = false;
-    const double milliseconds = timeout.toDouble(&isNumber);
-    if (timeout.isEmpty())
-        entry.remove(u"timeoutMs"_s);
-    else if (isNumber && std::isfinite(milliseconds))
-        entry.insert(u"timeoutMs"_s, milliseconds == std::floor(milliseconds) && std::abs(milliseconds) < 1e15
-                                         ? QJsonValue(qint64(milliseconds))
-                                         : QJsonValue(milliseconds));
-    else
-        entry.insert(u"timeoutMs"_s, timeout);
-    return entry;
-}
-
-void ServerDialog::putNameValues(QJsonObject *entry, const QString &key, const NameValueEditor *editor, Field field,
-                                 const QString &what, QMap<Field, QStringList> *problems) const
-{
-    const QList<std::pair<QString, QString>> entries = editor->entries();
-    QJsonObject object;
-    for (const auto &[name, value] : entries) {
-        if (object.contains(name)) {
-            // JSON would keep only one of them, silently.
-            const QString message = tr("The %1 \"%2\" is given twice: keep one row.").arg(what, name);
-            if (!(*problems)[field].contains(message))
-                (*problems)[field].append(message);
-        }
-        object.insert(name, value);
-    }
-    if (object.isEmpty())
-        entry->remove(key);
-    else
-        entry->insert(key, object);
+    ServerEntryFields fields;
+    fields.transport = currentTransport();
+    fields.enabled = m_enabled->isChecked();
+    fields.command = m_command->text();
+    fields.arguments = m_arguments->text();
+    fields.environment = m_environment->entries();
+    fields.workingDirectory = m_workingDirectory->text();
+    fields.url = m_url->text();
+    fields.headers = m_headers->entries();
+    fields.timeoutMs = m_timeout->text();
+    return fields;
 }
 
 ServerDialog::Field ServerDialog::fieldOf(const QString &message) const
@@ -319,7 +230,19 @@ ServerDialog::Field ServerDialog::fieldOf(const QString &message) const
 void ServerDialog::validate()
 {
     QMap<Field, QStringList> problems;
-    m_entry = buildEntry(&problems);
+    const BuiltServerEntry built = buildServerEntry(enteredFields(), m_original, m_originalTransport);
+    m_entry = built.entry;
+    if (!built.argumentsError.isEmpty())
+        problems[Field::Arguments].append(
+            tr("The arguments cannot be split into words: %1. Close the quote, or put a backslash before a quote or "
+               "backslash that is meant literally.").arg(built.argumentsError));
+    const auto addRepeated = [&problems](Field field, const QString &what, const QStringList &names) {
+        // JSON would keep only one of them, silently.
+        for (const QString &name : names)
+            problems[field].append(tr("The %1 \"%2\" is given twice: keep one row.").arg(what, name));
+    };
+    addRepeated(Field::Environment, tr("environment variable"), built.repeatedEnvironment);
+    addRepeated(Field::Headers, tr("header"), built.repeatedHeaders);
 
     const QString name = serverName();
     if (!name.isEmpty() && name != m_editedServer && m_existingNames.contains(name))

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config/configcontext.h"
 #include "config/serverconfig.h"
 
 #include <QDialog>
@@ -18,10 +19,12 @@ class QListWidget;
 namespace Tether {
 
 class NameValueEditor;
+struct ServerEntryFields;
 
-// Adds a server or edits one. The entry is judged exactly as the config file is: parseConfig reads
-// it in a one-server document with the config's defaults and the program's context, and each
-// message appears next to the field it names. OK stays disabled while any message is shown.
+// Adds a server or edits one. buildServerEntry makes the entry from the fields, and it is judged
+// exactly as the config file is: parseConfig reads it in a one-server document with the config's
+// defaults and the program's context, and each message appears next to the field it names. OK
+// stays disabled while any message is shown.
 // The dialog edits nothing itself: the caller writes serverName() and serverEntry() into the config.
 class ServerDialog final : public QDialog
 {
@@ -51,9 +54,7 @@ private:
     void load(const ServerConfig &server);
     void showTransportFields();
     void validate();
-    QJsonObject buildEntry(QMap<Field, QStringList> *problems) const;
-    void putNameValues(QJsonObject *entry, const QString &key, const NameValueEditor *editor, Field field,
-                       const QString &what, QMap<Field, QStringList> *problems) const;
+    ServerEntryFields enteredFields() const;
     Field fieldOf(const QString &message) const;
     void browseWorkingDirectory();
 

@@ -3,8 +3,10 @@
 #include "exitstatus.h"
 #include "output.h"
 
+#include "config/configfile.h"
 #include "config/configimport.h"
 #include "config/configlocation.h"
+#include "config/configparser.h"
 #include "config/serverconfig.h"
 
 #include <QFile>

@@ -1,6 +1,7 @@
 #include "servertarget.h"
 
 #include "config/configlocation.h"
+#include "config/configparser.h"
 #include "config/serverconfig.h"
 #include "manager/transportfactory.h"
 #include "transport/stdiotransport.h"

@@ -1,5 +1,12 @@
 #include "configedit.h"
 
+#include "common/commandline.h"
+#include "common/jsontext.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace Tether {
@@ -61,6 +68,33 @@ QJsonObject clearServerPolicy(QJsonObject root, const QString &serversKey, const
         removeAliasedPolicy(object, section);
         object.remove(section);
     });
+}
+
+// Names to values as a JSON object, or no key at all when there are none. Returns the names
+// given more than once, each once.
+QStringList putNameValues(QJsonObject &entry, const QString &key, const QList<std::pair<QString, QString>> &rows)
+{
+    QJsonObject object;
+    QStringList repeated;
+    for (const auto &[name, value] : rows) {
+        if (object.contains(name) && !repeated.contains(name))
+            repeated.append(name);
+        object.insert(name, value);
+    }
+    if (object.isEmpty())
+        entry.remove(key);
+    else
+        entry.insert(key, object);
+    return repeated;
+}
+
+QList<std::pair<QString, QString>> namesAndValues(const QJsonValue &value)
+{
+    QList<std::pair<QString, QString>> rows;
+    const QJsonObject object = value.toObject();
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+        rows.append({it.key(), fieldText(it.value())});
+    return rows;
 }
 
 } // namespace
@@ -137,6 +171,91 @@ QJsonObject setServerEnabled(QJsonObject root, const QString &serversKey, const 
         if (object.contains(u"enabled"_s) || !enabled)
             object.insert(u"enabled"_s, enabled);
     });
+}
+
+ServerEntryFields serverEntryFields(const ServerConfig &server)
+{
+    const QJsonObject &entry = server.source;
+    ServerEntryFields fields;
+    fields.transport = server.transport;
+    fields.enabled = server.enabled;
+    fields.command = fieldText(entry.value(u"command"_s));
+    const QJsonValue args = entry.value(u"args"_s);
+    if (args.isArray()) {
+        QStringList words;
+        for (const QJsonValue &arg : args.toArray())
+            words.append(fieldText(arg));
+        fields.arguments = joinCommandLine(words);
+    } else {
+        fields.arguments = fieldText(args);
+    }
+    fields.environment = namesAndValues(entry.value(u"env"_s));
+    fields.workingDirectory = fieldText(entry.value(u"cwd"_s));
+    fields.url = fieldText(entry.value(u"url"_s));
+    fields.headers = namesAndValues(entry.value(u"headers"_s));
+    fields.timeoutMs = fieldText(entry.value(u"timeoutMs"_s));
+    return fields;
+}
+
+BuiltServerEntry buildServerEntry(const ServerEntryFields &fields, const QJsonObject &existing,
+                                  TransportKind existingTransport)
+{
+    BuiltServerEntry built;
+    QJsonObject &entry = built.entry;
+    entry = existing;
+
+    if (!fields.enabled)
+        entry.insert(u"enabled"_s, false);
+    else if (existing.contains(u"enabled"_s))
+        entry.insert(u"enabled"_s, true);
+
+    // A type the entry's form already implies (a command, or a url without type) is not added.
+    if (existing.contains(u"type"_s) || fields.transport != existingTransport) {
+        const bool writtenAsStreamable = existing.value(u"type"_s).toString() == u"streamable-http";
+        entry.insert(u"type"_s, fields.transport == TransportKind::StreamableHttp && writtenAsStreamable
+                                    ? u"streamable-http"_s
+                                    : transportName(fields.transport));
+    }
+
+    if (fields.transport == TransportKind::Stdio) {
+        for (const QString &key : {u"url"_s, u"headers"_s})
+            entry.remove(key);
+        // Written even when empty, so that the config's message names the command.
+        entry.insert(u"command"_s, fields.command.trimmed());
+        entry.remove(u"args"_s);
+        if (!fields.arguments.trimmed().isEmpty()) {
+            const SplitCommandLine split = splitCommandLine(fields.arguments);
+            if (split.error.isEmpty())
+                entry.insert(u"args"_s, QJsonArray::fromStringList(split.words));
+            else
+                built.argumentsError = split.error;
+        }
+        built.repeatedEnvironment = putNameValues(entry, u"env"_s, fields.environment);
+        const QString workingDirectory = fields.workingDirectory.trimmed();
+        if (workingDirectory.isEmpty())
+            entry.remove(u"cwd"_s);
+        else
+            entry.insert(u"cwd"_s, workingDirectory);
+    } else {
+        for (const QString &key : {u"command"_s, u"args"_s, u"env"_s, u"envFile"_s, u"cwd"_s})
+            entry.remove(key);
+        entry.insert(u"url"_s, fields.url.trimmed());
+        built.repeatedHeaders = putNameValues(entry, u"headers"_s, fields.headers);
+    }
+
+    // What is not a number goes in as text, and the config's rule for timeoutMs answers it.
+    const QString timeout = fields.timeoutMs.trimmed();
+    bool isNumber = false;
+    const double milliseconds = timeout.toDouble(&isNumber);
+    if (timeout.isEmpty())
+        entry.remove(u"timeoutMs"_s);
+    else if (isNumber && std::isfinite(milliseconds))
+        entry.insert(u"timeoutMs"_s, milliseconds == std::floor(milliseconds) && std::abs(milliseconds) < 1e15
+                                         ? QJsonValue(qint64(milliseconds))
+                                         : QJsonValue(milliseconds));
+    else
+        entry.insert(u"timeoutMs"_s, timeout);
+    return built;
 }
 
 } // namespace Tether

@@ -1,11 +1,15 @@
 #pragma once
 
 #include "config/policy.h"
+#include "config/serverconfig.h"
 
 #include <QJsonObject>
+#include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
+#include <utility>
 
 namespace Tether {
 
@@ -42,5 +46,41 @@ QJsonObject putServer(QJsonObject root, const QString &serversKey, const QString
 QJsonObject removeServer(QJsonObject root, const QString &serversKey, const QString &server);
 // Enabled is the default: enabling a server that does not say `enabled` adds nothing.
 QJsonObject setServerEnabled(QJsonObject root, const QString &serversKey, const QString &server, bool enabled);
+
+// A server's entry as the window's server dialog edits it: each field as text, the way it is
+// typed, with variables unexpanded.
+struct ServerEntryFields
+{
+    TransportKind transport = TransportKind::Stdio;
+    bool enabled = true;
+    QString command;                                // stdio
+    QString arguments;                              // stdio: a command line, split into words as a shell would
+    QList<std::pair<QString, QString>> environment; // stdio: rows in order; a name may be given twice
+    QString workingDirectory;                       // stdio
+    QString url;                                    // http, sse
+    QList<std::pair<QString, QString>> headers;     // http, sse: as environment
+    QString timeoutMs;                              // empty: the default
+};
+
+// A server's fields as its entry in the file writes them, for editing.
+ServerEntryFields serverEntryFields(const ServerConfig &server);
+
+// The entry `fields` make, and what in them cannot be written as JSON. Everything else is left
+// for parseConfig to judge, as it judges the file.
+struct BuiltServerEntry
+{
+    QJsonObject entry;
+    QString argumentsError;          // why the arguments cannot be split into words; they are then left out
+    QStringList repeatedEnvironment; // names given in more than one row: JSON keeps only the last
+    QStringList repeatedHeaders;
+};
+
+// The entry of a server edited as `fields`, starting from `existing`: its entry as written, read
+// as `existingTransport` (empty and stdio for a new server). Keys the fields do not cover are
+// kept (reconnect, heartbeat, pool, unknown keys) except those only the other transport uses;
+// "type" and "enabled" are written only when `existing` has them or they differ from what the
+// entry implies without them.
+BuiltServerEntry buildServerEntry(const ServerEntryFields &fields, const QJsonObject &existing,
+                                  TransportKind existingTransport);
 
 } // namespace Tether

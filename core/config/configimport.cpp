@@ -1,6 +1,6 @@
 #include "configimport.h"
 
-#include "serverconfig.h"
+#include "configparser.h"
 
 #include <QDir>
 #include <QJsonDocument>

@@ -2,6 +2,9 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QStandardPaths>
+
+using namespace Qt::StringLiterals;
 
 namespace Tether {
 
@@ -13,6 +16,11 @@ ConfigSource locateConfig(const QString &explicitPath)
     if (QFileInfo::exists(userFile))
         return {userFile, false};
     return {QString::fromUtf16(EmbeddedConfigPath), true};
+}
+
+QString defaultConfigPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + u"/tether/servers.json"_s;
 }
 
 ConfigContext programConfigContext()

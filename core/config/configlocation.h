@@ -1,6 +1,8 @@
 #pragma once
 
-#include "serverconfig.h"
+#include "config/configcontext.h"
+
+#include <QString>
 
 namespace Tether {
 
@@ -13,6 +15,9 @@ struct ConfigSource
 };
 
 ConfigSource locateConfig(const QString &explicitPath);
+
+// The user's file: $XDG_CONFIG_HOME/tether/servers.json (via QStandardPaths).
+QString defaultConfigPath();
 
 inline constexpr char16_t EmbeddedConfigPath[] = u":/tether/default-servers.json";
 

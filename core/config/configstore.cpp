@@ -2,6 +2,8 @@
 #include "configwatcher.h"
 
 #include "common/logging.h"
+#include "configfile.h"
+#include "configparser.h"
 
 #include <QFile>
 #include <QFileInfo>

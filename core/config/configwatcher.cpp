@@ -1,6 +1,7 @@
 #include "configwatcher.h"
 
 #include "common/logging.h"
+#include "configparser.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "configcontext.h"
 #include "serverconfig.h"
 
 #include <QFileSystemWatcher>

@@ -10,18 +10,12 @@
 #include <QStringList>
 
 #include <chrono>
-#include <functional>
-#include <optional>
 
 namespace Tether {
 
 enum class TransportKind { Stdio, StreamableHttp, Sse };
 
 QString transportName(TransportKind kind); // "stdio", "http", "sse"
-
-// How messages name a member of a JSON object: "mcpServers.demo" for plain names,
-// "mcpServers[\"my server\"]" when a dot or space would mislead.
-QString memberPath(const QString &parent, const QString &key);
 
 // Several sessions of one server, for servers that answer one request at a time.
 struct PoolPolicy
@@ -42,10 +36,14 @@ struct ServerConfig
     TransportKind transport = TransportKind::Stdio;
     StdioServerCommand command;                   // stdio
     QString url;                                  // http, sse
+    QString urlAsWritten;                         // http, sse: before ${env:…} expansion; empty: as `url`
     QList<std::pair<QString, QString>> headers;   // http, sse
     ReconnectPolicy reconnect;
     HeartbeatPolicy heartbeat;
     PoolPolicy pool;
+    // The entry gives "pool" itself (the defaults' alone do not count): its sessions then take
+    // one call at a time.
+    bool poolConfigured = false;
     std::chrono::milliseconds requestTimeout{60000};
     QJsonObject source;   // the server's object exactly as in the file
     QStringList errors;   // why the server is invalid; an invalid server is shown, never started
@@ -57,11 +55,9 @@ struct ServerConfig
     QJsonObject redacted() const;
     // "stdio: node server.js" or "http: https://…"
     QString describe() const;
+    // The url as written, with its user info and query values hidden: what messages may show.
+    QString shownUrl() const;
 };
-
-// Returns the value of an environment variable, or nothing when it is not set.
-using EnvironmentLookup = std::function<std::optional<QString>(const QString &name)>;
-EnvironmentLookup systemEnvironment();
 
 struct ConfigDocument
 {
@@ -76,29 +72,5 @@ struct ConfigDocument
     const ServerConfig *server(const QString &name) const;
     QStringList serverNames() const; // in file order
 };
-
-// Variables Tether itself provides in a config, besides ${env:NAME}: ${tether:bindir} is the
-// folder of the running Tether programs (where tether-demo-server is installed too).
-struct ConfigContext
-{
-    EnvironmentLookup environment;
-    QString binDir;
-};
-
-ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const ConfigContext &context);
-// Reads and parses a file; a missing or unreadable file is a file-level error.
-ConfigDocument loadConfig(const QString &path, const ConfigContext &context);
-
-// Writes `root` atomically (a temporary file in the same folder, then rename), mode 0600.
-// Refuses, leaving the file untouched, when the file on disk exists but does not parse:
-// a broken file is never overwritten. Indented as QJsonDocument does, with every key where the
-// file on disk has it (see toOrderedJson: new keys go last, a renamed one stays in place). When
-// there is no file yet, keys follow `orderWithoutFile` (the document's keyOrder, such as the
-// embedded demo's), else alphabetically. `written` receives the bytes of the saved file.
-bool saveConfig(const QString &path, const QJsonObject &root, QString *error,
-                const JsonKeyOrder &orderWithoutFile = {}, QByteArray *written = nullptr);
-
-// $XDG_CONFIG_HOME/tether/servers.json (via QStandardPaths).
-QString defaultConfigPath();
 
 } // namespace Tether

@@ -23,7 +23,7 @@ ServerPool::ServerPool(const ServerConfig &config, ToolRegistry *registry, milli
     : QObject(parent)
     , m_config(config)
     , m_registry(registry)
-    , m_exclusive(config.source.contains(u"pool"))
+    , m_exclusive(config.poolConfigured)
     , m_idleTimeout(idleTimeout)
 {
     // Queued calls expire and idle sessions close on this tick: a pool needs it, a single session does not.

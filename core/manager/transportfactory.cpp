@@ -19,8 +19,7 @@ TransportFactory transportFactoryFor(const ServerConfig &config, HttpFallback ht
     HttpServerEndpoint endpoint;
     endpoint.url = QUrl(config.url);
     endpoint.headers = config.headers;
-    const QJsonValue written = config.source.value(QLatin1StringView("url"));
-    endpoint.shownUrl = redactedUrl(written.isString() ? written.toString() : config.url);
+    endpoint.shownUrl = config.shownUrl();
     HttpTransportOptions options;
     options.requestTimeout = config.requestTimeout;
     if (config.transport == TransportKind::Sse)

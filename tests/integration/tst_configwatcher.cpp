@@ -1,4 +1,5 @@
 // Hot reload: a changed config file restarts only the servers whose settings changed.
+#include "config/configfile.h"
 #include "config/configwatcher.h"
 #include "manager/servermanager.h"
 #include "support/testfiles.h"

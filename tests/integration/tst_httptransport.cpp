@@ -818,7 +818,7 @@ private slots:
         config.name = u"remote"_s;
         config.transport = TransportKind::StreamableHttp;
         config.url = QString(written).replace(u"${env:KEY}"_s, u"sk-from-env"_s);
-        config.source = QJsonObject{{u"url"_s, written}};
+        config.urlAsWritten = written;
         const std::unique_ptr<Transport> transport = transportFactoryFor(config)();
         QCOMPARE(transport->description(), u"http: "_s + shown);
     }

@@ -1,6 +1,6 @@
 // End to end on loopback against the official reference server @modelcontextprotocol/server-everything
 // (pinned in package-lock.json) in its Streamable HTTP and HTTP+SSE modes.
-#include "config/serverconfig.h"
+#include "config/configparser.h"
 #include "manager/servermanager.h"
 #include "session/mcpclientsession.h"
 #include "support/testprocess.h"

@@ -332,7 +332,7 @@ private slots:
     {
         ServerConfig config = demo(u"pooled"_s);
         config.pool = {1, 1, 4};
-        config.source = QJsonObject{{u"pool"_s, QJsonObject{{u"min"_s, 1}, {u"max"_s, 1}}}};
+        config.poolConfigured = true;
         ServerManager manager;
         manager.applyConfig(document({config}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"pooled"_s}), 10000);

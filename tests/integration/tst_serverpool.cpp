@@ -19,7 +19,7 @@ ServerConfig pooled(int min, int max, int maxQueue = 64)
     config.command = demoServer();
     config.heartbeat.enabled = false;
     config.pool = {min, max, maxQueue};
-    config.source = QJsonObject{{u"pool"_s, QJsonObject{{u"min"_s, min}, {u"max"_s, max}}}};
+    config.poolConfigured = true;
     return config;
 }
 
@@ -122,7 +122,7 @@ private slots:
     {
         ToolRegistry registry;
         ServerConfig config = pooled(1, 1);
-        config.source = {};
+        config.poolConfigured = false;
         ServerPool pool(config, &registry);
         pool.start();
         QTRY_COMPARE_WITH_TIMEOUT(pool.state(), ServerState::Connected, 10000);

@@ -1,5 +1,6 @@
 // The Import dialog: the servers of a Claude Desktop or VS Code file listed without secrets, name
 // clashes marked and imported only under a new name, and files that cannot be read explained.
+#include "config/configparser.h"
 #include "importdialog.h"
 #include "config/configimport.h"
 #include "support/mnemonicchecks.h"

@@ -1,6 +1,7 @@
 // The Add/Edit server dialog: the entry it builds, the config's messages at the fields they
 // concern, masked secrets, the fields of each transport, and edits that keep what is not shown.
 #include "common/commandline.h"
+#include "config/configparser.h"
 #include "namevalueeditor.h"
 #include "serverdialog.h"
 #include "support/mnemonicchecks.h"

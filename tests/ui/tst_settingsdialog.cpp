@@ -1,6 +1,7 @@
 // The policy settings dialog: every value the resolvers refuse is refused where it is typed,
 // valid values come back as the config the user meant, and the figures and chart follow.
 #include "backoffchart.h"
+#include "config/configparser.h"
 #include "settingsdialog.h"
 #include "support/mnemonicchecks.h"
 #include "support/namedchild.h"

@@ -1,3 +1,6 @@
+#include "config/configfile.h"
+#include "config/configlocation.h"
+#include "config/configparser.h"
 #include "config/serverconfig.h"
 #include "support/policyprinters.h"
 #include "support/testfiles.h"
@@ -142,10 +145,11 @@ private slots:
     void defaults_data();
     void defaults();
     void builtInDefaults();
+    void poolConfigured_data();
+    void poolConfigured();
     void expansion_data();
     void expansion();
     void expansionWithoutBinDir();
-    void systemEnvironmentReadsTheProcess();
     void envFile();
     void sameSettings_data();
     void sameSettings();
@@ -153,6 +157,7 @@ private slots:
     void redaction();
     void errorsNeverShowSecrets();
     void describe();
+    void shownUrl();
     void loadFixtures_data();
     void loadFixtures();
     void loadErrors();
@@ -849,6 +854,30 @@ void TestConfig::builtInDefaults()
     QCOMPARE(bounds.enabled, false);
 }
 
+void TestConfig::poolConfigured_data()
+{
+    QTest::addColumn<QByteArray>("config");
+    QTest::addColumn<bool>("configured");
+
+    QTest::newRow("no pool") << QByteArray(R"({"mcpServers": {"demo": {"command": "x"}}})") << false;
+    QTest::newRow("own pool") << QByteArray(R"({"mcpServers": {"demo": {"command": "x", "pool": {"max": 2}}}})") << true;
+    QTest::newRow("own pool of defaults") << QByteArray(R"({"mcpServers": {"demo": {"command": "x", "pool": {}}}})")
+                                          << true;
+    QTest::newRow("defaults' pool only")
+        << QByteArray(R"({"defaults": {"pool": {"max": 4}}, "mcpServers": {"demo": {"command": "x"}}})") << false;
+}
+
+void TestConfig::poolConfigured()
+{
+    QFETCH(QByteArray, config);
+    QFETCH(bool, configured);
+    const ConfigDocument document = parse(config);
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    const ServerConfig &server = document.servers.first();
+    QVERIFY2(server.isValid(), qPrintable(server.errors.join(u'\n')));
+    QCOMPARE(server.poolConfigured, configured);
+}
+
 void TestConfig::expansion_data()
 {
     QTest::addColumn<QByteArray>("server");
@@ -914,20 +943,6 @@ void TestConfig::expansionWithoutBinDir()
     QCOMPARE(document.servers.first().errors,
              QStringList{File + u": mcpServers.demo.command uses ${tether:bindir}, but the folder of Tether's "
                                 "programs is not known here: write the path itself"_s});
-}
-
-void TestConfig::systemEnvironmentReadsTheProcess()
-{
-    const EnvironmentLookup lookup = systemEnvironment();
-    const QString name = u"TETHER_TST_CONFIG_%1"_s.arg(QCoreApplication::applicationPid());
-    qunsetenv(name.toLocal8Bit().constData());
-    QCOMPARE(lookup(name), std::nullopt);
-    qputenv(name.toLocal8Bit().constData(), "v\xC3\xA4lue");
-    QCOMPARE(lookup(name), std::optional<QString>(u"välue"_s));
-    qputenv(name.toLocal8Bit().constData(), "");
-    QCOMPARE(lookup(name), std::optional<QString>(QString()));
-    qunsetenv(name.toLocal8Bit().constData());
-    QCOMPARE(lookup(QString()), std::nullopt);
 }
 
 void TestConfig::envFile()
@@ -1116,6 +1131,22 @@ void TestConfig::describe()
     built.command.arguments = {u"server.js"_s};
     QCOMPARE(built.describe(), u"stdio: node server.js"_s);
     QCOMPARE(built.redacted().value(u"args"_s).toArray(), QJsonArray{u"server.js"_s});
+}
+
+void TestConfig::shownUrl()
+{
+    // As written: a variable shows as its reference, never as its value.
+    const ServerConfig remote = parseServer(R"({"url": "https://${env:HOST}/mcp?key=${env:API_TOKEN}&plain=v"})");
+    QCOMPARE(remote.url, u"https://mcp.example.com/mcp?key="_s + Secret + u"&plain=v"_s);
+    QCOMPARE(remote.urlAsWritten, u"https://${env:HOST}/mcp?key=${env:API_TOKEN}&plain=v"_s);
+    QCOMPARE(remote.shownUrl(), u"https://${env:HOST}/mcp?key=${env:API_TOKEN}&plain=…"_s);
+    QCOMPARE(parseServer(R"({"command": "x"})").urlAsWritten, QString());
+    // Built in code, without a url as written.
+    ServerConfig built;
+    built.transport = TransportKind::Sse;
+    built.url = u"https://me:pw@e.com/sse"_s;
+    QCOMPARE(built.shownUrl(), u"https://…:…@e.com/sse"_s);
+    QCOMPARE(built.describe(), u"sse: https://…:…@e.com/sse"_s);
 }
 
 void TestConfig::loadFixtures_data()

@@ -1,6 +1,9 @@
 // Edits of a config's JSON: each edited root parses back to exactly the intended servers, and
-// keeps every key it was not asked to change.
+// keeps every key it was not asked to change. A server's entry built from the server dialog's
+// fields does the same.
+#include "common/commandline.h"
 #include "config/configedit.h"
+#include "config/configparser.h"
 #include "config/serverconfig.h"
 #include "support/policyprinters.h"
 
@@ -62,6 +65,30 @@ const QByteArray Sample = R"({
                  "connection": {"reconnect": {"maxRetries": 2, "baseDelay": 100}, "heartbeat": {"interval": 15000}}}
     }
 })";
+
+// The one server of a root holding `entry` alone, as parseConfig judges it.
+ServerConfig parseEntry(const QJsonObject &entry)
+{
+    const ConfigDocument document = parse(QJsonObject{{u"mcpServers"_s, QJsonObject{{u"demo"_s, entry}}}});
+    if (!document.isValid() || document.servers.size() != 1)
+        qFatal("bad test entry: %s", qPrintable(document.errors.join(u'\n')));
+    return document.servers.constFirst();
+}
+
+ServerEntryFields stdioFields(const QString &command)
+{
+    ServerEntryFields fields;
+    fields.command = command;
+    return fields;
+}
+
+ServerEntryFields remoteFields(TransportKind transport, const QString &url)
+{
+    ServerEntryFields fields;
+    fields.transport = transport;
+    fields.url = url;
+    return fields;
+}
 
 } // namespace
 
@@ -252,6 +279,248 @@ private slots:
         QCOMPARE(server(document, u"a"_s).reconnect.maxAttempts, 1);
         QCOMPARE(server(document, u"b"_s).enabled, false);
         QCOMPARE(root.value(u"inputs"_s).toArray().size(), 1);
+    }
+
+    void buildsANewStdioEntry()
+    {
+        ServerEntryFields fields = stdioFields(u"  npx "_s);
+        fields.arguments = u" -y @scope/server 'a b' "_s;
+        fields.environment = {{u"DEBUG"_s, u"1"_s}, {u"DATA"_s, u"${tether:bindir}/data"_s}};
+        fields.workingDirectory = u" /srv/mcp "_s;
+        fields.timeoutMs = u" 90000 "_s;
+        const BuiltServerEntry built = buildServerEntry(fields, {}, TransportKind::Stdio);
+
+        // Blanks around a field are not part of it; a form the entry implies adds no "type".
+        QCOMPARE(built.entry, (QJsonObject{{u"command"_s, u"npx"_s},
+                                           {u"args"_s, QJsonArray{u"-y"_s, u"@scope/server"_s, u"a b"_s}},
+                                           {u"env"_s, QJsonObject{{u"DEBUG"_s, u"1"_s}, {u"DATA"_s, u"${tether:bindir}/data"_s}}},
+                                           {u"cwd"_s, u"/srv/mcp"_s},
+                                           {u"timeoutMs"_s, 90000}}));
+        QCOMPARE(built.argumentsError, QString());
+        QCOMPARE(built.repeatedEnvironment, QStringList());
+        const ServerConfig server = parseEntry(built.entry);
+        QVERIFY2(server.isValid(), qPrintable(server.errors.join(u'\n')));
+        QCOMPARE(server.requestTimeout, std::chrono::milliseconds(90000));
+    }
+
+    void buildsANewRemoteEntry_data()
+    {
+        QTest::addColumn<int>("transport");
+        QTest::addColumn<QJsonObject>("expected");
+
+        const QString url = u"https://e.com/mcp"_s;
+        const QJsonObject headers{{u"Authorization"_s, u"Bearer ${env:TOKEN}"_s}};
+        QTest::newRow("http") << int(TransportKind::StreamableHttp)
+                              << QJsonObject{{u"type"_s, u"http"_s}, {u"url"_s, url}, {u"headers"_s, headers}};
+        QTest::newRow("sse") << int(TransportKind::Sse)
+                             << QJsonObject{{u"type"_s, u"sse"_s}, {u"url"_s, url}, {u"headers"_s, headers}};
+    }
+
+    void buildsANewRemoteEntry()
+    {
+        QFETCH(int, transport);
+        QFETCH(QJsonObject, expected);
+        ServerEntryFields fields = remoteFields(TransportKind(transport), u" https://e.com/mcp "_s);
+        fields.headers = {{u"Authorization"_s, u"Bearer ${env:TOKEN}"_s}};
+        // A new server is read as stdio: any other transport says its type.
+        const BuiltServerEntry built = buildServerEntry(fields, {}, TransportKind::Stdio);
+        QCOMPARE(built.entry, expected);
+        QCOMPARE(built.repeatedHeaders, QStringList());
+        QCOMPARE(parseEntry(built.entry).transport, TransportKind(transport));
+    }
+
+    void keepsWhatTheFieldsDoNotCover()
+    {
+        const QJsonObject existing{{u"command"_s, u"old"_s},
+                                   {u"envFile"_s, u".env"_s},
+                                   {u"reconnect"_s, QJsonObject{{u"maxAttempts"_s, 3}}},
+                                   {u"pool"_s, QJsonObject{{u"max"_s, 2}}},
+                                   {u"x-editor"_s, QJsonObject{{u"color"_s, u"red"_s}}}};
+        const BuiltServerEntry built = buildServerEntry(stdioFields(u"new"_s), existing, TransportKind::Stdio);
+        QJsonObject expected = existing;
+        expected.insert(u"command"_s, u"new"_s);
+        QCOMPARE(built.entry, expected);
+    }
+
+    void switchingTransportRemovesTheOthersKeys()
+    {
+        const QJsonObject stdio{{u"command"_s, u"x"_s}, {u"args"_s, QJsonArray{u"a"_s}},
+                                {u"env"_s, QJsonObject{{u"A"_s, u"1"_s}}}, {u"envFile"_s, u".env"_s},
+                                {u"cwd"_s, u"/tmp"_s}, {u"timeoutMs"_s, 5000}, {u"x-note"_s, u"kept"_s}};
+        ServerEntryFields remote = remoteFields(TransportKind::StreamableHttp, u"https://e.com/mcp"_s);
+        remote.timeoutMs = u"5000"_s;
+        const QJsonObject asRemote = buildServerEntry(remote, stdio, TransportKind::Stdio).entry;
+        QCOMPARE(asRemote, (QJsonObject{{u"type"_s, u"http"_s}, {u"url"_s, u"https://e.com/mcp"_s},
+                                        {u"timeoutMs"_s, 5000}, {u"x-note"_s, u"kept"_s}}));
+
+        const QJsonObject back = buildServerEntry(stdioFields(u"x"_s), asRemote, TransportKind::StreamableHttp).entry;
+        QCOMPARE(back, (QJsonObject{{u"type"_s, u"stdio"_s}, {u"command"_s, u"x"_s}, {u"x-note"_s, u"kept"_s}}));
+    }
+
+    void writesTheTypeOnlyWhenNeeded_data()
+    {
+        QTest::addColumn<QJsonObject>("existing");
+        QTest::addColumn<int>("existingTransport");
+        QTest::addColumn<int>("transport");
+        QTest::addColumn<QJsonValue>("type"); // undefined: no "type" key
+
+        const QJsonObject url{{u"url"_s, u"https://e.com/mcp"_s}};
+        QJsonObject streamable = url;
+        streamable.insert(u"type"_s, u"streamable-http"_s);
+        QJsonObject stdio{{u"type"_s, u"stdio"_s}, {u"command"_s, u"x"_s}};
+        const int http = int(TransportKind::StreamableHttp);
+        const int sse = int(TransportKind::Sse);
+        const int local = int(TransportKind::Stdio);
+        QTest::newRow("url implies http") << url << http << http << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("url now sse") << url << http << sse << QJsonValue(u"sse"_s);
+        QTest::newRow("streamable-http kept") << streamable << http << http << QJsonValue(u"streamable-http"_s);
+        QTest::newRow("streamable-http now sse") << streamable << http << sse << QJsonValue(u"sse"_s);
+        QTest::newRow("explicit stdio kept") << stdio << local << local << QJsonValue(u"stdio"_s);
+        QTest::newRow("explicit stdio now http") << stdio << local << http << QJsonValue(u"http"_s);
+    }
+
+    void writesTheTypeOnlyWhenNeeded()
+    {
+        QFETCH(QJsonObject, existing);
+        QFETCH(int, existingTransport);
+        QFETCH(int, transport);
+        QFETCH(QJsonValue, type);
+        const ServerEntryFields fields = TransportKind(transport) == TransportKind::Stdio
+                                             ? stdioFields(u"x"_s)
+                                             : remoteFields(TransportKind(transport), u"https://e.com/mcp"_s);
+        const QJsonObject entry = buildServerEntry(fields, existing, TransportKind(existingTransport)).entry;
+        QCOMPARE(entry.value(u"type"_s), type);
+        QCOMPARE(parseEntry(entry).transport, TransportKind(transport));
+    }
+
+    void writesEnabledOnlyWhenNeeded()
+    {
+        ServerEntryFields fields = stdioFields(u"x"_s);
+        QVERIFY(!buildServerEntry(fields, {}, TransportKind::Stdio).entry.contains(u"enabled"_s));
+        const QJsonObject disabled{{u"command"_s, u"x"_s}, {u"enabled"_s, false}};
+        QCOMPARE(buildServerEntry(fields, disabled, TransportKind::Stdio).entry.value(u"enabled"_s), QJsonValue(true));
+        fields.enabled = false;
+        const QJsonObject entry = buildServerEntry(fields, {}, TransportKind::Stdio).entry;
+        QCOMPARE(entry.value(u"enabled"_s), QJsonValue(false));
+        QCOMPARE(parseEntry(entry).enabled, false);
+    }
+
+    void emptyFieldsRemoveTheirKeys()
+    {
+        const QJsonObject existing{{u"command"_s, u"x"_s}, {u"args"_s, QJsonArray{u"a"_s}},
+                                   {u"env"_s, QJsonObject{{u"A"_s, u"1"_s}}}, {u"cwd"_s, u"/tmp"_s},
+                                   {u"timeoutMs"_s, 5000}};
+        ServerEntryFields fields = stdioFields(u"x"_s);
+        fields.arguments = u"  "_s;
+        fields.workingDirectory = u" "_s;
+        QCOMPARE(buildServerEntry(fields, existing, TransportKind::Stdio).entry,
+                 (QJsonObject{{u"command"_s, u"x"_s}}));
+        // The command is written even when empty, so that the config's message names it.
+        const QJsonObject empty = buildServerEntry(stdioFields(QString()), {}, TransportKind::Stdio).entry;
+        QCOMPARE(empty, (QJsonObject{{u"command"_s, u""_s}}));
+
+        const QJsonObject remote{{u"url"_s, u"https://e.com/mcp"_s}, {u"headers"_s, QJsonObject{{u"A"_s, u"1"_s}}}};
+        QCOMPARE(buildServerEntry(remoteFields(TransportKind::StreamableHttp, u"https://e.com/mcp"_s), remote,
+                                  TransportKind::StreamableHttp).entry,
+                 (QJsonObject{{u"url"_s, u"https://e.com/mcp"_s}}));
+    }
+
+    void argumentsThatDoNotSplit()
+    {
+        ServerEntryFields fields = stdioFields(u"x"_s);
+        fields.arguments = u"--name 'open"_s;
+        const QJsonObject existing{{u"command"_s, u"x"_s}, {u"args"_s, QJsonArray{u"old"_s}}};
+        const BuiltServerEntry built = buildServerEntry(fields, existing, TransportKind::Stdio);
+        QCOMPARE(built.argumentsError, splitCommandLine(fields.arguments).error);
+        QVERIFY(!built.argumentsError.isEmpty());
+        QCOMPARE(built.entry, (QJsonObject{{u"command"_s, u"x"_s}}));
+    }
+
+    void repeatedNames()
+    {
+        ServerEntryFields fields = stdioFields(u"x"_s);
+        fields.environment = {{u"A"_s, u"1"_s}, {u"B"_s, u"2"_s}, {u"A"_s, u"3"_s}, {u"A"_s, u"4"_s}, {u"B"_s, u"5"_s}};
+        const BuiltServerEntry stdio = buildServerEntry(fields, {}, TransportKind::Stdio);
+        // Each name once, in the order it was first repeated; JSON keeps the last row.
+        QCOMPARE(stdio.repeatedEnvironment, (QStringList{u"A"_s, u"B"_s}));
+        QCOMPARE(stdio.entry.value(u"env"_s).toObject(), (QJsonObject{{u"A"_s, u"4"_s}, {u"B"_s, u"5"_s}}));
+        QCOMPARE(stdio.repeatedHeaders, QStringList());
+
+        ServerEntryFields remote = remoteFields(TransportKind::Sse, u"https://e.com/sse"_s);
+        remote.headers = {{u"X-Key"_s, u"1"_s}, {u"X-Key"_s, u"2"_s}};
+        const BuiltServerEntry built = buildServerEntry(remote, {}, TransportKind::Stdio);
+        QCOMPARE(built.repeatedHeaders, QStringList{u"X-Key"_s});
+        QCOMPARE(built.entry.value(u"headers"_s).toObject(), (QJsonObject{{u"X-Key"_s, u"2"_s}}));
+        QCOMPARE(built.repeatedEnvironment, QStringList());
+    }
+
+    void timeout_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QJsonValue>("written"); // undefined: no "timeoutMs" key
+
+        QTest::newRow("empty") << u"  "_s << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("whole number") << u"90000"_s << QJsonValue(90000);
+        QTest::newRow("fraction") << u"1500.5"_s << QJsonValue(1500.5);
+        QTest::newRow("huge") << u"1e20"_s << QJsonValue(1e20);
+        QTest::newRow("negative") << u"-5"_s << QJsonValue(-5);
+        // What is not a number goes in as text, for the config's rule to answer.
+        QTest::newRow("text") << u"soon"_s << QJsonValue(u"soon"_s);
+        QTest::newRow("not finite") << u"inf"_s << QJsonValue(u"inf"_s);
+    }
+
+    void timeout()
+    {
+        QFETCH(QString, typed);
+        QFETCH(QJsonValue, written);
+        ServerEntryFields fields = stdioFields(u"x"_s);
+        fields.timeoutMs = typed;
+        const QJsonObject existing{{u"command"_s, u"x"_s}, {u"timeoutMs"_s, 1000}};
+        const QJsonValue value = buildServerEntry(fields, existing, TransportKind::Stdio).entry.value(u"timeoutMs"_s);
+        QCOMPARE(value, written);
+    }
+
+    // A server's fields show its entry as written, and give it back unchanged when nothing is edited.
+    void fieldsRoundTrip_data()
+    {
+        QTest::addColumn<QJsonObject>("entry");
+
+        QTest::newRow("stdio") << QJsonObject{{u"command"_s, u"${env:HOME_DIR}/bin/server"_s},
+                                              {u"args"_s, QJsonArray{u"-y"_s, u"a b"_s, u"it's"_s}},
+                                              {u"env"_s, QJsonObject{{u"TOKEN"_s, u"${env:API_TOKEN}"_s}}},
+                                              {u"cwd"_s, u"/srv"_s},
+                                              {u"timeoutMs"_s, 20000},
+                                              {u"enabled"_s, false},
+                                              {u"pool"_s, QJsonObject{{u"max"_s, 2}}}};
+        QTest::newRow("http") << QJsonObject{{u"type"_s, u"streamable-http"_s},
+                                             {u"url"_s, u"https://e.com/mcp?key=${env:KEY}"_s},
+                                             {u"headers"_s, QJsonObject{{u"Authorization"_s, u"Bearer x"_s}}}};
+        QTest::newRow("sse") << QJsonObject{{u"type"_s, u"sse"_s}, {u"url"_s, u"https://e.com/sse"_s}};
+    }
+
+    void fieldsRoundTrip()
+    {
+        QFETCH(QJsonObject, entry);
+        const ServerConfig server = parseEntry(entry);
+        const ServerEntryFields fields = serverEntryFields(server);
+        QCOMPARE(fields.transport, server.transport);
+        QCOMPARE(fields.enabled, server.enabled);
+        QCOMPARE(fields.url, entry.value(u"url"_s).toString());
+        QCOMPARE(fields.command, entry.value(u"command"_s).toString());
+        const BuiltServerEntry built = buildServerEntry(fields, server.source, server.transport);
+        QCOMPARE(built.entry, entry);
+    }
+
+    void fieldsShowValuesOfTheWrongKind()
+    {
+        // As JSON, so that they are seen for what they are and the config's message explains them.
+        const QJsonObject entry{{u"command"_s, u"x"_s}, {u"args"_s, u"-y server"_s}, {u"timeoutMs"_s, u"soon"_s},
+                                {u"env"_s, QJsonObject{{u"PORT"_s, 8080}}}};
+        const ConfigDocument document = parse(QJsonObject{{u"mcpServers"_s, QJsonObject{{u"demo"_s, entry}}}});
+        const ServerEntryFields fields = serverEntryFields(document.servers.constFirst());
+        QCOMPARE(fields.arguments, u"-y server"_s);
+        QCOMPARE(fields.timeoutMs, u"soon"_s);
+        QCOMPARE(fields.environment, (QList<std::pair<QString, QString>>{{u"PORT"_s, u"8080"_s}}));
     }
 };
 

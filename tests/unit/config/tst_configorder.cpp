@@ -1,7 +1,9 @@
 // Saving a config leaves the user's file in the order they wrote it: every key keeps its place
 // at every depth, edits change only what they edit, and the layout is QJsonDocument's.
 #include "config/configedit.h"
+#include "config/configfile.h"
 #include "config/jsonkeyorder.h"
+#include "config/configparser.h"
 #include "config/serverconfig.h"
 #include "support/testfiles.h"
 

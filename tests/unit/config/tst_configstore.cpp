@@ -1,5 +1,6 @@
 // The config as the window edits it: atomic saves, the embedded demo saved as the user's file,
 // and outside edits picked up.
+#include "config/configfile.h"
 #include "config/configstore.h"
 #include "support/testfiles.h"
 

@@ -1,0 +1,622 @@
+#include "configparser.h"
+
+#include "common/jsontext.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QUrl>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+QString memberPath(const QString &parent, const QString &key)
+{
+    const bool plain = !key.isEmpty() && std::all_of(key.begin(), key.end(), [](QChar c) {
+        return c.isLetterOrNumber() || c == u'_' || c == u'-';
+    });
+    if (plain)
+        return parent + u'.' + key;
+    return parent + u"[\""_s + QString(key).replace(u"\\"_s, u"\\\\"_s).replace(u"\""_s, u"\\\""_s) + u"\"]"_s;
+}
+
+namespace {
+
+// For values that may be secrets (env and header values): what kind of value, never the value.
+QString kindOf(const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::String:
+        return u"a string"_s;
+    case QJsonValue::Double:
+        return u"a number"_s;
+    case QJsonValue::Bool:
+        return u"a boolean"_s;
+    case QJsonValue::Null:
+        return u"null"_s;
+    case QJsonValue::Array:
+        return u"an array"_s;
+    case QJsonValue::Object:
+        return u"an object"_s;
+    case QJsonValue::Undefined:
+        break;
+    }
+    return u"missing"_s;
+}
+
+QString quotedList(const QStringList &names)
+{
+    QStringList quoted;
+    for (const QString &name : names)
+        quoted.append(u'"' + name + u'"');
+    return quoted.join(u", "_s);
+}
+
+// Where messages go: a server's errors or the file's, each naming the file first.
+struct Sink
+{
+    QString file;
+    QStringList *errors;
+
+    void add(const QString &text) const { errors->append(file + u": "_s + text); }
+};
+
+// The same wording as the policy resolution, for the numbers judged here.
+std::optional<int> readWholeNumber(const Sink &sink, const QString &path, const QJsonValue &value, int minimum,
+                                   int maximum)
+{
+    const QString rule = u"it must be a whole number from %1 to %2"_s.arg(minimum).arg(maximum);
+    const double number = value.toDouble(std::nan(""));
+    if (!value.isDouble() || !std::isfinite(number)) {
+        sink.add(u"%1 = %2 is not a number: %3"_s.arg(path, quotedJson(value), rule));
+        return std::nullopt;
+    }
+    if (number != std::floor(number) || number < minimum || number > maximum) {
+        sink.add(u"%1 = %2 is out of range: %3"_s.arg(path, quotedJson(value), rule));
+        return std::nullopt;
+    }
+    return int(number);
+}
+
+void rejectUnknownKeys(const Sink &sink, const QString &path, const QJsonObject &object, const QStringList &known,
+                       const QString &what)
+{
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        if (!known.contains(it.key()))
+            sink.add(u"%1 = %2 is not %3 (known: %4)"_s.arg(memberPath(path, it.key()), quotedJson(it.value()), what,
+                                                          known.join(u", "_s)));
+    }
+}
+
+PoolPolicy readPool(const Sink &sink, const QString &path, const QJsonValue &value, const PoolPolicy &base)
+{
+    PoolPolicy pool = base;
+    if (value.isUndefined())
+        return pool;
+    if (!value.isObject()) {
+        sink.add(u"%1 = %2 is not an object: write it as {\"min\": 1, \"max\": 4, \"maxQueue\": 64}"_s.arg(
+            path, quotedJson(value)));
+        return pool;
+    }
+    const QJsonObject object = value.toObject();
+    rejectUnknownKeys(sink, path, object, {u"min"_s, u"max"_s, u"maxQueue"_s}, u"a pool setting"_s);
+    bool judged = true; // the cross-field rule only between values that passed on their own
+    const auto read = [&](const QString &field, int minimum, int maximum, int *target) {
+        const QJsonValue given = object.value(field);
+        if (given.isUndefined())
+            return;
+        if (const auto number = readWholeNumber(sink, path + u'.' + field, given, minimum, maximum))
+            *target = *number;
+        else
+            judged = false;
+    };
+    read(u"min"_s, 0, 64, &pool.min);
+    read(u"max"_s, 1, 64, &pool.max);
+    read(u"maxQueue"_s, 0, 10000, &pool.maxQueue);
+    if (judged && pool.max < pool.min) {
+        sink.add(u"%1.max = %2 is less than %1.min = %3: the pool cannot keep open more sessions than it may "
+                 "hold; raise max or lower min"_s.arg(path).arg(pool.max).arg(pool.min));
+        pool.max = pool.min;
+    }
+    return pool;
+}
+
+std::chrono::milliseconds readTimeout(const Sink &sink, const QString &path, const QJsonValue &value,
+                                      std::chrono::milliseconds base)
+{
+    if (value.isUndefined())
+        return base;
+    if (const auto number = readWholeNumber(sink, path, value, 1000, 3600000))
+        return std::chrono::milliseconds(*number);
+    return base;
+}
+
+struct Defaults
+{
+    ReconnectPolicy reconnect;
+    HeartbeatPolicy heartbeat;
+    PoolPolicy pool;
+    std::chrono::milliseconds timeout = ServerConfig{}.requestTimeout;
+};
+
+// The resolve functions name a server; for `defaults` their messages are given its path instead.
+void addDefaultsPolicyErrors(const Sink &sink, const QStringList &errors)
+{
+    const QString prefix = u"server 'defaults': "_s;
+    for (const QString &error : errors)
+        sink.add(error.startsWith(prefix) ? u"defaults."_s + error.mid(prefix.size()) : error);
+}
+
+Defaults readDefaults(const Sink &sink, const QJsonValue &value)
+{
+    Defaults defaults;
+    if (value.isUndefined())
+        return defaults;
+    if (!value.isObject()) {
+        sink.add(u"defaults = %1 is not an object: it holds what every server starts from, such as "
+                 "{\"reconnect\": {\"maxAttempts\": 5}}"_s.arg(quotedJson(value)));
+        return defaults;
+    }
+    const QJsonObject object = value.toObject();
+    const QString path = u"defaults"_s;
+    rejectUnknownKeys(sink, path, object, {u"reconnect"_s, u"heartbeat"_s, u"pool"_s, u"timeoutMs"_s},
+                      u"a default Tether knows"_s);
+
+    const QJsonValue reconnect = object.value(u"reconnect"_s);
+    if (reconnect.isObject()) {
+        const auto resolution = resolveReconnectPolicy(path, reconnect.toObject());
+        defaults.reconnect = resolution.policy;
+        addDefaultsPolicyErrors(sink, resolution.errors);
+    } else if (!reconnect.isUndefined()) {
+        sink.add(u"defaults.reconnect = %1 is not an object: write it as {\"maxAttempts\": 5}"_s.arg(quotedJson(reconnect)));
+    }
+    const QJsonValue heartbeat = object.value(u"heartbeat"_s);
+    if (heartbeat.isObject()) {
+        const auto resolution = resolveHeartbeatPolicy(path, heartbeat.toObject());
+        defaults.heartbeat = resolution.policy;
+        addDefaultsPolicyErrors(sink, resolution.errors);
+    } else if (!heartbeat.isUndefined()) {
+        sink.add(u"defaults.heartbeat = %1 is not an object: write it as {\"intervalMs\": 30000}"_s.arg(quotedJson(heartbeat)));
+    }
+    defaults.pool = readPool(sink, u"defaults.pool"_s, object.value(u"pool"_s), defaults.pool);
+    defaults.timeout = readTimeout(sink, u"defaults.timeoutMs"_s, object.value(u"timeoutMs"_s), defaults.timeout);
+    return defaults;
+}
+
+// Reads one server's object; every problem goes to the server's errors.
+class ServerReader
+{
+public:
+    ServerReader(const QString &file, QString at, const ConfigContext &context, ServerConfig *server)
+        : m_sink{file, &server->errors}
+        , m_at(std::move(at))
+        , m_object(server->source)
+        , m_context(context)
+        , m_server(server)
+    {}
+
+    void read(const Defaults &defaults)
+    {
+        if (m_server->name.isEmpty())
+            m_sink.add(m_at + u" has an empty name: give the server a name, it is how Tether and its tools refer to it"_s);
+
+        const QJsonValue enabled = m_object.value(u"enabled"_s);
+        if (enabled.isBool())
+            m_server->enabled = enabled.toBool();
+        else if (!enabled.isUndefined())
+            m_sink.add(u"%1 = %2 is not valid: it must be true or false"_s.arg(path(u"enabled"_s), quotedJson(enabled)));
+
+        readTransport();
+        readPolicies(defaults);
+    }
+
+private:
+    QString path(const QString &field) const { return memberPath(m_at, field); }
+    bool has(const QString &field) const { return m_object.contains(field); }
+
+    void readTransport()
+    {
+        const QJsonValue type = m_object.value(u"type"_s);
+        std::optional<TransportKind> kind;
+        if (!type.isUndefined()) {
+            const QString name = type.toString();
+            if (type.isString() && name == u"stdio")
+                kind = TransportKind::Stdio;
+            else if (type.isString() && (name == u"http" || name == u"streamable-http"))
+                kind = TransportKind::StreamableHttp;
+            else if (type.isString() && name == u"sse")
+                kind = TransportKind::Sse;
+            else
+                m_sink.add(u"%1 = %2 is not a transport Tether knows: it must be \"stdio\", \"http\" (also written "
+                           "\"streamable-http\") or \"sse\""_s.arg(path(u"type"_s), quotedJson(type)));
+        }
+        const bool explicitType = kind.has_value();
+        if (!kind && has(u"command"_s) && has(u"url"_s)) {
+            // Without a type there is no telling which one was meant; judge neither against the other.
+            m_sink.add(u"%1 gives both \"command\" and \"url\": give \"command\" for a server Tether starts, or "
+                       "\"url\" for a remote one"_s.arg(m_at));
+            m_server->transport = TransportKind::Stdio;
+            readStdio(false);
+            readRemote(false);
+            return;
+        }
+        if (!kind)
+            kind = has(u"url"_s) ? TransportKind::StreamableHttp : TransportKind::Stdio;
+        m_server->transport = *kind;
+
+        if (*kind == TransportKind::Stdio) {
+            readStdio(explicitType);
+            rejectForeign({u"url"_s, u"headers"_s},
+                          u"which only an http or sse server uses: remove them, or set \"type\" to \"http\" or \"sse\""_s);
+        } else {
+            readRemote(explicitType);
+            rejectForeign({u"command"_s, u"args"_s, u"env"_s, u"envFile"_s, u"cwd"_s},
+                          u"which only a stdio server uses: remove them, or remove \"url\" and \"type\" to start the "
+                          "command instead"_s);
+        }
+    }
+
+    void rejectForeign(const QStringList &fields, const QString &advice)
+    {
+        QStringList given;
+        for (const QString &field : fields) {
+            if (has(field))
+                given.append(field);
+        }
+        if (!given.isEmpty())
+            m_sink.add(u"%1 is %2 server but also gives %3, %4"_s.arg(
+                m_at, m_server->transport == TransportKind::Stdio ? u"a stdio"_s : u"an "_s + transportName(m_server->transport),
+                quotedList(given), advice));
+    }
+
+    std::optional<QString> expand(const QString &where, const QString &text) const
+    {
+        const VariableExpansion expansion = expandVariables(where, text, m_context);
+        for (const QString &error : expansion.errors)
+            m_sink.add(error);
+        if (!expansion.isValid())
+            return std::nullopt;
+        return expansion.text;
+    }
+
+    // A string field, expanded; nothing when absent or wrong (the error is recorded).
+    std::optional<QString> readString(const QString &field, const QString &rule)
+    {
+        const QJsonValue value = m_object.value(field);
+        if (value.isUndefined())
+            return std::nullopt;
+        if (!value.isString()) {
+            m_sink.add(u"%1 = %2 is not a string: %3"_s.arg(path(field), quotedJson(value), rule));
+            return std::nullopt;
+        }
+        const auto expanded = expand(path(field), value.toString());
+        if (expanded && expanded->isEmpty()) {
+            m_sink.add(u"%1 = %2 is empty: %3"_s.arg(path(field), quotedJson(value), rule));
+            return std::nullopt;
+        }
+        return expanded;
+    }
+
+    // env and headers: names to string values. The values may be secrets and are never shown.
+    QList<std::pair<QString, QString>> readSecretMap(const QString &field, const QString &what, const QString &example)
+    {
+        QList<std::pair<QString, QString>> entries;
+        const QJsonValue value = m_object.value(field);
+        if (value.isUndefined())
+            return entries;
+        if (!value.isObject()) {
+            m_sink.add(u"%1 is %2, not an object: it maps %3 names to string values, such as %4"_s.arg(
+                path(field), kindOf(value), what, example));
+            return entries;
+        }
+        const QJsonObject object = value.toObject();
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+            const QString where = memberPath(path(field), it.key());
+            if (it.key().isEmpty() || it.key().contains(u'=') || it.key().contains(u'\n')) {
+                m_sink.add(u"%1 is not a valid %2 name: give a name without \"=\" or line breaks"_s.arg(where, what));
+                continue;
+            }
+            if (!it.value().isString()) {
+                m_sink.add(u"%1 is %2, not a string: every %3 value must be a string; write it in quotes (the value "
+                           "is not shown, it may be a secret)"_s.arg(where, kindOf(it.value()), what));
+                continue;
+            }
+            if (const auto expanded = expand(where, it.value().toString()))
+                entries.append({it.key(), *expanded});
+        }
+        return entries;
+    }
+
+    void readStdio(bool explicitType)
+    {
+        StdioServerCommand &command = m_server->command;
+        if (!has(u"command"_s)) {
+            m_sink.add(explicitType
+                           ? u"%1 has no \"command\": a stdio server needs the program to start, such as \"npx\""_s.arg(m_at)
+                           : u"%1 has neither \"command\" nor \"url\": give \"command\" for a server Tether starts, "
+                             "such as \"npx\", or \"url\" for a remote one"_s.arg(m_at));
+        }
+        command.program = readString(u"command"_s, u"the command is the program to start, such as \"npx\""_s).value_or(QString());
+
+        const QJsonValue args = m_object.value(u"args"_s);
+        if (args.isArray()) {
+            const QJsonArray array = args.toArray();
+            for (qsizetype i = 0; i < array.size(); ++i) {
+                const QString where = u"%1[%2]"_s.arg(path(u"args"_s)).arg(i);
+                if (!array.at(i).isString()) {
+                    m_sink.add(u"%1 = %2 is not a string: every argument must be a string"_s.arg(where, quotedJson(array.at(i))));
+                    continue;
+                }
+                if (const auto expanded = expand(where, array.at(i).toString()))
+                    command.arguments.append(*expanded);
+            }
+        } else if (!args.isUndefined()) {
+            m_sink.add(u"%1 = %2 is not an array: args is a list of strings, such as [\"-y\", \"some-server\"]"_s.arg(
+                path(u"args"_s), quotedJson(args)));
+        }
+
+        // env wins over envFile, as in VS Code.
+        QList<std::pair<QString, QString>> environment = readEnvFile();
+        for (const auto &entry : readSecretMap(u"env"_s, u"environment variable"_s, u"{\"DEBUG\": \"1\"}"_s)) {
+            environment.removeIf([&](const auto &existing) { return existing.first == entry.first; });
+            environment.append(entry);
+        }
+        std::sort(environment.begin(), environment.end());
+        command.environment = environment;
+
+        command.workingDirectory = readString(u"cwd"_s, u"cwd is the folder to start the server in"_s).value_or(QString());
+    }
+
+    // VS Code's envFile: NAME=value lines, # comments, optional quotes and "export ".
+    QList<std::pair<QString, QString>> readEnvFile()
+    {
+        QList<std::pair<QString, QString>> entries;
+        const auto name = readString(u"envFile"_s, u"envFile is the path of a file of NAME=value lines"_s);
+        if (!name)
+            return entries;
+        const QString where = path(u"envFile"_s);
+        const QString fileName = QDir::isRelativePath(*name) ? QFileInfo(m_sink.file).absoluteDir().filePath(*name) : *name;
+        QFile file(fileName);
+        if (!QFileInfo(fileName).isFile() || !file.open(QIODevice::ReadOnly)) {
+            m_sink.add(u"%1 = %2: %3 cannot be read (%4): create it, or remove envFile"_s.arg(
+                where, quotedJson(m_object.value(u"envFile"_s)), fileName,
+                QFileInfo::exists(fileName) ? file.errorString() : u"no such file"_s));
+            return entries;
+        }
+        const QStringList lines = QString::fromUtf8(file.read(MaxConfigBytes)).split(u'\n');
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            QString line = lines.at(i).trimmed();
+            if (line.isEmpty() || line.startsWith(u'#'))
+                continue;
+            if (line.startsWith(u"export "))
+                line = line.mid(7).trimmed();
+            const qsizetype equals = line.indexOf(u'=');
+            const QString key = line.left(equals).trimmed();
+            if (equals <= 0 || key.contains(u' ') || key.contains(u'\t')) {
+                // The line itself is not shown: it may hold a secret.
+                m_sink.add(u"%1: line %2 of %3 is not NAME=value: write one variable per line, such as DEBUG=1"_s.arg(
+                    where).arg(i + 1).arg(fileName));
+                continue;
+            }
+            QString value = line.mid(equals + 1).trimmed();
+            const bool quoted = value.size() >= 2 && (value.front() == u'"' || value.front() == u'\'')
+                                && value.back() == value.front();
+            if (quoted) {
+                const bool doubleQuoted = value.front() == u'"';
+                value = value.mid(1, value.size() - 2);
+                if (doubleQuoted)
+                    value.replace(u"\\n"_s, u"\n"_s).replace(u"\\\""_s, u"\""_s);
+            } else if (const qsizetype comment = value.indexOf(u" #"_s); comment >= 0) {
+                value = value.left(comment).trimmed();
+            }
+            entries.removeIf([&](const auto &existing) { return existing.first == key; });
+            entries.append({key, value});
+        }
+        return entries;
+    }
+
+    void readRemote(bool explicitType)
+    {
+        const QString kind = transportName(m_server->transport);
+        if (!has(u"url"_s)) {
+            m_sink.add(u"%1 has no \"url\": %2 server needs the address to connect to, such as "
+                       "\"https://example.com/mcp\""_s.arg(m_at, explicitType ? u"an "_s + kind : u"a remote"_s));
+        }
+        const QString rule = u"a remote server's url starts with http:// or https://, such as \"https://example.com/mcp\""_s;
+        if (const QJsonValue written = m_object.value(u"url"_s); written.isString())
+            m_server->urlAsWritten = written.toString();
+        if (const auto url = readString(u"url"_s, rule)) {
+            const QUrl parsed(*url, QUrl::StrictMode);
+            const QString scheme = parsed.scheme().toLower();
+            if (!parsed.isValid() || (scheme != u"http" && scheme != u"https") || parsed.host().isEmpty()) {
+                // The URL as written: a value from the environment may carry a token.
+                const QString found = scheme.isEmpty() || scheme == u"http" || scheme == u"https"
+                                          ? QString()
+                                          : u" (its scheme is \"%1\")"_s.arg(scheme);
+                m_sink.add(u"%1 = %2 is not an http or https URL%3: %4"_s.arg(
+                    path(u"url"_s), quotedJson(m_object.value(u"url"_s)), found, rule));
+            } else {
+                m_server->url = *url;
+            }
+        }
+        m_server->headers = readSecretMap(u"headers"_s, u"header"_s, u"{\"Authorization\": \"Bearer ${env:TOKEN}\"}"_s);
+    }
+
+    // connection.reconnect / connection.heartbeat (the seed article's form) under the plain field.
+    QJsonObject policyInput(const QString &section, const QJsonObject &connection)
+    {
+        QJsonObject merged;
+        const QJsonValue aliased = connection.value(section);
+        const QString aliasPath = memberPath(path(u"connection"_s), section);
+        if (aliased.isObject())
+            merged = aliased.toObject();
+        else if (!aliased.isUndefined())
+            m_sink.add(u"%1 = %2 is not an object: write it as {\"maxRetries\": 5}"_s.arg(aliasPath, quotedJson(aliased)));
+
+        const QJsonValue plain = m_object.value(section);
+        if (!plain.isObject()) {
+            if (!plain.isUndefined())
+                m_sink.add(u"%1 = %2 is not an object: write it as %3"_s.arg(
+                    path(section), quotedJson(plain),
+                    section == u"reconnect" ? u"{\"maxAttempts\": 5}"_s : u"{\"intervalMs\": 30000}"_s));
+            return merged;
+        }
+        const QJsonObject object = plain.toObject();
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+            const QJsonValue other = merged.value(it.key());
+            if (!other.isUndefined() && other != it.value()) {
+                m_sink.add(u"%1 = %2 and %3 = %4 disagree: they are the same setting, give only one"_s.arg(
+                    memberPath(aliasPath, it.key()), quotedJson(other), memberPath(path(section), it.key()),
+                    quotedJson(it.value())));
+                merged.remove(it.key()); // neither wins: the default stays
+                continue;
+            }
+            merged.insert(it.key(), it.value());
+        }
+        return merged;
+    }
+
+    void readPolicies(const Defaults &defaults)
+    {
+        QJsonObject connection;
+        const QJsonValue connectionValue = m_object.value(u"connection"_s);
+        if (connectionValue.isObject()) {
+            connection = connectionValue.toObject();
+            rejectUnknownKeys(m_sink, path(u"connection"_s), connection, {u"reconnect"_s, u"heartbeat"_s},
+                              u"a connection setting"_s);
+        } else if (!connectionValue.isUndefined()) {
+            m_sink.add(u"%1 = %2 is not an object: it holds \"reconnect\" and \"heartbeat\", such as "
+                       "{\"reconnect\": {\"maxRetries\": 5}}"_s.arg(path(u"connection"_s), quotedJson(connectionValue)));
+        }
+
+        const auto reconnect = resolveReconnectPolicy(m_server->name, policyInput(u"reconnect"_s, connection),
+                                                      defaults.reconnect);
+        m_server->reconnect = reconnect.policy;
+        for (const QString &error : reconnect.errors)
+            m_sink.add(error);
+        const auto heartbeat = resolveHeartbeatPolicy(m_server->name, policyInput(u"heartbeat"_s, connection),
+                                                      defaults.heartbeat);
+        m_server->heartbeat = heartbeat.policy;
+        for (const QString &error : heartbeat.errors)
+            m_sink.add(error);
+
+        m_server->pool = readPool(m_sink, path(u"pool"_s), m_object.value(u"pool"_s), defaults.pool);
+        m_server->poolConfigured = has(u"pool"_s);
+        m_server->requestTimeout = readTimeout(m_sink, path(u"timeoutMs"_s), m_object.value(u"timeoutMs"_s), defaults.timeout);
+    }
+
+    Sink m_sink;
+    QString m_at;
+    const QJsonObject &m_object;
+    const ConfigContext &m_context;
+    ServerConfig *m_server;
+};
+
+} // namespace
+
+QString parseErrorLocation(const QByteArray &bytes, const QJsonParseError &error)
+{
+    // Qt reports the offset just past the character it stopped at; name that character.
+    const qsizetype offset = std::clamp<qsizetype>(error.offset - 1, 0, bytes.size());
+    const QByteArrayView before = QByteArrayView(bytes).first(offset);
+    qsizetype lineStart = before.lastIndexOf('\n') + 1;
+    if (lineStart == 0 && before.startsWith("\xEF\xBB\xBF"))
+        lineStart = 3;
+    const qsizetype line = before.count('\n') + 1;
+    const qsizetype column = QString::fromUtf8(before.sliced(lineStart)).toUcs4().size() + 1;
+    QString text = u"line %1, column %2"_s.arg(line).arg(column);
+    const QByteArrayView near = QByteArrayView(bytes).sliced(std::max<qsizetype>(0, offset - 2)).first(
+        std::min<qsizetype>(4, bytes.size() - std::max<qsizetype>(0, offset - 2)));
+    const QString hint = near.contains("//") || near.contains("/*")
+                             ? u"; comments are not allowed in JSON, remove them"_s
+                             : QString();
+    return text + u" (%1%2)"_s.arg(error.errorString(), hint);
+}
+
+bool isBlankConfig(const QByteArray &bytes)
+{
+    const QByteArray trimmed = bytes.trimmed();
+    return trimmed.isEmpty() || trimmed == "\xEF\xBB\xBF";
+}
+
+ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const ConfigContext &context)
+{
+    ConfigDocument document;
+    document.path = path;
+    document.serversKey = u"mcpServers"_s;
+    const Sink fileSink{path, &document.errors};
+    // An empty file (as `touch` makes it) is a config without servers, ready to be saved into.
+    if (isBlankConfig(bytes))
+        return document;
+
+    QJsonParseError parseError;
+    const QJsonDocument json = QJsonDocument::fromJson(bytes, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        fileSink.add(parseErrorLocation(bytes, parseError) + u": the file is not valid JSON; fix it and load it again"_s);
+        return document;
+    }
+    if (!json.isObject()) {
+        fileSink.add(u"the file holds a JSON %1, not an object: a config file is an object such as "
+                     "{\"mcpServers\": {}}"_s.arg(json.isArray() ? u"array"_s : u"value"_s));
+        return document;
+    }
+    document.root = json.object();
+    const std::optional<JsonKeyOrder> keyOrder = JsonKeyOrder::scan(bytes);
+    document.keyOrder = keyOrder.value_or(JsonKeyOrder());
+    const bool hasMcpServers = document.root.contains(u"mcpServers"_s);
+    const bool hasServers = document.root.contains(u"servers"_s);
+    if (hasMcpServers && hasServers) {
+        fileSink.add(u"the file has both \"mcpServers\" and \"servers\": Tether reads one list of servers; move "
+                     "them all into \"mcpServers\""_s);
+        return document;
+    }
+    if (hasServers)
+        document.serversKey = u"servers"_s;
+
+    const Defaults defaults = readDefaults(fileSink, document.root.value(u"defaults"_s));
+
+    const QJsonValue serversValue = document.root.value(document.serversKey);
+    if (serversValue.isUndefined())
+        return document;
+    if (!serversValue.isObject()) {
+        fileSink.add(u"%1 = %2 is not an object: it maps each server's name to its settings, such as "
+                     "{\"demo\": {\"command\": \"npx\", \"args\": [\"-y\", \"some-server\"]}}"_s.arg(
+                         document.serversKey, quotedJson(serversValue)));
+        return document;
+    }
+    const QJsonObject servers = serversValue.toObject();
+    const QStringList order = keyOrder ? keyOrder->members.value(document.serversKey).keys : servers.keys();
+
+    QStringList seen;
+    for (const QString &name : order) {
+        if (seen.contains(name))
+            continue;
+        seen.append(name);
+        const QString at = memberPath(document.serversKey, name);
+        const QJsonValue value = servers.value(name);
+        if (!value.isObject()) {
+            fileSink.add(u"%1 = %2 is not an object: each server is an object such as {\"command\": \"npx\", "
+                         "\"args\": [\"-y\", \"some-server\"]}"_s.arg(at, quotedJson(value)));
+            continue;
+        }
+        ServerConfig server;
+        server.name = name;
+        server.source = value.toObject();
+        ServerReader(path, at, context, &server).read(defaults);
+        if (order.count(name) > 1) {
+            Sink{path, &server.errors}.add(u"%1 is defined %2 times: JSON keeps only the last one; remove or rename "
+                                            "the others"_s.arg(at).arg(order.count(name)));
+        }
+        document.servers.append(server);
+    }
+    return document;
+}
+
+} // namespace Tether
