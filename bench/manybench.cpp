@@ -1,7 +1,9 @@
 // 200 supervised demo servers from one config: time until all are Connected, the manager's
 // memory per server (children excluded), and the event-loop stall while all of them crash at
-// the same moment and recover, with the peak number of spawns in any 100 ms.
+// the same moment and recover, with the peak number of spawns in any 100 ms. Exits with 1,
+// saying why, when it cannot finish.
 #include "common/logging.h"
+#include "execwithin.h"
 #include "percentile.h"
 #include "config/configparser.h"
 #include "manager/servermanager.h"
@@ -25,9 +27,35 @@
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
+using Bench::execWithin;
 using Bench::percentile;
 
 namespace {
+
+// How long starting or recovering every server, or stopping them, may take before the
+// benchmark gives up.
+constexpr std::chrono::seconds StepTimeout(120);
+
+int fail(const QString &why)
+{
+    QTextStream(stderr) << "tether-many-bench: " << why << Qt::endl;
+    return 1;
+}
+
+// How many servers are connected, and the state of the first one that is not.
+QString connectedSoFar(const ServerManager &manager)
+{
+    const QList<ServerStatus> statuses = manager.statuses();
+    QStringList waiting;
+    for (const ServerStatus &status : statuses) {
+        if (status.state != ServerState::Connected)
+            waiting.append(u"%1 is %2: %3"_s.arg(status.name, stateName(status.state), status.reason));
+    }
+    return u"%1 of %2 servers connected within %3 s; %4"_s.arg(statuses.size() - waiting.size())
+        .arg(statuses.size())
+        .arg(StepTimeout.count())
+        .arg(waiting.value(0));
+}
 
 // Resident anonymous memory (heap and stacks): what the manager allocates. File-backed pages
 // (the code of Qt and Tether, touched once) are shared and do not grow with the servers.
@@ -69,10 +97,8 @@ int main(int argc, char *argv[])
     const QByteArray config = QJsonDocument(QJsonObject{{u"mcpServers"_s, servers}}).toJson();
     const ConfigDocument document = parseConfig(config, u"bench.json"_s,
                                                 {systemEnvironment(), QStringLiteral(TETHER_APP_DIR)});
-    if (!document.isValid()) {
-        QTextStream(stderr) << document.errors.join(u"; "_s) << Qt::endl;
-        return 1;
-    }
+    if (!document.isValid())
+        return fail(u"the generated config is not valid: "_s + document.errors.join(u"; "_s));
 
     QEventLoop loop;
     ServerManager manager;
@@ -102,7 +128,8 @@ int main(int argc, char *argv[])
     QElapsedTimer startup;
     startup.start();
     manager.applyConfig(document);
-    loop.exec();
+    if (!execWithin(loop, StepTimeout))
+        return fail(u"starting: "_s + connectedSoFar(manager));
     const qint64 startupMs = startup.elapsed();
     const qint64 rssAfter = residentKiB();
     const size_t heapAfter = mallinfo2().uordblks;
@@ -125,7 +152,8 @@ int main(int argc, char *argv[])
         ::kill(pid_t(status.pid), SIGKILL);
     QElapsedTimer recovery;
     recovery.start();
-    loop.exec();
+    if (!execWithin(loop, StepTimeout))
+        return fail(u"recovering from the kill: "_s + connectedSoFar(manager));
     const qint64 recoveryMs = recovery.elapsed();
     probe.stop();
 
@@ -140,7 +168,8 @@ int main(int argc, char *argv[])
     manager.stopAll();
     if (!manager.isAllStopped()) {
         QObject::connect(&manager, &ServerManager::allStopped, &loop, &QEventLoop::quit);
-        loop.exec();
+        if (!execWithin(loop, StepTimeout))
+            return fail(u"the servers did not stop within %1 s"_s.arg(StepTimeout.count()));
     }
 
     QTextStream out(stdout);

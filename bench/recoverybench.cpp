@@ -2,8 +2,10 @@
 //
 // Baseline: the server's own start and handshake (spawn, initialize, tools/list) with a bare
 // session. Then the supervised server is killed with SIGKILL again and again; detection is
-// kill -> Reconnecting, recovery is kill -> Connected with its tools registered again.
+// kill -> Reconnecting, recovery is kill -> Connected with its tools registered again (as many as
+// the first connection registered). Exits with 1, saying why, when it cannot finish.
 #include "common/logging.h"
+#include "execwithin.h"
 #include "percentile.h"
 #include "session/mcpclientsession.h"
 #include "supervisor/connectionsupervisor.h"
@@ -18,6 +20,7 @@
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
+#include <optional>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/syscall.h>
@@ -26,6 +29,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
+using Bench::execWithin;
 using Bench::percentile;
 using Clock = std::chrono::steady_clock;
 
@@ -36,35 +40,54 @@ double msSince(Clock::time_point start)
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+// How long any one step may take before the benchmark gives up.
+constexpr std::chrono::seconds StepTimeout(30);
+
 StdioServerCommand demo()
 {
     return {QStringLiteral(TETHER_DEMO_SERVER), {}, {}, {}, {}};
 }
 
-// Spawn + initialize + tools/list with nothing around it.
-double startAndHandshakeOnce()
+int fail(const QString &why)
+{
+    QTextStream(stderr) << "tether-recovery-bench: " << why << Qt::endl;
+    return 1;
+}
+
+// Spawn + initialize + tools/list with nothing around it; nothing when that failed (`error` says why).
+std::optional<double> startAndHandshakeOnce(QString *error)
 {
     McpClientSession session(std::make_unique<StdioTransport>(demo()), SessionOptions{u"demo"_s, std::chrono::seconds(10)});
     QEventLoop loop;
-    double elapsed = -1;
+    std::optional<double> elapsed;
     const auto start = Clock::now();
     QObject::connect(&session, &McpClientSession::ready, &loop, [&] {
-        session.listTools([&](const ToolListReply &) {
-            elapsed = msSince(start);
+        session.listTools([&](const ToolListReply &reply) {
+            if (reply.error)
+                *error = u"tools/list failed: "_s + reply.error->message;
+            else
+                elapsed = msSince(start);
             loop.quit();
         });
     });
-    QObject::connect(&session, &McpClientSession::failed, &loop, [&] { loop.quit(); });
+    QObject::connect(&session, &McpClientSession::failed, &loop, [&](const QString &reason) {
+        *error = reason;
+        loop.quit();
+    });
     session.open();
-    loop.exec();
-    QObject::connect(&session, &McpClientSession::closed, &loop, [&] { loop.quit(); });
-    session.close();
-    loop.exec();
+    if (!execWithin(loop, StepTimeout))
+        *error = u"no answer within %1 s"_s.arg(StepTimeout.count());
+    if (session.state() != McpClientSession::State::Closed) {
+        QObject::connect(&session, &McpClientSession::closed, &loop, [&] { loop.quit(); });
+        session.close();
+        loop.exec();
+    }
     return elapsed;
 }
 
 // The kernel's own part: kill -> the exit is observable (pidfd readable), with no Tether
-// code involved. Detection can never be faster than this.
+// code involved. Detection can never be faster than this. -1 when the server could not be
+// started or its exit was not seen.
 double killToExitNotificationOnce()
 {
     const QByteArray program = QByteArrayLiteral(TETHER_DEMO_SERVER);
@@ -90,8 +113,8 @@ double killToExitNotificationOnce()
         pollfd exited{pidfd, POLLIN, 0};
         const auto start = Clock::now();
         ::kill(pid, SIGKILL);
-        ::poll(&exited, 1, 5000);
-        elapsed = msSince(start);
+        if (::poll(&exited, 1, 5000) == 1)
+            elapsed = msSince(start);
         ::close(pidfd);
     }
     if (spawned == 0)
@@ -118,8 +141,15 @@ int main(int argc, char *argv[])
     std::vector<double> baseline;
     std::vector<double> exitNotification;
     for (int i = 0; i < kills; ++i) {
-        baseline.push_back(startAndHandshakeOnce());
-        exitNotification.push_back(killToExitNotificationOnce());
+        QString error;
+        const std::optional<double> handshake = startAndHandshakeOnce(&error);
+        if (!handshake)
+            return fail(u"the demo server (%1) did not start and list its tools: %2"_s.arg(QStringLiteral(TETHER_DEMO_SERVER), error));
+        baseline.push_back(*handshake);
+        const double exited = killToExitNotificationOnce();
+        if (exited < 0)
+            return fail(u"the demo server (%1) could not be started and killed directly"_s.arg(QStringLiteral(TETHER_DEMO_SERVER)));
+        exitNotification.push_back(exited);
     }
 
     ToolRegistry registry;
@@ -137,11 +167,26 @@ int main(int argc, char *argv[])
     QObject::connect(&supervisor, &ConnectionSupervisor::stateChanged, &loop, [&](const ServerStatus &status) {
         if (status.state == ServerState::Reconnecting && detectedMs < 0)
             detectedMs = msSince(killedAt);
-        if (status.state == ServerState::Connected)
+        if (status.state == ServerState::Connected || status.state == ServerState::Failed)
             loop.quit();
     });
+    // Connected within the step's time; false, with `why` saying why, when not.
+    const auto waitConnected = [&](QString *why) {
+        if (!execWithin(loop, StepTimeout)) {
+            *why = u"not connected within %1 s"_s.arg(StepTimeout.count());
+            return false;
+        }
+        *why = supervisor.status().reason;
+        return supervisor.state() == ServerState::Connected;
+    };
     supervisor.start();
-    loop.exec();
+    QString error;
+    if (!waitConnected(&error))
+        return fail(u"the supervised demo server did not connect: "_s + error);
+    // What every recovery must register again: the tools of the first connection.
+    const qsizetype toolCount = registry.serverTools(u"demo"_s).size();
+    if (toolCount == 0)
+        return fail(u"the demo server registered no tools"_s);
 
     std::vector<double> detection;
     std::vector<double> recovery;
@@ -150,24 +195,25 @@ int main(int argc, char *argv[])
         detectedMs = -1;
         killedAt = Clock::now();
         ::kill(pid_t(pid), SIGKILL);
-        loop.exec(); // until Connected again
+        if (!waitConnected(&error))
+            return fail(u"the supervised demo server did not recover from kill %1: %2"_s.arg(i + 1).arg(error));
         recovery.push_back(msSince(killedAt));
         detection.push_back(detectedMs);
-        if (registry.serverTools(u"demo"_s).size() != 6) {
-            QTextStream(stderr) << "the tools were not registered again after kill " << i + 1 << Qt::endl;
-            return 1;
-        }
+        const qsizetype registered = registry.serverTools(u"demo"_s).size();
+        if (registered != toolCount)
+            return fail(u"the tools were not registered again after kill %1: %2 of %3"_s.arg(i + 1).arg(registered).arg(toolCount));
     }
     QObject::connect(&supervisor, &ConnectionSupervisor::stopped, &loop, [&] { loop.quit(); });
     supervisor.stop();
-    loop.exec();
+    if (!execWithin(loop, StepTimeout))
+        return fail(u"the supervised demo server did not stop within %1 s"_s.arg(StepTimeout.count()));
 
     const double baselineMedian = percentile(baseline, 0.5);
     const double recoveryMedian = percentile(recovery, 0.5);
     QTextStream out(stdout);
     out.setRealNumberNotation(QTextStream::FixedNotation);
     out.setRealNumberPrecision(3);
-    out << "kills: " << kills << "\n";
+    out << "kills: " << kills << ", " << toolCount << " tools registered again each time\n";
     out << "start and handshake (spawn, initialize, tools/list), bare session: median " << baselineMedian
         << " ms, p90 " << percentile(baseline, 0.9) << " ms\n";
     out << "kernel: kill -> exit observable (pidfd), no Tether code: median " << percentile(exitNotification, 0.5)

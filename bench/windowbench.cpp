@@ -147,19 +147,25 @@ int main(int argc, char *argv[])
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(u"XDG_CONFIG_HOME"_s, home.filePath(u"config"_s));
     environment.insert(u"XDG_DATA_HOME"_s, home.filePath(u"data"_s));
+    // The platform asked for ($QT_QPA_PLATFORM, as in the smoke test), else the display, else offscreen.
     const bool display = environment.contains(u"DISPLAY"_s) || environment.contains(u"WAYLAND_DISPLAY"_s);
-    if (!display)
+    QString platform = u"of $DISPLAY"_s;
+    if (environment.contains(u"QT_QPA_PLATFORM"_s)) {
+        platform = environment.value(u"QT_QPA_PLATFORM"_s) + u" ($QT_QPA_PLATFORM)"_s;
+    } else if (!display) {
         environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+        platform = u"offscreen (no display)"_s;
+    }
     const QString tether = QStringLiteral(TETHER_APP_DIR) + u"/tether"_s;
 
     QTextStream out(stdout);
     out << "tether with " << count << " configured demo servers, " << runs << " runs, platform "
-        << (display ? u"of $DISPLAY"_s : u"offscreen (no display)"_s) << Qt::endl;
+        << platform << Qt::endl;
     std::vector<double> painted, seen, tablePainted, tableSeen, rss, anonymous, connectedTimes;
     for (int i = 0; i < runs; ++i) {
         const Run run = measure(tether, configPath, environment, count);
         if (!run.error.isEmpty()) {
-            out << "run " << i + 1 << ": " << run.error << Qt::endl;
+            QTextStream(stderr) << "tether-window-bench: run " << i + 1 << " failed: " << run.error << Qt::endl;
             return 1;
         }
         out << "run " << i + 1 << ": window painted " << run.paintedAfterMainMs << " ms after main ("

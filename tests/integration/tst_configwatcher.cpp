@@ -2,6 +2,7 @@
 #include "config/configfile.h"
 #include "config/configwatcher.h"
 #include "manager/servermanager.h"
+#include "support/stopallandwait.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
 
@@ -87,9 +88,7 @@ private slots:
                                  10000);
         QCOMPARE(manager.status(u"steady"_s)->pid, steady);
 
-        QSignalSpy stopped(&manager, &ServerManager::allStopped);
-        manager.stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(manager));
     }
 };
 

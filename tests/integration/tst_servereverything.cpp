@@ -1,6 +1,8 @@
 // End to end against the official reference server @modelcontextprotocol/server-everything
 // (pinned in package-lock.json, installed by scripts/test.sh) over stdio.
 #include "session/mcpclientsession.h"
+#include "support/awaitreply.h"
+#include "support/openready.h"
 #include "support/testprocess.h"
 
 #include <QFileInfo>
@@ -16,6 +18,13 @@ class TestServerEverything final : public QObject
     Q_OBJECT
 
 private:
+    ToolCallReply call(const QString &tool, const QJsonObject &arguments, ProgressHandler onProgress = {})
+    {
+        return awaitToolCall([&](ToolCallHandler onReply) {
+            m_session->callTool(tool, arguments, std::move(onReply), std::move(onProgress));
+        }, 30000);
+    }
+
     std::unique_ptr<McpClientSession> m_session;
     qint64 m_pid = 0;
 
@@ -32,15 +41,11 @@ private slots:
         auto transport = std::make_unique<StdioTransport>(serverEverything());
         StdioTransport *stdio = transport.get();
         m_session = std::make_unique<McpClientSession>(std::move(transport), SessionOptions{u"everything"_s, std::chrono::seconds(30)});
-        QSignalSpy ready(m_session.get(), &McpClientSession::ready);
-        QSignalSpy failed(m_session.get(), &McpClientSession::failed);
         QSignalSpy changed(m_session.get(), &McpClientSession::toolsListChanged);
         bool changedBeforeReady = false;
         connect(m_session.get(), &McpClientSession::toolsListChanged, this,
                 [&] { changedBeforeReady |= !m_session->isReady(); });
-        m_session->open();
-        QTRY_VERIFY_WITH_TIMEOUT(ready.size() + failed.size() == 1, 30000);
-        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+        QVERIFY(openReady(*m_session, 30000));
         // server-everything announces list_changed as soon as it is initialized, racing the
         // first tools/list: it is passed on once the session is ready, never before.
         QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, 10000);
@@ -53,13 +58,11 @@ private slots:
 
     void listsEveryTool()
     {
-        std::optional<ToolListReply> reply;
-        m_session->listTools([&](const ToolListReply &r) { reply = r; });
-        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 30000);
-        QVERIFY(!reply->error);
-        QVERIFY(reply->warnings.isEmpty());
+        const ToolListReply reply = awaitToolList([&](ToolListHandler onReply) { m_session->listTools(std::move(onReply)); }, 30000);
+        QVERIFY(!reply.error);
+        QVERIFY(reply.warnings.isEmpty());
         QStringList names;
-        for (const ToolDefinition &tool : std::as_const(reply->tools)) {
+        for (const ToolDefinition &tool : reply.tools) {
             names.append(tool.name);
             QVERIFY2(!tool.description.isEmpty(), qPrintable(tool.name));
             QCOMPARE(tool.inputSchema().value(u"type").toString(), u"object"_s);
@@ -75,47 +78,37 @@ private slots:
 
     void callsEcho()
     {
-        std::optional<ToolCallReply> reply;
-        m_session->callTool(u"echo"_s, {{u"message"_s, u"hello from Tether"_s}}, [&](const ToolCallReply &r) { reply = r; });
-        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 30000);
-        QVERIFY(!reply->error);
-        QVERIFY(!reply->result.isError);
-        QCOMPARE(renderContent(reply->result.content), u"Echo: hello from Tether"_s);
+        const ToolCallReply reply = call(u"echo"_s, {{u"message"_s, u"hello from Tether"_s}});
+        QVERIFY(!reply.error);
+        QVERIFY(!reply.result.isError);
+        QCOMPARE(renderContent(reply.result.content), u"Echo: hello from Tether"_s);
     }
 
     void callsGetSumAndRendersAnImage()
     {
-        std::optional<ToolCallReply> sum;
-        m_session->callTool(u"get-sum"_s, {{u"a"_s, 2}, {u"b"_s, 40}}, [&](const ToolCallReply &r) { sum = r; });
-        QTRY_VERIFY_WITH_TIMEOUT(sum.has_value(), 30000);
-        QVERIFY(renderContent(sum->result.content).contains(u"42"_s));
+        const ToolCallReply sum = call(u"get-sum"_s, {{u"a"_s, 2}, {u"b"_s, 40}});
+        QVERIFY(!sum.error);
+        QVERIFY(renderContent(sum.result.content).contains(u"42"_s));
 
-        std::optional<ToolCallReply> image;
-        m_session->callTool(u"get-tiny-image"_s, {}, [&](const ToolCallReply &r) { image = r; });
-        QTRY_VERIFY_WITH_TIMEOUT(image.has_value(), 30000);
-        QVERIFY2(renderContent(image->result.content).contains(u"[image: image/png"_s),
-                 qPrintable(renderContent(image->result.content)));
+        const ToolCallReply image = call(u"get-tiny-image"_s, {});
+        QVERIFY(!image.error);
+        QVERIFY2(renderContent(image.result.content).contains(u"[image: image/png"_s),
+                 qPrintable(renderContent(image.result.content)));
     }
 
     void progressOfALongRunningOperation()
     {
         QList<ProgressUpdate> updates;
-        std::optional<ToolCallReply> reply;
-        m_session->callTool(u"trigger-long-running-operation"_s, {{u"duration"_s, 1}, {u"steps"_s, 3}},
-                            [&](const ToolCallReply &r) { reply = r; },
-                            [&](const ProgressUpdate &u) { updates.append(u); });
-        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 30000);
-        QVERIFY(!reply->error);
+        const ToolCallReply reply = call(u"trigger-long-running-operation"_s, {{u"duration"_s, 1}, {u"steps"_s, 3}},
+                                         [&](const ProgressUpdate &u) { updates.append(u); });
+        QVERIFY(!reply.error);
         QCOMPARE(updates.size(), 3);
         QCOMPARE(updates.last().total, std::optional<double>(3));
     }
 
     void pingsTheServer()
     {
-        std::optional<RpcReply> reply;
-        m_session->ping([&](const RpcReply &r) { reply = r; });
-        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 30000);
-        QVERIFY(reply->ok());
+        QVERIFY(awaitRpc([&](ReplyHandler onReply) { m_session->ping(std::move(onReply)); }, 30000).ok());
     }
 
     void closesCleanly()

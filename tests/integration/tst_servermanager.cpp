@@ -1,6 +1,9 @@
 // Many supervised demo servers from one configuration: reload, routing, invalid servers.
 #include "manager/servermanager.h"
+#include "support/awaitreply.h"
+#include "support/demoserverconfig.h"
 #include "support/policyprinters.h"
+#include "support/stopallandwait.h"
 #include "support/testprocess.h"
 
 #include <QSignalSpy>
@@ -12,14 +15,11 @@ using namespace Tether::Testing;
 
 namespace {
 
+// Retried quickly, so that a restart does not slow the test.
 ServerConfig demo(const QString &name, const QStringList &arguments = {})
 {
-    ServerConfig config;
-    config.name = name;
-    config.command = demoServer(arguments);
+    ServerConfig config = demoServerConfig(name, arguments);
     config.reconnect = resolveReconnectPolicy(name, {{u"initialDelayMs"_s, 20}, {u"maxDelayMs"_s, 200}}).policy;
-    config.heartbeat.enabled = false;
-    config.requestTimeout = std::chrono::seconds(10);
     return config;
 }
 
@@ -47,14 +47,12 @@ qint64 pidOf(const ServerManager &manager, const QString &name)
 
 ToolCallReply call(ServerManager &manager, const QString &server, const QString &tool, const QJsonObject &arguments)
 {
-    std::optional<ToolCallReply> reply;
-    const auto onReply = [&](const ToolCallReply &r) { reply = r; };
-    if (server.isEmpty())
-        manager.callTool(tool, arguments, onReply);
-    else
-        manager.callTool(server, tool, arguments, onReply);
-    (void)QTest::qWaitFor([&] { return reply.has_value(); }, 10000);
-    return reply.value_or(ToolCallReply::failure(-1, u"no reply"_s));
+    return awaitToolCall([&](ToolCallHandler onReply) {
+        if (server.isEmpty())
+            manager.callTool(tool, arguments, std::move(onReply));
+        else
+            manager.callTool(server, tool, arguments, std::move(onReply));
+    }, 10000);
 }
 
 // Every answer a call got, to check there is exactly one.
@@ -74,13 +72,6 @@ bool serverLogged(ServerManager &manager, const QString &server, const QString &
     return std::any_of(events.cbegin(), events.cend(), [&](const ServerEvent &event) {
         return event.kind == ServerEvent::Kind::Stderr && event.text.contains(text);
     });
-}
-
-void stopAll(ServerManager &manager)
-{
-    QSignalSpy stopped(&manager, &ServerManager::allStopped);
-    manager.stopAll();
-    QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
 }
 
 } // namespace
@@ -103,7 +94,7 @@ private slots:
         const qint64 alpha = pidOf(manager, u"alpha"_s);
         const qint64 beta = pidOf(manager, u"beta"_s);
         QVERIFY(alpha > 0 && beta > 0 && alpha != beta);
-        stopAll(manager);
+        QVERIFY(stopAllAndWait(manager));
         QVERIFY(!processAlive(alpha));
         QVERIFY(!processAlive(beta));
         QCOMPARE(manager.registry().count(), 0);
@@ -133,7 +124,7 @@ private slots:
         QVERIFY(!processAlive(changed));
         QVERIFY(!processAlive(removed));
         QVERIFY(!manager.registry().find(u"removed__echo"_s).has_value());
-        stopAll(manager);
+        QVERIFY(stopAllAndWait(manager));
     }
 
     void policyChangeIsAppliedWithoutARestart()
@@ -181,7 +172,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"command"_s}), 10000);
         QVERIFY(pidOf(manager, u"command"_s) != commandPid);
         QVERIFY(!processAlive(commandPid));
-        stopAll(manager);
+        QVERIFY(stopAllAndWait(manager));
         QVERIFY(!processAlive(pid));
     }
 
@@ -213,7 +204,7 @@ private slots:
         const ToolCallReply noServer = call(manager, u"gamma"_s, u"echo"_s, {});
         QVERIFY2(noServer.error && noServer.error->message.contains(u"no server named 'gamma'"_s),
                  qPrintable(noServer.error->message));
-        stopAll(manager);
+        QVERIFY(stopAllAndWait(manager));
     }
 
     void invalidAndDisabledServersDoNotStopTheOthers()
@@ -244,7 +235,7 @@ private slots:
         QCOMPARE(manager.status(u"disabled"_s)->reason, u"disabled"_s);
         manager.start(u"disabled"_s);
         QCOMPARE(manager.status(u"disabled"_s)->state, ServerState::Stopped);
-        stopAll(manager);
+        QVERIFY(stopAllAndWait(manager));
     }
 
     // A server that ignores SIGTERM takes about 4 s to stop: long enough to reload on top of it.
@@ -261,7 +252,7 @@ private slots:
         QVERIFY2(!processAlive(oldPid), "the new process started while the old one still ran");
         QCOMPARE(manager.registry().serverTools(u"x"_s).size(), 10);
         QVERIFY(manager.registry().find(u"x__tool_2"_s).has_value());
-        stopAll(manager);
+        QVERIFY(stopAllAndWait(manager));
     }
 
     void stopAllDuringARestartKeepsItStopped()
@@ -325,7 +316,7 @@ private slots:
         QCOMPARE(manager.status(u"demo"_s)->state, ServerState::Connected);
         QCOMPARE(renderContent(call(manager, u"demo"_s, u"echo"_s, {{u"message"_s, u"still here"_s}}).result.content),
                  u"still here"_s);
-        stopAll(manager);
+        QVERIFY(stopAllAndWait(manager));
     }
 
     void cancelsAQueuedPooledCall()
@@ -358,7 +349,7 @@ private slots:
                  u"free again"_s);
         QCOMPARE(queued.received.size(), 1);
         QCOMPARE(manager.callsInFlight(), 0);
-        stopAll(manager);
+        QVERIFY(stopAllAndWait(manager));
     }
 
     void aCallIsAnsweredOnceWhenTheServerStopsOrItFailsFast()
@@ -398,7 +389,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"x"_s}), 15000);
         QVERIFY(pidOf(manager, u"x"_s) != oldPid);
         QVERIFY(!processAlive(oldPid));
-        stopAll(manager);
+        QVERIFY(stopAllAndWait(manager));
     }
 };
 

@@ -1,6 +1,6 @@
 // Several sessions of one server, for servers that answer one request at a time.
 #include "manager/serverpool.h"
-#include "support/testprocess.h"
+#include "support/demoserverconfig.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -14,10 +14,7 @@ namespace {
 
 ServerConfig pooled(int min, int max, int maxQueue = 64)
 {
-    ServerConfig config;
-    config.name = u"pooled"_s;
-    config.command = demoServer();
-    config.heartbeat.enabled = false;
+    ServerConfig config = demoServerConfig(u"pooled"_s);
     config.pool = {min, max, maxQueue};
     config.poolConfigured = true;
     return config;

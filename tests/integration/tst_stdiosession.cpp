@@ -1,6 +1,7 @@
 // The MCP client session over a real child process: tether-demo-server and each of its
 // misbehaviours. Every case ends within a bounded time with nothing left running.
 #include "session/mcpclientsession.h"
+#include "support/awaitreply.h"
 #include "support/testprocess.h"
 
 #include <QElapsedTimer>
@@ -63,18 +64,14 @@ struct Connection
 
     ToolListReply listTools()
     {
-        std::optional<ToolListReply> reply;
-        session->listTools([&](const ToolListReply &r) { reply = r; });
-        (void)QTest::qWaitFor([&] { return reply.has_value(); }, 20000);
-        return reply.value_or(ToolListReply{{}, {}, JsonRpc::Error{-1, u"no reply"_s, {}}});
+        return awaitToolList([&](ToolListHandler onReply) { session->listTools(std::move(onReply)); }, 20000);
     }
 
     ToolCallReply call(const QString &tool, const QJsonObject &arguments, ProgressHandler progress = {})
     {
-        std::optional<ToolCallReply> reply;
-        session->callTool(tool, arguments, [&](const ToolCallReply &r) { reply = r; }, std::move(progress));
-        (void)QTest::qWaitFor([&] { return reply.has_value(); }, 20000);
-        return reply.value_or(ToolCallReply::failure(-1, u"no reply"_s));
+        return awaitToolCall([&](ToolCallHandler onReply) {
+            session->callTool(tool, arguments, std::move(onReply), std::move(progress));
+        }, 20000);
     }
 
     bool stderrContains(const QString &text) const
@@ -242,10 +239,9 @@ private slots:
         const ToolCallReply hang = c.call(u"hang"_s, {});
         QVERIFY(hang.error.has_value());
         QCOMPARE(hang.error->code, int(JsonRpc::RequestTimeout));
-        std::optional<RpcReply> ping;
-        c.session->ping([&](const RpcReply &r) { ping = r; });
-        QTRY_VERIFY(ping.has_value());
-        QCOMPARE(ping->error->code, int(JsonRpc::RequestTimeout));
+        const RpcReply ping = awaitRpc([&](ReplyHandler onReply) { c.session->ping(std::move(onReply)); }, 5000);
+        QVERIFY(ping.error.has_value());
+        QCOMPARE(ping.error->code, int(JsonRpc::RequestTimeout));
         const qint64 pid = c.transport->processId();
         c.session->close();
         QVERIFY(c.waitClosed());

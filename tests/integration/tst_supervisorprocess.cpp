@@ -1,5 +1,6 @@
 // The connection supervisor against real tether-demo-server processes.
 #include "supervisor/connectionsupervisor.h"
+#include "support/awaitreply.h"
 #include "support/testprocess.h"
 
 #include <QSignalSpy>
@@ -83,9 +84,10 @@ private slots:
         QCOMPARE(toolsBefore.size(), 8);
         QSignalSpy toolsChanged(&s.registry, &ToolRegistry::toolsChanged);
 
-        std::optional<ToolCallReply> crash;
-        s.supervisor->callTool(u"crash"_s, {{u"code"_s, 3}}, [&](const ToolCallReply &r) { crash = r; });
-        QTRY_VERIFY(crash.has_value());
+        const std::optional<ToolCallReply> crash = awaitReply<ToolCallReply>([&](ToolCallHandler onReply) {
+            s.supervisor->callTool(u"crash"_s, {{u"code"_s, 3}}, std::move(onReply));
+        }, 5000);
+        QVERIFY(crash.has_value());
         QVERIFY(crash->error.has_value());
         QTRY_VERIFY(s.stateHistory().contains(ServerState::Reconnecting));
         QVERIFY(s.waitFor(ServerState::Connected));
@@ -100,10 +102,10 @@ private slots:
         QCOMPARE(s.registry.tools(), toolsBefore);
         QCOMPARE(toolsChanged.size(), 0);
 
-        std::optional<ToolCallReply> echo;
-        s.supervisor->callTool(u"echo"_s, {{u"message"_s, u"after recovery"_s}}, [&](const ToolCallReply &r) { echo = r; });
-        QTRY_VERIFY(echo.has_value());
-        QCOMPARE(renderContent(echo->result.content), u"after recovery"_s);
+        const ToolCallReply echo = awaitToolCall([&](ToolCallHandler onReply) {
+            s.supervisor->callTool(u"echo"_s, {{u"message"_s, u"after recovery"_s}}, std::move(onReply));
+        }, 5000);
+        QCOMPARE(renderContent(echo.result.content), u"after recovery"_s);
     }
 
     void hangIsFoundByTheHeartbeat()

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "config/serverconfig.h"
+#include "support/testprocess.h"
+
+namespace Tether::Testing {
+
+// tether-demo-server as a configured server named `name`: no heartbeat (a test that wants one
+// sets it) and a 10 s request timeout, so that a call that goes wrong fails within the test.
+inline ServerConfig demoServerConfig(const QString &name, const QStringList &arguments = {})
+{
+    ServerConfig config;
+    config.name = name;
+    config.command = demoServer(arguments);
+    config.heartbeat.enabled = false;
+    config.requestTimeout = std::chrono::seconds(10);
+    return config;
+}
+
+} // namespace Tether::Testing
