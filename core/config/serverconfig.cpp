@@ -63,7 +63,8 @@ bool ServerConfig::sameSettings(const ServerConfig &other) const
            && sorted(command.environment) == sorted(other.command.environment)
            && command.workingDirectory == other.command.workingDirectory && url == other.url
            && sorted(headers) == sorted(other.headers) && reconnect == other.reconnect
-           && heartbeat == other.heartbeat && pool == other.pool && requestTimeout == other.requestTimeout
+           && heartbeat == other.heartbeat && pool == other.pool && poolConfigured == other.poolConfigured
+           && requestTimeout == other.requestTimeout
            && errors == other.errors;
 }
 

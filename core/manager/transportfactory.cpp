@@ -1,6 +1,5 @@
 #include "transportfactory.h"
 
-#include "common/displaytext.h"
 #include "config/serverconfig.h"
 #include "transport/httpfallbacktransport.h"
 #include "transport/httpssetransport.h"

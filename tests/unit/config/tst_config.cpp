@@ -1009,6 +1009,8 @@ void TestConfig::sameSettings_data()
     row("reconnect", R"({"command": "x"})", R"({"command": "x", "reconnect": {"jitter": 0.5}})", false);
     row("heartbeat", R"({"command": "x"})", R"({"command": "x", "heartbeat": {"enabled": false}})", false);
     row("pool", R"({"command": "x"})", R"({"command": "x", "pool": {"maxQueue": 3}})", false);
+    // A pool of the default size still makes each session take one call at a time.
+    row("pool of defaults", R"({"command": "x"})", R"({"command": "x", "pool": {}})", false);
     row("timeout", R"({"command": "x"})", R"({"command": "x", "timeoutMs": 30000})", false);
     row("enabled", R"({"command": "x"})", R"({"command": "x", "enabled": false})", false);
     row("valid and invalid", R"({"command": "x"})", R"({"command": "x", "pool": {"max": 0}})", false);
