@@ -4,6 +4,7 @@
 #include "config/configparser.h"
 #include "namevalueeditor.h"
 #include "serverdialog.h"
+#include "support/fakeenvironment.h"
 #include "support/mnemonicchecks.h"
 #include "support/namedchild.h"
 
@@ -32,13 +33,7 @@ const QString ConfigPath = u"/home/ada/.config/tether/servers.json"_s;
 
 ConfigContext context()
 {
-    const QHash<QString, QString> environment{{u"API_TOKEN"_s, u"s3cr3t"_s}, {u"HOST"_s, u"mcp.example.com"_s}};
-    return {[environment](const QString &name) -> std::optional<QString> {
-                if (!environment.contains(name))
-                    return std::nullopt;
-                return environment.value(name);
-            },
-            u"/opt/tether/bin"_s};
+    return {fakeEnvironment({{u"API_TOKEN"_s, u"s3cr3t"_s}, {u"HOST"_s, u"mcp.example.com"_s}}), u"/opt/tether/bin"_s};
 }
 
 ConfigDocument document(const QByteArray &json)
