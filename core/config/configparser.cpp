@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -594,11 +595,13 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
     const QJsonObject servers = serversValue.toObject();
     const QStringList order = keyOrder ? keyOrder->members.value(document.serversKey).keys : servers.keys();
 
-    QStringList seen;
+    QHash<QString, int> occurrences;
+    for (const QString &name : order)
+        ++occurrences[name];
     for (const QString &name : order) {
-        if (seen.contains(name))
-            continue;
-        seen.append(name);
+        const int times = occurrences.take(name);
+        if (times == 0)
+            continue; // read at its first place already
         const QString at = memberPath(document.serversKey, name);
         const QJsonValue value = servers.value(name);
         if (!value.isObject()) {
@@ -610,9 +613,9 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
         server.name = name;
         server.source = value.toObject();
         ServerReader(path, at, context, &server).read(defaults);
-        if (order.count(name) > 1) {
+        if (times > 1) {
             Sink{path, &server.errors}.add(u"%1 is defined %2 times: JSON keeps only the last one; remove or rename "
-                                            "the others"_s.arg(at).arg(order.count(name)));
+                                            "the others"_s.arg(at).arg(times));
         }
         document.servers.append(server);
     }
