@@ -13,6 +13,9 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
+
 using namespace Qt::StringLiterals;
 using namespace Tether;
 using namespace Tether::Testing;
@@ -1085,6 +1088,84 @@ private slots:
         QVERIFY(!client->transport()->description().contains(u"secret-token"_s));
         for (const QList<QVariant> &line : std::as_const(lines))
             QVERIFY(!line.first().toString().contains(u"secret-token"_s));
+    }
+
+    // A server that quotes the request it refuses, its credentials among it, in its error body.
+    static FixtureReply reflectingHeaders(int status, const FixtureRequest &request)
+    {
+        const QByteArray body = "refused: x-api-key: " + request.header("X-Api-Key") + "; authorization: "
+                                + request.header("Authorization");
+        return FixtureReply{status, {{"Content-Type", "text/plain"}}, body};
+    }
+
+    static QList<std::pair<QString, QString>> secretHeaders()
+    {
+        return {{u"X-Api-Key"_s, u"SECRET-TOKEN-123"_s}, {u"Authorization"_s, u"Bearer bearer-token-456"_s}};
+    }
+
+    static void verifyNoSecretIn(const QString &text)
+    {
+        QVERIFY2(!text.isEmpty(), "nothing to look at");
+        for (const QString &secret : {u"SECRET-TOKEN-123"_s, u"bearer-token-456"_s})
+            QVERIFY2(!text.contains(secret), qPrintable(text));
+    }
+
+    void errorBodiesLoseTheConfiguredSecrets()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        auto client = streamable(fixture, fastOptions(), secretHeaders());
+        QVERIFY(openReady(*client));
+        const auto log = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(16);
+        spdlog::set_default_logger(std::make_shared<spdlog::logger>("test", log));
+        log->set_level(spdlog::level::debug);
+        spdlog::set_level(spdlog::level::debug);
+        server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &request) { return reflectingHeaders(400, request); });
+        server.overrides.insert(u"notifications/roots/list_changed"_s,
+                                [](const FixtureRequest &request) { return reflectingHeaders(500, request); });
+
+        const ToolCallReply reply = call(*client);
+        QVERIFY(reply.error);
+        QVERIFY2(reply.error->message.contains(u"x-api-key: …; authorization: …'"_s), qPrintable(reply.error->message));
+        verifyNoSecretIn(reply.error->message);
+
+        client->notify(u"notifications/roots/list_changed"_s);
+        QTRY_VERIFY(!fixture.posts(u"notifications/roots/list_changed"_s).isEmpty());
+        letNetworkEventsRun();
+        QString logged;
+        for (const std::string &line : log->last_formatted())
+            logged += QString::fromStdString(line);
+        QVERIFY2(logged.contains(u"HTTP 500"_s), qPrintable(logged));
+        verifyNoSecretIn(logged);
+    }
+
+    void httpSseErrorBodyLosesTheConfiguredSecrets()
+    {
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &request) { return reflectingHeaders(403, request); });
+        auto client = session(std::make_unique<HttpSseTransport>(HttpServerEndpoint{fixture.url(u"/sse"_s), secretHeaders(), {}},
+                                                                 fastOptions()));
+        QSignalSpy failed(client.get(), &McpClientSession::failed);
+        client->open();
+        QTRY_COMPARE(failed.size(), 1);
+        QVERIFY2(failed.first().first().toString().contains(u"HTTP 403"_s), qPrintable(failed.first().first().toString()));
+        verifyNoSecretIn(failed.first().first().toString());
+    }
+
+    // The config refuses a header with a line break; one that reaches a transport anyway is not
+    // sent, rather than sent as two.
+    void headerWithALineBreakIsNeverSent()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        auto client = streamable(fixture, fastOptions(),
+                                 {{u"X-Bad"_s, u"v\r\nInjected: 1"_s}, {u"X-Bad\r\nName"_s, u"v"_s}, {u"X-Good"_s, u"fine"_s}});
+        QVERIFY(openReady(*client));
+        const FixtureRequest initialize = fixture.posts(u"initialize"_s).value(0);
+        QCOMPARE(initialize.header("X-Good"), QByteArray("fine"));
+        QVERIFY(!initialize.headers.contains("injected"));
+        QVERIFY(!initialize.headers.contains("x-bad"));
+        QVERIFY(!initialize.headers.contains("name"));
     }
 
     void networkErrorTexts()

@@ -45,6 +45,7 @@ static EnvironmentLookup fakeEnvironment()
         {u"HOST"_s, u"mcp.example.com"_s},
         {u"EMPTY"_s, QString()},
         {u"NESTED"_s, u"${env:HOME_DIR}"_s},
+        {u"LINE_BREAK_TOKEN"_s, u"abc\r\nInjected: 1"_s},
     };
     return [variables](const QString &name) -> std::optional<QString> {
         if (!variables.contains(name))
@@ -532,6 +533,35 @@ void TestConfig::invalidServer_data()
         at + u".headers is an array, not an object: it maps header names to string values…"_s);
     row("header value number", R"({"url": "https://e.com", "headers": {"X-Id": 7}})",
         at + u".headers.X-Id is a number, not a string: every header value must be a string…"_s);
+    // A line break in a header would end it and send the rest as headers of their own.
+    const QString controlInValue = u" holds a line break or another control character, which a header value cannot hold: "
+                                   "remove it (the value is not shown, it may be a secret)"_s;
+    row("header value with CRLF", R"({"url": "https://e.com", "headers": {"X-Bad": "v\r\nInjected: 1"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with LF", R"({"url": "https://e.com", "headers": {"X-Bad": "v\nInjected: 1"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with CR", R"({"url": "https://e.com", "headers": {"X-Bad": "v\r"}})", at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with NUL", R"({"url": "https://e.com", "headers": {"X-Bad": "v\u0000w"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with ESC", R"({"url": "https://e.com", "headers": {"X-Bad": "\u001b[2J"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with DEL", R"({"url": "https://e.com", "headers": {"X-Bad": "v\u007f"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with CRLF from the environment",
+        R"({"url": "https://e.com", "headers": {"Authorization": "Bearer ${env:LINE_BREAK_TOKEN}"}})",
+        at + u".headers.Authorization holds a line break or another control character once ${env:…} is expanded, "
+             "which a header value cannot hold: remove it (the value is not shown, it may be a secret)"_s);
+    const QString notAToken = u" is not a valid header name: a header name is letters, digits and !#$%&'*+-.^_`|~ only, "
+                              "without spaces, colons or control characters, such as \"Authorization\""_s;
+    row("header name with CRLF", R"({"url": "https://e.com", "headers": {"X-A\r\nInjected": "1"}})",
+        at + u".headers[\"X-A\r\nInjected\"]"_s + notAToken);
+    row("header name with a space", R"({"url": "https://e.com", "headers": {"X Bad": "1"}})",
+        at + u".headers[\"X Bad\"]"_s + notAToken);
+    row("header name with a colon", R"({"url": "https://e.com", "headers": {"X-Bad:": "1"}})",
+        at + u".headers[\"X-Bad:\"]"_s + notAToken);
+    row("header name empty", R"({"url": "https://e.com", "headers": {"": "1"}})", at + u".headers[\"\"]"_s + notAToken);
+    row("header name not ASCII", R"({"url": "https://e.com", "headers": {"X-Clé": "1"}})",
+        at + u".headers.X-Clé"_s + notAToken);
     // transports mixed
     row("command and url", R"({"command": "x", "url": "https://e.com"})",
         at + u" gives both \"command\" and \"url\": give \"command\" for a server Tether starts, or \"url\" for a "
