@@ -1100,7 +1100,7 @@ private slots:
         HttpFixture fixture;
         ScriptedServer server(fixture);
         auto client = streamable(fixture, fastOptions(), secretHeaders());
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         const auto log = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(16);
         spdlog::set_default_logger(std::make_shared<spdlog::logger>("test", log));
         log->set_level(spdlog::level::debug);
@@ -1145,7 +1145,7 @@ private slots:
         ScriptedServer server(fixture);
         auto client = streamable(fixture, fastOptions(),
                                  {{u"X-Bad"_s, u"v\r\nInjected: 1"_s}, {u"X-Bad\r\nName"_s, u"v"_s}, {u"X-Good"_s, u"fine"_s}});
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         const FixtureRequest initialize = fixture.posts(u"initialize"_s).value(0);
         QCOMPARE(initialize.header("X-Good"), QByteArray("fine"));
         QVERIFY(!initialize.headers.contains("injected"));
