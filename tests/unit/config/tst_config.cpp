@@ -96,6 +96,12 @@ static void writeAll(const QString &path, const QByteArray &bytes)
         qFatal("cannot write %s", qPrintable(path));
 }
 
+// What a folder holds, hidden files included: a save leaves no temporary or lock file behind.
+static QStringList everyEntry(const QTemporaryDir &folder)
+{
+    return QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+}
+
 static struct stat fileStatus(const QString &path)
 {
     struct stat status = {};
@@ -1355,8 +1361,7 @@ void TestConfig::saveReplacesAtomically()
     // Replaced by a rename, not rewritten in place: a reader sees the old file or the new one, whole.
     QVERIFY(fileStatus(path).st_ino != before);
     // No temporary file left next to it.
-    QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
-             QStringList{u"servers.json"_s});
+    QCOMPARE(everyEntry(folder), QStringList{u"servers.json"_s});
 }
 
 void TestConfig::saveRefusesBrokenFile_data()
@@ -1386,8 +1391,7 @@ void TestConfig::saveRefusesBrokenFile()
                             "it away, then save again"_s),
              qPrintable(error));
     QCOMPARE(readFile(path), broken);
-    QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
-             QStringList{u"servers.json"_s});
+    QCOMPARE(everyEntry(folder), QStringList{u"servers.json"_s});
 }
 
 void TestConfig::saveOverEmptyFile()
@@ -1421,8 +1425,7 @@ void TestConfig::failedSaveLeavesTheFile()
     QVERIFY2(error.startsWith(path + u": cannot create the lock file "_s + path + u".lock (permission denied)"_s),
              qPrintable(error));
     QCOMPARE(readFile(path), original);
-    QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
-             QStringList{u"servers.json"_s});
+    QCOMPARE(everyEntry(folder), QStringList{u"servers.json"_s});
 }
 
 void TestConfig::saveFailures()
@@ -1469,8 +1472,7 @@ void TestConfig::saveWaitsForTheLockThenNamesItsHolder()
     held.unlock();
     QVERIFY2(saveRoot(path, QJsonObject{{u"mcpServers"_s, QJsonObject{{u"a"_s, QJsonObject{{u"command"_s, u"x"_s}}}}}}, &error),
              qPrintable(error));
-    QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
-             QStringList{u"servers.json"_s});
+    QCOMPARE(everyEntry(folder), QStringList{u"servers.json"_s});
 }
 
 void TestConfig::editSeesTheFileAsItIsUnderTheLock()
