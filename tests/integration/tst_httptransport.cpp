@@ -5,7 +5,9 @@
 #include "config/serverconfig.h"
 #include "manager/transportfactory.h"
 #include "session/mcpclientsession.h"
+#include "support/awaitreply.h"
 #include "support/httpfixture.h"
+#include "support/openready.h"
 #include "transport/httpfallbacktransport.h"
 #include "transport/httpssetransport.h"
 #include "transport/streamablehttptransport.h"
@@ -117,25 +119,9 @@ private:
         return session(std::make_unique<HttpFallbackTransport>(HttpServerEndpoint{fixture.url(), {}, {}}, fastOptions()));
     }
 
-    static bool openReady(McpClientSession &client)
+    static ToolCallReply call(McpClientSession &client)
     {
-        QSignalSpy ready(&client, &McpClientSession::ready);
-        QSignalSpy failed(&client, &McpClientSession::failed);
-        client.open();
-        if (!QTest::qWaitFor([&] { return ready.size() + failed.size() > 0; }, 10000))
-            return false;
-        if (!failed.isEmpty())
-            qWarning("%s", qPrintable(failed.first().first().toString()));
-        return !ready.isEmpty();
-    }
-
-    static ToolCallReply call(McpClientSession &client, const QString &tool = u"echo"_s)
-    {
-        std::optional<ToolCallReply> reply;
-        client.callTool(tool, {}, [&](const ToolCallReply &r) { reply = r; });
-        if (!QTest::qWaitFor([&] { return reply.has_value(); }, 10000))
-            qWarning("no reply to tools/call");
-        return reply.value_or(ToolCallReply::failure(0, u"no reply"_s));
+        return awaitToolCall([&](ToolCallHandler onReply) { client.callTool(u"echo"_s, {}, std::move(onReply)); }, 10000);
     }
 
     static QString closeError(QSignalSpy &closed)
@@ -162,7 +148,7 @@ private slots:
         HttpFixture fixture;
         ScriptedServer server(fixture);
         auto client = streamable(fixture, fastOptions(), {{u"Authorization"_s, u"Bearer secret-token"_s}});
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QCOMPARE(renderContent(call(*client).result.content), u"ok"_s);
 
         const FixtureRequest initialize = fixture.posts(u"initialize"_s).first();
@@ -204,7 +190,7 @@ private slots:
         HttpFixture fixture;
         ScriptedServer server(fixture);
         auto client = streamable(fixture);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) {
             return FixtureReply{404, {{"Content-Type", "application/json"}},
                                 R"({"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null})"};
@@ -226,7 +212,7 @@ private slots:
         HttpFixture fixture;
         ScriptedServer server(fixture);
         auto client = streamable(fixture);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) {
             return FixtureReply{500, {{"Content-Type", "application/json"}},
                                 R"({"jsonrpc":"2.0","error":{"code":-32603,"message":"database is down"},"id":null})"};
@@ -256,7 +242,7 @@ private slots:
         HttpFixture fixture;
         ScriptedServer server(fixture);
         auto client = streamable(fixture);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         server.overrides.insert(u"tools/call"_s, [status](const FixtureRequest &) {
             return FixtureReply{status, {{"Content-Type", "text/html"}}, "<!DOCTYPE html><html><body>Gateway</body></html>"};
         });
@@ -272,7 +258,7 @@ private slots:
         HttpFixture fixture;
         ScriptedServer server(fixture);
         auto client = streamable(fixture);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
 
         qint64 cutAt = 0;
         QJsonValue callId;
@@ -295,12 +281,11 @@ private slots:
         });
 
         QList<ProgressUpdate> progress;
-        std::optional<ToolCallReply> reply;
-        client->callTool(u"echo"_s, {}, [&](const ToolCallReply &r) { reply = r; },
-                         [&](const ProgressUpdate &update) { progress.append(update); });
-        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 10000);
-        QVERIFY2(!reply->error, reply->error ? qPrintable(reply->error->message) : "");
-        QCOMPARE(renderContent(reply->result.content), u"resumed"_s);
+        const ToolCallReply reply = awaitToolCall([&](ToolCallHandler onReply) {
+            client->callTool(u"echo"_s, {}, std::move(onReply), [&](const ProgressUpdate &update) { progress.append(update); });
+        }, 10000);
+        QVERIFY2(!reply.error, reply.error ? qPrintable(reply.error->message) : "");
+        QCOMPARE(renderContent(reply.result.content), u"resumed"_s);
         QCOMPARE(progress.size(), 1);
 
         QList<FixtureRequest> resumes;
@@ -324,7 +309,7 @@ private slots:
         HttpFixture fixture;
         ScriptedServer server(fixture);
         auto client = streamable(fixture);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) { return events("data: {\"jsonrpc\":"); });
         const ToolCallReply reply = call(*client);
         QVERIFY(reply.error);
@@ -354,7 +339,7 @@ private slots:
         });
         auto client = streamable(fixture);
         QSignalSpy logs(client.get(), &McpClientSession::logMessage);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QCOMPARE(client->serverIdentity().protocolVersion, u"2025-06-18"_s);
         QCOMPARE(renderContent(call(*client).result.content), u"dribbled"_s);
         QCOMPARE(logs.size(), 1);
@@ -377,7 +362,7 @@ private slots:
         HttpTransportOptions options = fastOptions();
         options.maxMessageBytes = 4096;
         auto client = streamable(fixture, options);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         server.overrides.insert(u"tools/call"_s, [asEvent](const FixtureRequest &request) {
             const QJsonObject big = toolResult(request.json().value(u"id"), QString(8000, u'x'));
             return asEvent ? events(sseEvent(big, "1")) : json(big);
@@ -452,7 +437,7 @@ private slots:
         auto client = streamable(fixture);
         QSignalSpy logs(client.get(), &McpClientSession::logMessage);
         QSignalSpy closed(client.get(), &McpClientSession::closed);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QTRY_COMPARE(logs.size(), 1);
         letNetworkEventsRun();
         QCOMPARE(logs.size(), 1);
@@ -475,7 +460,7 @@ private slots:
         server.overrides.insert(u"GET"_s, [](const FixtureRequest &) { return events("id: s1\n\n", Delivery::Stream); });
         auto client = streamable(*fixture);
         QSignalSpy closed(client.get(), &McpClientSession::closed);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QTRY_COMPARE(fixture->openStreamCount(), 1);
         fixture.reset(); // the server is gone: its stream ends and nothing listens any more
         QTRY_COMPARE_WITH_TIMEOUT(closed.size(), 1, 5000);
@@ -514,7 +499,7 @@ private slots:
         });
         auto client = fallingBack(fixture);
         QSignalSpy lines(client.get(), &McpClientSession::stderrLine);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QCOMPARE(client->serverIdentity().protocolVersion, u"2024-11-05"_s);
         QCOMPARE(renderContent(call(*client).result.content), u"legacy ok"_s);
         QCOMPARE(lines.size(), 1);
@@ -551,7 +536,7 @@ private slots:
         });
         auto client = session(std::make_unique<HttpSseTransport>(HttpServerEndpoint{fixture.url(u"/sse"_s), {}, {}},
                                                                  fastOptions()));
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QCOMPARE(client->transport()->description(), u"sse: "_s + fixture.url(u"/sse"_s).toString());
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         fixture.closeStream();
@@ -582,7 +567,7 @@ private slots:
         });
         auto client = session(std::make_unique<HttpSseTransport>(HttpServerEndpoint{fixture.url(u"/sse"_s), {}, {}},
                                                                  fastOptions()));
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         const ToolCallReply reply = call(*client);
         QVERIFY(reply.error);
@@ -631,7 +616,7 @@ private slots:
         HttpFixture fixture;
         ScriptedServer server(fixture);
         auto client = streamable(fixture);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) {
             return FixtureReply{502, {{"Content-Type", "text/html"}}, "<html>Bad Gateway</html>"};
         });
@@ -647,7 +632,7 @@ private slots:
         HttpFixture fixture;
         ScriptedServer server(fixture);
         auto client = streamable(fixture);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         server.overrides.insert(u"ping"_s, [](const FixtureRequest &) {
             return FixtureReply{400, {{"Content-Type", "application/json"}},
                                 R"({"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null})"};
@@ -669,7 +654,7 @@ private slots:
         ScriptedServer otherServer(other);
         otherServer.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) { return FixtureReply{400, {}, "bad arguments"}; });
         auto otherClient = streamable(other);
-        QVERIFY(openReady(*otherClient));
+        QVERIFY(openReady(*otherClient, 10000));
         QVERIFY(call(*otherClient).error);
         QVERIFY(otherClient->isReady());
     }
@@ -694,7 +679,7 @@ private slots:
         HttpTransportOptions options = fastOptions();
         options.longestResumeDelay = 300ms;
         auto client = streamable(fixture, options);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QTRY_COMPARE_WITH_TIMEOUT(fixture.requestsFor("GET").size(), 3, 5000);
         const QList<FixtureRequest> gets = fixture.requestsFor("GET");
         for (qsizetype i = 1; i < gets.size(); ++i) {
@@ -712,7 +697,7 @@ private slots:
         HttpTransportOptions options = fastOptions();
         options.shortestResumeDelay = 25ms;
         auto client = streamable(fixture, options);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QTRY_COMPARE_WITH_TIMEOUT(fixture.requestsFor("GET").size(), 4, 5000);
         const QList<FixtureRequest> gets = fixture.requestsFor("GET");
         const qint64 first = gets[2].receivedAtMs - gets[1].receivedAtMs;
@@ -732,7 +717,7 @@ private slots:
         });
         server.overrides.insert(u"GET"_s, [](const FixtureRequest &) { return events(": open\n\n", Delivery::Stream); });
         auto client = streamable(fixture);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QTRY_COMPARE(fixture.requestsFor("GET").size(), 1);
     }
 
@@ -773,7 +758,7 @@ private slots:
                                                         {u"serverInfo"_s, QJsonObject{{u"name"_s, u"moved"_s}}}}));
         });
         auto client = streamable(fixture);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QCOMPARE(fixture.posts(u"initialize"_s).last().path, QByteArray("/mcp/"));
 
         // A 302 would turn the POST into a GET, and the GET's 405 would read as an old server.
@@ -830,7 +815,7 @@ private slots:
         HttpFixture fixture;
         ScriptedServer server(fixture);
         auto client = streamable(fixture);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) { return FixtureReply{200, {}, {}, Delivery::Drop}; });
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         const ToolCallReply dropped = call(*client);
@@ -885,7 +870,7 @@ private slots:
         config.url = fixture.url().toString();
         const TransportFactory factory = transportFactoryFor(config);
         auto first = session(factory());
-        QVERIFY(openReady(*first));
+        QVERIFY(openReady(*first, 10000));
         QSignalSpy closed(first.get(), &McpClientSession::closed);
         first->close();
         QTRY_COMPARE(closed.size(), 1);
@@ -896,7 +881,7 @@ private slots:
         auto second = session(factory());
         QVERIFY(second->transport()->description().startsWith(u"sse: "_s));
         QSignalSpy lines(second.get(), &McpClientSession::stderrLine);
-        QVERIFY(openReady(*second));
+        QVERIFY(openReady(*second, 10000));
         QCOMPARE(fixture.posts(u"initialize"_s).size(), 3);
         QCOMPARE(fixture.posts(u"initialize"_s).last().path, QByteArray("/messages"));
         QVERIFY(lines.isEmpty());
@@ -904,7 +889,7 @@ private slots:
         auto changed = session(transportFactoryFor(config)());
         QVERIFY(changed->transport()->description().startsWith(u"http: "_s));
         QSignalSpy changedLines(changed.get(), &McpClientSession::stderrLine);
-        QVERIFY(openReady(*changed));
+        QVERIFY(openReady(*changed, 10000));
         QCOMPARE(fixture.posts(u"initialize"_s).size(), 5);
         QCOMPARE(fixture.posts(u"initialize"_s).at(3).path, QByteArray("/mcp"));
         QCOMPARE(fixture.posts(u"initialize"_s).last().path, QByteArray("/messages"));
@@ -950,7 +935,7 @@ private slots:
         });
         auto client = streamable(fixture);
         QSignalSpy closed(client.get(), &McpClientSession::closed);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QTRY_COMPARE(fixture.openStreamCount(), 1);
         fixture.closeStream();
         QTRY_COMPARE(gets, 4);
@@ -969,7 +954,7 @@ private slots:
                           Delivery::Stream);
         });
         auto client = streamable(fixture);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QCOMPARE(renderContent(call(*client).result.content), u"streamed"_s);
         QTRY_COMPARE(fixture.openStreamCount(), 0);
     }
@@ -988,7 +973,7 @@ private slots:
         });
         auto client = streamable(fixture);
         QSignalSpy closed(client.get(), &McpClientSession::closed);
-        QVERIFY(!openReady(*client));
+        QVERIFY(!openReady(*client, 10000));
         QTRY_COMPARE(closed.size(), 1);
         letNetworkEventsRun();
         QCOMPARE(closed.size(), 1);
@@ -1005,7 +990,7 @@ private slots:
         HttpTransportOptions options = fastOptions();
         options.requestTimeout = 300ms;
         auto client = streamable(fixture, options);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) { return events({}, Delivery::Stream); });
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         const ToolCallReply reply = call(*client);
@@ -1025,7 +1010,7 @@ private slots:
         HttpTransportOptions options = fastOptions();
         options.closeTimeout = 300ms;
         auto client = streamable(fixture, options);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &) { return events(": working\n\n", Delivery::Stream); });
         server.overrides.insert(u"DELETE"_s, [](const FixtureRequest &) { return events({}, Delivery::Stream); });
         QList<int> answers(3, 0);
@@ -1042,7 +1027,7 @@ private slots:
         QCOMPARE(fixture.requestsFor("DELETE").size(), 1);
         // Let the event loop run until a later, unrelated signal: no second answer came meanwhile.
         auto later = streamable(fixture);
-        QVERIFY(openReady(*later));
+        QVERIFY(openReady(*later, 10000));
         QCOMPARE(answers, (QList<int>{1, 1, 1}));
     }
 
@@ -1063,7 +1048,7 @@ private slots:
         ScriptedServer server(fixture);
         auto client = streamable(fixture, fastOptions(), {{u"Authorization"_s, u"Bearer secret-token"_s}});
         QSignalSpy lines(client.get(), &McpClientSession::stderrLine);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         server.overrides.insert(u"tools/call"_s, [status](const FixtureRequest &) { return FixtureReply{status, {}, "no"}; });
         const ToolCallReply reply = call(*client);
         QVERIFY(reply.error);

@@ -2,6 +2,7 @@
 #include "config/configlocation.h"
 #include "config/configparser.h"
 #include "config/serverconfig.h"
+#include "support/fakeenvironment.h"
 #include "support/policyprinters.h"
 #include "support/testfiles.h"
 
@@ -20,6 +21,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
+using Tether::Testing::fakeEnvironment;
 using Tether::Testing::readFile;
 using Tether::Testing::saveRoot;
 
@@ -41,25 +43,17 @@ static const QString File = u"servers.json"_s;
 static const QString Secret = u"s3cr3t-token-value"_s;
 
 // The only environment these tests see: never the real one.
-static EnvironmentLookup fakeEnvironment()
-{
-    const QHash<QString, QString> variables{
-        {u"HOME_DIR"_s, u"/home/ada"_s},
-        {u"API_TOKEN"_s, Secret},
-        {u"HOST"_s, u"mcp.example.com"_s},
-        {u"EMPTY"_s, QString()},
-        {u"NESTED"_s, u"${env:HOME_DIR}"_s},
-    };
-    return [variables](const QString &name) -> std::optional<QString> {
-        if (!variables.contains(name))
-            return std::nullopt;
-        return variables.value(name);
-    };
-}
+static const EnvironmentLookup Environment = fakeEnvironment({
+    {u"HOME_DIR"_s, u"/home/ada"_s},
+    {u"API_TOKEN"_s, Secret},
+    {u"HOST"_s, u"mcp.example.com"_s},
+    {u"EMPTY"_s, QString()},
+    {u"NESTED"_s, u"${env:HOME_DIR}"_s},
+});
 
 static ConfigContext context()
 {
-    return {fakeEnvironment(), u"/opt/tether/bin"_s};
+    return {Environment, u"/opt/tether/bin"_s};
 }
 
 static ConfigDocument parse(const QByteArray &bytes)
@@ -987,7 +981,7 @@ void TestConfig::expansion()
 void TestConfig::expansionWithoutBinDir()
 {
     const ConfigDocument document = parseConfig(withServer(R"({"command": "${tether:bindir}/x"})"), File,
-                                                 {fakeEnvironment(), QString()});
+                                                 {Environment, QString()});
     QCOMPARE(document.servers.first().errors,
              QStringList{File + u": mcpServers.demo.command uses ${tether:bindir}, but the folder of Tether's "
                                 "programs is not known here: write the path itself"_s});

@@ -3,6 +3,7 @@
 #include "config/configfile.h"
 #include "config/configparser.h"
 #include "config/configstore.h"
+#include "support/fakeenvironment.h"
 #include "support/testfiles.h"
 
 #include <QFile>
@@ -18,7 +19,7 @@ using namespace Tether::Testing;
 
 namespace {
 
-const ConfigContext Context{[](const QString &) { return std::optional<QString>(); }, u"/opt/tether/bin"_s};
+const ConfigContext Context{fakeEnvironment({}), u"/opt/tether/bin"_s};
 
 QJsonObject withServer(QJsonObject root, const QString &name, const QString &command)
 {
