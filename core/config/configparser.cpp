@@ -29,28 +29,6 @@ QString memberPath(const QString &parent, const QString &key)
 
 namespace {
 
-// For values that may be secrets (env and header values): what kind of value, never the value.
-QString kindOf(const QJsonValue &value)
-{
-    switch (value.type()) {
-    case QJsonValue::String:
-        return u"a string"_s;
-    case QJsonValue::Double:
-        return u"a number"_s;
-    case QJsonValue::Bool:
-        return u"a boolean"_s;
-    case QJsonValue::Null:
-        return u"null"_s;
-    case QJsonValue::Array:
-        return u"an array"_s;
-    case QJsonValue::Object:
-        return u"an object"_s;
-    case QJsonValue::Undefined:
-        break;
-    }
-    return u"missing"_s;
-}
-
 QString quotedList(const QStringList &names)
 {
     QStringList quoted;
@@ -313,7 +291,7 @@ private:
             return entries;
         if (!value.isObject()) {
             m_sink.add(u"%1 is %2, not an object: it maps %3 names to string values, such as %4"_s.arg(
-                path(field), kindOf(value), what, example));
+                path(field), jsonKind(value), what, example));
             return entries;
         }
         const QJsonObject object = value.toObject();
@@ -325,7 +303,7 @@ private:
             }
             if (!it.value().isString()) {
                 m_sink.add(u"%1 is %2, not a string: every %3 value must be a string; write it in quotes (the value "
-                           "is not shown, it may be a secret)"_s.arg(where, kindOf(it.value()), what));
+                           "is not shown, it may be a secret)"_s.arg(where, jsonKind(it.value()), what));
                 continue;
             }
             if (const auto expanded = expand(where, it.value().toString()))
