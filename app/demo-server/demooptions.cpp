@@ -37,6 +37,8 @@ int intValue(const QCommandLineParser &parser, const QCommandLineOption &option,
 
 } // namespace
 
+const QStringList DemoOptions::DamagedReplyKinds{u"invalid-utf8"_s, u"nul"_s, u"deep-nesting"_s};
+
 DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
 {
     QCommandLineParser parser;
@@ -94,11 +96,20 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
         u"Answer initialize with protocol version <version> whatever the client asked for."_s,
         u"version"_s);
 
+    const QCommandLineOption closeStdout(u"close-stdout"_s,
+        u"After answering the last page of tools/list, close stdout and keep running (reading stdin)."_s);
+    const QCommandLineOption pingFlood(u"ping-flood"_s,
+        u"Once initialized, stop reading stdin and send ping requests as fast as possible."_s);
+    const QCommandLineOption damagedReply(u"damaged-reply"_s,
+        u"Answer every tools/call with a line that cannot be parsed, of <kind>: "_s
+            % DamagedReplyKinds.join(u", "_s) % u"."_s,
+        u"kind"_s);
+
     parser.addOptions({failAtStartup, crashAfterMs, exitDuringInitialize, slowInitializeMs,
                        ignoreSigterm, spawnGrandchild, pidFile, garbage, listChangedEveryMs,
                        notifyBeforeInitializeResult, tools, pageSize, oversizeLineMb, pingClient,
                        sendUnsupportedRequest, logNotifications, stderrLines, exitCode,
-                       protocolVersion});
+                       protocolVersion, closeStdout, pingFlood, damagedReply});
     // parse() rather than process(): usage errors then get our exit code and log prefix.
     if (!parser.parse(app.arguments()))
         usageError(parser.errorText());
@@ -135,6 +146,13 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
         options.stderrLines = intValue(parser, stderrLines, 0, 10000000);
     options.exitCode = intValue(parser, exitCode, 0, 255);
     options.protocolVersion = parser.value(protocolVersion);
+    options.closeStdout = parser.isSet(closeStdout);
+    options.pingFlood = parser.isSet(pingFlood);
+    options.damagedReply = parser.value(damagedReply);
+    if (parser.isSet(damagedReply) && !DamagedReplyKinds.contains(options.damagedReply)) {
+        usageError(u"invalid value '"_s % options.damagedReply % u"' for --damaged-reply (expected one of "_s
+                   % DamagedReplyKinds.join(u", "_s) % u")"_s);
+    }
     return options;
 }
 

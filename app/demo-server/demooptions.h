@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 class QCoreApplication;
 
@@ -29,6 +30,11 @@ struct DemoOptions final
     int stderrLines = 0;
     int exitCode = 1;
     QString protocolVersion; // empty: negotiate
+    bool closeStdout = false;
+    bool pingFlood = false;
+    QString damagedReply; // empty: none; else one of DamagedReplyKinds
+
+    static const QStringList DamagedReplyKinds;
 
     // Parses the application's arguments; handles --help/--version and exits with code 2 on a
     // usage error.

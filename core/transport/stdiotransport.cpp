@@ -5,9 +5,11 @@
 #include "spawnqueue.h"
 
 #include <QDir>
+#include <QSocketNotifier>
 
 #include <csignal>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -27,6 +29,9 @@ StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions
     // The escalation graces are promised to servers: never cut them short.
     m_closeTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_closeTimer, &QTimer::timeout, this, &StdioTransport::onCloseTimer);
+    m_stdoutEndTimer.setSingleShot(true);
+    m_stdoutEndTimer.setInterval(options.stdoutEndGrace);
+    connect(&m_stdoutEndTimer, &QTimer::timeout, this, &StdioTransport::onStdoutEnded);
     connect(&m_process, &QProcess::started, this, &StdioTransport::onStarted);
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &StdioTransport::onStdout);
     connect(&m_process, &QProcess::readyReadStandardError, this, &StdioTransport::onStderr);
@@ -84,6 +89,10 @@ void StdioTransport::send(const QJsonObject &message)
     QByteArray line = JsonRpc::serialize(message);
     line.append('\n');
     m_process.write(line);
+    if (m_process.bytesToWrite() > m_options.maxPendingWriteBytes) {
+        closeWithError(u"protocol error: the server does not read its stdin: more than %1 of messages to it were "
+                       "waiting, the most Tether keeps for a server"_s.arg(byteLimitText(m_options.maxPendingWriteBytes)));
+    }
 }
 
 void StdioTransport::close()
@@ -170,6 +179,7 @@ void StdioTransport::onStarted()
         return;
     // Starting -> Running
     m_stage = Stage::Running;
+    watchStdoutEnd();
     emit started();
 }
 
@@ -180,19 +190,50 @@ void StdioTransport::onStdout()
         return;
     const QList<QByteArray> lines = m_stdoutFramer.push(bytes);
     for (const QByteArray &line : lines) {
-        const JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(line);
-        if (!decoded.error.isEmpty())
-            emit inputSkipped(u"skipped a line on stdout that is "_s + decoded.error);
-        for (const QJsonObject &message : decoded.messages) {
+        JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(line);
+        if (!decoded.error.isEmpty()) {
+            const QString damage = u"a line on stdout that is "_s + decoded.error;
+            emit inputSkipped(u"skipped "_s + damage);
+            if (!decoded.damagedReplyId.isUndefined())
+                decoded.messages.append(JsonRpc::makeDamagedReplyError(decoded.damagedReplyId, damage));
+        }
+        for (const QJsonObject &message : std::as_const(decoded.messages)) {
             emit messageReceived(message);
             if (m_stage != Stage::Running && m_stage != Stage::ClosingStdin)
                 return; // a receiver closed us
         }
     }
     if (m_stdoutFramer.overflowed()) {
-        closeWithError(u"protocol error: the server wrote a line longer than %1 MiB on stdout"_s
-                           .arg(m_stdoutFramer.maxLineBytes() / (1024 * 1024)));
+        closeWithError(u"protocol error: the server wrote a line longer than %1 on stdout"_s
+                           .arg(byteLimitText(m_stdoutFramer.maxLineBytes())));
     }
+}
+
+void StdioTransport::watchStdoutEnd()
+{
+    // Qt takes the end of stdout silently: it deletes its notifier for the pipe and says nothing
+    // until the process exits. That deletion is the one sign, so the notifier is found by the
+    // pipe it watches, the one the child holds as its fd 1.
+    struct stat childStdout = {};
+    const bool known = ::stat(qPrintable(u"/proc/%1/fd/1"_s.arg(m_processId)), &childStdout) == 0;
+    for (QSocketNotifier *notifier : m_process.findChildren<QSocketNotifier *>(Qt::FindDirectChildrenOnly)) {
+        struct stat watched = {};
+        if (known && notifier->type() == QSocketNotifier::Read && ::fstat(int(notifier->socket()), &watched) == 0
+            && watched.st_dev == childStdout.st_dev && watched.st_ino == childStdout.st_ino) {
+            connect(notifier, &QObject::destroyed, &m_stdoutEndTimer, qOverload<>(&QTimer::start));
+            return;
+        }
+    }
+    spdlog::debug("{}: cannot watch for the end of its stdout", description());
+}
+
+void StdioTransport::onStdoutEnded()
+{
+    // Every exit ends stdout too, just before the exit is seen: hence the grace.
+    if (m_stage != Stage::Running)
+        return;
+    closeWithError(u"the server closed its stdout but was still running %1 ms later: it can never answer again, "
+                   "so the connection counts as lost"_s.arg(m_options.stdoutEndGrace.count()));
 }
 
 void StdioTransport::onStderr()

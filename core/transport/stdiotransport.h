@@ -20,12 +20,19 @@ struct StdioTransportOptions
     std::chrono::milliseconds stdinCloseGrace{2000}; // after closing stdin, before SIGTERM
     std::chrono::milliseconds terminateGrace{2000};  // after SIGTERM, before SIGKILL
     int stderrTailLines = 200;
+    // Messages written to the server's stdin that it has not read yet; past this the server
+    // counts as not reading at all and the connection is closed as a protocol error.
+    qsizetype maxPendingWriteBytes = LineFramer::DefaultMaxLineBytes;
+    // A server whose stdout ended has this long to exit before it counts as a lost connection.
+    std::chrono::milliseconds stdoutEndGrace{2000};
 };
 
 // An MCP server as a child process speaking newline-delimited JSON-RPC on stdin/stdout.
 // The child runs in its own process group and dies with Tether; closing it escalates from
 // closing stdin to SIGTERM to SIGKILL of the whole group, and closed() is emitted only once
-// the process has exited. Whatever is left in its group then is killed too.
+// the process has exited. Whatever is left in its group then is killed too. A server that
+// closes its stdout while it keeps running, or leaves too much of its stdin unread, is closed
+// as a lost connection.
 class StdioTransport final : public Transport
 {
     Q_OBJECT
@@ -51,6 +58,8 @@ private:
 
     void onStarted();
     void onStdout();
+    void watchStdoutEnd();
+    void onStdoutEnded();
     void onStderr();
     void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
     void onErrorOccurred(QProcess::ProcessError error);
@@ -64,6 +73,7 @@ private:
     StdioTransportOptions m_options;
     QProcess m_process;
     QTimer m_closeTimer;
+    QTimer m_stdoutEndTimer; // after m_process: gone before the process's notifiers are deleted
     LineFramer m_stdoutFramer;
     QByteArray m_stderrBuffer;
     std::deque<QString> m_stderrTail;

@@ -23,6 +23,9 @@ struct TransportClosure
     QString describe() const;
 };
 
+// A limit on what a server may send or leave unread, as messages name it: "16 MiB", "1000 bytes".
+QString byteLimitText(qsizetype bytes);
+
 // A connection to one MCP server that carries JSON-RPC messages both ways. A transport is used
 // for one connection only; every attempt builds a fresh one.
 class Transport : public QObject

@@ -352,6 +352,62 @@ private slots:
         QVERIFY(!processAlive(c.transport->processId()));
     }
 
+    void closedStdoutIsALostConnection()
+    {
+        StdioTransportOptions options = QuickClose;
+        options.stdoutEndGrace = std::chrono::milliseconds(300);
+        Connection c(QStringList{u"--close-stdout"_s}, std::chrono::seconds(10), options);
+        QVERIFY(c.open());
+        const qint64 pid = c.transport->processId();
+        QVERIFY(!c.listTools().error); // the server closes its stdout after that answer
+        QVERIFY(c.waitClosed());
+        QVERIFY2(c.failure().startsWith(u"connection closed: the server closed its stdout but was still running 300 ms "
+                                        "later"_s),
+                 qPrintable(c.failure()));
+        // Closed as a protocol error closes a server: SIGTERM to its group, which the demo server obeys.
+        QCOMPARE(c.closure().transport.exitSignal, std::optional<int>(SIGTERM));
+        QVERIFY(!processAlive(pid));
+    }
+
+    void serverThatDoesNotReadItsStdinIsCutOffAtTheBound()
+    {
+        StdioTransportOptions options = QuickClose;
+        options.maxPendingWriteBytes = 1024 * 1024;
+        Connection c(QStringList{u"--ping-flood"_s}, std::chrono::seconds(10), options);
+        QVERIFY(c.open());
+        const qint64 pid = c.transport->processId();
+        QVERIFY(c.waitClosed(30000));
+        QVERIFY2(c.failure().contains(u"protocol error: the server does not read its stdin: more than 1 MiB of messages "
+                                      "to it were waiting"_s),
+                 qPrintable(c.failure()));
+        QVERIFY(!processAlive(pid));
+    }
+
+    void damagedReplyFailsItsRequestAtOnce_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("invalid UTF-8") << u"invalid-utf8"_s << u"invalid UTF8 string"_s;
+        QTest::newRow("NUL after it") << u"nul"_s << u"garbage at the end of the document"_s;
+        QTest::newRow("too deep") << u"deep-nesting"_s << u"too deeply nested"_s;
+    }
+
+    void damagedReplyFailsItsRequestAtOnce()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, reason);
+        // Far longer than the test waits: the answer must come from the damaged line itself.
+        Connection c({u"--damaged-reply"_s, kind}, std::chrono::minutes(5));
+        QVERIFY(c.open());
+        const ToolCallReply reply = c.call(u"echo"_s, {{u"message"_s, u"x"_s}});
+        QVERIFY(reply.error);
+        QCOMPARE(reply.error->code, int(JsonRpc::InvalidReply));
+        QVERIFY2(reply.error->message.contains(u"the server answered with a line on stdout that is not JSON ("_s + reason),
+                 qPrintable(reply.error->message));
+        QCOMPARE(c.session->stats().skippedInput, 1);
+        QVERIFY(c.session->isReady()); // one damaged line does not end the connection
+    }
+
     void serverPingIsAnswered()
     {
         Connection c({u"--ping-client"_s});

@@ -127,6 +127,20 @@ private slots:
         QCOMPARE(s.supervisor->status().heartbeatMisses, 0);
     }
 
+    void closedStdoutIsALostConnection()
+    {
+        // The heartbeat is off: the end of stdout alone must tell.
+        Supervised s({u"--close-stdout"_s});
+        s.supervisor->start();
+        QVERIFY(s.waitFor(ServerState::Connected));
+        const qint64 pid = s.supervisor->status().pid;
+        QVERIFY(s.waitFor(ServerState::Reconnecting));
+        const ServerStatus status = s.supervisor->status();
+        QVERIFY2(status.reason.contains(u"closed its stdout"_s), qPrintable(status.reason));
+        QCOMPARE(status.lastExitSignal, std::optional<int>(SIGTERM));
+        QVERIFY(!processAlive(pid));
+    }
+
     void crashLoopExhaustsTheBudget()
     {
         Supervised s({u"--crash-after-ms"_s, u"50"_s});
