@@ -10,5 +10,7 @@ bool writeFully(int fd, QByteArrayView data);
 
 // Writes "demo: <text>\n" to stderr in one write(), so lines from concurrent code never interleave.
 void logLine(const QString &text);
+// Text that logLine() puts at the end of every line from now on (--leak-env).
+void setLogLineSuffix(const QString &suffix);
 
 } // namespace Demo

@@ -54,6 +54,10 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(TETHER_VERSION));
 
     const Demo::DemoOptions options = Demo::DemoOptions::fromCommandLine(app);
+    if (!options.leakEnv.isEmpty())
+        Demo::setLogLineSuffix(options.leakedValue());
+    if (options.escapeSequences)
+        Demo::logLine(u"\x1b]0;retitled by the server\x07\x1b[2Jscreen cleared"_s);
     if (options.failAtStartup) {
         Demo::logLine(u"refusing to start (--fail-at-startup)"_s);
         return 3;

@@ -50,6 +50,11 @@ static int statusTable(const ConfigOptions &options, bool check)
         }
         if (check && !up && (enabled || !status.configErrors.isEmpty()))
             printError(u"server '%1' is not up: %2"_s.arg(status.name, status.reason));
+        // What the server runs with may not be what the file seems to say: a check says so, and passes.
+        if (check && config) {
+            for (const QString &warning : config->warnings)
+                printError(u"warning: "_s + warning);
+        }
     }
     run.shutDown();
     if (options.json)

@@ -31,7 +31,8 @@ Commands, on the servers of the config file:
   status                          Connect every enabled server once and print a table of their
                                   states, tool counts and pids (--json: an array).
   check                           Like status; exit 0 only if every enabled server comes up, and
-                                  say on stderr why each one that did not failed.
+                                  say on stderr why each one that did not failed, and warn of a
+                                  key written twice in a server (the last one is taken).
   tools [SERVER]                  List the tools of every server (public names SERVER__TOOL), or
                                   of one server.
   call [SERVER] TOOL ['JSON']     Call a tool with JSON arguments (an object; default {}) and
@@ -47,7 +48,8 @@ Commands, on the servers of the config file:
                                   (default: ~/.config/Claude/claude_desktop_config.json,
                                   ~/.cursor/mcp.json; VS Code needs FILE: a workspace's
                                   .vscode/mcp.json or its settings.json) to the config file,
-                                  saying what was added and what was skipped and why.
+                                  saying what was added and what was skipped and why. Waits up
+                                  to 10 s for another writer of the config (its lock FILE.lock).
 
 Commands, on one server given on the command line (--stdio "CMD ARGS..." or --url URL):
   tools --stdio "CMD ARGS..."               List the server's tools (name and description).
@@ -74,7 +76,8 @@ Servers:
 
 Options:
   --json                  Print machine-readable JSON: the tools array as the server sent it,
-                          or the whole tools/call result object.
+                          or the whole tools/call result object. Without it, control
+                          characters from a server (ESC, CR and the like) are printed as \x1b.
   --timeout-ms N          Request timeout in milliseconds, also bounding the handshake
                           (default 60000).
   -v, --verbose           Also print the server's stderr, progress, warnings (skipped input,

@@ -63,18 +63,40 @@ ImportPreview previewImport(const QByteArray &source, const QString &sourcePath,
     return preview;
 }
 
-ImportResult importServers(const QJsonObject &root, const QByteArray &source, const QString &sourcePath,
+namespace {
+
+// What writing `target` back would drop: each top-level key and server name written more than
+// once (QJsonObject keeps the last), with its lines.
+QStringList lostByRewrite(const ConfigDocument &target)
+{
+    QStringList lost;
+    const JsonKeyOrder &order = target.keyOrder;
+    for (const QString &key : order.duplicateKeys())
+        lost.append(definedMoreThanOnce(key, order.linesOf(key)));
+    const JsonKeyOrder servers = order.members.value(target.serversKey);
+    for (const QString &name : servers.duplicateKeys())
+        lost.append(definedMoreThanOnce(memberPath(target.serversKey, name), servers.linesOf(name)));
+    return lost;
+}
+
+} // namespace
+
+ImportResult importServers(const ConfigDocument &target, const QByteArray &source, const QString &sourcePath,
                            ImportFormat format)
 {
     ImportResult result;
-    result.root = root;
+    result.root = target.root;
+    if (const QStringList lost = lostByRewrite(target); !lost.isEmpty()) {
+        result.error = u"%1: %2: JSON keeps only the last one, and saving the import would drop the others, so "
+                       "nothing was imported: remove or rename the others, then import again"_s.arg(target.path, lost.join(u"; "_s));
+        return result;
+    }
     const ImportPreview preview = previewImport(source, sourcePath, format);
     if (!preview.error.isEmpty()) {
         result.error = preview.error;
         return result;
     }
-    const QString targetKey = root.contains(u"servers") && !root.contains(u"mcpServers") ? u"servers"_s : u"mcpServers"_s;
-    QJsonObject servers = root.value(targetKey).toObject();
+    QJsonObject servers = target.root.value(target.serversKey).toObject();
     for (const ImportCandidate &candidate : preview.servers) {
         if (servers.contains(candidate.name)) {
             result.skipped.append(servers.value(candidate.name).toObject() == candidate.entry
@@ -89,7 +111,7 @@ ImportResult importServers(const QJsonObject &root, const QByteArray &source, co
         servers.insert(candidate.name, candidate.entry);
         result.added.append(candidate.name);
     }
-    result.root.insert(targetKey, servers);
+    result.root.insert(target.serversKey, servers);
     return result;
 }
 
