@@ -780,6 +780,22 @@ private slots:
             QTRY_VERIFY2_WITH_TIMEOUT(!processAlive(pid), qPrintable(QString::number(pid)), 5000);
     }
 
+    // Without tether-launcher next to it, no server starts, and the message says why.
+    void missingLauncherIsAnError()
+    {
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(u"tetherctl"_s);
+        QVERIFY(QFile::copy(QStringLiteral(TETHERCTL), copy));
+        QProcess process;
+        process.start(copy, {u"tools"_s, u"--stdio"_s, demo()});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitCode(), 2);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(oneLine(err) && err.contains(u"Tether's launcher %1 cannot run"_s.arg(dir.filePath(u"tether-launcher"_s)))
+                     && err.contains(u"reinstall Tether"_s),
+                 qPrintable(err));
+    }
+
     void serverDiesWithTetherctl()
     {
         QProcess process;
