@@ -77,6 +77,20 @@ void writePidFile(const QString &path, pid_t pid)
         Demo::logLine(u"cannot write pid file "_s % path % u": "_s % file.errorString());
 }
 
+// Starts a process meant to outlive us with `spawn`, and says its pid on stderr and in `pidFile`
+// (when given); false when it could not be forked.
+bool spawnLeftover(const QString &what, pid_t (*spawn)(), const QString &pidFile)
+{
+    const pid_t pid = spawn();
+    if (pid < 0) {
+        Demo::logLine(u"fork failed; cannot spawn the "_s + what);
+        return false;
+    }
+    Demo::logLine(what % u" pid "_s % QString::number(pid));
+    writePidFile(pidFile, pid);
+    return true;
+}
+
 // A closed stdin/stdout/stderr would be reused by the next open() (Qt's own eventfd, say), and
 // we would read or write protocol data there. Park such fds on /dev/null instead.
 void ensureStandardFds()
@@ -117,24 +131,10 @@ int main(int argc, char *argv[])
                   % QString::number(options.stderrLines));
     }
 
-    if (options.spawnGrandchild) {
-        const pid_t pid = spawnGrandchild();
-        if (pid < 0) {
-            Demo::logLine(u"fork failed; cannot spawn the grandchild"_s);
-            return 2;
-        }
-        Demo::logLine(u"grandchild pid "_s + QString::number(pid));
-        writePidFile(options.pidFile, pid);
-    }
-    if (options.spawnDaemon) {
-        const pid_t pid = spawnDaemon();
-        if (pid < 0) {
-            Demo::logLine(u"fork failed; cannot spawn the daemon"_s);
-            return 2;
-        }
-        Demo::logLine(u"daemon pid "_s + QString::number(pid));
-        writePidFile(options.daemonPidFile, pid);
-    }
+    if (options.spawnGrandchild && !spawnLeftover(u"grandchild"_s, spawnGrandchild, options.pidFile))
+        return 2;
+    if (options.spawnDaemon && !spawnLeftover(u"daemon"_s, spawnDaemon, options.daemonPidFile))
+        return 2;
 
     // After the fork, so the grandchild itself still dies from a group-wide SIGTERM.
     if (options.ignoreSigterm)
