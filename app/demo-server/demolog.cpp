@@ -30,9 +30,20 @@ bool writeFully(int fd, QByteArrayView data)
     return true;
 }
 
+static QString &logLineSuffix()
+{
+    static QString suffix;
+    return suffix;
+}
+
+void setLogLineSuffix(const QString &suffix)
+{
+    logLineSuffix() = suffix;
+}
+
 void logLine(const QString &text)
 {
-    const QByteArray line = "demo: " + text.toUtf8() + '\n';
+    const QByteArray line = "demo: " + text.toUtf8() + logLineSuffix().toUtf8() + '\n';
     writeFully(STDERR_FILENO, line);
     if (logCopyFd >= 0)
         writeFully(logCopyFd, line);

@@ -37,6 +37,13 @@ int intValue(const QCommandLineParser &parser, const QCommandLineOption &option,
 
 } // namespace
 
+QString DemoOptions::leakedValue() const
+{
+    if (leakEnv.isEmpty())
+        return {};
+    return u" ("_s % leakEnv % u"="_s % qEnvironmentVariable(qPrintable(leakEnv)) % u")"_s;
+}
+
 DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
 {
     QCommandLineParser parser;
@@ -101,11 +108,20 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
         u"Answer initialize with protocol version <version> whatever the client asked for."_s,
         u"version"_s);
 
+    const QCommandLineOption leakEnv(u"leak-env"_s,
+        u"Repeat the value of the environment variable <name> at the end of every stderr line, "
+        "every JSON-RPC error message and a log notice sent once initialized, as a careless server "
+        "that logs its token does."_s, u"name"_s);
+    const QCommandLineOption escapeSequences(u"escape-sequences"_s,
+        u"Put terminal escape sequences (set the window title, clear the screen) in the echo tool's "
+        "title and description and in a stderr line at startup."_s);
+
     parser.addOptions({failAtStartup, crashAfterMs, exitDuringInitialize, slowInitializeMs,
                        ignoreSigterm, spawnGrandchild, pidFile, spawnDaemon, daemonPidFile,
                        logFile, garbage, listChangedEveryMs, notifyBeforeInitializeResult, tools,
                        pageSize, oversizeLineMb, pingClient, sendUnsupportedRequest,
                        logNotifications, stderrLines, exitCode, protocolVersion});
+    parser.addOptions({leakEnv, escapeSequences});
     // parse() rather than process(): usage errors then get our exit code and log prefix.
     if (!parser.parse(app.arguments()))
         usageError(parser.errorText());
@@ -147,6 +163,8 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
         options.stderrLines = intValue(parser, stderrLines, 0, 10000000);
     options.exitCode = intValue(parser, exitCode, 0, 255);
     options.protocolVersion = parser.value(protocolVersion);
+    options.leakEnv = parser.value(leakEnv);
+    options.escapeSequences = parser.isSet(escapeSequences);
     return options;
 }
 

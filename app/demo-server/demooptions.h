@@ -32,6 +32,11 @@ struct DemoOptions final
     int stderrLines = 0;
     int exitCode = 1;
     QString protocolVersion; // empty: negotiate
+    QString leakEnv;         // an environment variable whose value the server repeats everywhere
+    bool escapeSequences = false;
+
+    // --leak-env: " (NAME=value)", what a careless server adds to what it says; empty without it.
+    QString leakedValue() const;
 
     // Parses the application's arguments; handles --help/--version and exits with code 2 on a
     // usage error.

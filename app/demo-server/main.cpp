@@ -118,6 +118,10 @@ int main(int argc, char *argv[])
     const Demo::DemoOptions options = Demo::DemoOptions::fromCommandLine(app);
     if (!options.logFile.isEmpty() && !Demo::copyLogTo(options.logFile))
         Demo::logLine(u"cannot open log file "_s + options.logFile);
+    if (!options.leakEnv.isEmpty())
+        Demo::setLogLineSuffix(options.leakedValue());
+    if (options.escapeSequences)
+        Demo::logLine(u"\x1b]0;retitled by the server\x07\x1b[2Jscreen cleared"_s);
     if (options.failAtStartup) {
         Demo::logLine(u"refusing to start (--fail-at-startup)"_s);
         return 3;

@@ -31,7 +31,7 @@ ConfigRun::ConfigRun(const ConfigOptions &options, const Interruption *interrupt
     if (options.verbose) {
         QObject::connect(&m_manager.eventLog(), &EventLog::appended, &m_manager, [](const ServerEvent &event) {
             if (event.kind == ServerEvent::Kind::Stderr)
-                QTextStream(stderr) << event.server << ": " << event.text << Qt::endl;
+                printNote(event.server + u": "_s + event.text);
         });
     }
 }

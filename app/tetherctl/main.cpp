@@ -75,7 +75,8 @@ Servers:
 
 Options:
   --json                  Print machine-readable JSON: the tools array as the server sent it,
-                          or the whole tools/call result object.
+                          or the whole tools/call result object. Without it, control
+                          characters from a server (ESC, CR and the like) are printed as \x1b.
   --timeout-ms N          Request timeout in milliseconds, also bounding the handshake
                           (default 60000).
   -v, --verbose           Also print the server's stderr, progress, warnings (skipped input,

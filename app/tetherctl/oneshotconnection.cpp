@@ -5,10 +5,6 @@
 
 #include "session/mcpclientsession.h"
 
-#include <QTextStream>
-
-#include <cstdio>
-
 using namespace Qt::StringLiterals;
 
 namespace Tether::Ctl {
@@ -35,7 +31,7 @@ OneShotConnection::OneShotConnection(const CommonOptions &options)
     });
     if (options.verbose) {
         QObject::connect(session, &McpClientSession::stderrLine, session, [this](const QString &line) {
-            QTextStream(stderr) << m_session->options().serverName << ": " << line << Qt::endl;
+            printNote(m_session->options().serverName + u": "_s + line);
         });
     }
 }

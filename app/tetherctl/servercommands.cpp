@@ -7,9 +7,6 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QTextStream>
-
-#include <cstdio>
 
 using namespace Qt::StringLiterals;
 
@@ -53,13 +50,12 @@ int callTool(const CommonOptions &options, const QString &toolName, const QJsonO
     ProgressHandler onProgress;
     if (options.verbose) {
         onProgress = [](const ProgressUpdate &update) {
-            QTextStream err(stderr);
-            err << "progress: " << update.progress;
+            QString line = u"progress: "_s + QString::number(update.progress);
             if (update.total)
-                err << '/' << *update.total;
+                line += u'/' + QString::number(*update.total);
             if (!update.message.isEmpty())
-                err << ' ' << update.message;
-            err << Qt::endl;
+                line += u' ' + update.message;
+            printNote(line);
         };
     }
     const std::optional<ToolCallReply> reply = connection.callTool(toolName, arguments, onProgress);

@@ -1,5 +1,7 @@
 #include "configparser.h"
 
+#include "httpheader.h"
+
 #include "common/jsontext.h"
 
 #include <QDir>
@@ -304,9 +306,15 @@ private:
         return expanded;
     }
 
+    enum class SecretMap { Environment, Headers };
+
     // env and headers: names to string values. The values may be secrets and are never shown.
-    QList<std::pair<QString, QString>> readSecretMap(const QString &field, const QString &what, const QString &example)
+    QList<std::pair<QString, QString>> readSecretMap(SecretMap kind)
     {
+        const bool headers = kind == SecretMap::Headers;
+        const QString field = headers ? u"headers"_s : u"env"_s;
+        const QString what = headers ? u"header"_s : u"environment variable"_s;
+        const QString example = headers ? u"{\"Authorization\": \"Bearer ${env:TOKEN}\"}"_s : u"{\"DEBUG\": \"1\"}"_s;
         QList<std::pair<QString, QString>> entries;
         const QJsonValue value = m_object.value(field);
         if (value.isUndefined())
@@ -319,7 +327,13 @@ private:
         const QJsonObject object = value.toObject();
         for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
             const QString where = memberPath(path(field), it.key());
-            if (it.key().isEmpty() || it.key().contains(u'=') || it.key().contains(u'\n')) {
+            if (headers && !isHeaderName(it.key())) {
+                m_sink.add(u"%1 is not a valid header name: a header name is letters, digits and "
+                           "!#$%&'*+-.^_`|~ only, without spaces, colons or control characters, such as "
+                           "\"Authorization\""_s.arg(where));
+                continue;
+            }
+            if (!headers && (it.key().isEmpty() || it.key().contains(u'=') || it.key().contains(u'\n'))) {
                 m_sink.add(u"%1 is not a valid %2 name: give a name without \"=\" or line breaks"_s.arg(where, what));
                 continue;
             }
@@ -328,7 +342,16 @@ private:
                            "is not shown, it may be a secret)"_s.arg(where, kindOf(it.value()), what));
                 continue;
             }
-            if (const auto expanded = expand(where, it.value().toString()))
+            const auto expanded = expand(where, it.value().toString());
+            if (expanded && headers && !isHeaderValue(*expanded)) {
+                // A line break would end the header and send the rest as headers of their own.
+                m_sink.add(u"%1 holds a line break or another control character%2, which a header value cannot hold: "
+                           "remove it (the value is not shown, it may be a secret)"_s.arg(
+                               where, it.value().toString().contains(u"${env:"_s) ? u" once ${env:…} is expanded"_s
+                                                                                 : QString()));
+                continue;
+            }
+            if (expanded)
                 entries.append({it.key(), *expanded});
         }
         return entries;
@@ -364,7 +387,7 @@ private:
 
         // env wins over envFile, as in VS Code.
         QList<std::pair<QString, QString>> environment = readEnvFile();
-        for (const auto &entry : readSecretMap(u"env"_s, u"environment variable"_s, u"{\"DEBUG\": \"1\"}"_s)) {
+        for (const auto &entry : readSecretMap(SecretMap::Environment)) {
             environment.removeIf([&](const auto &existing) { return existing.first == entry.first; });
             environment.append(entry);
         }
@@ -446,7 +469,7 @@ private:
                 m_server->url = *url;
             }
         }
-        m_server->headers = readSecretMap(u"headers"_s, u"header"_s, u"{\"Authorization\": \"Bearer ${env:TOKEN}\"}"_s);
+        m_server->headers = readSecretMap(SecretMap::Headers);
     }
 
     // connection.reconnect / connection.heartbeat (the seed article's form) under the plain field.

@@ -205,7 +205,7 @@ void McpClientSession::onMessage(const QJsonObject &object)
 void McpClientSession::onInputSkipped(const QString &what)
 {
     ++m_stats.skippedInput;
-    spdlog::warn("{}: {}", serverLabel(), what);
+    spdlog::warn("{}: {}", serverLabel(), m_transport->secrets().scrub(what));
 }
 
 void McpClientSession::onServerRequest(const JsonRpc::Message &message)
@@ -233,15 +233,17 @@ void McpClientSession::onNotification(const JsonRpc::Message &message)
             spdlog::debug("{}: tools/list_changed before the handshake ended, covered by the first sync",
                           serverLabel());
     } else if (method == u"notifications/message") {
-        emit logMessage(message.params.value(u"level").toString(), message.params.value(u"logger").toString(),
-                        message.params.value(u"data"));
+        const SecretScrubber &secrets = m_transport->secrets();
+        emit logMessage(message.params.value(u"level").toString(),
+                        secrets.scrub(message.params.value(u"logger").toString()),
+                        secrets.scrub(message.params.value(u"data")));
     } else if (method == u"notifications/progress") {
         const QJsonValue token = message.params.value(u"progressToken");
         ProgressUpdate update;
         update.progress = message.params.value(u"progress").toDouble();
         if (message.params.value(u"total").isDouble())
             update.total = message.params.value(u"total").toDouble();
-        update.message = message.params.value(u"message").toString();
+        update.message = m_transport->secrets().scrub(message.params.value(u"message").toString());
         const auto it = m_pending.find(token.toInteger(-1));
         if (it != m_pending.end() && it->second.onProgress)
             it->second.onProgress(update);
@@ -260,10 +262,15 @@ void McpClientSession::onResponse(const JsonRpc::Message &message)
                      QString::fromUtf8(JsonRpc::serialize(QJsonObject{{u"id"_s, message.id}})));
         return;
     }
-    if (message.kind == JsonRpc::MessageKind::Response)
+    if (message.kind == JsonRpc::MessageKind::Response) {
         completeRequest(id, RpcReply{message.result, std::nullopt});
-    else
-        completeRequest(id, RpcReply{{}, message.error});
+        return;
+    }
+    // A server may quote the request it refuses, or its own environment, in the error.
+    JsonRpc::Error error = message.error;
+    error.message = m_transport->secrets().scrub(error.message);
+    error.data = m_transport->secrets().scrub(error.data);
+    completeRequest(id, RpcReply{{}, error});
 }
 
 void McpClientSession::fail(const QString &reason)
@@ -380,10 +387,14 @@ qint64 McpClientSession::callTool(const QString &name, const QJsonObject &argume
     const QJsonObject params{{u"name"_s, name}, {u"arguments"_s, arguments}};
     return request(
         u"tools/call"_s, params,
-        [handler = std::move(handler)](const RpcReply &reply) {
+        [this, handler = std::move(handler)](const RpcReply &reply) {
             ToolCallReply callReply;
-            if (reply.ok())
-                callReply.result = parseToolCallResult(reply.result.toObject());
+            // An error result is the server's error message, scrubbed as one; a result is the tool's data.
+            const QJsonObject result = reply.result.toObject();
+            if (reply.ok() && result.value(u"isError").toBool())
+                callReply.result = parseToolCallResult(m_transport->secrets().scrub(result).toObject());
+            else if (reply.ok())
+                callReply.result = parseToolCallResult(result);
             else
                 callReply.error = reply.error;
             handler(callReply);

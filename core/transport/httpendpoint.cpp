@@ -1,10 +1,13 @@
 #include "httpendpoint.h"
 
 #include "common/displaytext.h"
+#include "common/logging.h"
+#include "config/httpheader.h"
 #include "protocol/jsonrpc.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QUrlQuery>
 
 using namespace Qt::StringLiterals;
 
@@ -15,6 +18,21 @@ static const char RefusedRedirectProperty[] = "tetherRefusedRedirect";
 QString HttpServerEndpoint::shown() const
 {
     return shownUrl.isEmpty() ? url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery) : shownUrl;
+}
+
+SecretScrubber HttpServerEndpoint::secrets() const
+{
+    QStringList values;
+    for (const auto &[name, value] : headers) {
+        values.append(value);
+        // A server that quotes the token it was sent quotes it without its scheme.
+        if (const qsizetype space = value.indexOf(u' '); space > 0)
+            values.append(value.sliced(space + 1).trimmed());
+    }
+    values.append(url.password());
+    for (const auto &[key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded))
+        values.append(value);
+    return SecretScrubber(values);
 }
 
 bool isSameOrigin(const QUrl &a, const QUrl &b)
@@ -59,8 +77,15 @@ QString refusedRedirect(const QNetworkReply &reply)
 QNetworkRequest HttpServerEndpoint::request(const QUrl &target, const QByteArray &accept) const
 {
     QNetworkRequest request(target);
-    for (const auto &[name, value] : headers)
+    for (const auto &[name, value] : headers) {
+        // The config refuses such a header; should one come by another way, it must not split the request.
+        if (!isHeaderName(name) || !isHeaderValue(value)) {
+            spdlog::error("{}: the header '{}' is not sent: its name or value holds a character no header may hold",
+                          shown(), withVisibleControls(name));
+            continue;
+        }
         request.setRawHeader(name.toUtf8(), value.toUtf8());
+    }
     // After the configured headers: the protocol's own must not be overridden.
     request.setRawHeader("Accept", accept);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
@@ -96,7 +121,8 @@ bool isEventStream(const QNetworkReply &reply)
 
 namespace HttpErrors {
 
-QString networkFailure(const HttpServerEndpoint &endpoint, QNetworkReply::NetworkError error, const QString &detail)
+static QString describeNetworkFailure(const HttpServerEndpoint &endpoint, QNetworkReply::NetworkError error,
+                                      const QString &detail)
 {
     const QString url = endpoint.shown();
     switch (error) {
@@ -132,8 +158,14 @@ static QString bodySays(QByteArrayView body)
     return trimmed.isEmpty() ? QString() : u"; the body starts with "_s + excerpt(trimmed);
 }
 
-QString httpStatus(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
-                   QByteArrayView body)
+QString networkFailure(const HttpServerEndpoint &endpoint, QNetworkReply::NetworkError error, const QString &detail)
+{
+    // Qt's detail quotes the server's reason phrase.
+    return endpoint.secrets().scrub(describeNetworkFailure(endpoint, error, detail));
+}
+
+static QString describeHttpStatus(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
+                                  QByteArrayView body)
 {
     const int status = httpStatusOf(reply);
     const QString reason = reply.attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
@@ -159,13 +191,21 @@ QString httpStatus(const HttpServerEndpoint &endpoint, const QString &what, cons
     return answered + bodySays(body);
 }
 
+QString httpStatus(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
+                   QByteArrayView body)
+{
+    // A server may quote the request, headers and all, in its error body.
+    return endpoint.secrets().scrub(describeHttpStatus(endpoint, what, reply, body));
+}
+
 QString notJson(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
                 QByteArrayView body)
 {
     const QString type = reply.header(QNetworkRequest::ContentTypeHeader).toString();
-    return u"%1 answered %2 with a body that is not JSON%3: %4; is the url the server's MCP endpoint?"_s.arg(
-        endpoint.shown(), what, type.isEmpty() ? QString() : u" (Content-Type "_s + type + u')',
-        excerpt(body.trimmed()));
+    return endpoint.secrets().scrub(u"%1 answered %2 with a body that is not JSON%3: %4; is the url the server's MCP "
+                                    "endpoint?"_s.arg(endpoint.shown(), what,
+                                                      type.isEmpty() ? QString() : u" (Content-Type "_s + type + u')',
+                                                      excerpt(body.trimmed())));
 }
 
 QString tooLarge(const HttpServerEndpoint &endpoint, const QString &what, qsizetype limit)

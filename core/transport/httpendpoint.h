@@ -2,6 +2,8 @@
 
 #include "sseparser.h"
 
+#include "common/displaytext.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QNetworkReply>
@@ -23,6 +25,9 @@ struct HttpServerEndpoint
     QString shownUrl;
 
     QString shown() const;
+    // Of the header values (and of "Bearer token" the token alone), the url's password and its
+    // query values: what the server's text is scrubbed of.
+    SecretScrubber secrets() const;
     // A request to `target` with the configured headers and `accept`. Redirects are the
     // caller's to vet with followOnlySafeRedirects().
     QNetworkRequest request(const QUrl &target, const QByteArray &accept) const;
@@ -52,7 +57,7 @@ struct HttpTransportOptions
     std::chrono::milliseconds closeTimeout{2000}; // the DELETE of the session on close
 };
 
-// Texts for people about a failed HTTP exchange with `endpoint`.
+// Texts for people about a failed HTTP exchange with `endpoint`, scrubbed of its secrets.
 namespace HttpErrors {
 
 // A failure below HTTP: refused, DNS, TLS, cut connection, timeout.

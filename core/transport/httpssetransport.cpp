@@ -23,7 +23,7 @@ static void keepStartOfBody(QNetworkReply &reply, QByteArray &body)
 }
 
 HttpSseTransport::HttpSseTransport(HttpServerEndpoint endpoint, HttpTransportOptions options, QObject *parent)
-    : Transport(parent)
+    : Transport(endpoint.secrets(), parent)
     , m_endpoint(std::move(endpoint))
     , m_options(options)
     , m_events(options.maxMessageBytes)

@@ -29,7 +29,7 @@ static QString launcherPath()
 }
 
 StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions options, QObject *parent)
-    : Transport(parent)
+    : Transport(SecretScrubber(command.secretValues()), parent)
     , m_command(std::move(command))
     , m_options(options)
     , m_stdoutFramer(options.maxLineBytes)
@@ -333,6 +333,7 @@ void StdioTransport::appendStderrLine(QByteArrayView bytes)
     QString line = QString::fromUtf8(bytes.first(std::min(bytes.size(), MaxStderrLineBytes)));
     if (bytes.size() > MaxStderrLineBytes)
         line += u"…"_s;
+    line = secrets().scrub(line);
     m_stderrTail.push_back(line);
     while (qsizetype(m_stderrTail.size()) > m_options.stderrTailLines)
         m_stderrTail.pop_front();

@@ -30,7 +30,7 @@ static bool isSuccess(int status)
 
 StreamableHttpTransport::StreamableHttpTransport(HttpServerEndpoint endpoint, HttpTransportOptions options,
                                                  QObject *parent)
-    : Transport(parent)
+    : Transport(endpoint.secrets(), parent)
     , m_endpoint(std::move(endpoint))
     , m_options(options)
     , m_retryDelay(options.resumeDelay)
@@ -553,7 +553,7 @@ void StreamableHttpTransport::beginClose()
     connect(m_deleteReply, &QNetworkReply::finished, this, [this] {
         const int status = httpStatusOf(*m_deleteReply);
         spdlog::debug("{}: DELETE of the session answered {}", description(),
-                      status ? QString::number(status) : m_deleteReply->errorString());
+                      status ? QString::number(status) : secrets().scrub(m_deleteReply->errorString()));
         finish();
     });
     m_closeTimer.start(m_options.closeTimeout);

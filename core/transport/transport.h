@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/displaytext.h"
+
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
@@ -30,7 +32,11 @@ class Transport : public QObject
     Q_OBJECT
 
 public:
-    using QObject::QObject;
+    explicit Transport(SecretScrubber secrets = SecretScrubber(), QObject *parent = nullptr)
+        : QObject(parent)
+        , m_secrets(std::move(secrets))
+    {
+    }
 
     virtual void start() = 0;
     virtual void send(const QJsonObject &message) = 0;
@@ -44,6 +50,9 @@ public:
     virtual qint64 processId() const { return 0; }
     // "stdio: node server.js", for messages and the window.
     virtual QString description() const = 0;
+    // The server's secrets. What this transport emits of the server's own text (stderr lines,
+    // error bodies) is scrubbed of them already; the session scrubs what the messages say.
+    const SecretScrubber &secrets() const { return m_secrets; }
 
 signals:
     void started();
@@ -53,6 +62,9 @@ signals:
     void stderrLine(const QString &line);
     // Emitted exactly once.
     void closed(const Tether::TransportClosure &closure);
+
+private:
+    SecretScrubber m_secrets;
 };
 
 } // namespace Tether

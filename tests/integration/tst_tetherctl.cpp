@@ -374,6 +374,93 @@ private slots:
             QVERIFY2(!err.contains(value) && !out.contains(value), qPrintable(err));
     }
 
+    // A server that repeats its token (on stderr, in its error messages) has it scrubbed from
+    // everything tetherctl prints, --verbose included: the config's env values are secrets.
+    void serverSecretsNeverShow()
+    {
+        const QString secret = u"SECRET-TOKEN-123"_s;
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        const auto leaking = [&](const QStringList &flags) {
+            return QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)},
+                               {u"args"_s, QJsonArray::fromStringList(QStringList{u"--leak-env"_s, u"TOKEN"_s} + flags)},
+                               {u"env"_s, QJsonObject{{u"TOKEN"_s, secret}}}};
+        };
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"leaky"_s, leaking({})},
+            {u"dying"_s, leaking({u"--exit-during-initialize"_s})},
+        }}}).toJson()));
+
+        const Run status = tetherctl({u"status"_s, u"--verbose"_s, u"--config"_s, path});
+        const Run check = tetherctl({u"check"_s, u"--verbose"_s, u"--config"_s, path});
+        const Run call = tetherctl({u"call"_s, u"--verbose"_s, u"--config"_s, path, u"leaky"_s, u"no_such_tool"_s});
+        for (const Run &run : {status, check, call})
+            QVERIFY2(!run.out.contains(secret) && !run.err.contains(secret), qPrintable(run.out + run.err));
+        // It was there, and only it is gone: "(TOKEN=…)".
+        QVERIFY2(status.out.contains(u"exiting during initialize (TOKEN=…)"_s), qPrintable(status.out));
+        QVERIFY2(check.err.contains(u"server 'dying' is not up"_s) && check.err.contains(u"(TOKEN=…)"_s), qPrintable(check.err));
+        QCOMPARE(call.exitCode, 2);
+        QVERIFY2(call.err.contains(u"Unknown tool: no_such_tool (TOKEN=…)"_s), qPrintable(call.err));
+    }
+
+    // A server that quotes the request it refuses, credentials and all, in its error body.
+    void reflectedHeadersNeverShow()
+    {
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &request) {
+            return FixtureReply{400, {{"Content-Type", "text/plain"}},
+                                "bad request: X-Api-Key: " + request.header("X-Api-Key"), FixtureReply::Delivery::Whole};
+        });
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL), {u"tools"_s, u"--verbose"_s, u"--url"_s, fixture.url().toString(),
+                                                  u"--header"_s, u"X-Api-Key: SECRET-TOKEN-123"_s});
+        QTRY_VERIFY_WITH_TIMEOUT(process.state() == QProcess::NotRunning, 10000);
+        QCOMPARE(process.exitCode(), 2);
+        const QString output = QString::fromUtf8(process.readAllStandardOutput()) + QString::fromUtf8(process.readAllStandardError());
+        QCOMPARE(fixture.requests.value(0).header("X-Api-Key"), QByteArray("SECRET-TOKEN-123"));
+        QVERIFY2(output.contains(u"X-Api-Key: …'"_s), qPrintable(output));
+        QVERIFY2(!output.contains(u"SECRET-TOKEN-123"_s), qPrintable(output));
+    }
+
+    // A line break in a header value would send what follows as a header of its own.
+    void headerWithALineBreakIsRefused()
+    {
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &) { return FixtureReply{500, {}, {}, FixtureReply::Delivery::Whole}; });
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL), {u"tools"_s, u"--url"_s, fixture.url().toString(), u"--header"_s,
+                                                  u"X-Bad: v\r\nInjected: 1"_s});
+        QTRY_VERIFY_WITH_TIMEOUT(process.state() == QProcess::NotRunning, 10000);
+        QCOMPARE(process.exitCode(), 2);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(oneLine(err), qPrintable(err));
+        QVERIFY2(err.contains(u"--header X-Bad holds a line break"_s), qPrintable(err));
+        QVERIFY2(!err.contains(u"Injected"_s), qPrintable(err));
+        QVERIFY(fixture.requests.isEmpty());
+    }
+
+    // Tool names, descriptions, results and stderr lines cannot retitle or clear the terminal.
+    void escapeSequencesFromAServerAreShownVisibly()
+    {
+        const Run tools = tetherctl({u"tools"_s, u"--verbose"_s, u"--stdio"_s, demo(u"--escape-sequences"_s)});
+        QCOMPARE(tools.exitCode, 0);
+        QVERIFY2(tools.out.contains(u" \\x1b[2J\\x1b[HReturns its message unchanged.\n"_s), qPrintable(tools.out));
+        QVERIFY2(tools.err.contains(u"demo: \\x1b]0;retitled by the server\\x07\\x1b[2Jscreen cleared"_s),
+                 qPrintable(tools.err));
+        const Run call = tetherctl({u"call"_s, u"--stdio"_s, demo(), u"echo"_s, u"{\"message\": \"\\u001b[2Jline 1\\nline 2\"}"_s});
+        QCOMPARE(call.exitCode, 0);
+        QCOMPARE(call.out, u"\\x1b[2Jline 1\nline 2\n"_s);
+        const Run failed = tetherctl({u"call"_s, u"--stdio"_s, demo(), u"\x1b]0;retitled\x07"_s});
+        QCOMPARE(failed.exitCode, 2);
+        QVERIFY2(oneLine(failed.err) && failed.err.contains(u"Unknown tool: \\x1b]0;retitled\\x07"_s), qPrintable(failed.err));
+        // JSON escapes them itself: the text stays exact, and no raw ESC is printed.
+        const Run json = tetherctl({u"tools"_s, u"--json"_s, u"--stdio"_s, demo(u"--escape-sequences"_s)});
+        QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).array().at(0).toObject().value(u"description").toString(),
+                 u"\x1b[2J\x1b[HReturns its message unchanged."_s);
+        for (const Run &run : {tools, call, failed, json})
+            QVERIFY2(!run.out.contains(u'\x1b') && !run.err.contains(u'\x1b'), qPrintable(run.out + run.err));
+    }
+
     void watchOverUrlStopsOnSigterm()
     {
         const qsizetype serverLogBefore = m_streamableServer->output.size();

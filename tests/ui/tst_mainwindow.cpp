@@ -8,6 +8,7 @@
 #include "config/configstore.h"
 #include "manager/servermanager.h"
 #include "support/namedchild.h"
+#include "support/stopallandwait.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
 
@@ -49,8 +50,7 @@ struct ConfigFixture
 
     QJsonObject file() const
     {
-        QFile file(path);
-        return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
+        return QJsonDocument::fromJson(readFile(path)).object();
     }
 
     QTemporaryDir dir;
@@ -312,9 +312,7 @@ private slots:
             states.append(timeline->topLevelItem(i)->text(1));
         QVERIFY2(states.join(u' ').contains(u"Connected Stopping Stopped Starting Connected"_s), qPrintable(states.join(u' ')));
 
-        QSignalSpy stopped(&manager, &ServerManager::allStopped);
-        manager.stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(manager));
     }
 
     void editsFromTheWindowAreSavedAndApplied()
@@ -354,9 +352,7 @@ private slots:
         QCOMPARE(fixture.manager.status(u"keep"_s)->pid, keepPid);
         QCOMPARE(fixture.file()[u"mcpServers"_s][u"keep"_s][u"futureKey"_s].toString(), u"kept"_s);
 
-        QSignalSpy stopped(&fixture.manager, &ServerManager::allStopped);
-        fixture.manager.stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(fixture.manager));
     }
 
     void startAndReconnectAllLeaveStoppedAndDisabledServersAlone()
@@ -387,9 +383,7 @@ private slots:
         // With every server stopped there is nothing to reconnect.
         manager.stop(u"run"_s);
         QTRY_VERIFY_WITH_TIMEOUT(!reconnectAll->isEnabled(), 10000);
-        QSignalSpy stopped(&manager, &ServerManager::allStopped);
-        manager.stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(manager));
     }
 
     void aBrokenConfigAtStartIsShownThenPickedUpWhenFixed()
@@ -411,9 +405,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(serverModel(window)->rowCount(), 1, 5000);
         QVERIFY(add->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(u"demo"_s)->state == ServerState::Connected, 10000);
-        QSignalSpy stopped(&fixture.manager, &ServerManager::allStopped);
-        fixture.manager.stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(fixture.manager));
     }
 
     void detailTabsShowToolsAndRedactedConfig()
@@ -450,9 +442,7 @@ private slots:
         tools->setCurrentItem(tools->findItems(u"echo"_s, Qt::MatchExactly).value(0));
         QVERIFY(callTool->isEnabled());
 
-        QSignalSpy stopped(&fixture.manager, &ServerManager::allStopped);
-        fixture.manager.stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(fixture.manager));
         QTRY_VERIFY(!callTool->isEnabled());
     }
 

@@ -2,6 +2,7 @@
 #include "config/configlocation.h"
 #include "config/configparser.h"
 #include "config/serverconfig.h"
+#include "support/fakeenvironment.h"
 #include "support/policyprinters.h"
 #include "support/testfiles.h"
 
@@ -17,6 +18,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
+using Tether::Testing::fakeEnvironment;
 using Tether::Testing::readFile;
 
 namespace Tether {
@@ -37,25 +39,18 @@ static const QString File = u"servers.json"_s;
 static const QString Secret = u"s3cr3t-token-value"_s;
 
 // The only environment these tests see: never the real one.
-static EnvironmentLookup fakeEnvironment()
-{
-    const QHash<QString, QString> variables{
-        {u"HOME_DIR"_s, u"/home/ada"_s},
-        {u"API_TOKEN"_s, Secret},
-        {u"HOST"_s, u"mcp.example.com"_s},
-        {u"EMPTY"_s, QString()},
-        {u"NESTED"_s, u"${env:HOME_DIR}"_s},
-    };
-    return [variables](const QString &name) -> std::optional<QString> {
-        if (!variables.contains(name))
-            return std::nullopt;
-        return variables.value(name);
-    };
-}
+static const EnvironmentLookup Environment = fakeEnvironment({
+    {u"HOME_DIR"_s, u"/home/ada"_s},
+    {u"API_TOKEN"_s, Secret},
+    {u"HOST"_s, u"mcp.example.com"_s},
+    {u"EMPTY"_s, QString()},
+    {u"NESTED"_s, u"${env:HOME_DIR}"_s},
+    {u"LINE_BREAK_TOKEN"_s, u"abc\r\nInjected: 1"_s},
+});
 
 static ConfigContext context()
 {
-    return {fakeEnvironment(), u"/opt/tether/bin"_s};
+    return {Environment, u"/opt/tether/bin"_s};
 }
 
 static ConfigDocument parse(const QByteArray &bytes)
@@ -532,6 +527,35 @@ void TestConfig::invalidServer_data()
         at + u".headers is an array, not an object: it maps header names to string values…"_s);
     row("header value number", R"({"url": "https://e.com", "headers": {"X-Id": 7}})",
         at + u".headers.X-Id is a number, not a string: every header value must be a string…"_s);
+    // A line break in a header would end it and send the rest as headers of their own.
+    const QString controlInValue = u" holds a line break or another control character, which a header value cannot hold: "
+                                   "remove it (the value is not shown, it may be a secret)"_s;
+    row("header value with CRLF", R"({"url": "https://e.com", "headers": {"X-Bad": "v\r\nInjected: 1"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with LF", R"({"url": "https://e.com", "headers": {"X-Bad": "v\nInjected: 1"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with CR", R"({"url": "https://e.com", "headers": {"X-Bad": "v\r"}})", at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with NUL", R"({"url": "https://e.com", "headers": {"X-Bad": "v\u0000w"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with ESC", R"({"url": "https://e.com", "headers": {"X-Bad": "\u001b[2J"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with DEL", R"({"url": "https://e.com", "headers": {"X-Bad": "v\u007f"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with CRLF from the environment",
+        R"({"url": "https://e.com", "headers": {"Authorization": "Bearer ${env:LINE_BREAK_TOKEN}"}})",
+        at + u".headers.Authorization holds a line break or another control character once ${env:…} is expanded, "
+             "which a header value cannot hold: remove it (the value is not shown, it may be a secret)"_s);
+    const QString notAToken = u" is not a valid header name: a header name is letters, digits and !#$%&'*+-.^_`|~ only, "
+                              "without spaces, colons or control characters, such as \"Authorization\""_s;
+    row("header name with CRLF", R"({"url": "https://e.com", "headers": {"X-A\r\nInjected": "1"}})",
+        at + u".headers[\"X-A\r\nInjected\"]"_s + notAToken);
+    row("header name with a space", R"({"url": "https://e.com", "headers": {"X Bad": "1"}})",
+        at + u".headers[\"X Bad\"]"_s + notAToken);
+    row("header name with a colon", R"({"url": "https://e.com", "headers": {"X-Bad:": "1"}})",
+        at + u".headers[\"X-Bad:\"]"_s + notAToken);
+    row("header name empty", R"({"url": "https://e.com", "headers": {"": "1"}})", at + u".headers[\"\"]"_s + notAToken);
+    row("header name not ASCII", R"({"url": "https://e.com", "headers": {"X-Clé": "1"}})",
+        at + u".headers.X-Clé"_s + notAToken);
     // transports mixed
     row("command and url", R"({"command": "x", "url": "https://e.com"})",
         at + u" gives both \"command\" and \"url\": give \"command\" for a server Tether starts, or \"url\" for a "
@@ -939,7 +963,7 @@ void TestConfig::expansion()
 void TestConfig::expansionWithoutBinDir()
 {
     const ConfigDocument document = parseConfig(withServer(R"({"command": "${tether:bindir}/x"})"), File,
-                                                 {fakeEnvironment(), QString()});
+                                                 {Environment, QString()});
     QCOMPARE(document.servers.first().errors,
              QStringList{File + u": mcpServers.demo.command uses ${tether:bindir}, but the folder of Tether's "
                                 "programs is not known here: write the path itself"_s});

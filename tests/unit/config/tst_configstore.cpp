@@ -2,6 +2,7 @@
 // and outside edits picked up.
 #include "config/configfile.h"
 #include "config/configstore.h"
+#include "support/fakeenvironment.h"
 #include "support/testfiles.h"
 
 #include <QFile>
@@ -16,7 +17,7 @@ using namespace Tether::Testing;
 
 namespace {
 
-const ConfigContext Context{[](const QString &) { return std::optional<QString>(); }, u"/opt/tether/bin"_s};
+const ConfigContext Context{fakeEnvironment({}), u"/opt/tether/bin"_s};
 
 QJsonObject withServer(QJsonObject root, const QString &name, const QString &command)
 {

@@ -2,8 +2,12 @@
 #include "support/faketransport.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
@@ -13,9 +17,10 @@ namespace {
 
 struct Harness
 {
-    explicit Harness(std::chrono::milliseconds timeout = std::chrono::milliseconds(60000))
+    explicit Harness(std::chrono::milliseconds timeout = std::chrono::milliseconds(60000),
+                     const SecretScrubber &secrets = SecretScrubber())
     {
-        auto owned = std::make_unique<FakeTransport>();
+        auto owned = std::make_unique<FakeTransport>(secrets);
         transport = owned.get();
         session = std::make_unique<McpClientSession>(std::move(owned), SessionOptions{u"fake"_s, timeout});
     }
@@ -389,6 +394,62 @@ private slots:
         QCOMPARE(logged.at(0).at(0).toString(), u"warning"_s);
         QCOMPARE(logged.at(0).at(1).toString(), u"db"_s);
         QCOMPARE(logged.at(0).at(2).value<QJsonValue>().toString(), u"slow query"_s);
+    }
+
+    // What a server says may quote the token it was sent or its own environment: error
+    // messages and their data, error results, progress and log notifications, and skipped
+    // input lose the server's secrets before anyone sees them. A tool's result is its data.
+    void scrubsTheServersSecretsFromWhatItSays()
+    {
+        const QString secret = u"SECRET-TOKEN-123"_s;
+        Harness h(std::chrono::milliseconds(60000), SecretScrubber({secret}));
+        QVERIFY(h.openReady());
+        const auto warnings = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(8);
+        spdlog::set_default_logger(std::make_shared<spdlog::logger>("test", warnings));
+
+        std::optional<RpcReply> refused;
+        h.session->request(u"resources/list"_s, {}, [&](const RpcReply &r) { refused = r; });
+        h.transport->inject({{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, h.idOf(u"resources/list"_s)},
+                             {u"error"_s, QJsonObject{{u"code"_s, -32600},
+                                                      {u"message"_s, QString(u"bad key X-Api-Key: "_s + secret)},
+                                                      {u"data"_s, QJsonObject{{u"headers"_s, QJsonArray{secret}}}}}}});
+        QVERIFY(refused && refused->error);
+        QCOMPARE(refused->error->message, u"bad key X-Api-Key: …"_s);
+        QCOMPARE(refused->error->data, QJsonValue(QJsonObject{{u"headers"_s, QJsonArray{u"…"_s}}}));
+
+        QList<ProgressUpdate> updates;
+        std::optional<ToolCallReply> failedCall;
+        h.session->callTool(u"fail"_s, {}, [&](const ToolCallReply &r) { failedCall = r; },
+                            [&](const ProgressUpdate &u) { updates.append(u); });
+        const QJsonValue token = h.idOf(u"tools/call"_s);
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/progress"_s,
+            {{u"progressToken"_s, token}, {u"progress"_s, 1}, {u"message"_s, QString(u"using "_s + secret)}}));
+        h.answer(u"tools/call"_s, textResult(u"denied for "_s + secret, true));
+        QCOMPARE(updates.size(), 1);
+        QCOMPARE(updates.at(0).message, u"using …"_s);
+        QVERIFY(failedCall && failedCall->result.isError);
+        QCOMPARE(renderContent(failedCall->result.content), u"denied for …"_s);
+        QVERIFY(!QJsonDocument(failedCall->result.raw).toJson().contains(secret.toUtf8()));
+
+        std::optional<ToolCallReply> call;
+        h.session->callTool(u"env"_s, {}, [&](const ToolCallReply &r) { call = r; });
+        h.answer(u"tools/call"_s, textResult(u"TOKEN="_s + secret));
+        QVERIFY(call && !call->result.isError);
+        QCOMPARE(renderContent(call->result.content), QString(u"TOKEN="_s + secret));
+
+        QSignalSpy logged(h.session.get(), &McpClientSession::logMessage);
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/message"_s,
+            {{u"level"_s, u"info"_s}, {u"logger"_s, secret}, {u"data"_s, QJsonObject{{u"token"_s, secret}}}}));
+        QCOMPARE(logged.size(), 1);
+        QCOMPARE(logged.at(0).at(1).toString(), u"…"_s);
+        QCOMPARE(logged.at(0).at(2).value<QJsonValue>(), QJsonValue(QJsonObject{{u"token"_s, u"…"_s}}));
+
+        h.transport->inject({{u"token"_s, secret}}); // not JSON-RPC: skipped, with an excerpt
+        QCOMPARE(h.session->stats().skippedInput, 1);
+        const std::vector<std::string> lines = warnings->last_formatted();
+        QVERIFY(!lines.empty());
+        for (const std::string &line : lines)
+            QVERIFY2(line.find(secret.toStdString()) == std::string::npos, line.c_str());
     }
 };
 
