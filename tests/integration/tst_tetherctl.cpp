@@ -1,6 +1,7 @@
 // tetherctl as scripts use it: exit statuses, output on stdout, one line on stderr.
 #include "config/configstore.h"
 #include "support/httpfixture.h"
+#include "support/leavingserver.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
 
@@ -113,43 +114,6 @@ void readJsonLines(QProcess &process, QString *pending, QList<QJsonObject> *even
         pending->remove(0, newline + 1);
     }
 }
-
-// A demo server that leaves processes behind, and where it says their pids are: a grandchild in
-// its process group and a daemon that escaped with setsid(). Its log is kept in a file too.
-struct LeavingServer
-{
-    QTemporaryDir dir;
-    QString grandchildPidFile = dir.filePath(u"grandchild.pid"_s);
-    QString daemonPidFile = dir.filePath(u"daemon.pid"_s);
-    QString logFile = dir.filePath(u"demo.log"_s);
-
-    QStringList arguments(const QStringList &more = {}) const
-    {
-        return QStringList{u"--spawn-grandchild"_s, u"--pid-file"_s, grandchildPidFile, u"--spawn-daemon"_s,
-                           u"--daemon-pid-file"_s, daemonPidFile, u"--log-file"_s, logFile} + more;
-    }
-    QString stdioFlag(const QStringList &more = {}) const
-    {
-        return QStringLiteral(TETHER_DEMO_SERVER) + u' ' + arguments(more).join(u' ');
-    }
-    // A config of one server named "leaving".
-    QString config(const QStringList &more = {}) const
-    {
-        const QString path = dir.filePath(u"servers.json"_s);
-        writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
-            {u"leaving"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)},
-                                       {u"args"_s, QJsonArray::fromStringList(arguments(more))}}},
-        }}}).toJson());
-        return path;
-    }
-    // The grandchild and the daemon, once both have been started.
-    QList<qint64> leftPids() const
-    {
-        const qint64 grandchild = readPidFile(grandchildPidFile);
-        const qint64 daemon = readPidFile(daemonPidFile);
-        return grandchild > 0 && daemon > 0 ? QList<qint64>{grandchild, daemon} : QList<qint64>{};
-    }
-};
 
 } // namespace
 
