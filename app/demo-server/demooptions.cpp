@@ -74,6 +74,13 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
         "outlives the server."_s);
     const QCommandLineOption pidFile(u"pid-file"_s,
         u"With --spawn-grandchild, write the grandchild's pid to <path>."_s, u"path"_s);
+    const QCommandLineOption spawnDaemon(u"spawn-daemon"_s,
+        u"Start a daemon that escapes with setsid() (a session and process group of its own, "
+        "stdio on /dev/null, SIGTERM and SIGHUP ignored) and outlives the server."_s);
+    const QCommandLineOption daemonPidFile(u"daemon-pid-file"_s,
+        u"With --spawn-daemon, write the daemon's pid to <path>."_s, u"path"_s);
+    const QCommandLineOption logFile(u"log-file"_s,
+        u"Also append every line of the log to <path>, which outlives stderr."_s, u"path"_s);
     const QCommandLineOption garbage(u"garbage"_s,
         u"Surround every message with non-message lines, end it with CRLF and write it in two "
         "halves."_s);
@@ -121,10 +128,10 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
         u"kind"_s);
 
     parser.addOptions({failAtStartup, crashAfterMs, exitDuringInitialize, slowInitializeMs,
-                       ignoreSigterm, spawnGrandchild, pidFile, garbage, listChangedEveryMs,
-                       notifyBeforeInitializeResult, tools, pageSize, oversizeLineMb, pingClient,
-                       sendUnsupportedRequest, logNotifications, stderrLines, exitCode,
-                       protocolVersion});
+                       ignoreSigterm, spawnGrandchild, pidFile, spawnDaemon, daemonPidFile,
+                       logFile, garbage, listChangedEveryMs, notifyBeforeInitializeResult, tools,
+                       pageSize, oversizeLineMb, pingClient, sendUnsupportedRequest,
+                       logNotifications, stderrLines, exitCode, protocolVersion});
     parser.addOptions({leakEnv, escapeSequences});
     parser.addOptions({closeStdout, pingFlood, damagedReply});
     // parse() rather than process(): usage errors then get our exit code and log prefix.
@@ -147,6 +154,11 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
     options.pidFile = parser.value(pidFile);
     if (!options.pidFile.isEmpty() && !options.spawnGrandchild)
         usageError(u"--pid-file needs --spawn-grandchild"_s);
+    options.spawnDaemon = parser.isSet(spawnDaemon);
+    options.daemonPidFile = parser.value(daemonPidFile);
+    if (!options.daemonPidFile.isEmpty() && !options.spawnDaemon)
+        usageError(u"--daemon-pid-file needs --spawn-daemon"_s);
+    options.logFile = parser.value(logFile);
     options.garbage = parser.isSet(garbage);
     if (parser.isSet(listChangedEveryMs))
         options.listChangedEveryMs = intValue(parser, listChangedEveryMs, 1, maxMs);

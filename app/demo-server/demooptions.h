@@ -18,6 +18,9 @@ struct DemoOptions final
     bool ignoreSigterm = false;
     bool spawnGrandchild = false;
     QString pidFile;
+    bool spawnDaemon = false;
+    QString daemonPidFile;
+    QString logFile;
     bool garbage = false;
     int listChangedEveryMs = 0; // 0: never
     bool notifyBeforeInitializeResult = false;

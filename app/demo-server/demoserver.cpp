@@ -588,6 +588,7 @@ void DemoServer::startSleep(const QJsonValue &id, int ms, const QJsonValue &prog
     const bool reportProgress = progressToken.isString() || progressToken.isDouble();
     auto *call = new SleepCall(ms, reportProgress, this);
     m_sleeps.insert(key, call);
+    logLine(u"sleeping "_s % QString::number(ms) % u" ms for request "_s % compactJson(id));
     connect(call, &SleepCall::progressed, this, [this, progressToken, ms](qint64 elapsed) {
         sendNotification(u"notifications/progress"_s,
                          {{u"progressToken"_s, progressToken},

@@ -44,6 +44,19 @@ QString definedMoreThanOnce(const QString &at, const QList<int> &lines)
     return u"%1 is defined %2 times (lines %3 and %4)"_s.arg(at, count, numbers.join(u", "_s), last);
 }
 
+QStringList definitionsLostByRewrite(const JsonKeyOrder &order)
+{
+    QStringList lost;
+    for (const QString &key : order.duplicateKeys())
+        lost.append(definedMoreThanOnce(key, order.linesOf(key)));
+    for (const QString &serversKey : {u"mcpServers"_s, u"servers"_s}) {
+        const JsonKeyOrder servers = order.members.value(serversKey);
+        for (const QString &name : servers.duplicateKeys())
+            lost.append(definedMoreThanOnce(memberPath(serversKey, name), servers.linesOf(name)));
+    }
+    return lost;
+}
+
 namespace {
 
 QString quotedList(const QStringList &names)

@@ -4,10 +4,13 @@
 #include "protocol/jsonrpc.h"
 #include "spawnqueue.h"
 
-#include <QDir>
+#include <QCoreApplication>
 #include <QSocketNotifier>
 
+#include <cerrno>
 #include <csignal>
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,6 +21,13 @@ namespace Tether {
 
 // One stderr line longer than this is cut: stderr is a log, not a data channel.
 static constexpr qsizetype MaxStderrLineBytes = 8 * 1024;
+// How long Tether, quitting, waits for a launcher that has not said yet which pid its server has.
+static constexpr int LauncherReportWaitMs = 5000;
+
+static QString launcherPath()
+{
+    return QCoreApplication::applicationDirPath() + u"/tether-launcher"_s;
+}
 
 StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions options, QObject *parent)
     : Transport(SecretScrubber(command.secretValues()), parent)
@@ -32,7 +42,6 @@ StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions
     m_stdoutEndTimer.setSingleShot(true);
     m_stdoutEndTimer.setInterval(options.stdoutEndGrace);
     connect(&m_stdoutEndTimer, &QTimer::timeout, this, &StdioTransport::onStdoutEnded);
-    connect(&m_process, &QProcess::started, this, &StdioTransport::onStarted);
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &StdioTransport::onStdout);
     connect(&m_process, &QProcess::readyReadStandardError, this, &StdioTransport::onStderr);
     connect(&m_process, &QProcess::finished, this, &StdioTransport::onFinished);
@@ -45,9 +54,17 @@ StdioTransport::~StdioTransport()
     // Destroyed while the child runs (Tether quitting): no grace, but never leave it behind.
     if (m_process.state() != QProcess::NotRunning) {
         m_process.disconnect(this);
+        // The server's pid comes moments after the launcher's start: wait for it, it is what to kill.
+        while (m_processId == 0 && m_reportFd >= 0) {
+            pollfd readable{m_reportFd, POLLIN, 0};
+            if (::poll(&readable, 1, LauncherReportWaitMs) <= 0)
+                break;
+            readLauncherReport();
+        }
         signalGroup(SIGKILL);
         m_process.waitForFinished(5000);
     }
+    closeLauncherReport();
 }
 
 QString StdioTransport::description() const
@@ -69,17 +86,97 @@ void StdioTransport::start()
     }
     if (!m_command.workingDirectory.isEmpty())
         m_process.setWorkingDirectory(m_command.workingDirectory);
+    SpawnQueue::instance().enqueue(this, [this] { spawn(); });
+}
 
+void StdioTransport::spawn()
+{
+    int report[2];
+    if (::pipe2(report, O_CLOEXEC) != 0) {
+        m_closure.error = u"could not start '%1': no pipe to its launcher (%2)"_s.arg(m_command.program,
+                                                                                      qt_error_string(errno));
+        m_stage = Stage::Closed;
+        finish();
+        return;
+    }
+    m_reportFd = report[0];
+    ::fcntl(m_reportFd, F_SETFL, O_NONBLOCK);
+    const int reportWriteFd = report[1];
     const pid_t tetherPid = ::getpid();
-    m_process.setChildProcessModifier([tetherPid] {
-        // Own process group, so closing can signal everything the server started.
+    m_process.setChildProcessModifier([tetherPid, reportWriteFd] {
+        // A group of its own, so that a Ctrl-C at Tether's terminal reaches Tether alone.
         ::setpgid(0, 0);
-        // Die with Tether, even when Tether is killed with SIGKILL.
+        // Die with Tether until the launcher has set up its own way to outlive it for a moment.
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != tetherPid)
             ::_exit(127);
+        // The one descriptor the launcher inherits besides stdin, stdout and stderr.
+        ::fcntl(reportWriteFd, F_SETFD, 0);
     });
-    SpawnQueue::instance().enqueue(this, [this] { m_process.start(m_command.program, m_command.arguments); });
+    QStringList arguments{u"--report-fd"_s, QString::number(reportWriteFd), u"--"_s, m_command.program};
+    arguments += m_command.arguments;
+    m_process.start(launcherPath(), arguments);
+    ::close(reportWriteFd);
+    if (m_stage == Stage::Closed) {
+        closeLauncherReport(); // the launcher itself could not start
+        return;
+    }
+    m_reportNotifier = std::make_unique<QSocketNotifier>(m_reportFd, QSocketNotifier::Read);
+    connect(m_reportNotifier.get(), &QSocketNotifier::activated, this, &StdioTransport::onLauncherReport);
+}
+
+void StdioTransport::readLauncherReport()
+{
+    char buffer[64];
+    for (;;) {
+        const ssize_t n = ::read(m_reportFd, buffer, sizeof buffer);
+        if (n > 0) {
+            m_launcherReport.append(buffer, n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN && !m_launcherReport.contains('\n'))
+            return; // the rest is still to come
+        break; // the whole report, or the launcher ended before it could write one
+    }
+    const QList<QByteArray> words = m_launcherReport.trimmed().split(' ');
+    if (words.size() == 2 && words.first() == "started") {
+        m_processId = words.last().toLongLong();
+    } else if (words.size() == 2 && words.first() == "failed") {
+        m_startFailed = true;
+        m_closure.error = u"could not start '%1': %2"_s.arg(m_command.program, qt_error_string(words.last().toInt()));
+    }
+    closeLauncherReport();
+}
+
+void StdioTransport::closeLauncherReport()
+{
+    m_reportNotifier.reset();
+    if (m_reportFd >= 0)
+        ::close(m_reportFd);
+    m_reportFd = -1;
+}
+
+void StdioTransport::onLauncherReport()
+{
+    readLauncherReport();
+    if (m_reportFd >= 0 || m_processId == 0)
+        return; // not complete yet, or no server runs: finished() follows
+    switch (m_stage) {
+    case Stage::Starting:
+        // Starting -> Running
+        m_stage = Stage::Running;
+        watchStdoutEnd();
+        emit started();
+        break;
+    case Stage::Killing:
+        // Closed while starting: only now is there a group to kill.
+        signalGroup(SIGKILL);
+        break;
+    default:
+        break;
+    }
 }
 
 void StdioTransport::send(const QJsonObject &message)
@@ -111,9 +208,10 @@ void StdioTransport::close()
             QMetaObject::invokeMethod(this, &StdioTransport::finish, Qt::QueuedConnection);
             return;
         }
-        // Starting -> Killing: nothing was said to the server yet, no grace is owed.
+        // Starting -> Killing: nothing was said to the server yet, no grace is owed. Its
+        // group is killed as soon as the launcher names it.
         m_stage = Stage::Killing;
-        m_process.kill();
+        signalGroup(SIGKILL);
         return;
     case Stage::Running:
         // Running -> ClosingStdin: a well-behaved server exits when its input ends.
@@ -126,6 +224,30 @@ void StdioTransport::close()
     case Stage::Killing:
     case Stage::Closed:
         return; // already on its way
+    }
+}
+
+void StdioTransport::abort()
+{
+    switch (m_stage) {
+    case Stage::Running:
+    case Stage::ClosingStdin:
+    case Stage::Terminating:
+        // Running | ClosingStdin | Terminating -> Killing: graces are wasted on a process that
+        // cannot react. SIGCONT first: a stopped process is woken to die.
+        m_closure.requested = true;
+        m_closeTimer.stop();
+        m_stage = Stage::Killing;
+        spdlog::warn("{}: does not respond; killing its process group at once", description());
+        signalGroup(SIGCONT);
+        signalGroup(SIGKILL);
+        return;
+    case Stage::Idle:
+    case Stage::Starting:
+    case Stage::Killing:
+    case Stage::Closed:
+        close(); // ends at once, or already on its way
+        return;
     }
 }
 
@@ -166,21 +288,9 @@ void StdioTransport::onCloseTimer()
 
 void StdioTransport::signalGroup(int signalNumber)
 {
-    // Before started() is handled only QProcess knows the pid; after the exit only we do.
-    const qint64 pid = m_processId > 0 ? m_processId : m_process.processId();
-    if (pid > 0)
-        ::kill(-pid_t(pid), signalNumber);
-}
-
-void StdioTransport::onStarted()
-{
-    m_processId = m_process.processId();
-    if (m_stage != Stage::Starting)
-        return;
-    // Starting -> Running
-    m_stage = Stage::Running;
-    watchStdoutEnd();
-    emit started();
+    // The server leads its own group, known once the launcher has reported its pid.
+    if (m_processId > 0)
+        ::kill(-pid_t(m_processId), signalNumber);
 }
 
 void StdioTransport::onStdout()
@@ -274,7 +384,8 @@ void StdioTransport::onErrorOccurred(QProcess::ProcessError error)
 {
     if (error != QProcess::FailedToStart)
         return; // crashes and write errors are reported through finished()
-    m_closure.error = u"could not start '%1': %2"_s.arg(m_command.program, m_process.errorString());
+    m_closure.error = u"could not start '%1': Tether's launcher %2 cannot run (%3); reinstall Tether"_s.arg(
+        m_command.program, m_process.program(), m_process.errorString());
     m_stage = Stage::Closed;
     finish();
 }
@@ -284,17 +395,24 @@ void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus exitStatus)
     if (m_stage == Stage::Closed)
         return;
     m_closeTimer.stop();
-    // Anything the server left in its group (a grandchild holding our pipes, say) goes too.
+    // A launcher that ended at once may be heard here before its report is.
+    if (m_reportFd >= 0)
+        readLauncherReport();
+    // The launcher has killed whatever the server left; should the launcher itself have been
+    // killed, the server's group still goes.
     signalGroup(SIGKILL);
     onStderr();
     if (!m_stderrBuffer.isEmpty()) {
         appendStderrLine(m_stderrBuffer);
         m_stderrBuffer.clear();
     }
-    if (exitStatus == QProcess::CrashExit)
-        m_closure.exitSignal = exitCode;
-    else
-        m_closure.exitCode = exitCode;
+    // After a failed start the launcher's own exit says nothing more than the error.
+    if (!m_startFailed) {
+        if (exitStatus == QProcess::CrashExit)
+            m_closure.exitSignal = exitCode;
+        else
+            m_closure.exitCode = exitCode;
+    }
     // * -> Closed
     m_stage = Stage::Closed;
     finish();

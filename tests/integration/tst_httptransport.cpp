@@ -345,7 +345,7 @@ private slots:
             return events(sseEvent(toolResult(callId, u"resumed"_s), "p3"));
         });
         auto client = streamable(fixture); // its own resume delay is 20 ms
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         QTRY_COMPARE(fixture.openStreamCount(), 1);
         const auto resumesFrom = [&fixture](const QByteArray &lastEventId) {
             QList<FixtureRequest> found;
@@ -399,7 +399,7 @@ private slots:
                           Delivery::Stream);
         });
         auto client = streamable(fixture);
-        QVERIFY(openReady(*client));
+        QVERIFY(openReady(*client, 10000));
         const ToolCallReply reply = call(*client);
         QVERIFY(reply.error);
         QCOMPARE(reply.error->code, int(JsonRpc::InvalidReply));
