@@ -41,7 +41,8 @@ Commands, on the servers of the config file:
                                   several servers offer is an error naming them.
   watch [SERVER...]               Supervise the servers (all, or those named): reconnect them
                                   when they crash, hang or fail to start, and print one line per
-                                  state change until SIGINT or SIGTERM; then stop them and exit.
+                                  state change until SIGINT, SIGTERM or SIGHUP; then stop them
+                                  and exit 0.
 
   import claude|cursor|vscode [FILE]
                                   Add the servers of a Claude Desktop, Cursor or VS Code file
@@ -108,6 +109,8 @@ Exit status:
   1  the tool ran and returned an error result (isError)
   2  connection, protocol or usage error; one line on stderr says what went wrong and,
      when the server process died, its last stderr line
+  128+N  ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129): the call in flight was
+     cancelled at the server, and the servers were closed and waited for
 
 Examples:
   tetherctl status --config ~/.config/Claude/claude_desktop_config.json

@@ -150,6 +150,11 @@ bool editConfig(const QString &path, const ConfigEdit &edit, QString *error, con
                           "move it away, then save again"_s);
         }
         order = JsonKeyOrder::scan(current.content).value_or(order);
+        if (const QStringList lost = definitionsLostByRewrite(order); !lost.isEmpty()) {
+            return fail(lost.join(u"; "_s)
+                        + u": JSON keeps only the last one, and saving would drop the others, so nothing was saved: "
+                          "remove or rename the others in the file, then save again"_s);
+        }
     }
 
     // QSaveFile writes a temporary file next to the target and renames it over the target on commit.

@@ -63,30 +63,12 @@ ImportPreview previewImport(const QByteArray &source, const QString &sourcePath,
     return preview;
 }
 
-namespace {
-
-// What writing `target` back would drop: each top-level key and server name written more than
-// once (QJsonObject keeps the last), with its lines.
-QStringList lostByRewrite(const ConfigDocument &target)
-{
-    QStringList lost;
-    const JsonKeyOrder &order = target.keyOrder;
-    for (const QString &key : order.duplicateKeys())
-        lost.append(definedMoreThanOnce(key, order.linesOf(key)));
-    const JsonKeyOrder servers = order.members.value(target.serversKey);
-    for (const QString &name : servers.duplicateKeys())
-        lost.append(definedMoreThanOnce(memberPath(target.serversKey, name), servers.linesOf(name)));
-    return lost;
-}
-
-} // namespace
-
 ImportResult importServers(const ConfigDocument &target, const QByteArray &source, const QString &sourcePath,
                            ImportFormat format)
 {
     ImportResult result;
     result.root = target.root;
-    if (const QStringList lost = lostByRewrite(target); !lost.isEmpty()) {
+    if (const QStringList lost = definitionsLostByRewrite(target.keyOrder); !lost.isEmpty()) {
         result.error = u"%1: %2: JSON keeps only the last one, and saving the import would drop the others, so "
                        "nothing was imported: remove or rename the others, then import again"_s.arg(target.path, lost.join(u"; "_s));
         return result;

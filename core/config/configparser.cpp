@@ -44,29 +44,20 @@ QString definedMoreThanOnce(const QString &at, const QList<int> &lines)
     return u"%1 is defined %2 times (lines %3 and %4)"_s.arg(at, count, numbers.join(u", "_s), last);
 }
 
-namespace {
-
-// For values that may be secrets (env and header values): what kind of value, never the value.
-QString kindOf(const QJsonValue &value)
+QStringList definitionsLostByRewrite(const JsonKeyOrder &order)
 {
-    switch (value.type()) {
-    case QJsonValue::String:
-        return u"a string"_s;
-    case QJsonValue::Double:
-        return u"a number"_s;
-    case QJsonValue::Bool:
-        return u"a boolean"_s;
-    case QJsonValue::Null:
-        return u"null"_s;
-    case QJsonValue::Array:
-        return u"an array"_s;
-    case QJsonValue::Object:
-        return u"an object"_s;
-    case QJsonValue::Undefined:
-        break;
+    QStringList lost;
+    for (const QString &key : order.duplicateKeys())
+        lost.append(definedMoreThanOnce(key, order.linesOf(key)));
+    for (const QString &serversKey : {u"mcpServers"_s, u"servers"_s}) {
+        const JsonKeyOrder servers = order.members.value(serversKey);
+        for (const QString &name : servers.duplicateKeys())
+            lost.append(definedMoreThanOnce(memberPath(serversKey, name), servers.linesOf(name)));
     }
-    return u"missing"_s;
+    return lost;
 }
+
+namespace {
 
 QString quotedList(const QStringList &names)
 {
@@ -336,7 +327,7 @@ private:
             return entries;
         if (!value.isObject()) {
             m_sink.add(u"%1 is %2, not an object: it maps %3 names to string values, such as %4"_s.arg(
-                path(field), kindOf(value), what, example));
+                path(field), jsonKind(value), what, example));
             return entries;
         }
         const QJsonObject object = value.toObject();
@@ -354,7 +345,7 @@ private:
             }
             if (!it.value().isString()) {
                 m_sink.add(u"%1 is %2, not a string: every %3 value must be a string; write it in quotes (the value "
-                           "is not shown, it may be a secret)"_s.arg(where, kindOf(it.value()), what));
+                           "is not shown, it may be a secret)"_s.arg(where, jsonKind(it.value()), what));
                 continue;
             }
             const auto expanded = expand(where, it.value().toString());

@@ -26,6 +26,10 @@ QString memberPath(const QString &parent, const QString &key);
 // once in an object, where JSON keeps only the last.
 QString definedMoreThanOnce(const QString &at, const QList<int> &lines);
 
+// What rewriting a file of key order `order` would drop: each top-level key and each server name
+// (under "mcpServers" or "servers") written more than once, named by definedMoreThanOnce.
+QStringList definitionsLostByRewrite(const JsonKeyOrder &order);
+
 // Nothing but blanks, perhaps after a byte order mark: a file as `touch` leaves it.
 bool isBlankConfig(const QByteArray &bytes);
 // Where and why `bytes` stopped parsing as JSON: "line 4, column 7 (unterminated object)",

@@ -1,8 +1,11 @@
 // tetherctl as scripts use it: exit statuses, output on stdout, one line on stderr.
 #include "config/configstore.h"
 #include "support/httpfixture.h"
+#include "support/leavingserver.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
+
+#include "common/displaytext.h"
 
 #include <QDir>
 #include <QFile>
@@ -915,6 +918,122 @@ private slots:
         QCOMPARE(check.exitCode, 0);
         QCOMPARE(check.err, u"tetherctl: warning: %1: mcpServers.demo.command is defined 2 times (lines 2 and 3): JSON "
                             "keeps only the last one, and Tether uses it; remove the others\n"_s.arg(path));
+    }
+
+    // Ctrl-C, SIGTERM or SIGHUP while a command runs: what is in flight is cancelled at the
+    // server, the server and all it started are closed and waited for, and the exit status is
+    // 128 + the signal. `sign` is the stderr text (with --verbose) that shows the command is
+    // where the signal should find it.
+    void signalClosesEverythingAndExits_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<bool>("fromConfig");
+        QTest::addColumn<QString>("sign");
+        QTest::addColumn<int>("signalNumber");
+        const QString sleeping = u"sleeping 60000 ms"_s;
+        const QString handshake = u"daemon pid"_s; // the server is up; its initialize is slow
+        for (int signalNumber : {SIGINT, SIGTERM, SIGHUP}) {
+            const QString name = Tether::signalName(signalNumber);
+            QTest::addRow("call --stdio, %s", qPrintable(name)) << u"call"_s << false << sleeping << signalNumber;
+            QTest::addRow("call --config, %s", qPrintable(name)) << u"call"_s << true << sleeping << signalNumber;
+        }
+        QTest::newRow("tools --stdio, handshake") << u"tools"_s << false << handshake << SIGINT;
+        QTest::newRow("tools --config, handshake") << u"tools"_s << true << handshake << SIGTERM;
+        QTest::newRow("status, handshake") << u"status"_s << true << handshake << SIGHUP;
+        QTest::newRow("check, handshake") << u"check"_s << true << handshake << SIGINT;
+    }
+
+    void signalClosesEverythingAndExits()
+    {
+        QFETCH(QString, command);
+        QFETCH(bool, fromConfig);
+        QFETCH(QString, sign);
+        QFETCH(int, signalNumber);
+        LeavingServer server;
+        const QStringList slowHandshake{u"--slow-initialize-ms"_s, u"60000"_s};
+        const QStringList serverFlags = command == u"call" ? QStringList{} : slowHandshake;
+        QStringList arguments{command, u"--verbose"_s};
+        if (fromConfig)
+            arguments << u"--config"_s << server.config(serverFlags);
+        else
+            arguments << u"--stdio"_s << server.stdioFlag(serverFlags);
+        if (command == u"call")
+            arguments << u"sleep"_s << u"{\"ms\": 60000}"_s;
+
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL), arguments);
+        QVERIFY(process.waitForStarted());
+        QString err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += QString::fromUtf8(process.readAllStandardError())).contains(sign), 10000);
+        const qint64 serverPid = QRegularExpression(u"started pid (\\d+)"_s).match(err).captured(1).toLongLong();
+        const QList<qint64> left = server.leftPids();
+        QVERIFY(serverPid > 0 && left.size() == 2);
+
+        ::kill(pid_t(process.processId()), signalNumber);
+        QVERIFY(process.waitForFinished(15000));
+        err += QString::fromUtf8(process.readAllStandardError());
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 128 + signalNumber);
+        QVERIFY2(err.contains(u"tetherctl: interrupted by %1"_s.arg(Tether::signalName(signalNumber))), qPrintable(err));
+        const QByteArray log = readFile(server.logFile);
+        if (command == u"call")
+            QVERIFY2(log.contains("demo: cancelled request"), log.constData());
+        QVERIFY2(log.contains("demo: stdin closed; exiting"), log.constData()); // closed politely
+        // Waited for: nothing of the server is left by the time tetherctl has exited.
+        QVERIFY(!processAlive(serverPid));
+        for (qint64 pid : left)
+            QVERIFY2(!processAlive(pid), qPrintable(QString::number(pid)));
+    }
+
+    // kill -9 of a watching tetherctl, on one server or through the manager of a config: the
+    // launcher of each server outlives it just long enough to kill everything the server
+    // started, the grandchild in its group and the daemon that escaped with setsid() included.
+    void sigkillLeavesNothingBehind_data()
+    {
+        QTest::addColumn<bool>("fromConfig");
+        QTest::newRow("watch --stdio") << false;
+        QTest::newRow("watch --config") << true;
+    }
+
+    void sigkillLeavesNothingBehind()
+    {
+        QFETCH(bool, fromConfig);
+        LeavingServer server;
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL), fromConfig ? QStringList{u"watch"_s, u"--config"_s, server.config()}
+                                                            : QStringList{u"watch"_s, u"--stdio"_s, server.stdioFlag()});
+        QVERIFY(process.waitForStarted());
+        QString out;
+        const QRegularExpression connectedPid(u"Connected  pid (\\d+)"_s);
+        QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(process.readAllStandardOutput())).contains(connectedPid),
+                                 10000);
+        const qint64 serverPid = connectedPid.match(out).captured(1).toLongLong();
+        QTRY_COMPARE(server.leftPids().size(), 2);
+        const QList<qint64> left = server.leftPids();
+        for (qint64 pid : left)
+            QVERIFY(processAlive(pid));
+
+        ::kill(pid_t(process.processId()), SIGKILL);
+        QVERIFY(process.waitForFinished());
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(serverPid), 5000);
+        for (qint64 pid : left)
+            QTRY_VERIFY2_WITH_TIMEOUT(!processAlive(pid), qPrintable(QString::number(pid)), 5000);
+    }
+
+    // Without tether-launcher next to it, no server starts, and the message says why.
+    void missingLauncherIsAnError()
+    {
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(u"tetherctl"_s);
+        QVERIFY(QFile::copy(QStringLiteral(TETHERCTL), copy));
+        QProcess process;
+        process.start(copy, {u"tools"_s, u"--stdio"_s, demo()});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitCode(), 2);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(oneLine(err) && err.contains(u"Tether's launcher %1 cannot run"_s.arg(dir.filePath(u"tether-launcher"_s)))
+                     && err.contains(u"reinstall Tether"_s),
+                 qPrintable(err));
     }
 
     void serverDiesWithTetherctl()

@@ -406,15 +406,17 @@ void TestConfigOrder::compactFileIsIndentedInItsOrder()
 void TestConfigOrder::duplicateServerKeepsItsFirstPlace()
 {
     // The reader lists a server written twice where it first appears, with the last value.
-    QVERIFY(Testing::writeFile(m_path, R"({"mcpServers": {"b": {"command": "1"}, "a": {"command": "a"},
-                                                           "b": {"command": "2"}}})"));
+    const QByteArray twice = R"({"mcpServers": {"b": {"command": "1"}, "a": {"command": "a"},
+                                                           "b": {"command": "2"}}})";
+    QVERIFY(Testing::writeFile(m_path, twice));
     const ConfigDocument document = loadConfig(m_path, Context);
     QCOMPARE(document.serverNames(), (QStringList{u"b"_s, u"a"_s}));
-    save(document.root);
-    const ConfigDocument saved = loadConfig(m_path, Context);
-    QCOMPARE(saved.serverNames(), (QStringList{u"b"_s, u"a"_s}));
-    QCOMPARE(saved.server(u"b"_s)->command.program, u"2"_s);
-    QVERIFY(saved.server(u"b"_s)->isValid()); // written once now
+    QCOMPARE(document.server(u"b"_s)->command.program, u"2"_s);
+    // Saving would silently drop the first definition: refused, the file left as it is.
+    QString error;
+    QVERIFY(!saveRoot(m_path, document.root, &error));
+    QVERIFY2(error.contains(u"mcpServers.b is defined 2 times (lines 1 and 2)"_s), qPrintable(error));
+    QCOMPARE(readFile(m_path), twice);
 }
 
 void TestConfigOrder::newFileFollowsTheGivenOrder()

@@ -209,6 +209,27 @@ private slots:
         QVERIFY(!store.document().server(u"two"_s));
     }
 
+    // The window's edits go through the same refusal as `tetherctl import`: a server written twice
+    // in the file would lose its first definition to a rewrite.
+    void aSaveNeverDropsADuplicateDefinition()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        const QByteArray twice = "{\"mcpServers\": {\n  \"one\": {\"command\": \"/bin/first\"},\n"
+                                 "  \"one\": {\"command\": \"/bin/second\"}\n}}\n";
+        QVERIFY(writeFile(path, twice));
+        ConfigStore store({path, false}, Context, dir.filePath(u"unused.json"_s));
+        store.load();
+        QVERIFY(store.document().server(u"one"_s));
+        QString error;
+        QVERIFY(!store.save(withServer(store.document().root, u"two"_s, u"/bin/two"_s), &error));
+        QVERIFY2(error.contains(path) && error.contains(u"mcpServers.one is defined 2 times (lines 2 and 3)"_s)
+                     && error.contains(u"nothing was saved"_s),
+                 qPrintable(error));
+        QCOMPARE(readFile(path), twice);
+        QVERIFY(!store.document().server(u"two"_s));
+    }
+
     void unusableRootIsRefused()
     {
         QTemporaryDir dir;
