@@ -17,7 +17,8 @@ const ProgramUsage &tetherctlUsage()
                 {u"status"_s, u"Connect every enabled server once and print a table of their states, tool counts and "
                               "pids (--json: an array)."_s},
                 {u"check"_s, u"Like status; exit 0 only if every enabled server comes up, and say on stderr why each "
-                             "one that did not failed."_s},
+                             "one that did not failed, and warn of a key written twice in a server (the last one is "
+                             "taken)."_s},
                 {u"tools [SERVER]"_s, u"List the tools of every server (public names SERVER__TOOL), or of one server."_s},
                 {u"call [SERVER] TOOL ['JSON']"_s,
                  u"Call a tool with JSON arguments (an object; default {}) and print the result content. Without "
@@ -25,14 +26,15 @@ const ProgramUsage &tetherctlUsage()
                  "servers offer is an error naming them."_s},
                 {u"watch [SERVER...]"_s, u"Supervise the servers (all, or those named): reconnect them when they "
                                          "crash, hang or fail to start, and print one line per state change until "
-                                         "SIGINT or SIGTERM; then stop them and exit."_s},
+                                         "SIGINT, SIGTERM or SIGHUP; then stop them and exit 0."_s},
                 {u"servers"_s, u"Print the names of the servers, one per line, without starting them (--json: an "
                                "array). The shell completions use it."_s},
                 {u"import claude|cursor|vscode [FILE]"_s,
                  u"Add the servers of a Claude Desktop, Cursor or VS Code file (default: "
                  "~/.config/Claude/claude_desktop_config.json, ~/.cursor/mcp.json; VS Code needs FILE: a "
                  "workspace's .vscode/mcp.json or its settings.json) to the config file, saying what was added and "
-                 "what was skipped and why."_s},
+                 "what was skipped and why. Waits up to 10 s for another writer of the config (its lock "
+                 "FILE.lock)."_s},
             }},
             {u"Commands, on one server given on the command line (--stdio or --url)"_s, {
                 {u"tools --stdio \"CMD ARGS...\""_s, u"List the server's tools (name and description)."_s},
@@ -66,7 +68,8 @@ const ProgramUsage &tetherctlUsage()
             {u"Options"_s, {
                 {{u"json"_s}, {},
                  u"Print machine-readable JSON: the tools array as the server sent it, the whole tools/call "
-                 "result object, one object per line of watch."_s},
+                 "result object, one object per line of watch. Without it, control characters from a server "
+                 "(ESC, CR and the like) are printed as \\x1b."_s},
                 {{u"timeout-ms"_s}, u"N"_s,
                  u"Request timeout in milliseconds, also bounding the handshake (default 60000)."_s},
                 {{u"v"_s, u"verbose"_s}, {},
@@ -102,6 +105,8 @@ const ProgramUsage &tetherctlUsage()
             {u"1"_s, u"the tool ran and returned an error result (isError)"_s},
             {u"2"_s, u"connection, protocol or usage error; one line on stderr says what went wrong and, when the "
                      "server process died, its last stderr line"_s},
+            {u"128+N"_s, u"ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129): the call in flight was "
+                         "cancelled at the server, and the servers were closed and waited for"_s},
         },
         .environment = {
             {u"XDG_CONFIG_HOME"_s, u"The folder of the config file (default ~/.config)."_s},

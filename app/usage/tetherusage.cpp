@@ -39,7 +39,7 @@ const ProgramUsage &tetherUsage()
              u"Tether also takes the options of every Qt application, such as -platform NAME and -style NAME."_s},
         },
         .exitStatus = {
-            {u"0"_s, u"Tether was quit (File > Quit, the tray's Quit, SIGINT or SIGTERM) and every server has stopped"_s},
+            {u"0"_s, u"Tether was quit (File > Quit, the tray's Quit, SIGINT, SIGTERM or SIGHUP) and every server has stopped"_s},
             {u"1"_s, u"the command line was wrong; a line on stderr says why"_s},
         },
         .environment = {

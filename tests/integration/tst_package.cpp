@@ -21,6 +21,12 @@ QString changelogVersion()
     return release.match(QString::fromUtf8(readFile(QStringLiteral(TETHER_SOURCE_DIR "/CHANGELOG.md")))).captured(1);
 }
 
+const QStringList &programs()
+{
+    static const QStringList names{u"tether"_s, u"tetherctl"_s, u"tether-launcher"_s, u"tether-demo-server"_s};
+    return names;
+}
+
 } // namespace
 
 class TestPackage final : public QObject
@@ -58,17 +64,18 @@ private slots:
     void contains_data()
     {
         QTest::addColumn<QString>("path");
-        QStringList paths{u"/usr/bin/tether"_s, u"/usr/bin/tetherctl"_s, u"/usr/bin/tether-demo-server"_s,
-                          u"/usr/share/man/man1/tether.1.gz"_s, u"/usr/share/man/man1/tetherctl.1.gz"_s,
-                          u"/usr/share/man/man1/tether-demo-server.1.gz"_s,
-                          u"/usr/share/bash-completion/completions/tetherctl"_s,
+        QStringList paths{u"/usr/share/bash-completion/completions/tetherctl"_s,
                           u"/usr/share/zsh/vendor-completions/_tetherctl"_s,
                           u"/usr/share/fish/vendor_completions.d/tetherctl.fish"_s,
                           u"/usr/share/applications/io.github.tether.Tether.desktop"_s,
                           u"/usr/share/metainfo/io.github.tether.Tether.metainfo.xml"_s,
                           u"/usr/share/icons/hicolor/scalable/apps/io.github.tether.Tether.svg"_s,
                           u"/usr/share/doc/tether/copyright"_s, u"/usr/share/doc/tether/changelog.gz"_s,
-                          u"/usr/share/doc/tether/README.md.gz"_s};
+                          u"/usr/share/doc/tether/README.md.gz"_s, u"/usr/share/lintian/overrides/tether"_s};
+        for (const QString &program : programs()) {
+            paths.append(u"/usr/bin/"_s + program);
+            paths.append(u"/usr/share/man/man1/%1.1.gz"_s.arg(program));
+        }
         for (const int size : {16, 24, 32, 48, 64, 128, 256, 512})
             paths.append(u"/usr/share/icons/hicolor/%1x%1/apps/io.github.tether.Tether.png"_s.arg(size));
         for (const QString &path : paths)
@@ -140,7 +147,7 @@ private slots:
     void installedProgramsSayTheirVersion_data()
     {
         QTest::addColumn<QString>("program");
-        for (const QString &program : {u"tether"_s, u"tetherctl"_s, u"tether-demo-server"_s})
+        for (const QString &program : programs())
             QTest::newRow(qPrintable(program)) << program;
     }
 
