@@ -33,7 +33,7 @@ constexpr int CannotRun = 127;
 
 void usage(std::FILE *stream)
 {
-    std::fputs("usage: tether-launcher [--report-fd N] PROGRAM [ARG...]\n"
+    std::fputs("Usage: tether-launcher [--report-fd N] PROGRAM [ARG...]\n\n"
                "Runs PROGRAM for Tether: in a process group of its own, killed with everything it\n"
                "started when it exits or when Tether dies. With --report-fd, writes \"started PID\"\n"
                "or \"failed ERRNO\" to file descriptor N once PROGRAM has been executed or could not be.\n",
