@@ -23,13 +23,23 @@ class HttpConnection;
 //
 //   HttpServer server;
 //   server.setAdmission([](const HttpRequest &head) -> std::optional<HttpReply> {
-//       if (head.header("Authorization") != expected) return HttpReply{401, {{"WWW-Authenticate", "Bearer"}}, {}};
-//       return std::nullopt;                       // admitted: the body is read next
+//       if (!tokenMatches(head.header("Authorization")))   // compared in constant time
+//           return HttpReply{401, {{"WWW-Authenticate", "Bearer"}}, "..."};
+//       return std::nullopt;                                // admitted: the body is read next
 //   });
-//   server.setHandler([](const HttpRequest &request, HttpResponse &response) {
+//   server.setHandler([this](const HttpRequest &request, HttpResponse &response) {
+//       if (request.method == "GET") {                      // a stream that outlives the handler
+//           response.beginEventStream({{"Mcp-Session-Id", id}});
+//           m_stream = &response;                           // a QPointer<HttpResponse>
+//           connect(&response, &HttpResponse::aborted, this, [] { /* the peer went away */ });
+//           return;
+//       }
 //       response.send(200, {{"Content-Type", "application/json"}}, R"({"ok":true})");
 //   });
 //   server.listen(QHostAddress::LocalHost, 27413);
+//   ...
+//   if (m_stream)
+//       m_stream->writeEvent(notification);                 // later, from anywhere in this thread
 //
 // For each request: the parser checks syntax and bounds (HttpRequestParser; refusals go
 // through the error reply, plain text by default); the admission function sees the head
@@ -37,7 +47,8 @@ class HttpConnection;
 // the handler gets the whole request and an HttpResponse to answer with, now or later. One
 // request is answered at a time per connection; connections are kept alive between requests.
 // The options bound sizes, time and the number of connections (httpservice.h). Without a
-// handler every request is answered 404.
+// handler every request is answered 404. Everything happens in the server's thread: the
+// functions are called there, and responses are written from there.
 class HttpServer final : public QObject
 {
     Q_OBJECT
@@ -53,6 +64,7 @@ public:
     void setErrorReply(HttpErrorReply errorReply);
 
     // Listens in plain TCP; port 0 picks a free one. False with errorString() when it cannot.
+    // Listening again first closes what was open.
     bool listen(const QHostAddress &address, quint16 port = 0);
     // Listens in TLS with this configuration (loadServerTls() makes one from PEM files).
     bool listen(const QHostAddress &address, quint16 port, const QSslConfiguration &tls);

@@ -137,8 +137,11 @@ private slots:
         QVERIFY(server.listen(QHostAddress::LocalHost));
         RawHttpClient client;
         QVERIFY(client.connectTo(server.serverPort()));
-        client.send(get("/1") + post("/2", "two") + get("/3", "Connection: close\r\n"));
+        QByteArray firstPart = get("/1") + post("/2", "two");
+        firstPart.chop(1);
+        client.send(firstPart);
         QTRY_COMPARE(recorder.requests.size(), 1);
+        client.send("o" + get("/3", "Connection: close\r\n")); // arrives while /1 is being answered
 
         // A round trip on another connection: the server has run since; still one request.
         RawHttpClient other;
@@ -581,7 +584,7 @@ private slots:
         QTimer writer;
         int writes = 0;
         connect(&writer, &QTimer::timeout, this, [&] {
-            if (response && response->write(part))
+            if (response && writes < 1024 && response->write(part)) // at most 64 MiB: far over the bound and the kernel's buffers
                 ++writes;
         });
         writer.start(0);
