@@ -60,7 +60,7 @@ void HttpConnection::readRequests()
     if (m_stage == Stage::Closing) {
         m_socket->skip(m_socket->bytesAvailable()); // the rest of a refused request
         if (m_wait == Wait::Linger)
-            m_lingerEnd.hasExpired() ? abort() : startWaiting(Wait::Linger);
+            startWaiting(Wait::Linger); // the pause starts again, within the limit
         return;
     }
     if (m_stage != Stage::ReadingHead && m_stage != Stage::ReadingBody)
@@ -105,7 +105,7 @@ bool HttpConnection::admit()
     if (m_stage == Stage::Closed)
         return false; // the admission closed the server
     if (refusal) {
-        refuse(*refusal, head.contentLength == 0 && head.keepAlive());
+        refuse(*refusal, head.contentLength == 0 && head.keepAlive(), LingerLimit);
         return false;
     }
     m_stage = Stage::ReadingBody;
@@ -126,7 +126,7 @@ void HttpConnection::dispatch()
 }
 
 // -> Closing, or ReadingHead when the refused request has no body and the peer keeps the connection
-void HttpConnection::refuse(const HttpReply &reply, bool keepOpen)
+void HttpConnection::refuse(const HttpReply &reply, bool keepOpen, std::chrono::milliseconds lingerLimit)
 {
     writeBytes(HttpWire::wholeResponse(reply.status, reply.headers, reply.body, !keepOpen,
                                        keepOpen && m_parser.request().minorVersion == 0, QDateTime::currentDateTimeUtc()));
@@ -141,7 +141,7 @@ void HttpConnection::refuse(const HttpReply &reply, bool keepOpen)
     // The peer may still be sending the body (a half-close would not help: Qt's own client
     // takes it for an error while it uploads). Closing now could reset the connection before it
     // reads the answer, so read and drop until it closes, for a while.
-    m_lingerEnd = QDeadlineTimer(LingerLimit);
+    m_lingerEnd = QDeadlineTimer(lingerLimit);
     startWaiting(Wait::Linger);
     readRequests();
 }
@@ -152,18 +152,8 @@ void HttpConnection::refuseWithError(int status, const QString &reason)
     HttpReply reply = m_service.errorReply(status, reason);
     if (status == 405)
         reply.headers.append("Allow", HttpRequestParser::AllowedMethods.toByteArray());
-    refuse(reply, false);
-}
-
-// A peer too slow to send its request gets a 408 and the connection closes at once: no
-// lingering for one that is slow on purpose.
-void HttpConnection::timeOut(const QString &reason)
-{
-    spdlog::debug("HTTP connection from {} timed out: {}", m_socket->peerAddress().toString(), reason);
-    const HttpReply reply = m_service.errorReply(408, reason);
-    writeBytes(HttpWire::wholeResponse(reply.status, reply.headers, reply.body, true, false, QDateTime::currentDateTimeUtc()));
-    m_parser = HttpRequestParser(m_service.options.limits);
-    endResponse(true);
+    // A peer too slow on purpose gets no more than one pause to read its 408.
+    refuse(reply, false, status == 408 ? LingerPause : LingerLimit);
 }
 
 void HttpConnection::onTimeout()
@@ -175,10 +165,10 @@ void HttpConnection::onTimeout()
         startWaiting(Wait::Flush);
         break;
     case Wait::Head:
-        timeOut(u"No whole request head came within %1 ms."_s.arg(m_service.options.headTimeout.count()));
+        refuseWithError(408, u"No whole request head came within %1 ms."_s.arg(m_service.options.headTimeout.count()));
         break;
     case Wait::Body:
-        timeOut(u"The request body paused for more than %1 ms."_s.arg(m_service.options.headTimeout.count()));
+        refuseWithError(408, u"The request body paused for more than %1 ms."_s.arg(m_service.options.headTimeout.count()));
         break;
     case Wait::Linger:
     case Wait::Flush:
@@ -200,7 +190,8 @@ void HttpConnection::startWaiting(Wait wait)
         m_timer.start(m_service.options.headTimeout);
         break;
     case Wait::Linger:
-        m_timer.start(LingerPause);
+        m_timer.start(std::min<std::chrono::milliseconds>(
+            LingerPause, std::chrono::ceil<std::chrono::milliseconds>(m_lingerEnd.remainingTimeAsDuration())));
         break;
     }
 }

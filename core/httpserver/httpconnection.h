@@ -8,6 +8,8 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <chrono>
+
 class QTcpSocket;
 
 namespace Tether {
@@ -21,9 +23,10 @@ struct HttpService;
 // (keep-alive) read the next. Bytes of a pipelined request stay in the socket's bounded buffer
 // until the response before it has ended. Timers: the head (and every pause inside a body)
 // has headTimeout (then 408 and close), an idle kept-alive connection has idleTimeout; a
-// request being answered has none, however long its stream stays open. A refused request
-// whose body is unread is answered, then the connection reads and drops what still comes for
-// a short while before it closes, so that the peer sees the answer rather than a reset.
+// request being answered has none, however long its stream stays open. After a refusal the
+// connection reads and drops what still comes (the body it refused, say) until the peer
+// closes, pauses for 2 s, or 10 s have passed (2 s after a 408), so that the peer reads the
+// answer rather than a reset.
 // Created and owned by HttpServer; it deletes itself (later) once its socket has closed.
 class HttpConnection final : public QObject
 {
@@ -63,9 +66,8 @@ private:
     void readRequests();
     bool admit();
     void dispatch();
-    void refuse(const HttpReply &reply, bool keepOpen);
+    void refuse(const HttpReply &reply, bool keepOpen, std::chrono::milliseconds lingerLimit);
     void refuseWithError(int status, const QString &reason);
-    void timeOut(const QString &reason);
     void onTimeout();
     void onDisconnected();
     void startWaiting(Wait wait);

@@ -2,6 +2,8 @@
 
 #include "httpserver/httpheaders.h"
 
+#include <QSslCertificate>
+#include <QSslConfiguration>
 #include <QSslSocket>
 #include <QTcpSocket>
 #include <QTest>
