@@ -15,6 +15,9 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
+
 using namespace Qt::StringLiterals;
 using namespace Tether;
 using namespace Tether::Testing;
@@ -142,6 +145,10 @@ private:
 
 private slots:
     void initTestCase() { qRegisterMetaType<SessionClosure>(); }
+
+    // Qt 6.4 prints this when a reply gets a second error, as when Tether aborted a reply whose
+    // HTTP error Qt's network thread had already queued, or when Qt follows a redirect loop.
+    void init() { QTest::failOnWarning("QNetworkReplyImplPrivate::error: Internal problem, this method must only be called once."); }
 
     void handshakeSendsSessionHeadersAndDeletesTheSessionOnClose()
     {
@@ -302,6 +309,105 @@ private slots:
         QVERIFY2(resumes.first().receivedAtMs - cutAt >= 300,
                  qPrintable(QString::number(resumes.first().receivedAtMs - cutAt)));
         QVERIFY(client->isReady());
+    }
+
+    // MCP 2025-11-25, Streamable HTTP, "Resumability and Redelivery": a server may close a POST's
+    // stream after a priming event (an event id and a retry: delay, no message) and again
+    // after any later event; the client resumes it each time with a GET carrying the last
+    // Last-Event-ID of that stream, no sooner than that stream's retry: delay, whatever other
+    // streams of the session say.
+    void primedStreamIsResumedAfterItsOwnRetry_data()
+    {
+        QTest::addColumn<QByteArray>("priming");
+        QTest::newRow("id and retry") << QByteArray("id: p1\nretry: 400\n\n");
+        QTest::newRow("id, retry and empty data") << QByteArray("id: p1\nretry: 400\ndata:\n\n");
+        QTest::newRow("retry first, CRLF") << QByteArray("retry: 400\r\nid: p1\r\n\r\n");
+    }
+
+    void primedStreamIsResumedAfterItsOwnRetry()
+    {
+        QFETCH(QByteArray, priming);
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        QJsonValue callId;
+        server.overrides.insert(u"tools/call"_s, [&](const FixtureRequest &request) {
+            callId = request.json().value(u"id");
+            return events(priming, Delivery::Stream);
+        });
+        server.overrides.insert(u"GET"_s, [&](const FixtureRequest &request) {
+            const QByteArray lastEventId = request.header("last-event-id");
+            if (lastEventId.isEmpty()) // the server's own stream, with a retry: of its own
+                return events("retry: 50\n\n", Delivery::Stream);
+            if (lastEventId == "p1") // a progress notification, then the connection is closed again
+                return events(sseEvent(JsonRpc::makeNotification(u"notifications/message"_s, {{u"level"_s, u"info"_s}}),
+                                       "p2"),
+                              Delivery::Stream);
+            return events(sseEvent(toolResult(callId, u"resumed"_s), "p3"));
+        });
+        auto client = streamable(fixture); // its own resume delay is 20 ms
+        QVERIFY(openReady(*client, 10000));
+        QTRY_COMPARE(fixture.openStreamCount(), 1);
+        const auto resumesFrom = [&fixture](const QByteArray &lastEventId) {
+            QList<FixtureRequest> found;
+            for (const FixtureRequest &get : fixture.requestsFor("GET")) {
+                if (get.header("last-event-id") == lastEventId)
+                    found.append(get);
+            }
+            return found;
+        };
+
+        std::optional<ToolCallReply> reply;
+        client->callTool(u"echo"_s, {}, [&](const ToolCallReply &r) { reply = r; });
+        QTRY_COMPARE(fixture.openStreamCount(), 2);
+        letNetworkEventsRun(); // the priming event is read
+        const qint64 firstCut = fixture.closeStream();
+        QTRY_COMPARE_WITH_TIMEOUT(resumesFrom("p1").size(), 1, 10000);
+        QTRY_COMPARE(fixture.openStreamCount(), 2);
+        letNetworkEventsRun(); // the notification is read
+        // The server's own stream speaks meanwhile: its retry: is not the one of the call's stream.
+        fixture.writeToStream(": keep-alive\n\n", 0);
+        letNetworkEventsRun();
+        const qint64 secondCut = fixture.closeStream();
+        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 10000);
+        QVERIFY2(!reply->error, reply->error ? qPrintable(reply->error->message) : "");
+        QCOMPARE(renderContent(reply->result.content), u"resumed"_s);
+
+        const QList<FixtureRequest> first = resumesFrom("p1");
+        const QList<FixtureRequest> second = resumesFrom("p2");
+        QCOMPARE(first.size(), 1);
+        QCOMPARE(second.size(), 1);
+        for (const FixtureRequest &resume : {first.first(), second.first()}) {
+            QCOMPARE(resume.header("accept"), QByteArray("text/event-stream"));
+            QCOMPARE(resume.header("mcp-session-id"), QByteArray("session-1"));
+            QCOMPARE(resume.header("mcp-protocol-version"), QByteArray("2025-11-25"));
+        }
+        QVERIFY2(first.first().receivedAtMs - firstCut >= 400, qPrintable(QString::number(first.first().receivedAtMs - firstCut)));
+        QVERIFY2(second.first().receivedAtMs - secondCut >= 400,
+                 qPrintable(QString::number(second.first().receivedAtMs - secondCut)));
+        QVERIFY(client->isReady());
+    }
+
+    // An event that cannot be parsed but shows the id of the request it answers fails that
+    // request at once, though the stream stays open.
+    void damagedEventFailsItsRequestAtOnce()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &request) {
+            const QByteArray id = QByteArray::number(request.json().value(u"id").toInteger());
+            return events("data: {\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":\"caf\xe9\"}}\n\n",
+                          Delivery::Stream);
+        });
+        auto client = streamable(fixture);
+        QVERIFY(openReady(*client, 10000));
+        const ToolCallReply reply = call(*client);
+        QVERIFY(reply.error);
+        QCOMPARE(reply.error->code, int(JsonRpc::InvalidReply));
+        QVERIFY2(reply.error->message.contains(u"answered with an event from %1 that is not JSON (invalid UTF8 string"_s.arg(
+                     fixture.url().toString())),
+                 qPrintable(reply.error->message));
+        QVERIFY(client->isReady());
+        QTRY_COMPARE(fixture.openStreamCount(), 0); // nobody waits for that stream any more
     }
 
     void streamWithoutEventIdsFailsOnlyItsRequest()
@@ -781,6 +887,28 @@ private slots:
         QVERIFY(moved.requestsFor("GET").isEmpty());
     }
 
+    // A redirect loop is refused when it closes, and says so; Qt is not left to follow it (see
+    // init(): no test may make Qt report an internal problem).
+    void redirectLoopIsRefused()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        server.overrides.insert(u"initialize"_s, [](const FixtureRequest &request) {
+            return FixtureReply{307, {{"Location", request.path == "/mcp" ? "/mcp/" : "/mcp"}}, {}};
+        });
+        auto client = streamable(fixture);
+        QSignalSpy failed(client.get(), &McpClientSession::failed);
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        client->open();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
+        const QString reason = failed.first().first().toString();
+        QVERIFY2(reason.contains(u"HTTP 307, a redirect to "_s + fixture.url().toString()) && reason.contains(u"a redirect loop"_s),
+                 qPrintable(reason));
+        QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(fixture.posts(u"initialize"_s).size(), 2);
+    }
+
     void shownUrlHidesSecrets_data()
     {
         QTest::addColumn<QString>("written");
@@ -1070,6 +1198,84 @@ private slots:
         QVERIFY(!client->transport()->description().contains(u"secret-token"_s));
         for (const QList<QVariant> &line : std::as_const(lines))
             QVERIFY(!line.first().toString().contains(u"secret-token"_s));
+    }
+
+    // A server that quotes the request it refuses, its credentials among it, in its error body.
+    static FixtureReply reflectingHeaders(int status, const FixtureRequest &request)
+    {
+        const QByteArray body = "refused: x-api-key: " + request.header("X-Api-Key") + "; authorization: "
+                                + request.header("Authorization");
+        return FixtureReply{status, {{"Content-Type", "text/plain"}}, body};
+    }
+
+    static QList<std::pair<QString, QString>> secretHeaders()
+    {
+        return {{u"X-Api-Key"_s, u"SECRET-TOKEN-123"_s}, {u"Authorization"_s, u"Bearer bearer-token-456"_s}};
+    }
+
+    static void verifyNoSecretIn(const QString &text)
+    {
+        QVERIFY2(!text.isEmpty(), "nothing to look at");
+        for (const QString &secret : {u"SECRET-TOKEN-123"_s, u"bearer-token-456"_s})
+            QVERIFY2(!text.contains(secret), qPrintable(text));
+    }
+
+    void errorBodiesLoseTheConfiguredSecrets()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        auto client = streamable(fixture, fastOptions(), secretHeaders());
+        QVERIFY(openReady(*client, 10000));
+        const auto log = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(16);
+        spdlog::set_default_logger(std::make_shared<spdlog::logger>("test", log));
+        log->set_level(spdlog::level::debug);
+        spdlog::set_level(spdlog::level::debug);
+        server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &request) { return reflectingHeaders(400, request); });
+        server.overrides.insert(u"notifications/roots/list_changed"_s,
+                                [](const FixtureRequest &request) { return reflectingHeaders(500, request); });
+
+        const ToolCallReply reply = call(*client);
+        QVERIFY(reply.error);
+        QVERIFY2(reply.error->message.contains(u"x-api-key: …; authorization: …'"_s), qPrintable(reply.error->message));
+        verifyNoSecretIn(reply.error->message);
+
+        client->notify(u"notifications/roots/list_changed"_s);
+        QTRY_VERIFY(!fixture.posts(u"notifications/roots/list_changed"_s).isEmpty());
+        letNetworkEventsRun();
+        QString logged;
+        for (const std::string &line : log->last_formatted())
+            logged += QString::fromStdString(line);
+        QVERIFY2(logged.contains(u"HTTP 500"_s), qPrintable(logged));
+        verifyNoSecretIn(logged);
+    }
+
+    void httpSseErrorBodyLosesTheConfiguredSecrets()
+    {
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &request) { return reflectingHeaders(403, request); });
+        auto client = session(std::make_unique<HttpSseTransport>(HttpServerEndpoint{fixture.url(u"/sse"_s), secretHeaders(), {}},
+                                                                 fastOptions()));
+        QSignalSpy failed(client.get(), &McpClientSession::failed);
+        client->open();
+        QTRY_COMPARE(failed.size(), 1);
+        QVERIFY2(failed.first().first().toString().contains(u"HTTP 403"_s), qPrintable(failed.first().first().toString()));
+        verifyNoSecretIn(failed.first().first().toString());
+    }
+
+    // The config refuses a header with a line break; one that reaches a transport anyway is not
+    // sent, rather than sent as two.
+    void headerWithALineBreakIsNeverSent()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        auto client = streamable(fixture, fastOptions(),
+                                 {{u"X-Bad"_s, u"v\r\nInjected: 1"_s}, {u"X-Bad\r\nName"_s, u"v"_s}, {u"X-Good"_s, u"fine"_s}});
+        QVERIFY(openReady(*client, 10000));
+        const FixtureRequest initialize = fixture.posts(u"initialize"_s).value(0);
+        QCOMPARE(initialize.header("X-Good"), QByteArray("fine"));
+        QVERIFY(!initialize.headers.contains("injected"));
+        QVERIFY(!initialize.headers.contains("x-bad"));
+        QVERIFY(!initialize.headers.contains("name"));
     }
 
     void networkErrorTexts()

@@ -425,25 +425,41 @@ private slots:
         QVERIFY2(!config.contains(u"hunter2-value"_s) && !config.contains(u"literal-secret"_s), qPrintable(config));
 
         // Tools: name, public name, description, the input schema; Call needs a chosen tool.
-        QTreeWidget *tools = namedChild<QTreeWidget>(window, u"tools"_s);
+        QTreeView *tools = namedChild<QTreeView>(window, u"tools"_s);
         QAction *callTool = action(window, u"callTool"_s);
-        QTRY_VERIFY(tools->topLevelItemCount() > 0);
-        const QTreeWidgetItem *echo = tools->findItems(u"echo"_s, Qt::MatchExactly).value(0);
-        QVERIFY(echo);
-        QCOMPARE(echo->text(1), u"demo__echo"_s);
-        QCOMPARE(echo->text(3), u"message: string"_s);
-        const QTreeWidgetItem *crash = tools->findItems(u"crash"_s, Qt::MatchExactly).value(0);
-        QVERIFY(crash);
-        QCOMPARE(crash->text(3), u"code?: integer"_s);
-        const QTreeWidgetItem *format = tools->findItems(u"format"_s, Qt::MatchExactly).value(0);
-        QVERIFY(format);
-        QCOMPARE(format->text(3), u"text: string, repeat?: integer, style?: plain|quoted|heading, uppercase?: boolean"_s);
+        QTRY_VERIFY(tools->model()->rowCount() > 0);
+        const auto row = [&](const QString &name) {
+            return tools->model()->match(tools->model()->index(0, 0), Qt::DisplayRole, name, 1, Qt::MatchExactly).value(0);
+        };
+        const QModelIndex echo = row(u"echo"_s);
+        QVERIFY(echo.isValid());
+        QCOMPARE(echo.siblingAtColumn(1).data().toString(), u"demo__echo"_s);
+        QCOMPARE(echo.siblingAtColumn(3).data().toString(), u"message: string"_s);
+        QCOMPARE(row(u"crash"_s).siblingAtColumn(3).data().toString(), u"code?: integer"_s);
+        QCOMPARE(row(u"format"_s).siblingAtColumn(3).data().toString(),
+                 u"text: string, repeat?: integer, style?: plain|quoted|heading, uppercase?: boolean"_s);
         QVERIFY(!callTool->isEnabled());
-        tools->setCurrentItem(tools->findItems(u"echo"_s, Qt::MatchExactly).value(0));
+        tools->setCurrentIndex(echo);
         QVERIFY(callTool->isEnabled());
 
         QVERIFY(stopAllAndWait(fixture.manager));
         QTRY_VERIFY(!callTool->isEnabled());
+    }
+
+    void configTabWarnsOfAKeyWrittenTwice()
+    {
+        ConfigFixture fixture({});
+        QVERIFY(writeFile(fixture.path, "{\"mcpServers\": {\n  \"demo\": {\"command\": \"old\", \"enabled\": false,\n"
+                                        "           \"command\": \"new\"}\n}}\n"));
+        MainWindow window(fixture.manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        window.selectServer(u"demo"_s);
+        const QString config = namedChild<QPlainTextEdit>(window, u"serverConfig"_s)->toPlainText();
+        QVERIFY2(config.contains(u"Warning: %1: mcpServers.demo.command is defined 2 times (lines 2 and 3): JSON keeps "
+                                 "only the last one, and Tether uses it; remove the others"_s.arg(fixture.path)),
+                 qPrintable(config));
+        QVERIFY2(config.contains(u"\"new\""_s) && !config.contains(u"\"old\""_s), qPrintable(config));
     }
 
     void healthStripRecordsBands()
