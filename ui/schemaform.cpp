@@ -119,9 +119,9 @@ void SchemaForm::addField(Field field, QFormLayout *layout)
         // Optional: a third state leaves the argument out.
         check->setTristate(!field.required);
         const auto describe = [check] {
-            check->setText(check->checkState() == Qt::PartiallyChecked ? tr("unset (left out)")
-                           : check->isChecked()                        ? tr("true")
-                                                                       : tr("false"));
+            check->setText(check->checkState() == Qt::PartiallyChecked ? tr("Not set (left out)")
+                           : check->isChecked()                        ? tr("Yes")
+                                                                       : tr("No"));
         };
         connect(check, &QCheckBox::stateChanged, check, describe);
         check->setCheckState(defaultValue.isBool() ? (defaultValue.toBool() ? Qt::Checked : Qt::Unchecked)

@@ -16,8 +16,11 @@ QTreeWidgetItem *timelineItem(const ServerEvent &event)
 {
     const ServerStatus &status = event.status;
     QString exit;
-    if (status.state == ServerState::Retrying || status.state == ServerState::Reconnecting
-        || status.state == ServerState::Failed || status.state == ServerState::Disconnected) {
+    // Only the exit of the process whose end this row reports: a failure found while the process
+    // still ran (a heartbeat, say) is published before its exit is known.
+    const bool endedProcess = status.lastExitGeneration != 0 && status.lastExitGeneration == status.generation;
+    if (endedProcess && (status.state == ServerState::Retrying || status.state == ServerState::Reconnecting
+                         || status.state == ServerState::Failed || status.state == ServerState::Disconnected)) {
         if (status.lastExitSignal)
             exit = signalName(*status.lastExitSignal);
         else if (status.lastExitCode)

@@ -20,6 +20,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
@@ -99,6 +100,10 @@ ToolCallDialog::ToolCallDialog(ServerManager &manager, const QString &serverName
     callRow->addWidget(m_progress, 1);
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
+    // Two lines, whatever it says, so that nothing above or below it moves as it changes; a
+    // longer text is whole in its tooltip.
+    m_status->setFixedHeight(2 * m_status->fontMetrics().lineSpacing());
+    m_status->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     makeErrorBanner(m_errorBanner);
     m_errorBanner->hide();
 
@@ -127,13 +132,30 @@ ToolCallDialog::ToolCallDialog(ServerManager &manager, const QString &serverName
         layout->addWidget(description);
     else
         description->hide();
-    layout->addWidget(arguments, 3);
-    layout->addLayout(callRow);
-    layout->addWidget(m_status);
-    layout->addWidget(result, 2);
+    // The arguments above, the call and its result below: a splitter keeps the Call button where
+    // it is as banners and results come and go, and lets the person give either part more room.
+    auto *callAndResult = new QWidget(this);
+    auto *callAndResultLayout = new QVBoxLayout(callAndResult);
+    callAndResultLayout->setContentsMargins(0, 0, 0, 0);
+    callAndResultLayout->addLayout(callRow);
+    callAndResultLayout->addWidget(m_status);
+    callAndResultLayout->addWidget(result, 1);
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(arguments);
+    splitter->addWidget(callAndResult);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    layout->addWidget(splitter, 1);
     layout->addWidget(buttons);
     resize(600, 760);
     setCalling(false);
+    // Typing goes into the first argument; with none, Return calls.
+    const QStringList fields = m_form->fieldNames();
+    if (QWidget *first = fields.isEmpty() ? nullptr : m_form->editor(fields.first()))
+        first->setFocus();
+    else
+        m_callButton->setFocus();
 }
 
 ToolCallDialog::~ToolCallDialog()
@@ -183,18 +205,24 @@ void ToolCallDialog::onRawJsonToggled(bool raw)
         // An incomplete form still turns into JSON: what is filled in is kept.
         m_rawJson->setPlainText(jsonText(m_form->filledIn(), QJsonDocument::Indented));
         m_argumentsStack->setCurrentWidget(m_rawJson);
-        m_status->clear();
+        setStatus({});
         return;
     }
     const std::optional<QJsonObject> arguments = rawArguments(&error);
     if (!arguments || !m_form->setArguments(*arguments, &error)) {
         const QSignalBlocker blocker(m_rawToggle);
         m_rawToggle->setChecked(true);
-        m_status->setText(tr("Cannot show these arguments in the form: %1.").arg(error));
+        setStatus(tr("Cannot show these arguments in the form: %1.").arg(error));
         return;
     }
     m_argumentsStack->setCurrentIndex(0);
-    m_status->clear();
+    setStatus({});
+}
+
+void ToolCallDialog::setStatus(const QString &text)
+{
+    m_status->setText(text);
+    m_status->setToolTip(text.isEmpty() ? QString() : plainToolTip(text));
 }
 
 void ToolCallDialog::setCalling(bool calling)
@@ -212,13 +240,13 @@ void ToolCallDialog::call()
     QString error;
     const std::optional<QJsonObject> arguments = currentArguments(&error);
     if (!arguments) {
-        m_status->setText(tr("Not called: %1.").arg(error));
+        setStatus(tr("Not called: %1.").arg(error));
         return;
     }
     clearResult();
     const quint64 number = ++m_callNumber;
     m_progress->setRange(0, 0); // busy until the server says how much there is to do
-    m_status->setText(tr("Calling %1 on server '%2'…").arg(m_tool.name, m_serverName));
+    setStatus(tr("Calling %1 on server '%2'…").arg(m_tool.name, m_serverName));
     setCalling(true);
     m_elapsed.start();
     const QPointer<ToolCallDialog> guard(this);
@@ -246,10 +274,10 @@ void ToolCallDialog::onProgress(const ProgressUpdate &update)
         m_progress->setRange(0, ProgressSteps);
         m_progress->setValue(int(std::clamp(update.progress / *update.total, 0.0, 1.0) * ProgressSteps));
     }
+    // The server's message says how far it is in its own words; the bar shows the amount.
     const QString amount = update.total ? tr("%1 of %2").arg(update.progress).arg(*update.total)
                                         : QString::number(update.progress);
-    m_status->setText(update.message.isEmpty() ? tr("Calling %1: %2").arg(m_tool.name, amount)
-                                               : tr("Calling %1: %2 (%3)").arg(m_tool.name, update.message, amount));
+    setStatus(tr("Calling %1: %2").arg(m_tool.name, update.message.isEmpty() ? amount : update.message));
 }
 
 void ToolCallDialog::onReply(const ToolCallReply &reply)
@@ -260,16 +288,16 @@ void ToolCallDialog::onReply(const ToolCallReply &reply)
     m_progress->setValue(0);
     const QString took = formatDuration(std::chrono::milliseconds(m_elapsed.elapsed()));
     if (reply.error && reply.error->code == JsonRpc::RequestCancelled) {
-        m_status->setText(tr("Cancelled after %1.").arg(took));
+        setStatus(tr("Cancelled after %1.").arg(took));
         m_resultText->setPlainText(reply.error->message);
         return;
     }
     if (reply.error) {
-        m_status->setText(tr("Failed after %1.").arg(took));
+        setStatus(tr("Failed after %1.").arg(took));
         showError(tr("The call failed: %1").arg(reply.error->message));
         return;
     }
-    m_status->setText(reply.result.isError ? tr("The tool reported an error after %1.").arg(took)
+    setStatus(reply.result.isError ? tr("The tool reported an error after %1.").arg(took)
                                            : tr("Done in %1.").arg(took));
     if (reply.result.isError)
         showError(tr("The tool reported an error (isError: true):"));

@@ -55,6 +55,7 @@ private:
     void showResult(const ToolCallResult &result);
     void showError(const QString &message);
     void clearResult();
+    void setStatus(const QString &text);
     void setCalling(bool calling);
     std::optional<QJsonObject> currentArguments(QString *error) const;
     std::optional<QJsonObject> rawArguments(QString *error) const;

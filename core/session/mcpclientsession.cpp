@@ -315,6 +315,7 @@ void McpClientSession::onTransportClosed(const TransportClosure &closure)
     if (m_state == State::Closed)
         return;
     const QPointer<McpClientSession> guard(this);
+    m_transportClosure = closure;
     if (m_state != State::Closing) {
         QString reason = (m_state == State::Ready ? u"connection closed: "_s
                                                   : u"connection closed during initialize: "_s)

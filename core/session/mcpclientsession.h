@@ -82,6 +82,8 @@ public:
     void ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout = {});
 
     int pendingRequestCount() const { return int(m_pending.size()); }
+    // How the transport closed, once it has: already known when `failed` is emitted for it.
+    const std::optional<TransportClosure> &transportClosure() const { return m_transportClosure; }
 
 signals:
     void ready();
@@ -131,6 +133,7 @@ private:
     std::map<qint64, PendingRequest> m_pending; // small when idle, unlike a QHash
     qint64 m_nextRequestId = 1;
     QString m_failure;
+    std::optional<TransportClosure> m_transportClosure;
     bool m_wasReady = false;
     SessionStats m_stats;
 };

@@ -92,6 +92,7 @@ ServerStatus ConnectionSupervisor::status() const
     status.lastExitCode = m_lastExitCode;
     status.lastExitSignal = m_lastExitSignal;
     status.lastStderrTail = m_lastStderrTail;
+    status.lastExitGeneration = m_lastExitGeneration;
     return status;
 }
 
@@ -243,8 +244,12 @@ void ConnectionSupervisor::launchGeneration()
     m_transportDescription = session->transport()->description();
 
     connect(session, &McpClientSession::ready, this, [this, number] { onSessionReady(number); });
-    connect(session, &McpClientSession::failed, this,
-            [this, number](const QString &reason) { onGenerationFailed(number, reason); });
+    connect(session, &McpClientSession::failed, this, [this, number, session](const QString &reason) {
+        // A process that exited: its exit is part of the failure it causes.
+        if (const std::optional<TransportClosure> &closure = session->transportClosure())
+            recordExit(number, *closure);
+        onGenerationFailed(number, reason);
+    });
     connect(session, &McpClientSession::closed, this,
             [this, number](const SessionClosure &closure) { onGenerationClosed(number, closure); });
     connect(session, &McpClientSession::toolsListChanged, this, [this, number] {
@@ -414,22 +419,31 @@ void ConnectionSupervisor::closeCurrentGeneration()
     }
 }
 
+void ConnectionSupervisor::recordExit(quint64 number, const TransportClosure &closure)
+{
+    if (closure.requested && !closure.exitCode && !closure.exitSignal)
+        return; // a close Tether asked for says nothing about the server
+    m_lastExitCode = closure.exitCode;
+    m_lastExitSignal = closure.exitSignal;
+    m_lastStderrTail = closure.stderrTail;
+    m_lastExitGeneration = number;
+}
+
 void ConnectionSupervisor::onGenerationClosed(quint64 number, const SessionClosure &closure)
 {
+    if (!m_generations.contains(number))
+        return;
+    // Recorded before the failure below is published, so that it reports this process's exit.
+    recordExit(number, closure.transport);
     // A current generation that closes without having failed first (nothing else told us).
     if (isCurrent(number))
         onGenerationFailed(number, closure.describe());
 
     const auto it = m_generations.find(number);
     if (it == m_generations.end())
-        return;
+        return; // closed again, re-entrantly, by the failure's own close
     std::unique_ptr<Generation> generation = std::move(it->second);
     m_generations.erase(it);
-    if (!closure.transport.requested || closure.transport.exitCode || closure.transport.exitSignal) {
-        m_lastExitCode = closure.transport.exitCode;
-        m_lastExitSignal = closure.transport.exitSignal;
-        m_lastStderrTail = closure.transport.stderrTail;
-    }
     // Its signal is still being delivered: delete it once that is over.
     generation->session.release()->deleteLater();
 

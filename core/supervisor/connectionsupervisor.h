@@ -21,6 +21,7 @@ namespace Tether {
 class McpClientSession;
 class Transport;
 struct SessionClosure;
+struct TransportClosure;
 
 using TransportFactory = std::function<std::unique_ptr<Transport>()>;
 
@@ -112,6 +113,7 @@ private:
     void launchGeneration();
     void onSessionReady(quint64 generation);
     void onGenerationFailed(quint64 generation, const QString &reason, Ending ending = Ending::Close);
+    void recordExit(quint64 number, const TransportClosure &closure);
     void onGenerationClosed(quint64 generation, const SessionClosure &closure);
     void closeCurrentGeneration();
     void onBackoffElapsed();
@@ -150,6 +152,7 @@ private:
     std::optional<int> m_lastExitCode;
     std::optional<int> m_lastExitSignal;
     QStringList m_lastStderrTail;
+    quint64 m_lastExitGeneration = 0;
     QDateTime m_nextRetryAt;
     std::optional<qint64> m_nextDelayMs;
     QDateTime m_connectedSince;

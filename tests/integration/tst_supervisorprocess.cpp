@@ -74,6 +74,30 @@ class TestSupervisorProcess final : public QObject
     Q_OBJECT
 
 private slots:
+    // The state change that reports a crash carries that process's exit and stderr, never the
+    // one before it: the Timeline shows each row's own exit code.
+    void eachCrashReportsItsOwnExit()
+    {
+        Supervised s({});
+        s.supervisor->start();
+        for (const int code : {5, 9}) {
+            QVERIFY(s.waitFor(ServerState::Connected));
+            const qsizetype before = s.states->size();
+            const quint64 generation = s.supervisor->status().generation;
+            const std::optional<ToolCallReply> crash = awaitReply<ToolCallReply>([&](ToolCallHandler onReply) {
+                s.supervisor->callTool(u"crash"_s, {{u"code"_s, code}}, std::move(onReply));
+            }, 5000);
+            QVERIFY(crash.has_value());
+            QTRY_VERIFY(s.states->size() > before);
+            const ServerStatus reported = s.states->at(before).at(0).value<ServerStatus>();
+            QCOMPARE(reported.state, ServerState::Reconnecting);
+            QCOMPARE(reported.lastExitGeneration, generation);
+            QCOMPARE(reported.lastExitCode, std::optional<int>(code));
+            QVERIFY(!reported.lastStderrTail.isEmpty());
+            QVERIFY(reported.lastStderrTail.last().contains(u"crash tool called"_s));
+        }
+    }
+
     void crashRecoversEndToEnd()
     {
         Supervised s({});

@@ -315,6 +315,38 @@ private slots:
         QVERIFY(stopAllAndWait(manager));
     }
 
+    // Each crash row of the Timeline shows its own process's exit code and stderr.
+    void timelineShowsEachCrashItsOwnExit()
+    {
+        ConfigFixture fixture({{u"demo"_s, demoEntry()}});
+        ServerManager &manager = fixture.manager;
+        MainWindow window(manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        window.selectServer(u"demo"_s);
+        const QTreeWidget *timeline = namedChild<QTreeWidget>(window, u"timeline"_s);
+        const auto crashRows = [timeline] {
+            QList<const QTreeWidgetItem *> rows;
+            for (int i = 0; i < timeline->topLevelItemCount(); ++i) {
+                if (timeline->topLevelItem(i)->text(1) == u"Reconnecting"_s)
+                    rows.append(timeline->topLevelItem(i));
+            }
+            return rows;
+        };
+        for (const int code : {5, 9}) {
+            QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"demo"_s)->state == ServerState::Connected, 10000);
+            window.selectServer(u"demo"_s);
+            const qsizetype before = crashRows().size();
+            manager.callTool(u"demo"_s, u"crash"_s, {{u"code"_s, code}}, [](const ToolCallReply &) {});
+            QTRY_COMPARE_WITH_TIMEOUT(crashRows().size(), before + 1, 10000);
+        }
+        const QList<const QTreeWidgetItem *> rows = crashRows();
+        QCOMPARE(rows.at(0)->text(3), u"5"_s);
+        QCOMPARE(rows.at(1)->text(3), u"9"_s);
+        QVERIFY2(rows.at(1)->toolTip(4).contains(u"crash tool called"_s), qPrintable(rows.at(1)->toolTip(4)));
+        QVERIFY(stopAllAndWait(manager));
+    }
+
     void editsFromTheWindowAreSavedAndApplied()
     {
         ConfigFixture fixture({{u"keep"_s, demoEntry({{u"futureKey"_s, u"kept"_s}})}, {u"other"_s, demoEntry()}});
