@@ -6,21 +6,27 @@
 #include "transport/httpendpoint.h"
 
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QUrlQuery>
 
 using namespace Qt::StringLiterals;
 
 namespace Tether::Fuzz {
 
-// User info and query values as messages may show them: hidden, or a ${env:} reference.
+// A ${env:} reference as a token with no ':', '@', '&' or '=' in it, so that QUrl splits the
+// shown url where Tether does.
+static constexpr QStringView ReferenceToken = u"\uFFFEenv\uFFFE";
+
+// User info and query values as messages may show them: hidden, or ${env:} references.
 static bool isHidden(const QString &value)
 {
-    return value.isEmpty() || value == u"…" || (value.startsWith(u"${env:") && value.endsWith(u'}'));
+    return value.isEmpty() || value == u"…" || (value.startsWith(ReferenceToken) && value.endsWith(ReferenceToken));
 }
 
-static QString secretShownIn(const QString &shown)
+static QString secretShownIn(QString shown)
 {
-    const QUrl seen(shown);
+    static const QRegularExpression reference(u"\\$\\{env:[^}]*\\}"_s);
+    const QUrl seen(shown.replace(reference, ReferenceToken.toString()));
     if (!isHidden(seen.userName(QUrl::FullyDecoded)) || !isHidden(seen.password(QUrl::FullyDecoded)))
         return u"user info"_s;
     for (const auto &[key, value] : QUrlQuery(seen).queryItems(QUrl::FullyDecoded)) {

@@ -60,9 +60,9 @@ run_fuzzer() {
 stage_fuzz() {
     tether_install_packages "${tether_fuzz_packages[@]}"
     tether_build fuzz tether-fuzzers
-    local program jobs=() job failed=0
-    for program in "$tether_root"/build/fuzz/fuzz/tether-fuzz-*; do
-        run_fuzzer "${program##*/tether-fuzz-}" &
+    local corpus jobs=() job failed=0
+    for corpus in "$tether_root"/fuzz/corpus/*/; do
+        run_fuzzer "$(basename "$corpus")" &
         jobs+=($!)
         if [ ${#jobs[@]} -ge "$(nproc)" ]; then
             wait "${jobs[0]}" || failed=1
