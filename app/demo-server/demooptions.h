@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 class QCoreApplication;
 
@@ -17,6 +18,9 @@ struct DemoOptions final
     bool ignoreSigterm = false;
     bool spawnGrandchild = false;
     QString pidFile;
+    bool spawnDaemon = false;
+    QString daemonPidFile;
+    QString logFile;
     bool garbage = false;
     int listChangedEveryMs = 0; // 0: never
     bool notifyBeforeInitializeResult = false;
@@ -29,6 +33,16 @@ struct DemoOptions final
     int stderrLines = 0;
     int exitCode = 1;
     QString protocolVersion; // empty: negotiate
+    QString leakEnv;         // an environment variable whose value the server repeats everywhere
+    bool escapeSequences = false;
+    bool closeStdout = false;
+    bool pingFlood = false;
+    QString damagedReply; // empty: none; else one of DamagedReplyKinds
+
+    static const QStringList DamagedReplyKinds;
+
+    // --leak-env: " (NAME=value)", what a careless server adds to what it says; empty without it.
+    QString leakedValue() const;
 
     // Parses the application's arguments; handles --help/--version and exits with code 2 on a
     // usage error.

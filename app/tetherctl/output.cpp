@@ -2,33 +2,46 @@
 
 #include "exitstatus.h"
 
+#include "common/displaytext.h"
 #include "protocol/mcptypes.h"
 
-#include <QJsonDocument>
 #include <QTextStream>
 
 #include <cstdio>
 
+using namespace Qt::StringLiterals;
+
 namespace Tether::Ctl {
+
+static void writeLines(FILE *stream, const QString &text)
+{
+    QTextStream out(stream);
+    out << text;
+    if (!text.endsWith(u'\n'))
+        out << '\n';
+    out.flush();
+}
 
 void printError(const QString &message)
 {
     QString line = message;
     line.replace(u'\n', u' ');
-    QTextStream(stderr) << "tetherctl: " << line << Qt::endl;
+    writeLines(stderr, u"tetherctl: "_s + withVisibleControls(line));
+}
+
+void printNote(const QString &line)
+{
+    writeLines(stderr, withVisibleControls(line));
 }
 
 void printOut(const QString &text)
 {
-    QTextStream out(stdout);
-    out << text;
-    if (!text.endsWith(u'\n'))
-        out << '\n';
+    writeLines(stdout, withVisibleControls(text, LineBreaks::Keep));
 }
 
-void printJson(const QJsonDocument &document)
+void printJson(const QJsonDocument &document, QJsonDocument::JsonFormat format)
 {
-    printOut(QString::fromUtf8(document.toJson(QJsonDocument::Indented)));
+    writeLines(stdout, QString::fromUtf8(document.toJson(format)));
 }
 
 int printToolResult(const ToolCallResult &result, bool json)

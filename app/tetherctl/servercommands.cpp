@@ -7,9 +7,6 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QTextStream>
-
-#include <cstdio>
 
 using namespace Qt::StringLiterals;
 
@@ -19,8 +16,10 @@ int listTools(const CommonOptions &options)
 {
     OneShotConnection connection(options);
     if (!connection.open())
-        return Failure;
+        return connection.interruption().exitStatus().value_or(Failure);
     const std::optional<ToolListReply> reply = connection.listTools();
+    if (const std::optional<int> interrupted = connection.interruption().exitStatus())
+        return *interrupted;
     if (!reply || reply->error) {
         printError(u"server '%1': %2"_s.arg(options.target.name, reply ? reply->error->message : connection.failure()));
         return Failure;
@@ -47,20 +46,21 @@ int callTool(const CommonOptions &options, const QString &toolName, const QJsonO
 {
     OneShotConnection connection(options);
     if (!connection.open())
-        return Failure;
+        return connection.interruption().exitStatus().value_or(Failure);
     ProgressHandler onProgress;
     if (options.verbose) {
         onProgress = [](const ProgressUpdate &update) {
-            QTextStream err(stderr);
-            err << "progress: " << update.progress;
+            QString line = u"progress: "_s + QString::number(update.progress);
             if (update.total)
-                err << '/' << *update.total;
+                line += u'/' + QString::number(*update.total);
             if (!update.message.isEmpty())
-                err << ' ' << update.message;
-            err << Qt::endl;
+                line += u' ' + update.message;
+            printNote(line);
         };
     }
     const std::optional<ToolCallReply> reply = connection.callTool(toolName, arguments, onProgress);
+    if (const std::optional<int> interrupted = connection.interruption().exitStatus())
+        return *interrupted;
     if (!reply || reply->error) {
         printError(u"calling '%1' on server '%2' failed: %3"_s.arg(
             toolName, options.target.name, reply ? reply->error->message : connection.failure()));

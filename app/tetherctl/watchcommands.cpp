@@ -11,10 +11,8 @@
 #include <QDateTime>
 #include <QEventLoop>
 #include <QJsonDocument>
-#include <QTextStream>
 
 #include <csignal>
-#include <cstdio>
 
 using namespace Qt::StringLiterals;
 
@@ -41,7 +39,7 @@ static void printWatchLine(const ServerStatus &status, bool json)
             {u"tools"_s, status.toolCount},
             {u"reason"_s, status.reason},
         };
-        printOut(QString::fromUtf8(QJsonDocument(event).toJson(QJsonDocument::Compact)));
+        printJson(QJsonDocument(event), QJsonDocument::Compact);
         return;
     }
     QStringList parts{time, status.name, stateName(status.state)};
@@ -59,7 +57,7 @@ int watch(const CommonOptions &options, const SupervisorSettings &settings)
 {
     ToolRegistry registry;
     ConnectionSupervisor supervisor(options.target.name, options.target.transport, settings, &registry);
-    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM});
+    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
     QEventLoop loop;
     int exitStatus = Success;
 
@@ -67,7 +65,7 @@ int watch(const CommonOptions &options, const SupervisorSettings &settings)
                      [&](const ServerStatus &status) { printWatchLine(status, options.json); });
     if (options.verbose) {
         QObject::connect(&supervisor, &ConnectionSupervisor::stderrLine, &loop, [&](const QString &line) {
-            QTextStream(stderr) << options.target.name << ": " << line << Qt::endl;
+            printNote(options.target.name + u": "_s + line);
         });
     }
     QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, [&](int) { supervisor.stop(); });
@@ -86,7 +84,7 @@ int watch(const CommonOptions &options, const SupervisorSettings &settings)
 int configWatch(const ConfigOptions &options)
 {
     ConfigRun run(options);
-    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM});
+    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
     QEventLoop loop;
     QObject::connect(&run.manager(), &ServerManager::stateChanged, &loop,
                      [&](const ServerStatus &status) { printWatchLine(status, options.json); });

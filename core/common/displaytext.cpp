@@ -1,7 +1,9 @@
 #include "displaytext.h"
 
-#include <QStringList>
+#include <QJsonArray>
+#include <QJsonObject>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace Qt::StringLiterals;
@@ -80,6 +82,87 @@ QString signalName(int signalNumber)
 {
     const char *abbreviation = sigabbrev_np(signalNumber);
     return abbreviation ? u"SIG"_s + QString::fromLatin1(abbreviation) : u"signal %1"_s.arg(signalNumber);
+}
+
+static bool isControl(QChar c, LineBreaks lineBreaks)
+{
+    const char16_t code = c.unicode();
+    if (code == u'\t' || (code == u'\n' && lineBreaks == LineBreaks::Keep))
+        return false;
+    return code < 0x20 || (code >= 0x7f && code < 0xa0);
+}
+
+QString withVisibleControls(QStringView text, LineBreaks lineBreaks)
+{
+    if (std::none_of(text.begin(), text.end(), [lineBreaks](QChar c) { return isControl(c, lineBreaks); }))
+        return text.toString();
+    QString shown;
+    shown.reserve(text.size() + 16);
+    for (const QChar c : text) {
+        if (!isControl(c, lineBreaks))
+            shown.append(c);
+        else if (c.unicode() < 0x80)
+            shown.append(u"\\x"_s + QString::number(c.unicode(), 16).rightJustified(2, u'0'));
+        else
+            shown.append(u"\\u"_s + QString::number(c.unicode(), 16).rightJustified(4, u'0'));
+    }
+    return shown;
+}
+
+static const QString Scrubbed = u"…"_s;
+
+SecretScrubber::SecretScrubber(const QStringList &values)
+{
+    for (const QString &value : values) {
+        if (value.size() >= MinimumLength && !m_secrets.contains(value))
+            m_secrets.append(value);
+    }
+    // Longest first: a secret that contains another is scrubbed whole.
+    std::stable_sort(m_secrets.begin(), m_secrets.end(),
+                     [](const QString &a, const QString &b) { return a.size() > b.size(); });
+}
+
+QString SecretScrubber::scrub(QString text) const
+{
+    for (const QString &secret : m_secrets) {
+        text.replace(secret, Scrubbed);
+        // An excerpt that ends inside a secret shows its start before "…".
+        for (qsizetype at = text.indexOf(Scrubbed); at >= 0; at = text.indexOf(Scrubbed, at + 1)) {
+            for (qsizetype length = std::min(at, secret.size() - 1); length >= MinimumLength; --length) {
+                if (QStringView(text).sliced(at - length, length) == QStringView(secret).first(length)) {
+                    text.remove(at - length, length);
+                    at -= length;
+                    break;
+                }
+            }
+        }
+    }
+    return text;
+}
+
+QJsonValue SecretScrubber::scrub(const QJsonValue &value) const
+{
+    if (m_secrets.isEmpty())
+        return value;
+    switch (value.type()) {
+    case QJsonValue::String:
+        return scrub(value.toString());
+    case QJsonValue::Array: {
+        QJsonArray scrubbed;
+        for (const QJsonValue &item : value.toArray())
+            scrubbed.append(scrub(item));
+        return scrubbed;
+    }
+    case QJsonValue::Object: {
+        QJsonObject scrubbed;
+        const QJsonObject object = value.toObject();
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+            scrubbed.insert(scrub(it.key()), scrub(it.value()));
+        return scrubbed;
+    }
+    default:
+        return value;
+    }
 }
 
 } // namespace Tether

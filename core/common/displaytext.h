@@ -1,7 +1,9 @@
 #pragma once
 
 #include <QByteArrayView>
+#include <QJsonValue>
 #include <QString>
+#include <QStringList>
 
 // Text as Tether shows it to people: in messages, the window and the log.
 namespace Tether {
@@ -15,5 +17,35 @@ QString redactedUrl(const QString &url);
 
 // "SIGKILL", or "signal 64" for a number without a name.
 QString signalName(int signalNumber);
+
+enum class LineBreaks { Escape, Keep };
+
+// Text from a server as a terminal or a log may show it: control characters (ESC, CR, BEL,
+// DEL, the C1 controls) become visible escapes such as "\x1b" or "\u009b", so that the text
+// cannot move the cursor, retitle the window or clear the screen. Tab stays; newline stays
+// only where `lineBreaks` is Keep (multi-line text).
+QString withVisibleControls(QStringView text, LineBreaks lineBreaks = LineBreaks::Escape);
+
+// The values Tether knows as one server's secrets (its env and header values), and what makes
+// a text from that server safe to show, store or log: every occurrence of one becomes "…",
+// the longest first, and so does the start of one that an excerpt cut short ("SECRET-TO…").
+// Values shorter than MinimumLength are not secrets to scrub: "1", "true" or "debug" would
+// mangle ordinary text.
+class SecretScrubber final
+{
+public:
+    static constexpr qsizetype MinimumLength = 6;
+
+    SecretScrubber() = default;
+    explicit SecretScrubber(const QStringList &values);
+
+    bool isEmpty() const { return m_secrets.isEmpty(); }
+    QString scrub(QString text) const;
+    // Every string in `value`, the keys of objects included.
+    QJsonValue scrub(const QJsonValue &value) const;
+
+private:
+    QStringList m_secrets; // longest first
+};
 
 } // namespace Tether

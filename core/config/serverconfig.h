@@ -47,6 +47,7 @@ struct ServerConfig
     std::chrono::milliseconds requestTimeout{60000};
     QJsonObject source;   // the server's object exactly as in the file
     QStringList errors;   // why the server is invalid; an invalid server is shown, never started
+    QStringList warnings; // what the file says that Tether reads one way but was likely not meant so (a key written twice)
 
     bool isValid() const { return errors.isEmpty(); }
     // Equal settings: a reload leaves the running server alone.

@@ -20,6 +20,7 @@ struct StdioServerCommand
     QString shownAs;
 
     QString commandLine() const; // program and arguments, quoted where needed
+    QStringList secretValues() const; // the environment's values
 };
 
 } // namespace Tether

@@ -45,6 +45,14 @@ QString McpClientSession::serverLabel() const
     return u"server '%1'"_s.arg(m_options.serverName);
 }
 
+JsonRpc::Error McpClientSession::wrongShape(const QString &method, const QString &what) const
+{
+    return {JsonRpc::InvalidReply,
+            u"%1 answered '%2' with a result of the wrong shape (%3): a protocol error of the server; update it or "
+            "report it to its authors"_s.arg(serverLabel(), method, what),
+            {}};
+}
+
 void McpClientSession::open()
 {
     Q_ASSERT(m_state == State::Idle);
@@ -85,21 +93,20 @@ void McpClientSession::onInitializeReply(const RpcReply &reply)
         fail(u"initialize failed: "_s + reply.error->message);
         return;
     }
-    const QJsonObject result = reply.result.toObject();
-    const QString version = result.value(u"protocolVersion").toString();
+    QString wrong;
+    std::optional<ServerIdentity> identity = parseInitializeResult(reply.result, &wrong);
+    if (!identity) {
+        fail(wrongShape(u"initialize"_s, wrong).message);
+        return;
+    }
+    const QString version = identity->protocolVersion;
     if (!supportedProtocolVersions().contains(version)) {
         fail(u"%1 answered protocol version '%2', which Tether does not speak (Tether speaks %3); "
              "update the server or Tether"_s
                  .arg(serverLabel(), version, supportedProtocolVersions().join(u", "_s)));
         return;
     }
-    const QJsonObject info = result.value(u"serverInfo").toObject();
-    m_serverIdentity.protocolVersion = version;
-    m_serverIdentity.name = info.value(u"name").toString();
-    m_serverIdentity.version = info.value(u"version").toString();
-    m_serverIdentity.title = info.value(u"title").toString();
-    m_serverIdentity.instructions = result.value(u"instructions").toString();
-    m_serverIdentity.capabilities = result.value(u"capabilities").toObject();
+    m_serverIdentity = std::move(*identity);
 
     notify(u"notifications/initialized"_s);
     // Initializing -> Ready
@@ -205,7 +212,7 @@ void McpClientSession::onMessage(const QJsonObject &object)
 void McpClientSession::onInputSkipped(const QString &what)
 {
     ++m_stats.skippedInput;
-    spdlog::warn("{}: {}", serverLabel(), what);
+    spdlog::warn("{}: {}", serverLabel(), m_transport->secrets().scrub(what));
 }
 
 void McpClientSession::onServerRequest(const JsonRpc::Message &message)
@@ -233,15 +240,17 @@ void McpClientSession::onNotification(const JsonRpc::Message &message)
             spdlog::debug("{}: tools/list_changed before the handshake ended, covered by the first sync",
                           serverLabel());
     } else if (method == u"notifications/message") {
-        emit logMessage(message.params.value(u"level").toString(), message.params.value(u"logger").toString(),
-                        message.params.value(u"data"));
+        const SecretScrubber &secrets = m_transport->secrets();
+        emit logMessage(message.params.value(u"level").toString(),
+                        secrets.scrub(message.params.value(u"logger").toString()),
+                        secrets.scrub(message.params.value(u"data")));
     } else if (method == u"notifications/progress") {
         const QJsonValue token = message.params.value(u"progressToken");
         ProgressUpdate update;
         update.progress = message.params.value(u"progress").toDouble();
         if (message.params.value(u"total").isDouble())
             update.total = message.params.value(u"total").toDouble();
-        update.message = message.params.value(u"message").toString();
+        update.message = m_transport->secrets().scrub(message.params.value(u"message").toString());
         const auto it = m_pending.find(token.toInteger(-1));
         if (it != m_pending.end() && it->second.onProgress)
             it->second.onProgress(update);
@@ -260,10 +269,15 @@ void McpClientSession::onResponse(const JsonRpc::Message &message)
                      QString::fromUtf8(JsonRpc::serialize(QJsonObject{{u"id"_s, message.id}})));
         return;
     }
-    if (message.kind == JsonRpc::MessageKind::Response)
+    if (message.kind == JsonRpc::MessageKind::Response) {
         completeRequest(id, RpcReply{message.result, std::nullopt});
-    else
-        completeRequest(id, RpcReply{{}, message.error});
+        return;
+    }
+    // A server may quote the request it refuses, or its own environment, in the error.
+    JsonRpc::Error error = message.error;
+    error.message = m_transport->secrets().scrub(error.message);
+    error.data = m_transport->secrets().scrub(error.data);
+    completeRequest(id, RpcReply{{}, error});
 }
 
 void McpClientSession::fail(const QString &reason)
@@ -321,56 +335,67 @@ void McpClientSession::onTransportClosed(const TransportClosure &closure)
 
 void McpClientSession::listTools(ToolListHandler handler)
 {
-    fetchToolPage({}, std::make_shared<ToolListReply>(), std::make_shared<QSet<QString>>(), std::move(handler));
+    fetchToolPage({}, std::make_shared<ToolListReply>(), std::make_shared<QSet<QString>>(),
+                  std::make_shared<QSet<QString>>(), std::move(handler));
 }
 
 void McpClientSession::fetchToolPage(const QString &cursor, std::shared_ptr<ToolListReply> accumulated,
                                      std::shared_ptr<QSet<QString>> seenCursors,
+                                     std::shared_ptr<QSet<QString>> toolNames,
                                      ToolListHandler handler)
 {
     QJsonObject params;
     if (!cursor.isNull())
         params.insert(u"cursor", cursor);
-    request(u"tools/list"_s, params, [this, accumulated, seenCursors, handler](const RpcReply &reply) {
+    request(u"tools/list"_s, params, [this, accumulated, seenCursors, toolNames, handler](const RpcReply &reply) {
         if (!reply.ok()) {
             accumulated->error = reply.error;
             accumulated->error->message = u"tools/list failed: "_s + reply.error->message;
             handler(*accumulated);
             return;
         }
-        const QJsonObject result = reply.result.toObject();
-        for (const QJsonValue &entry : result.value(u"tools").toArray()) {
+        QString wrong;
+        const std::optional<ToolListPage> page = parseToolListPage(reply.result, &wrong);
+        if (!page) {
+            accumulated->error = wrongShape(u"tools/list"_s, wrong);
+            accumulated->error->message.prepend(u"tools/list failed: "_s);
+            handler(*accumulated);
+            return;
+        }
+        for (const QJsonValue &entry : page->tools) {
             QString error;
             std::optional<ToolDefinition> tool = parseToolDefinition(entry, &error);
             if (!tool) {
                 accumulated->warnings.append(error);
                 continue;
             }
-            const bool duplicate = std::any_of(accumulated->tools.cbegin(), accumulated->tools.cend(),
-                                               [&](const ToolDefinition &known) { return known.name == tool->name; });
-            if (duplicate) {
+            if (toolNames->contains(tool->name)) {
                 accumulated->warnings.append(u"the tool '%1' is listed twice; the first one is kept"_s.arg(tool->name));
                 continue;
             }
-            accumulated->tools.append(*tool);
+            toolNames->insert(tool->name);
+            accumulated->tools.append(std::move(*tool));
         }
-        const QString next = result.value(u"nextCursor").toString();
+        const QString &next = page->nextCursor;
         if (next.isEmpty()) {
             for (const QString &warning : std::as_const(accumulated->warnings))
                 spdlog::warn("{}: tools/list: {}", serverLabel(), warning);
             handler(*accumulated);
             return;
         }
-        if (seenCursors->contains(next) || seenCursors->size() >= MaxToolPages) {
-            accumulated->error = JsonRpc::Error{
-                JsonRpc::InternalError,
-                u"tools/list failed: %1 returned the cursor '%2' again; its pagination never ends"_s.arg(serverLabel(), next),
-                {}};
+        const qsizetype pagesRead = seenCursors->size() + 1;
+        if (seenCursors->contains(next) || pagesRead >= MaxToolPages) {
+            const QString why = seenCursors->contains(next)
+                                    ? u"%1 returned the cursor '%2' again; its pagination never ends"_s.arg(serverLabel(), next)
+                                    : u"%1 still gave a next cursor after %2 pages, the most Tether reads; its pagination seems never to end"_s
+                                          .arg(serverLabel())
+                                          .arg(pagesRead);
+            accumulated->error = JsonRpc::Error{JsonRpc::InvalidReply, u"tools/list failed: "_s + why, {}};
             handler(*accumulated);
             return;
         }
         seenCursors->insert(next);
-        fetchToolPage(next, accumulated, seenCursors, handler);
+        fetchToolPage(next, accumulated, seenCursors, toolNames, handler);
     });
 }
 
@@ -380,12 +405,18 @@ qint64 McpClientSession::callTool(const QString &name, const QJsonObject &argume
     const QJsonObject params{{u"name"_s, name}, {u"arguments"_s, arguments}};
     return request(
         u"tools/call"_s, params,
-        [handler = std::move(handler)](const RpcReply &reply) {
+        [this, handler = std::move(handler)](const RpcReply &reply) {
             ToolCallReply callReply;
-            if (reply.ok())
-                callReply.result = parseToolCallResult(reply.result.toObject());
-            else
+            QString wrong;
+            // An error result is the server's error message, scrubbed as one; a result is the tool's data.
+            const bool errorResult = reply.ok() && reply.result.toObject().value(u"isError").toBool();
+            const QJsonValue result = errorResult ? m_transport->secrets().scrub(reply.result) : reply.result;
+            if (!reply.ok())
                 callReply.error = reply.error;
+            else if (std::optional<ToolCallResult> parsed = parseToolCallResult(result, &wrong))
+                callReply.result = std::move(*parsed);
+            else
+                callReply.error = wrongShape(u"tools/call"_s, wrong);
             handler(callReply);
         },
         std::move(onProgress));

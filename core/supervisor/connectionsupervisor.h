@@ -101,13 +101,17 @@ private:
         bool failureHandled = false;  // one decision per generation, however many signals arrive
     };
 
+    // How a failed generation's connection is ended: by the transport's bounded close, or at
+    // once (for stdio: SIGKILL of the server's group) when the server is known not to respond.
+    enum class Ending { Close, AtOnce };
+
     bool isCurrent(quint64 generation) const;
     Generation *current() const;
     void apply(const SupervisorDecision &decision, const QString &reason);
     void launchWhenClear();
     void launchGeneration();
     void onSessionReady(quint64 generation);
-    void onGenerationFailed(quint64 generation, const QString &reason);
+    void onGenerationFailed(quint64 generation, const QString &reason, Ending ending = Ending::Close);
     void onGenerationClosed(quint64 generation, const SessionClosure &closure);
     void closeCurrentGeneration();
     void onBackoffElapsed();
@@ -115,6 +119,7 @@ private:
     void onStabilityWindowElapsed();
     bool listToolsOf(quint64 generation, ToolListHandler done);
     void onSyncFinished(const ToolSyncQueue::Job &job, const ToolListReply &reply);
+    void onToolsRegistered(const ToolSyncQueue::Job &job, const ToolChange &change, qsizetype toolCount);
     bool pingCurrent(std::chrono::milliseconds timeout, ReplyHandler onReply);
     void finishStop(bool complete);
     void publish();

@@ -1,10 +1,16 @@
 #include "httpendpoint.h"
 
 #include "common/displaytext.h"
+#include "common/logging.h"
+#include "config/httpheader.h"
 #include "protocol/jsonrpc.h"
+#include "transport.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QUrlQuery>
+
+#include <memory>
 
 using namespace Qt::StringLiterals;
 
@@ -15,6 +21,21 @@ static const char RefusedRedirectProperty[] = "tetherRefusedRedirect";
 QString HttpServerEndpoint::shown() const
 {
     return shownUrl.isEmpty() ? url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery) : shownUrl;
+}
+
+SecretScrubber HttpServerEndpoint::secrets() const
+{
+    QStringList values;
+    for (const auto &[name, value] : headers) {
+        values.append(value);
+        // A server that quotes the token it was sent quotes it without its scheme.
+        if (const qsizetype space = value.indexOf(u' '); space > 0)
+            values.append(value.sliced(space + 1).trimmed());
+    }
+    values.append(url.password());
+    for (const auto &[key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded))
+        values.append(value);
+    return SecretScrubber(values);
 }
 
 bool isSameOrigin(const QUrl &a, const QUrl &b)
@@ -31,24 +52,42 @@ void followOnlySafeRedirects(QNetworkReply *reply, const HttpServerEndpoint &end
     // reply's url is the target.
     const bool get = reply->operation() == QNetworkAccessManager::GetOperation;
     const QUrl origin = reply->url();
-    QObject::connect(reply, &QNetworkReply::redirected, reply, [reply, endpoint, get, origin](const QUrl &target) {
+    // A loop is refused as soon as it closes: Qt 6.4 would follow it until it loses track of
+    // the reply and reports two errors for it.
+    auto visited = std::make_shared<QList<QUrl>>(QList<QUrl>{origin});
+    QObject::connect(reply, &QNetworkReply::redirected, reply, [reply, endpoint, get, origin, visited](const QUrl &target) {
         const int status = httpStatusOf(*reply);
         const bool keepsMethod = get || status == 307 || status == 308;
-        if (isSameOrigin(target, origin) && keepsMethod) {
+        const bool loops = visited->contains(target);
+        if (isSameOrigin(target, origin) && keepsMethod && !loops) {
+            visited->append(target);
             emit reply->redirectAllowed();
             return;
         }
         const QString where = target.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
-        const QString why = keepsMethod
-                                ? u"which is another origin; Tether follows redirects only to the same scheme, "
-                                  "host and port, so that the configured headers go nowhere else. If the server "
-                                  "moved, put the new url in the config"_s
-                                : u"which would turn the POST into a GET; is the url the server's MCP endpoint? "
-                                  "If the server moved, put the new url in the config"_s;
+        QString why;
+        if (!keepsMethod) {
+            why = u"which would turn the POST into a GET; is the url the server's MCP endpoint? If the server moved, "
+                  "put the new url in the config"_s;
+        } else if (!isSameOrigin(target, origin)) {
+            why = u"which is another origin; Tether follows redirects only to the same scheme, host and port, so that "
+                  "the configured headers go nowhere else. If the server moved, put the new url in the config"_s;
+        } else {
+            why = u"which leads back to an address already passed: a redirect loop (%1 redirects). Check the url in "
+                  "the config (a trailing slash?) and the redirects of the server or its proxy"_s.arg(visited->size());
+        }
         reply->setProperty(RefusedRedirectProperty, u"%1 answered with HTTP %2, a redirect to %3, %4"_s.arg(
                                                         endpoint.shown()).arg(status).arg(where, why));
         reply->abort();
     });
+}
+
+void discardReply(QNetworkReply *reply, const QObject *receiver)
+{
+    reply->disconnect(receiver);
+    // Nor is a redirect followed or refused meanwhile.
+    QObject::disconnect(reply, &QNetworkReply::redirected, nullptr, nullptr);
+    reply->deleteLater();
 }
 
 QString refusedRedirect(const QNetworkReply &reply)
@@ -59,8 +98,15 @@ QString refusedRedirect(const QNetworkReply &reply)
 QNetworkRequest HttpServerEndpoint::request(const QUrl &target, const QByteArray &accept) const
 {
     QNetworkRequest request(target);
-    for (const auto &[name, value] : headers)
+    for (const auto &[name, value] : headers) {
+        // The config refuses such a header; should one come by another way, it must not split the request.
+        if (!isHeaderName(name) || !isHeaderValue(value)) {
+            spdlog::error("{}: the header '{}' is not sent: its name or value holds a character no header may hold",
+                          shown(), withVisibleControls(name));
+            continue;
+        }
         request.setRawHeader(name.toUtf8(), value.toUtf8());
+    }
     // After the configured headers: the protocol's own must not be overridden.
     request.setRawHeader("Accept", accept);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
@@ -96,7 +142,8 @@ bool isEventStream(const QNetworkReply &reply)
 
 namespace HttpErrors {
 
-QString networkFailure(const HttpServerEndpoint &endpoint, QNetworkReply::NetworkError error, const QString &detail)
+static QString describeNetworkFailure(const HttpServerEndpoint &endpoint, QNetworkReply::NetworkError error,
+                                      const QString &detail)
 {
     const QString url = endpoint.shown();
     switch (error) {
@@ -132,8 +179,14 @@ static QString bodySays(QByteArrayView body)
     return trimmed.isEmpty() ? QString() : u"; the body starts with "_s + excerpt(trimmed);
 }
 
-QString httpStatus(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
-                   QByteArrayView body)
+QString networkFailure(const HttpServerEndpoint &endpoint, QNetworkReply::NetworkError error, const QString &detail)
+{
+    // Qt's detail quotes the server's reason phrase.
+    return endpoint.secrets().scrub(describeNetworkFailure(endpoint, error, detail));
+}
+
+static QString describeHttpStatus(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
+                                  QByteArrayView body)
 {
     const int status = httpStatusOf(reply);
     const QString reason = reply.attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
@@ -159,20 +212,27 @@ QString httpStatus(const HttpServerEndpoint &endpoint, const QString &what, cons
     return answered + bodySays(body);
 }
 
+QString httpStatus(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
+                   QByteArrayView body)
+{
+    // A server may quote the request, headers and all, in its error body.
+    return endpoint.secrets().scrub(describeHttpStatus(endpoint, what, reply, body));
+}
+
 QString notJson(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
                 QByteArrayView body)
 {
     const QString type = reply.header(QNetworkRequest::ContentTypeHeader).toString();
-    return u"%1 answered %2 with a body that is not JSON%3: %4; is the url the server's MCP endpoint?"_s.arg(
-        endpoint.shown(), what, type.isEmpty() ? QString() : u" (Content-Type "_s + type + u')',
-        excerpt(body.trimmed()));
+    return endpoint.secrets().scrub(u"%1 answered %2 with a body that is not JSON%3: %4; is the url the server's MCP "
+                                    "endpoint?"_s.arg(endpoint.shown(), what,
+                                                      type.isEmpty() ? QString() : u" (Content-Type "_s + type + u')',
+                                                      excerpt(body.trimmed())));
 }
 
 QString tooLarge(const HttpServerEndpoint &endpoint, const QString &what, qsizetype limit)
 {
-    const QString size = limit % (1024 * 1024) == 0 ? u"%1 MiB"_s.arg(limit / (1024 * 1024)) : u"%1 bytes"_s.arg(limit);
     return u"%1 answered %2 with more than %3 in one message; Tether refuses messages that large"_s.arg(
-        endpoint.shown(), what, size);
+        endpoint.shown(), what, byteLimitText(limit));
 }
 
 } // namespace HttpErrors

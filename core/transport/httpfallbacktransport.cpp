@@ -19,7 +19,7 @@ std::function<std::unique_ptr<Transport>()> HttpFallbackTransport::factory(HttpS
 
 HttpFallbackTransport::HttpFallbackTransport(HttpServerEndpoint endpoint, HttpTransportOptions options,
                                              std::shared_ptr<Memory> memory, QObject *parent)
-    : Transport(parent)
+    : Transport(endpoint.secrets(), parent)
     , m_endpoint(std::move(endpoint))
     , m_options(options)
     , m_memory(std::move(memory))

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/displaytext.h"
+
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
@@ -23,6 +25,9 @@ struct TransportClosure
     QString describe() const;
 };
 
+// A limit on what a server may send or leave unread, as messages name it: "16 MiB", "1000 bytes".
+QString byteLimitText(qsizetype bytes);
+
 // A connection to one MCP server that carries JSON-RPC messages both ways. A transport is used
 // for one connection only; every attempt builds a fresh one.
 class Transport : public QObject
@@ -30,17 +35,27 @@ class Transport : public QObject
     Q_OBJECT
 
 public:
-    using QObject::QObject;
+    explicit Transport(SecretScrubber secrets = SecretScrubber(), QObject *parent = nullptr)
+        : QObject(parent)
+        , m_secrets(std::move(secrets))
+    {
+    }
 
     virtual void start() = 0;
     virtual void send(const QJsonObject &message) = 0;
     // Bounded close; closed() follows once the connection is really gone.
     virtual void close() = 0;
+    // Ends a connection known to be unresponsive at once, with no grace for a peer that cannot
+    // use it (a stdio server's group is killed); closed() follows as after close().
+    virtual void abort() { close(); }
 
     virtual bool isOpen() const = 0;
     virtual qint64 processId() const { return 0; }
     // "stdio: node server.js", for messages and the window.
     virtual QString description() const = 0;
+    // The server's secrets. What this transport emits of the server's own text (stderr lines,
+    // error bodies) is scrubbed of them already; the session scrubs what the messages say.
+    const SecretScrubber &secrets() const { return m_secrets; }
 
 signals:
     void started();
@@ -50,6 +65,9 @@ signals:
     void stderrLine(const QString &line);
     // Emitted exactly once.
     void closed(const Tether::TransportClosure &closure);
+
+private:
+    SecretScrubber m_secrets;
 };
 
 } // namespace Tether

@@ -2,6 +2,7 @@
 #include "config/configfile.h"
 #include "config/configwatcher.h"
 #include "manager/servermanager.h"
+#include "support/fakeenvironment.h"
 #include "support/stopallandwait.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
@@ -36,7 +37,7 @@ bool saveByRename(const QString &path, const QByteArray &content)
     return writeFile(temporary, content) && ::rename(QFile::encodeName(temporary).constData(), QFile::encodeName(path).constData()) == 0;
 }
 
-const ConfigContext Context{[](const QString &) { return std::optional<QString>(); }, {}};
+const ConfigContext Context{fakeEnvironment({}), {}};
 
 } // namespace
 

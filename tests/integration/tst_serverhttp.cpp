@@ -3,6 +3,9 @@
 #include "config/configparser.h"
 #include "manager/servermanager.h"
 #include "session/mcpclientsession.h"
+#include "support/awaitreply.h"
+#include "support/openready.h"
+#include "support/stopallandwait.h"
 #include "support/testprocess.h"
 #include "transport/httpfallbacktransport.h"
 #include "transport/httpssetransport.h"
@@ -24,26 +27,13 @@ class TestServerHttp final : public QObject
     Q_OBJECT
 
 private:
-    static bool openReady(McpClientSession &client)
-    {
-        QSignalSpy ready(&client, &McpClientSession::ready);
-        QSignalSpy failed(&client, &McpClientSession::failed);
-        client.open();
-        if (!QTest::qWaitFor([&] { return ready.size() + failed.size() > 0; }, 30000))
-            return false;
-        if (!failed.isEmpty())
-            qWarning("%s", qPrintable(failed.first().first().toString()));
-        return !ready.isEmpty();
-    }
-
     static QStringList toolNames(McpClientSession &client)
     {
-        std::optional<ToolListReply> reply;
-        client.listTools([&](const ToolListReply &r) { reply = r; });
-        if (!QTest::qWaitFor([&] { return reply.has_value(); }, 30000) || reply->error)
+        const ToolListReply reply = awaitToolList([&](ToolListHandler onReply) { client.listTools(std::move(onReply)); }, 30000);
+        if (reply.error)
             return {};
         QStringList names;
-        for (const ToolDefinition &tool : std::as_const(reply->tools))
+        for (const ToolDefinition &tool : reply.tools)
             names.append(tool.name);
         return names;
     }
@@ -51,11 +41,17 @@ private:
     static ToolCallReply call(McpClientSession &client, const QString &tool, const QJsonObject &arguments,
                               ProgressHandler onProgress = {})
     {
-        std::optional<ToolCallReply> reply;
-        client.callTool(tool, arguments, [&](const ToolCallReply &r) { reply = r; }, std::move(onProgress));
-        if (!QTest::qWaitFor([&] { return reply.has_value(); }, 30000))
-            return ToolCallReply::failure(-1, u"no reply"_s);
-        return *reply;
+        return awaitToolCall([&](ToolCallHandler onReply) {
+            client.callTool(tool, arguments, std::move(onReply), std::move(onProgress));
+        }, 30000);
+    }
+
+    // An echo call to "remote" through the manager.
+    static ToolCallReply echoThroughManager(ServerManager &manager)
+    {
+        return awaitToolCall([&](ToolCallHandler onReply) {
+            manager.callTool(u"remote"_s, u"echo"_s, {{u"message"_s, u"again"_s}}, std::move(onReply));
+        }, 10000);
     }
 
     // One http server "remote" at `url` that retries quickly, with the given heartbeat.
@@ -97,7 +93,7 @@ private slots:
         McpClientSession client(std::move(transport), SessionOptions{u"everything"_s, 30s});
         QSignalSpy logs(&client, &McpClientSession::logMessage);
 
-        QVERIFY(openReady(client));
+        QVERIFY(openReady(client, 30000));
         QCOMPARE(client.serverIdentity().protocolVersion, u"2025-11-25"_s);
         QVERIFY(!http->sessionId().isEmpty());
         QCOMPARE(http->protocolVersion(), u"2025-11-25"_s);
@@ -137,7 +133,7 @@ private slots:
         QVERIFY2(server.start(), server.output.constData());
         McpClientSession client(std::make_unique<StreamableHttpTransport>(HttpServerEndpoint{server.url(), {}, {}}),
                                 SessionOptions{u"everything"_s, 60s});
-        QVERIFY(openReady(client));
+        QVERIFY(openReady(client, 30000));
         QTRY_VERIFY_WITH_TIMEOUT(server.output.contains("Establishing new SSE stream"), 10000);
 
         int longRunningAnswered = 0;
@@ -166,7 +162,7 @@ private slots:
         QVERIFY2(server.start(), server.output.constData());
         McpClientSession client(std::make_unique<HttpSseTransport>(HttpServerEndpoint{server.url(), {}, {}}),
                                 SessionOptions{u"everything-sse"_s, 30s});
-        QVERIFY(openReady(client));
+        QVERIFY(openReady(client, 30000));
         QVERIFY(toolNames(client).contains(u"get-sum"_s));
         const ToolCallReply sum = call(client, u"get-sum"_s, {{u"a"_s, 2}, {u"b"_s, 40}});
         QVERIFY(!sum.error);
@@ -187,7 +183,7 @@ private slots:
         HttpFallbackTransport *http = transport.get();
         McpClientSession client(std::move(transport), SessionOptions{u"everything-sse"_s, 30s});
         QSignalSpy lines(&client, &McpClientSession::stderrLine);
-        QVERIFY(openReady(client));
+        QVERIFY(openReady(client, 30000));
         QVERIFY(http->fellBackToHttpSse());
         QCOMPARE(lines.size(), 1);
         QVERIFY(!call(client, u"echo"_s, {{u"message"_s, u"legacy"_s}}).error);
@@ -224,14 +220,10 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"remote"_s)->state, ServerState::Connected, 30000);
         QCOMPARE(sessionsInitialized(server.output).size(), 1); // a new session, on the new server
 
-        std::optional<ToolCallReply> reply;
-        manager.callTool(u"remote"_s, u"echo"_s, {{u"message"_s, u"again"_s}}, [&](const ToolCallReply &r) { reply = r; });
-        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 10000);
-        QVERIFY(!reply->error);
+        const ToolCallReply again = echoThroughManager(manager);
+        QVERIFY2(!again.error, again.error ? qPrintable(again.error->message) : "");
 
-        QSignalSpy allStopped(&manager, &ServerManager::allStopped);
-        manager.stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(allStopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(manager));
         QTRY_VERIFY_WITH_TIMEOUT(server.output.contains("Received session termination request"), 5000);
     }
 
@@ -270,14 +262,10 @@ private slots:
         // a ping or the GET stream's resumption on the new server.
         QVERIFY2(lossReason.startsWith(u"connection lost"_s), qPrintable(lossReason));
 
-        std::optional<ToolCallReply> reply;
-        manager.callTool(u"remote"_s, u"echo"_s, {{u"message"_s, u"again"_s}}, [&](const ToolCallReply &r) { reply = r; });
-        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 10000);
-        QVERIFY(!reply->error);
+        const ToolCallReply again = echoThroughManager(manager);
+        QVERIFY2(!again.error, again.error ? qPrintable(again.error->message) : "");
 
-        QSignalSpy allStopped(&manager, &ServerManager::allStopped);
-        manager.stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(allStopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(manager));
     }
 };
 

@@ -1,12 +1,16 @@
 // Many supervised demo servers from one configuration: reload, routing, invalid servers.
+#include "common/logging.h"
 #include "manager/servermanager.h"
 #include "support/awaitreply.h"
 #include "support/demoserverconfig.h"
 #include "support/policyprinters.h"
 #include "support/stopallandwait.h"
+#include "support/testfiles.h"
 #include "support/testprocess.h"
 
+#include <QFile>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -390,6 +394,47 @@ private slots:
         QVERIFY(pidOf(manager, u"x"_s) != oldPid);
         QVERIFY(!processAlive(oldPid));
         QVERIFY(stopAllAndWait(manager));
+    }
+
+    // A server that repeats its token on stderr, in a log notification and in its error
+    // messages: the event log the window shows and the log file hold it scrubbed.
+    void eventLogAndLogFileShowNoSecret()
+    {
+        const QString secret = u"SECRET-TOKEN-123"_s;
+        QTemporaryDir dataHome;
+        qputenv("XDG_DATA_HOME", QFile::encodeName(dataHome.path()));
+        const QString logPath = configureAppLogging();
+        ServerConfig leaky = demo(u"leaky"_s, {u"--leak-env"_s, u"TOKEN"_s});
+        leaky.command.environment = {{u"TOKEN"_s, secret}};
+        ServerConfig dying = demo(u"dying"_s, {u"--leak-env"_s, u"TOKEN"_s, u"--exit-during-initialize"_s});
+        dying.command.environment = leaky.command.environment;
+        dying.reconnect.maxAttempts = 1;
+
+        ServerManager manager;
+        manager.applyConfig(document({leaky, dying}));
+        const auto logged = [&](const QString &server, ServerEvent::Kind kind) {
+            const QList<ServerEvent> events = manager.eventLog().events(server);
+            return std::any_of(events.cbegin(), events.cend(), [&](const ServerEvent &event) {
+                return event.kind == kind && event.text.contains(u"(TOKEN=…)"_s);
+            });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(logged(u"leaky"_s, ServerEvent::Kind::ServerLog), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"dying"_s)->state == ServerState::Failed, 10000);
+        QVERIFY(logged(u"leaky"_s, ServerEvent::Kind::Stderr));
+        QVERIFY(logged(u"dying"_s, ServerEvent::Kind::StateChange));
+        const ToolCallReply reply = call(manager, u"leaky"_s, u"no_such_tool"_s, {});
+        QVERIFY(reply.error);
+        QCOMPARE(reply.error->message, u"Unknown tool: no_such_tool (TOKEN=…)"_s);
+        QVERIFY(stopAllAndWait(manager));
+
+        for (const QString &server : {u"leaky"_s, u"dying"_s}) {
+            for (const ServerEvent &event : manager.eventLog().events(server))
+                QVERIFY2(!event.text.contains(secret) && !event.status.reason.contains(secret), qPrintable(event.text));
+        }
+        spdlog::set_default_logger(std::make_shared<spdlog::logger>("tether-test")); // lets go of the file
+        const QString logFile = QString::fromUtf8(readFile(logPath));
+        QVERIFY2(logFile.contains(u"exiting during initialize (TOKEN=…)"_s), qPrintable(logFile));
+        QVERIFY2(!logFile.contains(secret), qPrintable(logFile));
     }
 };
 

@@ -1,12 +1,19 @@
 // tetherctl as scripts use it: exit statuses, output on stdout, one line on stderr.
+#include "config/configstore.h"
 #include "support/httpfixture.h"
+#include "support/leavingserver.h"
+#include "support/runprogram.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
 
+#include "common/displaytext.h"
+
 #include <QDir>
 #include <QFile>
+#include <QFileSystemWatcher>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLockFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
@@ -20,33 +27,14 @@ using namespace Tether::Testing;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = ProgramRun;
 
 Run tetherctl(const QStringList &arguments, int timeoutMs = 30000, const QString &configHome = {})
 {
-    QProcess process;
-    if (!configHome.isEmpty()) {
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    if (!configHome.isEmpty())
         environment.insert(u"XDG_CONFIG_HOME"_s, configHome);
-        process.setProcessEnvironment(environment);
-    }
-    process.start(QStringLiteral(TETHERCTL), arguments);
-    Run run;
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        run.err = u"tetherctl did not finish within the test's bound"_s;
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return runProgram(QStringLiteral(TETHERCTL), arguments, environment, timeoutMs);
 }
 
 QString demo(const QString &flags = {})
@@ -57,6 +45,40 @@ QString demo(const QString &flags = {})
 QString everything()
 {
     return u"node "_s + serverEverythingScript() + u" stdio"_s;
+}
+
+// A Claude Desktop file with one trivial server per name, for imports.
+QString importSource(const QTemporaryDir &dir, const QStringList &names)
+{
+    QJsonObject servers;
+    for (const QString &name : names)
+        servers.insert(name, QJsonObject{{u"command"_s, u"x"_s}});
+    const QString path = dir.filePath(names.join(u'+') + u".json"_s);
+    if (!writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, servers}}).toJson()))
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+std::unique_ptr<QProcess> startImport(const QString &source, const QString &target)
+{
+    auto process = std::make_unique<QProcess>();
+    process->start(QStringLiteral(TETHERCTL), {u"import"_s, u"claude"_s, source, u"--config"_s, target});
+    return process;
+}
+
+QJsonObject withServer(QJsonObject root, const QString &name)
+{
+    QJsonObject servers = root.value(u"mcpServers"_s).toObject();
+    servers.insert(name, QJsonObject{{u"command"_s, u"x"_s}});
+    root.insert(u"mcpServers"_s, servers);
+    return root;
+}
+
+QStringList serverNames(const QString &configPath)
+{
+    QStringList names = QJsonDocument::fromJson(readFile(configPath)).object().value(u"mcpServers").toObject().keys();
+    names.sort();
+    return names;
 }
 
 bool oneLine(const QString &text)
@@ -185,6 +207,8 @@ private slots:
                                        << u"not both"_s;
         QTest::newRow("status with --url") << QStringList{u"status"_s, u"--url"_s, u"http://127.0.0.1:9/mcp"_s}
                                            << u"config file"_s;
+        QTest::newRow("servers with an operand") << QStringList{u"servers"_s, u"demo"_s} << u"takes no arguments"_s;
+        QTest::newRow("servers with --stdio") << QStringList{u"servers"_s, u"--stdio"_s, demo()} << u"config file"_s;
     }
 
     void usageErrorsExitWithTwo()
@@ -335,6 +359,93 @@ private slots:
             QVERIFY2(!err.contains(value) && !out.contains(value), qPrintable(err));
     }
 
+    // A server that repeats its token (on stderr, in its error messages) has it scrubbed from
+    // everything tetherctl prints, --verbose included: the config's env values are secrets.
+    void serverSecretsNeverShow()
+    {
+        const QString secret = u"SECRET-TOKEN-123"_s;
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        const auto leaking = [&](const QStringList &flags) {
+            return QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)},
+                               {u"args"_s, QJsonArray::fromStringList(QStringList{u"--leak-env"_s, u"TOKEN"_s} + flags)},
+                               {u"env"_s, QJsonObject{{u"TOKEN"_s, secret}}}};
+        };
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"leaky"_s, leaking({})},
+            {u"dying"_s, leaking({u"--exit-during-initialize"_s})},
+        }}}).toJson()));
+
+        const Run status = tetherctl({u"status"_s, u"--verbose"_s, u"--config"_s, path});
+        const Run check = tetherctl({u"check"_s, u"--verbose"_s, u"--config"_s, path});
+        const Run call = tetherctl({u"call"_s, u"--verbose"_s, u"--config"_s, path, u"leaky"_s, u"no_such_tool"_s});
+        for (const Run &run : {status, check, call})
+            QVERIFY2(!run.out.contains(secret) && !run.err.contains(secret), qPrintable(run.out + run.err));
+        // It was there, and only it is gone: "(TOKEN=…)".
+        QVERIFY2(status.out.contains(u"exiting during initialize (TOKEN=…)"_s), qPrintable(status.out));
+        QVERIFY2(check.err.contains(u"server 'dying' is not up"_s) && check.err.contains(u"(TOKEN=…)"_s), qPrintable(check.err));
+        QCOMPARE(call.exitCode, 2);
+        QVERIFY2(call.err.contains(u"Unknown tool: no_such_tool (TOKEN=…)"_s), qPrintable(call.err));
+    }
+
+    // A server that quotes the request it refuses, credentials and all, in its error body.
+    void reflectedHeadersNeverShow()
+    {
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &request) {
+            return FixtureReply{400, {{"Content-Type", "text/plain"}},
+                                "bad request: X-Api-Key: " + request.header("X-Api-Key"), FixtureReply::Delivery::Whole};
+        });
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL), {u"tools"_s, u"--verbose"_s, u"--url"_s, fixture.url().toString(),
+                                                  u"--header"_s, u"X-Api-Key: SECRET-TOKEN-123"_s});
+        QTRY_VERIFY_WITH_TIMEOUT(process.state() == QProcess::NotRunning, 10000);
+        QCOMPARE(process.exitCode(), 2);
+        const QString output = QString::fromUtf8(process.readAllStandardOutput()) + QString::fromUtf8(process.readAllStandardError());
+        QCOMPARE(fixture.requests.value(0).header("X-Api-Key"), QByteArray("SECRET-TOKEN-123"));
+        QVERIFY2(output.contains(u"X-Api-Key: …'"_s), qPrintable(output));
+        QVERIFY2(!output.contains(u"SECRET-TOKEN-123"_s), qPrintable(output));
+    }
+
+    // A line break in a header value would send what follows as a header of its own.
+    void headerWithALineBreakIsRefused()
+    {
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &) { return FixtureReply{500, {}, {}, FixtureReply::Delivery::Whole}; });
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL), {u"tools"_s, u"--url"_s, fixture.url().toString(), u"--header"_s,
+                                                  u"X-Bad: v\r\nInjected: 1"_s});
+        QTRY_VERIFY_WITH_TIMEOUT(process.state() == QProcess::NotRunning, 10000);
+        QCOMPARE(process.exitCode(), 2);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(oneLine(err), qPrintable(err));
+        QVERIFY2(err.contains(u"--header X-Bad holds a line break"_s), qPrintable(err));
+        QVERIFY2(!err.contains(u"Injected"_s), qPrintable(err));
+        QVERIFY(fixture.requests.isEmpty());
+    }
+
+    // Tool names, descriptions, results and stderr lines cannot retitle or clear the terminal.
+    void escapeSequencesFromAServerAreShownVisibly()
+    {
+        const Run tools = tetherctl({u"tools"_s, u"--verbose"_s, u"--stdio"_s, demo(u"--escape-sequences"_s)});
+        QCOMPARE(tools.exitCode, 0);
+        QVERIFY2(tools.out.contains(u" \\x1b[2J\\x1b[HReturns its message unchanged.\n"_s), qPrintable(tools.out));
+        QVERIFY2(tools.err.contains(u"demo: \\x1b]0;retitled by the server\\x07\\x1b[2Jscreen cleared"_s),
+                 qPrintable(tools.err));
+        const Run call = tetherctl({u"call"_s, u"--stdio"_s, demo(), u"echo"_s, u"{\"message\": \"\\u001b[2Jline 1\\nline 2\"}"_s});
+        QCOMPARE(call.exitCode, 0);
+        QCOMPARE(call.out, u"\\x1b[2Jline 1\nline 2\n"_s);
+        const Run failed = tetherctl({u"call"_s, u"--stdio"_s, demo(), u"\x1b]0;retitled\x07"_s});
+        QCOMPARE(failed.exitCode, 2);
+        QVERIFY2(oneLine(failed.err) && failed.err.contains(u"Unknown tool: \\x1b]0;retitled\\x07"_s), qPrintable(failed.err));
+        // JSON escapes them itself: the text stays exact, and no raw ESC is printed.
+        const Run json = tetherctl({u"tools"_s, u"--json"_s, u"--stdio"_s, demo(u"--escape-sequences"_s)});
+        QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).array().at(0).toObject().value(u"description").toString(),
+                 u"\x1b[2J\x1b[HReturns its message unchanged."_s);
+        for (const Run &run : {tools, call, failed, json})
+            QVERIFY2(!run.out.contains(u'\x1b') && !run.err.contains(u'\x1b'), qPrintable(run.out + run.err));
+    }
+
     void watchOverUrlStopsOnSigterm()
     {
         const qsizetype serverLogBefore = m_streamableServer->output.size();
@@ -478,6 +589,37 @@ private slots:
         const Run tools = tetherctl({u"tools"_s, u"--config"_s, path});
         QCOMPARE(tools.exitCode, 0);
         QVERIFY2(tools.out.startsWith(u"good__add"_s), qPrintable(tools.out));
+    }
+
+    // What the shell completions offer: every server of the file in its order, none of them started.
+    void serversListsTheNamesWithoutStartingThem()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        const QString started = dir.filePath(u"started"_s);
+        QVERIFY(writeFile(path, uR"({"mcpServers": {
+            "zeta": {"command": "touch", "args": ["%1"]},
+            "alpha": {"command": "touch", "args": ["%1"]},
+            "off": {"command": "touch", "args": ["%1"], "enabled": false}}})"_s.arg(started).toUtf8()));
+
+        const Run names = tetherctl({u"servers"_s, u"--config"_s, path});
+        QCOMPARE(names.exitCode, 0);
+        QCOMPARE(names.out, u"zeta\nalpha\noff\n"_s);
+        QCOMPARE(names.err, QString());
+        const Run json = tetherctl({u"servers"_s, u"--json"_s, u"--config"_s, path});
+        QCOMPARE(json.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).array(), (QJsonArray{u"zeta"_s, u"alpha"_s, u"off"_s}));
+        QVERIFY2(!QFile::exists(started), "a server was started");
+
+        QTemporaryDir emptyConfigHome;
+        const Run demoNames = tetherctl({u"servers"_s}, 30000, emptyConfigHome.path());
+        QCOMPARE(demoNames.exitCode, 0);
+        QCOMPARE(demoNames.out, u"demo\nflaky\nbroken\n"_s);
+
+        QVERIFY(writeFile(path, "{ \"mcpServers\": "));
+        const Run broken = tetherctl({u"servers"_s, u"--config"_s, path});
+        QCOMPARE(broken.exitCode, 2);
+        QVERIFY2(oneLine(broken.err), qPrintable(broken.err));
     }
 
     void checkPassesWhenEveryServerComesUp()
@@ -639,6 +781,274 @@ private slots:
         QVERIFY2(oneLine(run.err) && run.err.contains(u"nothing was imported"_s), qPrintable(run.err));
         QVERIFY(broken.open(QIODevice::ReadOnly));
         QCOMPARE(broken.readAll(), QByteArray("{ \"mcpServers\": "));
+    }
+
+    void parallelImportsLoseNothing()
+    {
+        // Eight imports at a time into one config, each adding names of its own, round after
+        // round: every server lands, and whenever the file changes it is whole and the user's alone.
+        QTemporaryDir dir;
+        const QString target = dir.filePath(u"tether/servers.json"_s);
+        QVERIFY(QDir().mkpath(dir.filePath(u"tether"_s)));
+        QVERIFY(writeFile(target, R"({"mcpServers": {"mine": {"command": "my-server"}}})"));
+        QVERIFY(QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner));
+        QStringList expected{u"mine"_s};
+
+        int samples = 0;
+        QStringList badSamples;
+        QFileSystemWatcher watcher({dir.filePath(u"tether"_s)});
+        connect(&watcher, &QFileSystemWatcher::directoryChanged, this, [&] {
+            ++samples;
+            QJsonParseError parseError;
+            const QJsonDocument document = QJsonDocument::fromJson(readFile(target), &parseError);
+            if (parseError.error != QJsonParseError::NoError || !document.object().value(u"mcpServers").isObject())
+                badSamples.append(u"not a whole config: "_s + parseError.errorString());
+            const QFile::Permissions others = QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther
+                                              | QFile::WriteOther | QFile::ExeOther;
+            if (QFile::permissions(target) & others)
+                badSamples.append(u"readable by others: %1"_s.arg(QFile::permissions(target).toInt(), 0, 16));
+        });
+
+        constexpr int Writers = 8;
+        constexpr int Rounds = 4;
+        for (int round = 0; round < Rounds; ++round) {
+            std::vector<std::unique_ptr<QProcess>> imports;
+            for (int writer = 0; writer < Writers; ++writer) {
+                const QStringList names{u"r%1w%2a"_s.arg(round).arg(writer), u"r%1w%2b"_s.arg(round).arg(writer)};
+                expected += names;
+                imports.push_back(startImport(importSource(dir, names), target));
+            }
+            QTRY_VERIFY_WITH_TIMEOUT(std::all_of(imports.cbegin(), imports.cend(),
+                                                 [](const auto &process) { return process->state() == QProcess::NotRunning; }),
+                                     60000);
+            for (const auto &process : imports) {
+                const QString err = QString::fromUtf8(process->readAllStandardError());
+                QVERIFY2(process->exitStatus() == QProcess::NormalExit && process->exitCode() == 0, qPrintable(err));
+                const QString out = QString::fromUtf8(process->readAllStandardOutput());
+                QVERIFY2(out.startsWith(u"imported into %1: r"_s.arg(target)), qPrintable(out));
+            }
+        }
+        expected.sort();
+        QCOMPARE(serverNames(target), expected);
+        QVERIFY2(badSamples.isEmpty(), qPrintable(badSamples.join(u'\n')));
+        QVERIFY(samples > 0);
+        QCOMPARE(QFile::permissions(target) & ~(QFile::ReadUser | QFile::WriteUser), QFile::ReadOwner | QFile::WriteOwner);
+    }
+
+    void windowEditsAndImportsLoseNothing()
+    {
+        // The window's rule (an edit made on an older copy of the file is refused, and made again
+        // once the new file is read) holds against imports running at the same time.
+        QTemporaryDir dir;
+        const QString target = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(target, R"({"mcpServers": {}})"));
+        const Tether::ConfigContext context{[](const QString &) { return std::optional<QString>(); }, u"/"_s};
+        Tether::ConfigStore store({target, false}, context, dir.filePath(u"unused.json"_s));
+        store.load();
+        QStringList expected;
+        std::vector<std::unique_ptr<QProcess>> imports;
+        for (int writer = 0; writer < 12; ++writer) {
+            const QStringList names{u"import%1"_s.arg(writer)};
+            expected += names;
+            imports.push_back(startImport(importSource(dir, names), target));
+        }
+        for (int edit = 0; edit < 6; ++edit) {
+            const QString name = u"window%1"_s.arg(edit);
+            expected.append(name);
+            QString error;
+            QTRY_VERIFY2_WITH_TIMEOUT(store.save(withServer(store.document().root, name), &error), qPrintable(error), 30000);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(std::all_of(imports.cbegin(), imports.cend(),
+                                             [](const auto &process) { return process->state() == QProcess::NotRunning; }),
+                                 60000);
+        for (const auto &process : imports)
+            QVERIFY2(process->exitCode() == 0, process->readAllStandardError().constData());
+        expected.sort();
+        QCOMPARE(serverNames(target), expected);
+        QTRY_COMPARE_WITH_TIMEOUT(store.document().servers.size(), expected.size(), 5000);
+    }
+
+    void importWaitsForTheConfigLock()
+    {
+        QTemporaryDir dir;
+        const QString target = dir.filePath(u"servers.json"_s);
+        const QByteArray original = R"({"mcpServers": {}})";
+        QVERIFY(writeFile(target, original));
+        const QStringList import{u"import"_s, u"claude"_s, importSource(dir, {u"one"_s}), u"--config"_s, target};
+        const QString lockPath = target + u".lock"_s;
+
+        {
+            // Another writer (this test) holds the lock all along: tetherctl gives up at its bound
+            // and says who holds it.
+            QLockFile held(lockPath);
+            QVERIFY(held.tryLock());
+            const Run run = tetherctl(import);
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(oneLine(run.err), qPrintable(run.err));
+            QVERIFY2(run.err.contains(u"(pid %1)"_s.arg(QCoreApplication::applicationPid()))
+                         && run.err.contains(u"holds its lock %1 and did not let go within 10 s, so nothing was saved"_s.arg(lockPath)),
+                     qPrintable(run.err));
+            QCOMPARE(readFile(target), original);
+        }
+
+        // A lock left behind by a writer that is gone (its pid no longer runs) is taken over.
+        QProcess gone;
+        gone.start(u"true"_s, QStringList());
+        QVERIFY(gone.waitForStarted());
+        const qint64 deadPid = gone.processId();
+        QVERIFY(gone.waitForFinished());
+        QVERIFY(!processAlive(deadPid));
+        QVERIFY(writeFile(lockPath, QByteArray::number(deadPid) + "\ntetherctl\n" + QSysInfo::machineHostName().toUtf8() + '\n'));
+        const Run run = tetherctl(import);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.startsWith(u"imported into %1: one\n"_s.arg(target)), qPrintable(run.out));
+        QVERIFY(!QFile::exists(lockPath));
+    }
+
+    void importRefusesATargetWithADuplicateServer()
+    {
+        // Saving the import would keep only the last "demo": nothing is imported, and the lines are named.
+        QTemporaryDir dir;
+        const QString target = dir.filePath(u"servers.json"_s);
+        const QByteArray original = "{\n  \"mcpServers\": {\n    \"demo\": {\"command\": \"first\"},\n"
+                                    "    \"other\": {\"command\": \"o\"},\n    \"demo\": {\"command\": \"second\"}\n  }\n}\n";
+        QVERIFY(writeFile(target, original));
+        const Run run = tetherctl({u"import"_s, u"claude"_s, importSource(dir, {u"new"_s}), u"--config"_s, target});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(oneLine(run.err), qPrintable(run.err));
+        QVERIFY2(run.err.contains(u"%1: mcpServers.demo is defined 2 times (lines 3 and 5): JSON keeps only the last one, "
+                                  "and saving the import would drop the others, so nothing was imported"_s.arg(target)),
+                 qPrintable(run.err));
+        QCOMPARE(readFile(target), original);
+    }
+
+    void checkWarnsOfAKeyWrittenTwice()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, "{\"mcpServers\": {\n  \"demo\": {\"command\": \"/nonexistent/old-server\",\n"
+                                "           \"command\": \"" TETHER_DEMO_SERVER "\"}\n}}\n"));
+        const Run check = tetherctl({u"check"_s, u"--config"_s, path});
+        // The last one is taken and the server comes up: a warning, not a failure.
+        QCOMPARE(check.exitCode, 0);
+        QCOMPARE(check.err, u"tetherctl: warning: %1: mcpServers.demo.command is defined 2 times (lines 2 and 3): JSON "
+                            "keeps only the last one, and Tether uses it; remove the others\n"_s.arg(path));
+    }
+
+    // Ctrl-C, SIGTERM or SIGHUP while a command runs: what is in flight is cancelled at the
+    // server, the server and all it started are closed and waited for, and the exit status is
+    // 128 + the signal. `sign` is the stderr text (with --verbose) that shows the command is
+    // where the signal should find it.
+    void signalClosesEverythingAndExits_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<bool>("fromConfig");
+        QTest::addColumn<QString>("sign");
+        QTest::addColumn<int>("signalNumber");
+        const QString sleeping = u"sleeping 60000 ms"_s;
+        const QString handshake = u"daemon pid"_s; // the server is up; its initialize is slow
+        for (int signalNumber : {SIGINT, SIGTERM, SIGHUP}) {
+            const QString name = Tether::signalName(signalNumber);
+            QTest::addRow("call --stdio, %s", qPrintable(name)) << u"call"_s << false << sleeping << signalNumber;
+            QTest::addRow("call --config, %s", qPrintable(name)) << u"call"_s << true << sleeping << signalNumber;
+        }
+        QTest::newRow("tools --stdio, handshake") << u"tools"_s << false << handshake << SIGINT;
+        QTest::newRow("tools --config, handshake") << u"tools"_s << true << handshake << SIGTERM;
+        QTest::newRow("status, handshake") << u"status"_s << true << handshake << SIGHUP;
+        QTest::newRow("check, handshake") << u"check"_s << true << handshake << SIGINT;
+    }
+
+    void signalClosesEverythingAndExits()
+    {
+        QFETCH(QString, command);
+        QFETCH(bool, fromConfig);
+        QFETCH(QString, sign);
+        QFETCH(int, signalNumber);
+        LeavingServer server;
+        const QStringList slowHandshake{u"--slow-initialize-ms"_s, u"60000"_s};
+        const QStringList serverFlags = command == u"call" ? QStringList{} : slowHandshake;
+        QStringList arguments{command, u"--verbose"_s};
+        if (fromConfig)
+            arguments << u"--config"_s << server.config(serverFlags);
+        else
+            arguments << u"--stdio"_s << server.stdioFlag(serverFlags);
+        if (command == u"call")
+            arguments << u"sleep"_s << u"{\"ms\": 60000}"_s;
+
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL), arguments);
+        QVERIFY(process.waitForStarted());
+        QString err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += QString::fromUtf8(process.readAllStandardError())).contains(sign), 10000);
+        const qint64 serverPid = QRegularExpression(u"started pid (\\d+)"_s).match(err).captured(1).toLongLong();
+        const QList<qint64> left = server.leftPids();
+        QVERIFY(serverPid > 0 && left.size() == 2);
+
+        ::kill(pid_t(process.processId()), signalNumber);
+        QVERIFY(process.waitForFinished(15000));
+        err += QString::fromUtf8(process.readAllStandardError());
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 128 + signalNumber);
+        QVERIFY2(err.contains(u"tetherctl: interrupted by %1"_s.arg(Tether::signalName(signalNumber))), qPrintable(err));
+        const QByteArray log = readFile(server.logFile);
+        if (command == u"call")
+            QVERIFY2(log.contains("demo: cancelled request"), log.constData());
+        QVERIFY2(log.contains("demo: stdin closed; exiting"), log.constData()); // closed politely
+        // Waited for: nothing of the server is left by the time tetherctl has exited.
+        QVERIFY(!processAlive(serverPid));
+        for (qint64 pid : left)
+            QVERIFY2(!processAlive(pid), qPrintable(QString::number(pid)));
+    }
+
+    // kill -9 of a watching tetherctl, on one server or through the manager of a config: the
+    // launcher of each server outlives it just long enough to kill everything the server
+    // started, the grandchild in its group and the daemon that escaped with setsid() included.
+    void sigkillLeavesNothingBehind_data()
+    {
+        QTest::addColumn<bool>("fromConfig");
+        QTest::newRow("watch --stdio") << false;
+        QTest::newRow("watch --config") << true;
+    }
+
+    void sigkillLeavesNothingBehind()
+    {
+        QFETCH(bool, fromConfig);
+        LeavingServer server;
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL), fromConfig ? QStringList{u"watch"_s, u"--config"_s, server.config()}
+                                                            : QStringList{u"watch"_s, u"--stdio"_s, server.stdioFlag()});
+        QVERIFY(process.waitForStarted());
+        QString out;
+        const QRegularExpression connectedPid(u"Connected  pid (\\d+)"_s);
+        QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(process.readAllStandardOutput())).contains(connectedPid),
+                                 10000);
+        const qint64 serverPid = connectedPid.match(out).captured(1).toLongLong();
+        QTRY_COMPARE(server.leftPids().size(), 2);
+        const QList<qint64> left = server.leftPids();
+        for (qint64 pid : left)
+            QVERIFY(processAlive(pid));
+
+        ::kill(pid_t(process.processId()), SIGKILL);
+        QVERIFY(process.waitForFinished());
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(serverPid), 5000);
+        for (qint64 pid : left)
+            QTRY_VERIFY2_WITH_TIMEOUT(!processAlive(pid), qPrintable(QString::number(pid)), 5000);
+    }
+
+    // Without tether-launcher next to it, no server starts, and the message says why.
+    void missingLauncherIsAnError()
+    {
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(u"tetherctl"_s);
+        QVERIFY(QFile::copy(QStringLiteral(TETHERCTL), copy));
+        QProcess process;
+        process.start(copy, {u"tools"_s, u"--stdio"_s, demo()});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitCode(), 2);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(oneLine(err) && err.contains(u"Tether's launcher %1 cannot run"_s.arg(dir.filePath(u"tether-launcher"_s)))
+                     && err.contains(u"reinstall Tether"_s),
+                 qPrintable(err));
     }
 
     void serverDiesWithTetherctl()

@@ -8,6 +8,7 @@
 #include "config/configstore.h"
 #include "manager/servermanager.h"
 #include "support/namedchild.h"
+#include "support/stopallandwait.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
 
@@ -49,8 +50,7 @@ struct ConfigFixture
 
     QJsonObject file() const
     {
-        QFile file(path);
-        return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
+        return QJsonDocument::fromJson(readFile(path)).object();
     }
 
     QTemporaryDir dir;
@@ -312,9 +312,7 @@ private slots:
             states.append(timeline->topLevelItem(i)->text(1));
         QVERIFY2(states.join(u' ').contains(u"Connected Stopping Stopped Starting Connected"_s), qPrintable(states.join(u' ')));
 
-        QSignalSpy stopped(&manager, &ServerManager::allStopped);
-        manager.stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(manager));
     }
 
     void editsFromTheWindowAreSavedAndApplied()
@@ -354,9 +352,7 @@ private slots:
         QCOMPARE(fixture.manager.status(u"keep"_s)->pid, keepPid);
         QCOMPARE(fixture.file()[u"mcpServers"_s][u"keep"_s][u"futureKey"_s].toString(), u"kept"_s);
 
-        QSignalSpy stopped(&fixture.manager, &ServerManager::allStopped);
-        fixture.manager.stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(fixture.manager));
     }
 
     void startAndReconnectAllLeaveStoppedAndDisabledServersAlone()
@@ -387,9 +383,7 @@ private slots:
         // With every server stopped there is nothing to reconnect.
         manager.stop(u"run"_s);
         QTRY_VERIFY_WITH_TIMEOUT(!reconnectAll->isEnabled(), 10000);
-        QSignalSpy stopped(&manager, &ServerManager::allStopped);
-        manager.stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(manager));
     }
 
     void aBrokenConfigAtStartIsShownThenPickedUpWhenFixed()
@@ -411,9 +405,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(serverModel(window)->rowCount(), 1, 5000);
         QVERIFY(add->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(u"demo"_s)->state == ServerState::Connected, 10000);
-        QSignalSpy stopped(&fixture.manager, &ServerManager::allStopped);
-        fixture.manager.stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(fixture.manager));
     }
 
     void detailTabsShowToolsAndRedactedConfig()
@@ -433,27 +425,41 @@ private slots:
         QVERIFY2(!config.contains(u"hunter2-value"_s) && !config.contains(u"literal-secret"_s), qPrintable(config));
 
         // Tools: name, public name, description, the input schema; Call needs a chosen tool.
-        QTreeWidget *tools = namedChild<QTreeWidget>(window, u"tools"_s);
+        QTreeView *tools = namedChild<QTreeView>(window, u"tools"_s);
         QAction *callTool = action(window, u"callTool"_s);
-        QTRY_VERIFY(tools->topLevelItemCount() > 0);
-        const QTreeWidgetItem *echo = tools->findItems(u"echo"_s, Qt::MatchExactly).value(0);
-        QVERIFY(echo);
-        QCOMPARE(echo->text(1), u"demo__echo"_s);
-        QCOMPARE(echo->text(3), u"message: string"_s);
-        const QTreeWidgetItem *crash = tools->findItems(u"crash"_s, Qt::MatchExactly).value(0);
-        QVERIFY(crash);
-        QCOMPARE(crash->text(3), u"code?: integer"_s);
-        const QTreeWidgetItem *format = tools->findItems(u"format"_s, Qt::MatchExactly).value(0);
-        QVERIFY(format);
-        QCOMPARE(format->text(3), u"text: string, repeat?: integer, style?: plain|quoted|heading, uppercase?: boolean"_s);
+        QTRY_VERIFY(tools->model()->rowCount() > 0);
+        const auto row = [&](const QString &name) {
+            return tools->model()->match(tools->model()->index(0, 0), Qt::DisplayRole, name, 1, Qt::MatchExactly).value(0);
+        };
+        const QModelIndex echo = row(u"echo"_s);
+        QVERIFY(echo.isValid());
+        QCOMPARE(echo.siblingAtColumn(1).data().toString(), u"demo__echo"_s);
+        QCOMPARE(echo.siblingAtColumn(3).data().toString(), u"message: string"_s);
+        QCOMPARE(row(u"crash"_s).siblingAtColumn(3).data().toString(), u"code?: integer"_s);
+        QCOMPARE(row(u"format"_s).siblingAtColumn(3).data().toString(),
+                 u"text: string, repeat?: integer, style?: plain|quoted|heading, uppercase?: boolean"_s);
         QVERIFY(!callTool->isEnabled());
-        tools->setCurrentItem(tools->findItems(u"echo"_s, Qt::MatchExactly).value(0));
+        tools->setCurrentIndex(echo);
         QVERIFY(callTool->isEnabled());
 
-        QSignalSpy stopped(&fixture.manager, &ServerManager::allStopped);
-        fixture.manager.stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(fixture.manager));
         QTRY_VERIFY(!callTool->isEnabled());
+    }
+
+    void configTabWarnsOfAKeyWrittenTwice()
+    {
+        ConfigFixture fixture({});
+        QVERIFY(writeFile(fixture.path, "{\"mcpServers\": {\n  \"demo\": {\"command\": \"old\", \"enabled\": false,\n"
+                                        "           \"command\": \"new\"}\n}}\n"));
+        MainWindow window(fixture.manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        window.selectServer(u"demo"_s);
+        const QString config = namedChild<QPlainTextEdit>(window, u"serverConfig"_s)->toPlainText();
+        QVERIFY2(config.contains(u"Warning: %1: mcpServers.demo.command is defined 2 times (lines 2 and 3): JSON keeps "
+                                 "only the last one, and Tether uses it; remove the others"_s.arg(fixture.path)),
+                 qPrintable(config));
+        QVERIFY2(config.contains(u"\"new\""_s) && !config.contains(u"\"old\""_s), qPrintable(config));
     }
 
     void healthStripRecordsBands()

@@ -4,7 +4,9 @@
 #include "config/configparser.h"
 #include "namevalueeditor.h"
 #include "serverdialog.h"
+#include "support/fakeenvironment.h"
 #include "support/mnemonicchecks.h"
+#include "support/namedchild.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -31,13 +33,7 @@ const QString ConfigPath = u"/home/ada/.config/tether/servers.json"_s;
 
 ConfigContext context()
 {
-    const QHash<QString, QString> environment{{u"API_TOKEN"_s, u"s3cr3t"_s}, {u"HOST"_s, u"mcp.example.com"_s}};
-    return {[environment](const QString &name) -> std::optional<QString> {
-                if (!environment.contains(name))
-                    return std::nullopt;
-                return environment.value(name);
-            },
-            u"/opt/tether/bin"_s};
+    return {fakeEnvironment({{u"API_TOKEN"_s, u"s3cr3t"_s}, {u"HOST"_s, u"mcp.example.com"_s}}), u"/opt/tether/bin"_s};
 }
 
 ConfigDocument document(const QByteArray &json)
@@ -72,18 +68,12 @@ QJsonObject json(const QByteArray &text)
 
 QLineEdit *edit(const ServerDialog &dialog, const QString &name)
 {
-    auto *found = dialog.findChild<QLineEdit *>(name);
-    if (!found)
-        qFatal("no field %s", qPrintable(name));
-    return found;
+    return namedChild<QLineEdit>(dialog, name);
 }
 
 NameValueEditor *table(const ServerDialog &dialog, const QString &name)
 {
-    auto *found = dialog.findChild<NameValueEditor *>(name);
-    if (!found)
-        qFatal("no table %s", qPrintable(name));
-    return found;
+    return namedChild<NameValueEditor>(dialog, name);
 }
 
 QPushButton *okButton(const ServerDialog &dialog)
@@ -93,7 +83,7 @@ QPushButton *okButton(const ServerDialog &dialog)
 
 void chooseTransport(ServerDialog &dialog, const QString &type)
 {
-    auto *transport = dialog.findChild<QComboBox *>(u"transport"_s);
+    auto *transport = namedChild<QComboBox>(dialog, u"transport"_s);
     transport->setCurrentIndex(transport->findData(type));
 }
 
@@ -108,7 +98,7 @@ void fillTable(NameValueEditor *editor, const QString &rows)
 
 bool shown(const ServerDialog &dialog, const QString &name)
 {
-    return dialog.findChild<QWidget *>(name)->isVisibleTo(&dialog);
+    return namedChild<QWidget>(dialog, name)->isVisibleTo(&dialog);
 }
 
 } // namespace
@@ -157,7 +147,7 @@ private slots:
         QCOMPARE(edit(dialog, u"timeout"_s)->placeholderText(), u"default: 30000"_s);
         edit(dialog, u"name"_s)->setText(u"quiet"_s);
         edit(dialog, u"command"_s)->setText(u"server"_s);
-        dialog.findChild<QCheckBox *>(u"enabled"_s)->setChecked(false);
+        namedChild<QCheckBox>(dialog, u"enabled"_s)->setChecked(false);
         edit(dialog, u"timeout"_s)->setText(u"90000"_s);
         QVERIFY(dialog.isEntryValid());
         QCOMPARE(dialog.serverEntry(), json(R"({"command": "server", "enabled": false, "timeoutMs": 90000})"));
@@ -241,7 +231,7 @@ private slots:
         QVERIFY2(shownMessages.contains(messagePart), qPrintable(shownMessages));
         QVERIFY2(!shownMessages.contains(ConfigPath), qPrintable(shownMessages)); // the file is known here
         QVERIFY2(dialog.messages(Field::Other).isEmpty(), qPrintable(dialog.messages(Field::Other).join(u'\n')));
-        auto *label = dialog.findChild<QLabel *>(field + u"Message"_s);
+        auto *label = namedChild<QLabel>(dialog, field + u"Message"_s);
         QVERIFY(label->isVisibleTo(&dialog));
         QCOMPARE(label->text(), shownMessages);
         QVERIFY(!dialog.isEntryValid());
@@ -259,7 +249,7 @@ private slots:
         QVERIFY(!okButton(dialog)->isEnabled());
         edit(dialog, u"name"_s)->setText(u"demo-2"_s);
         QVERIFY(dialog.messages(Field::Name).isEmpty());
-        QVERIFY(!dialog.findChild<QLabel *>(u"nameMessage"_s)->isVisibleTo(&dialog));
+        QVERIFY(!namedChild<QLabel>(dialog, u"nameMessage"_s)->isVisibleTo(&dialog));
         QVERIFY(okButton(dialog)->isEnabled());
     }
 
@@ -272,7 +262,7 @@ private slots:
         const QStringList other = dialog.messages(Field::Other);
         QCOMPARE(other.size(), 1);
         QVERIFY2(other.first().contains(u"maxAttempts"_s), qPrintable(other.first()));
-        auto *list = dialog.findChild<QListWidget *>(u"otherProblems"_s);
+        auto *list = namedChild<QListWidget>(dialog, u"otherProblems"_s);
         QVERIFY(list->isVisibleTo(&dialog));
         QCOMPARE(list->count(), 1);
     }
@@ -444,7 +434,7 @@ private slots:
         table(dialog, u"environment"_s)->removeRow(0);
         edit(dialog, u"command"_s)->setFocus();
         QTest::keyClick(&dialog, Qt::Key_E, Qt::AltModifier);
-        QCOMPARE(QApplication::focusWidget(), table(dialog, u"environment"_s)->findChild<QPushButton *>(u"add"_s));
+        QCOMPARE(QApplication::focusWidget(), namedChild<QPushButton>(*table(dialog, u"environment"_s), u"add"_s));
         QTest::keyClick(&dialog, Qt::Key_W, Qt::AltModifier);
         QCOMPARE(QApplication::focusWidget(), edit(dialog, u"workingDirectory"_s));
     }
@@ -453,7 +443,7 @@ private slots:
     void messagesFollowThePalette()
     {
         ServerDialog dialog(document(OneServer), QString(), context());
-        const QLabel *message = dialog.findChild<QLabel *>(u"nameMessage"_s);
+        const QLabel *message = namedChild<QLabel>(dialog, u"nameMessage"_s);
         QVERIFY(!message->isHidden()); // no name yet
         const auto colour = [message] { return message->palette().color(QPalette::WindowText); };
         const QPalette light = dialog.palette();

@@ -3,6 +3,7 @@
 #include "backoffchart.h"
 #include "config/configparser.h"
 #include "settingsdialog.h"
+#include "support/fakeenvironment.h"
 #include "support/mnemonicchecks.h"
 #include "support/namedchild.h"
 #include "support/policyprinters.h"
@@ -26,7 +27,7 @@ namespace {
 
 ConfigDocument parse(const QByteArray &bytes)
 {
-    const ConfigContext context{[](const QString &) { return std::optional<QString>(); }, u"/opt/tether/bin"_s};
+    const ConfigContext context{fakeEnvironment({}), u"/opt/tether/bin"_s};
     return parseConfig(bytes, u"servers.json"_s, context);
 }
 

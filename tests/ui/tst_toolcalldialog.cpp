@@ -5,9 +5,10 @@
 
 #include "manager/servermanager.h"
 
+#include "support/demoserverconfig.h"
 #include "support/mnemonicchecks.h"
 #include "support/namedchild.h"
-#include "support/testprocess.h"
+#include "support/stopallandwait.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -17,7 +18,6 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSignalSpy>
 #include <QTest>
 #include <QTextDocument>
 
@@ -26,17 +26,6 @@ using namespace Tether;
 using namespace Tether::Testing;
 
 namespace {
-
-ServerConfig demo(const QString &name, bool enabled = true)
-{
-    ServerConfig config;
-    config.name = name;
-    config.command = demoServer();
-    config.heartbeat.enabled = false;
-    config.requestTimeout = std::chrono::seconds(10);
-    config.enabled = enabled;
-    return config;
-}
 
 // The dialog's parts, by the names it gives them.
 SchemaForm *schemaForm(const ToolCallDialog &dialog)
@@ -136,17 +125,17 @@ private slots:
     void initTestCase()
     {
         m_manager = std::make_unique<ServerManager>();
+        ServerConfig off = demoServerConfig(u"off"_s);
+        off.enabled = false;
         ConfigDocument document;
-        document.servers = {demo(u"demo"_s), demo(u"off"_s, false)};
+        document.servers = {demoServerConfig(u"demo"_s), off};
         m_manager->applyConfig(document);
         QTRY_COMPARE_WITH_TIMEOUT(m_manager->status(u"demo"_s)->state, ServerState::Connected, 10000);
     }
 
     void cleanupTestCase()
     {
-        QSignalSpy stopped(m_manager.get(), &ServerManager::allStopped);
-        m_manager->stopAll();
-        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QVERIFY(stopAllAndWait(*m_manager));
         m_manager.reset();
     }
 

@@ -2,13 +2,17 @@
 #include "config/configlocation.h"
 #include "config/configparser.h"
 #include "config/serverconfig.h"
+#include "support/fakeenvironment.h"
 #include "support/policyprinters.h"
 #include "support/testfiles.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLockFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -17,7 +21,9 @@
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
+using Tether::Testing::fakeEnvironment;
 using Tether::Testing::readFile;
+using Tether::Testing::saveRoot;
 
 namespace Tether {
 char *toString(const PoolPolicy &pool)
@@ -37,25 +43,18 @@ static const QString File = u"servers.json"_s;
 static const QString Secret = u"s3cr3t-token-value"_s;
 
 // The only environment these tests see: never the real one.
-static EnvironmentLookup fakeEnvironment()
-{
-    const QHash<QString, QString> variables{
-        {u"HOME_DIR"_s, u"/home/ada"_s},
-        {u"API_TOKEN"_s, Secret},
-        {u"HOST"_s, u"mcp.example.com"_s},
-        {u"EMPTY"_s, QString()},
-        {u"NESTED"_s, u"${env:HOME_DIR}"_s},
-    };
-    return [variables](const QString &name) -> std::optional<QString> {
-        if (!variables.contains(name))
-            return std::nullopt;
-        return variables.value(name);
-    };
-}
+static const EnvironmentLookup Environment = fakeEnvironment({
+    {u"HOME_DIR"_s, u"/home/ada"_s},
+    {u"API_TOKEN"_s, Secret},
+    {u"HOST"_s, u"mcp.example.com"_s},
+    {u"EMPTY"_s, QString()},
+    {u"NESTED"_s, u"${env:HOME_DIR}"_s},
+    {u"LINE_BREAK_TOKEN"_s, u"abc\r\nInjected: 1"_s},
+});
 
 static ConfigContext context()
 {
-    return {fakeEnvironment(), u"/opt/tether/bin"_s};
+    return {Environment, u"/opt/tether/bin"_s};
 }
 
 static ConfigDocument parse(const QByteArray &bytes)
@@ -90,6 +89,12 @@ static void writeAll(const QString &path, const QByteArray &bytes)
 {
     if (!Testing::writeFile(path, bytes))
         qFatal("cannot write %s", qPrintable(path));
+}
+
+// What a folder holds, hidden files included: a save leaves no temporary or lock file behind.
+static QStringList everyEntry(const QTemporaryDir &folder)
+{
+    return QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
 }
 
 static struct stat fileStatus(const QString &path)
@@ -130,6 +135,10 @@ private slots:
     void serversInFileOrder();
     void namesKeptExactly();
     void duplicateNameIsAnError();
+    void duplicateNamesKeepTheirFirstPlace_data();
+    void duplicateNamesKeepTheirFirstPlace();
+    void keyWrittenTwiceInAServerIsAWarning_data();
+    void keyWrittenTwiceInAServerIsAWarning();
     void aliases_data();
     void aliases();
     void aliasConflict_data();
@@ -171,6 +180,8 @@ private slots:
     void saveOverEmptyFile();
     void failedSaveLeavesTheFile();
     void saveFailures();
+    void saveWaitsForTheLockThenNamesItsHolder();
+    void editSeesTheFileAsItIsUnderTheLock();
     void defaultPath();
 };
 
@@ -360,9 +371,97 @@ void TestConfig::duplicateNameIsAnError()
     const ServerConfig *demo = document.server(u"demo"_s);
     QCOMPARE(demo->command.program, u"b"_s); // what JSON keeps
     QCOMPARE(demo->errors.size(), 1);
-    QVERIFY2(demo->errors.first().startsWith(File + u": mcpServers.demo is defined 2 times"_s),
-             qPrintable(demo->errors.first()));
+    QCOMPARE(demo->errors.first(), File + u": mcpServers.demo is defined 2 times (lines 1 and 2): JSON keeps only the "
+                                          "last one; remove or rename the others"_s);
     QVERIFY(document.server(u"other"_s)->isValid());
+}
+
+void TestConfig::duplicateNamesKeepTheirFirstPlace_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QStringList>("order");    // of the servers read
+    QTest::addColumn<QStringList>("programs"); // each one's command: the last definition
+    QTest::addColumn<QList<int>>("times");     // how often each is defined
+
+    QTest::newRow("twice") << QByteArray(R"({"mcpServers": {"a": {"command": "1"}, "b": {"command": "2"}, "a": {"command": "3"}}})")
+                           << QStringList{u"a"_s, u"b"_s} << QStringList{u"3"_s, u"2"_s} << QList<int>{2, 1};
+    QTest::newRow("three times") << QByteArray(R"({"mcpServers": {"b": {"command": "1"}, "a": {"command": "2"},
+                                                  "b": {"command": "3"}, "b": {"command": "4"}}})")
+                                 << QStringList{u"b"_s, u"a"_s} << QStringList{u"4"_s, u"2"_s} << QList<int>{3, 1};
+    QTest::newRow("two names, interleaved") << QByteArray(R"({"mcpServers": {"z": {"command": "1"}, "y": {"command": "2"},
+                                                             "z": {"command": "3"}, "x": {"command": "4"}, "y": {"command": "5"}}})")
+                                            << QStringList{u"z"_s, u"y"_s, u"x"_s} << QStringList{u"3"_s, u"5"_s, u"4"_s}
+                                            << QList<int>{2, 2, 1};
+    QStringList many;
+    QByteArray json = "{\"mcpServers\": {";
+    for (int i = 0; i < 300; ++i) {
+        many.append(u"s%1"_s.arg(299 - i));
+        json += (i ? ", " : "") + QByteArray("\"s") + QByteArray::number(299 - i) + "\": {\"command\": \"c\"}";
+    }
+    json += "}}";
+    QTest::newRow("none twice, in file order") << json << many << QStringList(many.size(), u"c"_s)
+                                               << QList<int>(many.size(), 1);
+}
+
+void TestConfig::duplicateNamesKeepTheirFirstPlace()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QStringList, order);
+    QFETCH(QStringList, programs);
+    QFETCH(QList<int>, times);
+
+    const ConfigDocument document = parse(json);
+    QStringList names;
+    for (const ServerConfig &server : document.servers)
+        names.append(server.name);
+    QCOMPARE(names, order);
+    for (qsizetype i = 0; i < order.size(); ++i) {
+        const ServerConfig *server = document.server(order.at(i));
+        QCOMPARE(server->command.program, programs.at(i));
+        if (times.at(i) == 1) {
+            QVERIFY2(server->errors.isEmpty(), qPrintable(server->errors.join(u"; "_s)));
+        } else {
+            QCOMPARE(server->errors.size(), 1);
+            const QString error = server->errors.first();
+            QVERIFY2(error.startsWith(File + u": mcpServers.%1 is defined %2 times ("_s.arg(order.at(i)).arg(times.at(i)))
+                         && error.endsWith(u"): JSON keeps only the last one; remove or rename the others"_s),
+                     qPrintable(error));
+        }
+    }
+}
+
+void TestConfig::keyWrittenTwiceInAServerIsAWarning_data()
+{
+    QTest::addColumn<QByteArray>("server");
+    QTest::addColumn<QStringList>("warnings");
+
+    const QString at = File + u": mcpServers.demo"_s;
+    const QString rest = u": JSON keeps only the last one, and Tether uses it; remove the others"_s;
+    QTest::newRow("field") << QByteArray("{\"command\": \"old\",\n \"args\": [],\n \"command\": \"x\"}")
+                           << QStringList{at + u".command is defined 2 times (lines 2 and 4)"_s + rest};
+    QTest::newRow("three times") << QByteArray("{\"command\": \"a\", \"command\": \"b\",\n\n \"command\": \"x\"}")
+                                 << QStringList{at + u".command is defined 3 times (lines 2 and 4)"_s + rest};
+    QTest::newRow("env name") << QByteArray("{\"command\": \"x\", \"env\": {\"TOKEN\": \"a\",\n \"TOKEN\": \"b\"}}")
+                              << QStringList{at + u".env.TOKEN is defined 2 times (lines 2 and 3)"_s + rest};
+    QTest::newRow("policy field") << QByteArray("{\"command\": \"x\", \"reconnect\": {\"maxAttempts\": 1, \"maxAttempts\": 2}}")
+                                  << QStringList{at + u".reconnect.maxAttempts is defined 2 times (line 2)"_s + rest};
+    QTest::newRow("two keys") << QByteArray("{\"command\": \"x\", \"cwd\": \"/a\", \"command\": \"x\", \"cwd\": \"/b\"}")
+                              << QStringList{at + u".command is defined 2 times (line 2)"_s + rest,
+                                             at + u".cwd is defined 2 times (line 2)"_s + rest};
+    QTest::newRow("none") << QByteArray("{\"command\": \"x\", \"env\": {\"command\": \"y\"}}") << QStringList();
+}
+
+void TestConfig::keyWrittenTwiceInAServerIsAWarning()
+{
+    QFETCH(QByteArray, server);
+    QFETCH(QStringList, warnings);
+    const ConfigDocument document = parse("{\"mcpServers\": {\n\"demo\": " + server + "}}");
+    QVERIFY(document.isValid());
+    const ServerConfig *demo = document.server(u"demo"_s);
+    QVERIFY(demo);
+    // JSON's reading stands, and the server runs: the warning only says what was taken.
+    QVERIFY2(demo->isValid(), qPrintable(demo->errors.join(u'\n')));
+    QCOMPARE(demo->warnings, warnings);
 }
 
 void TestConfig::aliases_data()
@@ -532,6 +631,35 @@ void TestConfig::invalidServer_data()
         at + u".headers is an array, not an object: it maps header names to string values…"_s);
     row("header value number", R"({"url": "https://e.com", "headers": {"X-Id": 7}})",
         at + u".headers.X-Id is a number, not a string: every header value must be a string…"_s);
+    // A line break in a header would end it and send the rest as headers of their own.
+    const QString controlInValue = u" holds a line break or another control character, which a header value cannot hold: "
+                                   "remove it (the value is not shown, it may be a secret)"_s;
+    row("header value with CRLF", R"({"url": "https://e.com", "headers": {"X-Bad": "v\r\nInjected: 1"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with LF", R"({"url": "https://e.com", "headers": {"X-Bad": "v\nInjected: 1"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with CR", R"({"url": "https://e.com", "headers": {"X-Bad": "v\r"}})", at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with NUL", R"({"url": "https://e.com", "headers": {"X-Bad": "v\u0000w"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with ESC", R"({"url": "https://e.com", "headers": {"X-Bad": "\u001b[2J"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with DEL", R"({"url": "https://e.com", "headers": {"X-Bad": "v\u007f"}})",
+        at + u".headers.X-Bad"_s + controlInValue);
+    row("header value with CRLF from the environment",
+        R"({"url": "https://e.com", "headers": {"Authorization": "Bearer ${env:LINE_BREAK_TOKEN}"}})",
+        at + u".headers.Authorization holds a line break or another control character once ${env:…} is expanded, "
+             "which a header value cannot hold: remove it (the value is not shown, it may be a secret)"_s);
+    const QString notAToken = u" is not a valid header name: a header name is letters, digits and !#$%&'*+-.^_`|~ only, "
+                              "without spaces, colons or control characters, such as \"Authorization\""_s;
+    row("header name with CRLF", R"({"url": "https://e.com", "headers": {"X-A\r\nInjected": "1"}})",
+        at + u".headers[\"X-A\r\nInjected\"]"_s + notAToken);
+    row("header name with a space", R"({"url": "https://e.com", "headers": {"X Bad": "1"}})",
+        at + u".headers[\"X Bad\"]"_s + notAToken);
+    row("header name with a colon", R"({"url": "https://e.com", "headers": {"X-Bad:": "1"}})",
+        at + u".headers[\"X-Bad:\"]"_s + notAToken);
+    row("header name empty", R"({"url": "https://e.com", "headers": {"": "1"}})", at + u".headers[\"\"]"_s + notAToken);
+    row("header name not ASCII", R"({"url": "https://e.com", "headers": {"X-Clé": "1"}})",
+        at + u".headers.X-Clé"_s + notAToken);
     // transports mixed
     row("command and url", R"({"command": "x", "url": "https://e.com"})",
         at + u" gives both \"command\" and \"url\": give \"command\" for a server Tether starts, or \"url\" for a "
@@ -939,7 +1067,7 @@ void TestConfig::expansion()
 void TestConfig::expansionWithoutBinDir()
 {
     const ConfigDocument document = parseConfig(withServer(R"({"command": "${tether:bindir}/x"})"), File,
-                                                 {fakeEnvironment(), QString()});
+                                                 {Environment, QString()});
     QCOMPARE(document.servers.first().errors,
              QStringList{File + u": mcpServers.demo.command uses ${tether:bindir}, but the folder of Tether's "
                                 "programs is not known here: write the path itself"_s});
@@ -1261,7 +1389,7 @@ void TestConfig::saveRoundTripKeepsUnknownKeys()
     servers.insert(u"added"_s, QJsonObject{{u"url"_s, u"https://e.com/mcp"_s}});
     document.root.insert(document.serversKey, servers);
     QString error;
-    QVERIFY2(saveConfig(path, document.root, &error), qPrintable(error));
+    QVERIFY2(saveRoot(path, document.root, &error), qPrintable(error));
     QVERIFY(error.isEmpty());
 
     const QJsonObject saved = QJsonDocument::fromJson(readFile(path)).object();
@@ -1284,7 +1412,7 @@ void TestConfig::saveFileMode()
     // A folder that does not exist yet is created.
     const QString fresh = folder.filePath(u"config/tether/servers.json"_s);
     QString error;
-    QVERIFY2(saveConfig(fresh, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error), qPrintable(error));
+    QVERIFY2(saveRoot(fresh, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error), qPrintable(error));
     QCOMPARE(fileStatus(fresh).st_mode & 07777, mode_t(0600));
 
     // An existing file readable by others is tightened: it may hold tokens.
@@ -1293,7 +1421,7 @@ void TestConfig::saveFileMode()
     QVERIFY(QFile::setPermissions(existing, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
                                                 | QFileDevice::ReadOther));
     QCOMPARE(fileStatus(existing).st_mode & 07777, mode_t(0644));
-    QVERIFY2(saveConfig(existing, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error), qPrintable(error));
+    QVERIFY2(saveRoot(existing, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error), qPrintable(error));
     QCOMPARE(fileStatus(existing).st_mode & 07777, mode_t(0600));
 }
 
@@ -1312,13 +1440,12 @@ void TestConfig::saveReplacesAtomically()
 
     const QJsonObject root{{u"mcpServers"_s, QJsonObject{{u"only"_s, QJsonObject{{u"command"_s, u"y"_s}}}}}};
     QString error;
-    QVERIFY2(saveConfig(path, root, &error), qPrintable(error));
+    QVERIFY2(saveRoot(path, root, &error), qPrintable(error));
     QCOMPARE(readFile(path), QJsonDocument(root).toJson(QJsonDocument::Indented));
     // Replaced by a rename, not rewritten in place: a reader sees the old file or the new one, whole.
     QVERIFY(fileStatus(path).st_ino != before);
     // No temporary file left next to it.
-    QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
-             QStringList{u"servers.json"_s});
+    QCOMPARE(everyEntry(folder), QStringList{u"servers.json"_s});
 }
 
 void TestConfig::saveRefusesBrokenFile_data()
@@ -1342,14 +1469,13 @@ void TestConfig::saveRefusesBrokenFile()
     writeAll(path, broken);
 
     QString error;
-    QVERIFY(!saveConfig(path, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error));
+    QVERIFY(!saveRoot(path, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error));
     QVERIFY2(error.startsWith(path + u": "_s + location), qPrintable(error));
     QVERIFY2(error.contains(u"the file on disk is broken (not valid JSON), so it was left untouched: fix it or move "
                             "it away, then save again"_s),
              qPrintable(error));
     QCOMPARE(readFile(path), broken);
-    QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
-             QStringList{u"servers.json"_s});
+    QCOMPARE(everyEntry(folder), QStringList{u"servers.json"_s});
 }
 
 void TestConfig::saveOverEmptyFile()
@@ -1360,7 +1486,7 @@ void TestConfig::saveOverEmptyFile()
     writeAll(path, ""); // as `touch` leaves it: nothing to lose
     const QJsonObject root{{u"mcpServers"_s, QJsonObject()}};
     QString error;
-    QVERIFY2(saveConfig(path, root, &error), qPrintable(error));
+    QVERIFY2(saveRoot(path, root, &error), qPrintable(error));
     QCOMPARE(QJsonDocument::fromJson(readFile(path)).object(), root);
 }
 
@@ -1373,16 +1499,17 @@ void TestConfig::failedSaveLeavesTheFile()
     const QString path = folder.filePath(u"servers.json"_s);
     const QByteArray original = R"({"mcpServers": {"demo": {"command": "x"}}})";
     writeAll(path, original);
-    // No temporary file can be created next to the target: the save fails before touching it.
+    // Neither the lock nor a temporary file can be created next to the target: the save fails
+    // before touching it.
     QVERIFY(QFile::setPermissions(folder.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner));
     QString error;
-    const bool saved = saveConfig(path, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error);
+    const bool saved = saveRoot(path, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error);
     QFile::setPermissions(folder.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     QVERIFY(!saved);
-    QVERIFY2(error.startsWith(path + u": cannot be written: "_s), qPrintable(error));
+    QVERIFY2(error.startsWith(path + u": cannot create the lock file "_s + path + u".lock (permission denied)"_s),
+             qPrintable(error));
     QCOMPARE(readFile(path), original);
-    QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
-             QStringList{u"servers.json"_s});
+    QCOMPARE(everyEntry(folder), QStringList{u"servers.json"_s});
 }
 
 void TestConfig::saveFailures()
@@ -1390,17 +1517,88 @@ void TestConfig::saveFailures()
     QTemporaryDir folder;
     QVERIFY(folder.isValid());
     QString error;
-    QVERIFY(!saveConfig(folder.path(), {}, &error));
+    QVERIFY(!saveRoot(folder.path(), {}, &error));
     QCOMPARE(error, folder.path() + u": is a folder, not a file: nothing was saved"_s);
 
     // The folder cannot be created where a file is in the way.
     const QString blocker = folder.filePath(u"blocker"_s);
     writeAll(blocker, "x");
     const QString path = blocker + u"/servers.json"_s;
-    QVERIFY(!saveConfig(path, {}, &error));
+    QVERIFY(!saveRoot(path, {}, &error));
     QCOMPARE(error, path + u": cannot create the folder "_s + blocker);
     QCOMPARE(readFile(blocker), QByteArray("x"));
-    QVERIFY(!saveConfig(path, {}, nullptr)); // the message is optional
+    QVERIFY(!saveRoot(path, {}, nullptr)); // the message is optional
+}
+
+void TestConfig::saveWaitsForTheLockThenNamesItsHolder()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString path = folder.filePath(u"servers.json"_s);
+    const QByteArray original = R"({"mcpServers": {}})";
+    writeAll(path, original);
+    // Another writer in the middle of its save (tetherctl import, another window): this process.
+    QLockFile held(path + u".lock"_s);
+    QVERIFY(held.tryLock());
+
+    QString error;
+    QVERIFY(!editConfig(
+        path, [](const ConfigOnDisk &, QString *) { return std::optional<QJsonObject>(QJsonObject()); }, &error, {},
+        nullptr, std::chrono::milliseconds(200)));
+    const QString holder = u"%1 (pid %2)"_s.arg(QFileInfo(QCoreApplication::applicationFilePath()).fileName())
+                               .arg(QCoreApplication::applicationPid());
+    QVERIFY2(error.startsWith(path + u": "_s + holder + u" on "_s), qPrintable(error));
+    QVERIFY2(error.contains(u"holds its lock %1.lock and did not let go within 200 ms, so nothing was saved"_s.arg(path)),
+             qPrintable(error));
+    QCOMPARE(readFile(path), original);
+
+    // Once it lets go, the next save goes through, and leaves no lock behind.
+    held.unlock();
+    QVERIFY2(saveRoot(path, QJsonObject{{u"mcpServers"_s, QJsonObject{{u"a"_s, QJsonObject{{u"command"_s, u"x"_s}}}}}}, &error),
+             qPrintable(error));
+    QCOMPARE(everyEntry(folder), QStringList{u"servers.json"_s});
+}
+
+void TestConfig::editSeesTheFileAsItIsUnderTheLock()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString path = folder.filePath(u"servers.json"_s);
+    QString error;
+
+    // No file yet: the edit is told so, and what it returns is written.
+    ConfigOnDisk seen{true, "not called"};
+    const auto addServer = [&](const ConfigOnDisk &current, QString *) {
+        seen = current;
+        QJsonObject root = QJsonDocument::fromJson(current.content).object();
+        QJsonObject servers = root.value(u"mcpServers"_s).toObject();
+        servers.insert(u"s%1"_s.arg(servers.size()), QJsonObject{{u"command"_s, u"x"_s}});
+        root.insert(u"mcpServers"_s, servers);
+        return std::optional<QJsonObject>(root);
+    };
+    QVERIFY2(editConfig(path, addServer, &error), qPrintable(error));
+    QVERIFY(!seen.exists);
+    QVERIFY(seen.content.isEmpty());
+
+    // The file as it is on disk now, not as the writer last read it.
+    QVERIFY2(editConfig(path, addServer, &error), qPrintable(error));
+    QVERIFY(seen.exists);
+    QCOMPARE(QJsonDocument::fromJson(seen.content).object().value(u"mcpServers"_s).toObject().keys(), QStringList{u"s0"_s});
+    QCOMPARE(QJsonDocument::fromJson(readFile(path)).object().value(u"mcpServers"_s).toObject().keys(),
+             (QStringList{u"s0"_s, u"s1"_s}));
+
+    // Nothing returned writes nothing: a refusal with its message, or nothing to change.
+    const QByteArray before = readFile(path);
+    const auto refuse = [](const ConfigOnDisk &, QString *why) {
+        *why = u"refused"_s;
+        return std::optional<QJsonObject>();
+    };
+    QVERIFY(!editConfig(path, refuse, &error));
+    QCOMPARE(error, u"refused"_s);
+    error.clear();
+    QVERIFY(editConfig(path, [](const ConfigOnDisk &, QString *) { return std::optional<QJsonObject>(); }, &error));
+    QCOMPARE(error, QString());
+    QCOMPARE(readFile(path), before);
 }
 
 void TestConfig::defaultPath()

@@ -1,13 +1,14 @@
 // ${env:NAME} and ${tether:bindir} expansion on its own: what a value becomes, and what each
 // reference that cannot be expanded says.
 #include "config/configcontext.h"
+#include "support/fakeenvironment.h"
 
 #include <QCoreApplication>
-#include <QHash>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
+using namespace Tether::Testing;
 
 namespace {
 
@@ -15,17 +16,12 @@ const QString Where = u"mcpServers.demo.command"_s;
 
 ConfigContext context(const QString &binDir = u"/opt/tether/bin"_s)
 {
-    const QHash<QString, QString> variables{
-        {u"HOME_DIR"_s, u"/home/ada"_s},
-        {u"EMPTY"_s, QString()},
-        {u"NESTED"_s, u"${env:HOME_DIR}"_s},
-    };
-    const EnvironmentLookup environment = [variables](const QString &name) -> std::optional<QString> {
-        if (!variables.contains(name))
-            return std::nullopt;
-        return variables.value(name);
-    };
-    return {environment, binDir};
+    return {fakeEnvironment({
+                {u"HOME_DIR"_s, u"/home/ada"_s},
+                {u"EMPTY"_s, QString()},
+                {u"NESTED"_s, u"${env:HOME_DIR}"_s},
+            }),
+            binDir};
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "config/configedit.h"
 #include "config/configparser.h"
 #include "config/serverconfig.h"
+#include "support/fakeenvironment.h"
 #include "support/policyprinters.h"
 
 #include <QJsonArray>
@@ -27,7 +28,7 @@ QJsonObject json(const QByteArray &text)
 
 ConfigDocument parse(const QJsonObject &root)
 {
-    const ConfigContext context{[](const QString &) { return std::optional<QString>(); }, u"/opt/tether/bin"_s};
+    const ConfigContext context{Testing::fakeEnvironment({}), u"/opt/tether/bin"_s};
     return parseConfig(QJsonDocument(root).toJson(), u"servers.json"_s, context);
 }
 

@@ -2,8 +2,12 @@
 #include "support/faketransport.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
@@ -13,9 +17,10 @@ namespace {
 
 struct Harness
 {
-    explicit Harness(std::chrono::milliseconds timeout = std::chrono::milliseconds(60000))
+    explicit Harness(std::chrono::milliseconds timeout = std::chrono::milliseconds(60000),
+                     const SecretScrubber &secrets = SecretScrubber())
     {
-        auto owned = std::make_unique<FakeTransport>();
+        auto owned = std::make_unique<FakeTransport>(secrets);
         transport = owned.get();
         session = std::make_unique<McpClientSession>(std::move(owned), SessionOptions{u"fake"_s, timeout});
     }
@@ -328,6 +333,64 @@ private slots:
         QCOMPARE(reply->tools.at(0).description, u"the a tool"_s);
     }
 
+    void listToolsKeepsTheFirstOfANameListedTwice_data()
+    {
+        QTest::addColumn<QList<QStringList>>("pages");
+        QTest::addColumn<QStringList>("kept");
+        QTest::addColumn<QStringList>("twice"); // in the order they came
+
+        QTest::newRow("within a page") << QList<QStringList>{{u"a"_s, u"b"_s, u"a"_s}} << QStringList{u"a"_s, u"b"_s}
+                                       << QStringList{u"a"_s};
+        QTest::newRow("across pages") << QList<QStringList>{{u"a"_s, u"b"_s}, {u"c"_s}, {u"b"_s, u"d"_s}}
+                                      << QStringList{u"a"_s, u"b"_s, u"c"_s, u"d"_s} << QStringList{u"b"_s};
+        QTest::newRow("three times") << QList<QStringList>{{u"x"_s}, {u"x"_s, u"y"_s}, {u"x"_s}}
+                                     << QStringList{u"x"_s, u"y"_s} << QStringList{u"x"_s, u"x"_s};
+        // Names are compared as the server wrote them: public names sort out the rest.
+        QTest::newRow("case and punctuation differ") << QList<QStringList>{{u"read"_s, u"Read"_s}, {u"a.b"_s, u"a_b"_s}}
+                                                     << QStringList{u"read"_s, u"Read"_s, u"a.b"_s, u"a_b"_s} << QStringList{};
+    }
+
+    void listToolsKeepsTheFirstOfANameListedTwice()
+    {
+        QFETCH(QList<QStringList>, pages);
+        QFETCH(QStringList, kept);
+        QFETCH(QStringList, twice);
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<ToolListReply> reply;
+        h.session->listTools([&](const ToolListReply &r) { reply = r; });
+        // Each entry says where it was, so the one kept can be told from the others.
+        const auto place = [](qsizetype page, qsizetype entry) { return u"page %1, entry %2"_s.arg(page).arg(entry); };
+        QHash<QString, QString> firstPlace;
+        for (qsizetype page = 0; page < pages.size(); ++page) {
+            QJsonArray entries;
+            for (qsizetype entry = 0; entry < pages.at(page).size(); ++entry) {
+                const QString name = pages.at(page).at(entry);
+                QJsonObject definition = tool(name);
+                definition.insert(u"description"_s, place(page, entry));
+                entries.append(definition);
+                if (!firstPlace.contains(name))
+                    firstPlace.insert(name, place(page, entry));
+            }
+            QJsonObject result{{u"tools"_s, entries}};
+            if (page + 1 < pages.size())
+                result.insert(u"nextCursor"_s, u"p%1"_s.arg(page + 1));
+            h.answer(u"tools/list"_s, result);
+        }
+        QVERIFY(reply.has_value());
+        QVERIFY(!reply->error);
+        QStringList names;
+        for (const ToolDefinition &definition : std::as_const(reply->tools)) {
+            names.append(definition.name);
+            QCOMPARE(definition.description, firstPlace.value(definition.name));
+        }
+        QCOMPARE(names, kept);
+        QStringList warnings;
+        for (const QString &name : twice)
+            warnings.append(u"the tool '%1' is listed twice; the first one is kept"_s.arg(name));
+        QCOMPARE(reply->warnings, warnings);
+    }
+
     void listToolsStopsOnARepeatedCursor()
     {
         Harness h;
@@ -339,6 +402,137 @@ private slots:
         QVERIFY(reply.has_value());
         QVERIFY(reply->error.has_value());
         QVERIFY2(reply->error->message.contains(u"never ends"_s), qPrintable(reply->error->message));
+    }
+
+    void listToolsStopsAtThePageLimit()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        // A server whose every page has a next one, each with a new cursor.
+        int pages = 0;
+        QObject::connect(h.transport, &FakeTransport::messageSent, h.transport, [&](const QJsonObject &message) {
+            if (message.value(u"method").toString() != u"tools/list")
+                return;
+            ++pages;
+            const QJsonObject page{{u"tools"_s, QJsonArray{tool(u"t"_s + QString::number(pages))}},
+                                   {u"nextCursor"_s, QString::number(pages + 1)}};
+            QMetaObject::invokeMethod(h.transport, [&h, id = message.value(u"id"), page] {
+                h.transport->inject(JsonRpc::makeResult(id, page));
+            }, Qt::QueuedConnection);
+        });
+        std::optional<ToolListReply> reply;
+        h.session->listTools([&](const ToolListReply &r) { reply = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 20000);
+        QCOMPARE(pages, 1000);
+        QVERIFY(reply->error.has_value());
+        QCOMPARE(reply->error->code, int(JsonRpc::InvalidReply));
+        QVERIFY2(reply->error->message.contains(u"still gave a next cursor after 1000 pages, the most Tether reads"_s),
+                 qPrintable(reply->error->message));
+        QVERIFY2(!reply->error->message.contains(u"again"_s), qPrintable(reply->error->message));
+    }
+
+    void nullCursorEndsTheList()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<ToolListReply> reply;
+        h.session->listTools([&](const ToolListReply &r) { reply = r; });
+        h.answer(u"tools/list"_s, QJsonObject{{u"tools"_s, QJsonArray{tool(u"a"_s)}}, {u"nextCursor"_s, QJsonValue::Null}});
+        QVERIFY(reply.has_value());
+        QVERIFY(!reply->error);
+        QCOMPARE(reply->tools.size(), 1);
+    }
+
+    void resultsOfTheWrongShapeAreProtocolErrors_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonValue>("result");
+        QTest::addColumn<QString>("saying");
+
+        const QJsonArray content{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"x"_s}}};
+        QTest::newRow("tools not an array") << u"tools/list"_s << QJsonValue(QJsonObject{{u"tools"_s, u"not-a-list"_s}})
+                                            << u"\"tools\" is a string, not an array"_s;
+        QTest::newRow("no tools") << u"tools/list"_s << QJsonValue(QJsonObject{}) << u"\"tools\" is missing"_s;
+        QTest::newRow("tools/list result an array") << u"tools/list"_s << QJsonValue(QJsonArray{})
+                                                    << u"the result is an array, not an object"_s;
+        QTest::newRow("cursor a number") << u"tools/list"_s
+                                         << QJsonValue(QJsonObject{{u"tools"_s, QJsonArray{}}, {u"nextCursor"_s, 2}})
+                                         << u"\"nextCursor\" is a number, not a string"_s;
+        QTest::newRow("content not an array") << u"tools/call"_s << QJsonValue(QJsonObject{{u"content"_s, u"x"_s}})
+                                              << u"\"content\" is a string, not an array"_s;
+        QTest::newRow("no content") << u"tools/call"_s << QJsonValue(QJsonObject{{u"isError"_s, true}})
+                                    << u"\"content\" is missing"_s;
+        QTest::newRow("isError a string") << u"tools/call"_s
+                                          << QJsonValue(QJsonObject{{u"content"_s, content}, {u"isError"_s, u"yes"_s}})
+                                          << u"\"isError\" is a string, not a boolean"_s;
+        QTest::newRow("structuredContent an array")
+            << u"tools/call"_s << QJsonValue(QJsonObject{{u"content"_s, content}, {u"structuredContent"_s, QJsonArray{1}}})
+            << u"\"structuredContent\" is an array, not an object"_s;
+        QTest::newRow("tools/call result null") << u"tools/call"_s << QJsonValue(QJsonValue::Null)
+                                                << u"the result is null, not an object"_s;
+    }
+
+    void resultsOfTheWrongShapeAreProtocolErrors()
+    {
+        QFETCH(QString, method);
+        QFETCH(QJsonValue, result);
+        QFETCH(QString, saying);
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<JsonRpc::Error> error;
+        bool answered = false;
+        if (method == u"tools/list") {
+            h.session->listTools([&](const ToolListReply &r) { answered = true; error = r.error; });
+        } else {
+            h.session->callTool(u"echo"_s, {}, [&](const ToolCallReply &r) { answered = true; error = r.error; });
+        }
+        h.answer(method, result);
+        QVERIFY(answered);
+        QVERIFY(error.has_value());
+        QCOMPARE(error->code, int(JsonRpc::InvalidReply));
+        QVERIFY2(error->message.contains(u"server 'fake' answered '%1' with a result of the wrong shape (%2): a protocol "
+                                         "error of the server"_s.arg(method, saying)),
+                 qPrintable(error->message));
+        QVERIFY(h.session->isReady()); // one bad result fails its request, not the connection
+    }
+
+    void initializeResultOfTheWrongShapeFails_data()
+    {
+        QTest::addColumn<QJsonValue>("result");
+        QTest::addColumn<QString>("saying");
+
+        const QJsonObject good = Harness::initializeResult();
+        QJsonObject noVersion = good;
+        noVersion.remove(u"protocolVersion");
+        QJsonObject numberVersion = good;
+        numberVersion.insert(u"protocolVersion", 20251125);
+        QJsonObject noCapabilities = good;
+        noCapabilities.remove(u"capabilities");
+        QJsonObject infoString = good;
+        infoString.insert(u"serverInfo", u"fake-server"_s);
+        QTest::newRow("no protocolVersion") << QJsonValue(noVersion) << u"\"protocolVersion\" is missing"_s;
+        QTest::newRow("protocolVersion a number") << QJsonValue(numberVersion)
+                                                  << u"\"protocolVersion\" is a number, not a string"_s;
+        QTest::newRow("no capabilities") << QJsonValue(noCapabilities) << u"\"capabilities\" is missing"_s;
+        QTest::newRow("serverInfo a string") << QJsonValue(infoString) << u"\"serverInfo\" is a string, not an object"_s;
+        QTest::newRow("not an object") << QJsonValue(u"2025-11-25"_s) << u"the result is a string, not an object"_s;
+    }
+
+    void initializeResultOfTheWrongShapeFails()
+    {
+        QFETCH(QJsonValue, result);
+        QFETCH(QString, saying);
+        Harness h;
+        QSignalSpy failed(h.session.get(), &McpClientSession::failed);
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        h.answer(u"initialize"_s, result);
+        QCOMPARE(failed.size(), 1);
+        QVERIFY2(failed.first().first().toString().contains(
+                     u"server 'fake' answered 'initialize' with a result of the wrong shape (%1)"_s.arg(saying)),
+                 qPrintable(failed.first().first().toString()));
+        QVERIFY(!h.session->isReady());
+        QCOMPARE(h.transport->countSent(u"notifications/initialized"_s), 0);
     }
 
     void callToolReturnsContentAndIsError()
@@ -389,6 +583,62 @@ private slots:
         QCOMPARE(logged.at(0).at(0).toString(), u"warning"_s);
         QCOMPARE(logged.at(0).at(1).toString(), u"db"_s);
         QCOMPARE(logged.at(0).at(2).value<QJsonValue>().toString(), u"slow query"_s);
+    }
+
+    // What a server says may quote the token it was sent or its own environment: error
+    // messages and their data, error results, progress and log notifications, and skipped
+    // input lose the server's secrets before anyone sees them. A tool's result is its data.
+    void scrubsTheServersSecretsFromWhatItSays()
+    {
+        const QString secret = u"SECRET-TOKEN-123"_s;
+        Harness h(std::chrono::milliseconds(60000), SecretScrubber({secret}));
+        QVERIFY(h.openReady());
+        const auto warnings = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(8);
+        spdlog::set_default_logger(std::make_shared<spdlog::logger>("test", warnings));
+
+        std::optional<RpcReply> refused;
+        h.session->request(u"resources/list"_s, {}, [&](const RpcReply &r) { refused = r; });
+        h.transport->inject({{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, h.idOf(u"resources/list"_s)},
+                             {u"error"_s, QJsonObject{{u"code"_s, -32600},
+                                                      {u"message"_s, QString(u"bad key X-Api-Key: "_s + secret)},
+                                                      {u"data"_s, QJsonObject{{u"headers"_s, QJsonArray{secret}}}}}}});
+        QVERIFY(refused && refused->error);
+        QCOMPARE(refused->error->message, u"bad key X-Api-Key: …"_s);
+        QCOMPARE(refused->error->data, QJsonValue(QJsonObject{{u"headers"_s, QJsonArray{u"…"_s}}}));
+
+        QList<ProgressUpdate> updates;
+        std::optional<ToolCallReply> failedCall;
+        h.session->callTool(u"fail"_s, {}, [&](const ToolCallReply &r) { failedCall = r; },
+                            [&](const ProgressUpdate &u) { updates.append(u); });
+        const QJsonValue token = h.idOf(u"tools/call"_s);
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/progress"_s,
+            {{u"progressToken"_s, token}, {u"progress"_s, 1}, {u"message"_s, QString(u"using "_s + secret)}}));
+        h.answer(u"tools/call"_s, textResult(u"denied for "_s + secret, true));
+        QCOMPARE(updates.size(), 1);
+        QCOMPARE(updates.at(0).message, u"using …"_s);
+        QVERIFY(failedCall && failedCall->result.isError);
+        QCOMPARE(renderContent(failedCall->result.content), u"denied for …"_s);
+        QVERIFY(!QJsonDocument(failedCall->result.raw).toJson().contains(secret.toUtf8()));
+
+        std::optional<ToolCallReply> call;
+        h.session->callTool(u"env"_s, {}, [&](const ToolCallReply &r) { call = r; });
+        h.answer(u"tools/call"_s, textResult(u"TOKEN="_s + secret));
+        QVERIFY(call && !call->result.isError);
+        QCOMPARE(renderContent(call->result.content), QString(u"TOKEN="_s + secret));
+
+        QSignalSpy logged(h.session.get(), &McpClientSession::logMessage);
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/message"_s,
+            {{u"level"_s, u"info"_s}, {u"logger"_s, secret}, {u"data"_s, QJsonObject{{u"token"_s, secret}}}}));
+        QCOMPARE(logged.size(), 1);
+        QCOMPARE(logged.at(0).at(1).toString(), u"…"_s);
+        QCOMPARE(logged.at(0).at(2).value<QJsonValue>(), QJsonValue(QJsonObject{{u"token"_s, u"…"_s}}));
+
+        h.transport->inject({{u"token"_s, secret}}); // not JSON-RPC: skipped, with an excerpt
+        QCOMPARE(h.session->stats().skippedInput, 1);
+        const std::vector<std::string> lines = warnings->last_formatted();
+        QVERIFY(!lines.empty());
+        for (const std::string &line : lines)
+            QVERIFY2(line.find(secret.toStdString()) == std::string::npos, line.c_str());
     }
 };
 

@@ -828,6 +828,78 @@ private slots:
     }
 
     // 8b. Stop while the initial tools/list is in flight: its late reply changes nothing.
+    // A list that takes the registry more than one event-loop turn to name.
+    static QJsonArray manyTools()
+    {
+        QStringList names;
+        for (qsizetype i = 0; i < ToolRegistry::DefaultNamingStepsPerTurn; ++i)
+            names.append(u"tool_%1"_s.arg(i));
+        return tools(names);
+    }
+
+    void aLargeToolListIsRegisteredOverSeveralTurnsBeforeConnected()
+    {
+        Harness h;
+        QSignalSpy toolsSpy(&h.registry, &ToolRegistry::toolsChanged);
+        h.supervisor.start();
+        QVERIFY(h.answerInitialize(1));
+        QVERIFY(h.answerToolsList(1, manyTools()));
+        // Not in the turn that brought the list: the other servers' events come in between.
+        QCOMPARE(h.supervisor.state(), ServerState::Starting);
+        QCOMPARE(h.registry.count(), 0);
+        QTRY_COMPARE(h.supervisor.state(), ServerState::Connected);
+        QCOMPARE(h.registry.count(), int(ToolRegistry::DefaultNamingStepsPerTurn));
+        QCOMPARE(h.supervisor.status().toolCount, int(ToolRegistry::DefaultNamingStepsPerTurn));
+        QVERIFY(h.available(u"demo__tool_0"_s));
+        QCOMPARE(toolsSpy.size(), 1);
+    }
+
+    void stopWhileALargeToolListIsRegisteredRegistersNothing()
+    {
+        Harness h;
+        holdCloseOf(h, {1}); // stopping lasts until the close signal
+        QSignalSpy toolsSpy(&h.registry, &ToolRegistry::toolsChanged);
+        QSignalSpy stoppedSpy(&h.supervisor, &ConnectionSupervisor::stopped);
+        h.supervisor.start();
+        QVERIFY(h.answerInitialize(1));
+        QVERIFY(h.answerToolsList(1, manyTools()));
+        h.supervisor.stop();
+        // The registry finishes replacements in order: once another server's large one is done,
+        // the dropped one would have been too.
+        QList<ToolDefinition> other;
+        for (const QJsonValue &entry : manyTools()) {
+            QString error;
+            other.append(*parseToolDefinition(entry, &error));
+        }
+        QObject context;
+        bool otherDone = false;
+        h.registry.replaceServerToolsInTurns(u"other"_s, other, &context, [&](const ToolChange &) { otherDone = true; });
+        QTRY_VERIFY(otherDone);
+        QCOMPARE(h.supervisor.state(), ServerState::Stopping);
+        QVERIFY(h.registry.serverTools(u"demo"_s).isEmpty());
+        QCOMPARE(toolsSpy.size(), 1); // the other server's
+        h.fake(1)->finishClose(requestedClosure());
+        QTRY_COMPARE(stoppedSpy.size(), 1);
+        QCOMPARE(toolsSpy.size(), 1);
+    }
+
+    void crashWhileALargeToolListIsRegisteredLeavesItUnavailable()
+    {
+        Harness h;
+        h.supervisor.start();
+        QVERIFY(h.answerInitialize(1));
+        QVERIFY(h.answerToolsList(1, manyTools()));
+        QVERIFY(h.crash(1));
+        // As if the list had been registered just before the crash: there, but not callable.
+        QTRY_COMPARE(h.registry.count(), int(ToolRegistry::DefaultNamingStepsPerTurn));
+        QVERIFY(h.registry.find(u"demo__tool_0"_s));
+        QVERIFY(!h.available(u"demo__tool_0"_s));
+        QVERIFY(h.supervisor.state() != ServerState::Connected);
+        QVERIFY(h.connectGeneration(2));
+        QCOMPARE(h.registry.count(), 2);
+        QVERIFY(h.available(u"demo__echo"_s));
+    }
+
     void stopQuiescesAnInFlightSync_data()
     {
         QTest::addColumn<bool>("holdClose");
@@ -1197,6 +1269,36 @@ private slots:
         const QString reason = h.supervisor.status().reason;
         QVERIFY2(reason.contains(u"heartbeat: 2 pings in a row got no answer: "_s) && reason.contains(u"HTTP 502"_s),
                  qPrintable(reason));
+    }
+
+    // 13d. A server the heartbeat found hung is ended at once (its transport aborted); one whose
+    // connection failed any other way gets the transport's bounded close.
+    void hungServerIsAbortedOthersAreClosed_data()
+    {
+        QTest::addColumn<bool>("hung");
+        QTest::newRow("pings unanswered") << true;
+        QTest::newRow("server crashed") << false;
+    }
+
+    void hungServerIsAbortedOthersAreClosed()
+    {
+        QFETCH(bool, hung);
+        SupervisorSettings settings = fastSettings();
+        settings.heartbeat = {hung, 50, 20, 1};
+        settings.reconnect.initialDelayMs = 200; // keep generation 2 away while we look
+        settings.reconnect.maxDelayMs = 400;
+        Harness h(settings);
+        h.supervisor.start();
+        QVERIFY(h.connectGeneration(1));
+        QSignalSpy aborted(h.fake(1), &FakeTransport::abortRequested);
+        QSignalSpy closed(h.fake(1), &Transport::closed);
+        if (!hung)
+            QVERIFY(h.crash(1));
+
+        QTRY_COMPARE_WITH_TIMEOUT(h.supervisor.state(), ServerState::Reconnecting, 3000);
+        QTRY_COMPARE(closed.size(), 1);
+        QCOMPARE(aborted.size(), hung ? 1 : 0);
+        QCOMPARE(h.supervisor.status().reason.contains(u"heartbeat"_s), hung);
     }
 
     // 14a. Reconnect during an outage cancels the backoff and starts now with a fresh budget.

@@ -1,0 +1,87 @@
+#include "common/displaytext.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+
+class TestDisplayText final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void scrubsSecrets_data()
+    {
+        QTest::addColumn<QStringList>("secrets");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("scrubbed");
+
+        const QString token = u"SECRET-TOKEN-123"_s;
+        QTest::newRow("a reflected header") << QStringList{token} << u"X-Api-Key: SECRET-TOKEN-123 was refused"_s
+                                            << u"X-Api-Key: … was refused"_s;
+        QTest::newRow("every occurrence") << QStringList{token} << u"SECRET-TOKEN-123,SECRET-TOKEN-123"_s << u"…,…"_s;
+        QTest::newRow("the longest first") << QStringList{u"abcdef"_s, u"abcdefghij"_s} << u"key abcdefghij"_s
+                                           << u"key …"_s;
+        QTest::newRow("two secrets") << QStringList{token, u"hunter22"_s} << u"user:hunter22 key:SECRET-TOKEN-123"_s
+                                     << u"user:… key:…"_s;
+        QTest::newRow("an excerpt cut inside one") << QStringList{token}
+                                                   << u"the body starts with 'key=SECRET-TO…' (900 bytes)"_s
+                                                   << u"the body starts with 'key=…' (900 bytes)"_s;
+        QTest::newRow("a cut start shorter than the minimum stays") << QStringList{token} << u"a SECRE… b"_s
+                                                                    << u"a SECRE… b"_s;
+        QTest::newRow("an ordinary ellipsis stays") << QStringList{token} << u"loading… done"_s << u"loading… done"_s;
+        QTest::newRow("short values are no secrets") << QStringList{u"1"_s, u"true"_s, u"debug"_s}
+                                                     << u"debug: 1 is true"_s << u"debug: 1 is true"_s;
+        QTest::newRow("case matters") << QStringList{token} << u"secret-token-123"_s << u"secret-token-123"_s;
+        QTest::newRow("no secrets") << QStringList{} << u"plain text"_s << u"plain text"_s;
+    }
+
+    void scrubsSecrets()
+    {
+        QFETCH(QStringList, secrets);
+        QFETCH(QString, text);
+        QFETCH(QString, scrubbed);
+        QCOMPARE(SecretScrubber(secrets).scrub(text), scrubbed);
+    }
+
+    void scrubsEveryStringOfJson()
+    {
+        const SecretScrubber secrets({u"SECRET-TOKEN-123"_s});
+        const QJsonObject data{{u"message"_s, u"token SECRET-TOKEN-123"_s},
+                               {u"SECRET-TOKEN-123"_s, 1},
+                               {u"list"_s, QJsonArray{u"SECRET-TOKEN-123"_s, 2, true}}};
+        const QJsonObject expected{{u"message"_s, u"token …"_s}, {u"…"_s, 1}, {u"list"_s, QJsonArray{u"…"_s, 2, true}}};
+        QCOMPARE(secrets.scrub(QJsonValue(data)), QJsonValue(expected));
+        QCOMPARE(secrets.scrub(QJsonValue(42)), QJsonValue(42));
+    }
+
+    void makesControlCharactersVisible_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("keepLineBreaks");
+        QTest::addColumn<QString>("shown");
+
+        QTest::newRow("window title") << u"\x1b]0;owned\x07tool"_s << false << u"\\x1b]0;owned\\x07tool"_s;
+        QTest::newRow("clear screen") << u"\x1b[2J\x1b[Hdescription"_s << true << u"\\x1b[2J\\x1b[Hdescription"_s;
+        QTest::newRow("carriage return") << u"ok\rfake"_s << true << u"ok\\x0dfake"_s;
+        QTest::newRow("line break in a line") << u"a\nb"_s << false << u"a\\x0ab"_s;
+        QTest::newRow("line break in multi-line text") << u"a\nb\n"_s << true << u"a\nb\n"_s;
+        QTest::newRow("tab stays") << u"a\tb"_s << false << u"a\tb"_s;
+        QTest::newRow("NUL and DEL") << QString(u"a\0b\x7f"_s) << false << u"a\\x00b\\x7f"_s;
+        QTest::newRow("C1 control sequence introducer") << u"\u009b2J"_s << true << u"\\u009b2J"_s;
+        QTest::newRow("ordinary text stays") << u"héllo – ✓ \u00a0 ok"_s << false << u"héllo – ✓ \u00a0 ok"_s;
+    }
+
+    void makesControlCharactersVisible()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, keepLineBreaks);
+        QFETCH(QString, shown);
+        QCOMPARE(withVisibleControls(text, keepLineBreaks ? LineBreaks::Keep : LineBreaks::Escape), shown);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDisplayText)
+#include "tst_displaytext.moc"
