@@ -10,7 +10,7 @@ tether_apt_packages=(cmake ninja-build g++ pkg-config qt6-base-dev libgl-dev lib
 tether_package_apt_packages=(help2man librsvg2-bin dpkg-dev lintian appstream desktop-file-utils zsh fish)
 # The fuzz stage of test.sh: clang, and its runtime libraries (libFuzzer, the sanitizers), which
 # clang only recommends.
-tether_fuzz_packages=(clang libclang-rt-14-dev)
+tether_sanitizer_packages=(clang libclang-rt-14-dev)
 
 tether_install_packages() {
     local wanted=("$@") missing=() package

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what is missing and runs the test stages named in TETHER_STAGES (comma-separated):
 #   debug  builds debug (warnings are errors) and runs every test; arguments go to ctest
-#   asan   builds the unit and integration tests with AddressSanitizer and UndefinedBehavior-
-#          Sanitizer and runs them (arguments, when given, narrow its ctest further)
-#   fuzz   builds the fuzzers of fuzz/ with clang and runs each for TETHER_FUZZ_SECONDS (15)
+#   asan   builds, with clang, AddressSanitizer and UndefinedBehaviorSanitizer, the unit and
+#          integration tests and the fuzzers, and runs the tests (arguments, when given, narrow
+#          its ctest further)
+#   fuzz   runs each fuzzer of that tree for TETHER_FUZZ_SECONDS (15), building it if needed
 # Without TETHER_STAGES: every stage, as CI runs them (.ci/run), or debug alone when arguments
 # are given, so that `scripts/test.sh -L unit` stays quick. Fails at the first stage that fails.
 set -euo pipefail
@@ -31,20 +32,22 @@ stage_debug() {
 
 # The asan test preset picks the unit and integration tests and sets the sanitizers' options:
 # halt at the first report, leaks included.
+# One clang tree serves both sanitizer stages: the fuzzers are built along with the tests.
 stage_asan() {
+    tether_install_packages "${tether_sanitizer_packages[@]}"
     tether_install_npm_packages
-    tether_build asan tests_unit tests_integration
+    tether_build asan tests_unit tests_integration tether-fuzzers
     (cd "$tether_root" && ctest --preset asan --timeout 300 "$@")
 }
 
 # One fuzzer for TETHER_FUZZ_SECONDS: it reads its seeds in fuzz/corpus/<name>/ and keeps what
-# it finds in build/fuzz/corpus/<name>/; an input that fails is saved as
-# build/fuzz/findings/<name>-crash-… (or leak-, timeout-, oom-…), its output in <name>.log.
+# it finds in build/asan/fuzz-corpus/<name>/; an input that fails is saved as
+# build/asan/findings/<name>-crash-… (or leak-, timeout-, oom-…), its output in <name>.log.
 run_fuzzer() {
-    local name=$1 build="$tether_root/build/fuzz" seconds=${TETHER_FUZZ_SECONDS:-15}
-    mkdir -p "$build/corpus/$name" "$build/findings"
+    local name=$1 build="$tether_root/build/asan" seconds=${TETHER_FUZZ_SECONDS:-15}
+    mkdir -p "$build/fuzz-corpus/$name" "$build/findings"
     if "$build/fuzz/tether-fuzz-$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$build/findings/$name-" "$build/corpus/$name" "$tether_root/fuzz/corpus/$name" \
+        -artifact_prefix="$build/findings/$name-" "$build/fuzz-corpus/$name" "$tether_root/fuzz/corpus/$name" \
         > "$build/findings/$name.log" 2>&1; then
         echo "tether: fuzzer $name ran $(grep -o -m1 'number_of_executed_units: [0-9]*' "$build/findings/$name.log" | cut -d' ' -f2) inputs in $seconds s: nothing found"
         return 0
@@ -58,8 +61,8 @@ run_fuzzer() {
 
 # Every fuzzer, as many at a time as there are cores.
 stage_fuzz() {
-    tether_install_packages "${tether_fuzz_packages[@]}"
-    tether_build fuzz tether-fuzzers
+    tether_install_packages "${tether_sanitizer_packages[@]}"
+    tether_build asan tether-fuzzers
     local corpus jobs=() job failed=0
     for corpus in "$tether_root"/fuzz/corpus/*/; do
         run_fuzzer "$(basename "$corpus")" &

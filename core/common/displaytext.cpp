@@ -26,6 +26,16 @@ static QString redactedValue(QStringView value)
     return u"…"_s;
 }
 
+// A url scheme as RFC 3986 spells it: a letter, then letters, digits, '+', '-' or '.'.
+static bool isScheme(QStringView text)
+{
+    const auto isAsciiLetter = [](QChar c) { return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z'); };
+    return !text.isEmpty() && isAsciiLetter(text.front())
+           && std::all_of(text.begin(), text.end(), [&](QChar c) {
+                  return isAsciiLetter(c) || (c >= u'0' && c <= u'9') || c == u'+' || c == u'-' || c == u'.';
+              });
+}
+
 // The ':' that ends the user in a url's user info, skipping those inside ${env:…}; -1 when none.
 static qsizetype userInfoColon(QStringView userInfo)
 {
@@ -45,8 +55,9 @@ QString redactedUrl(const QString &url)
 {
     // On the text as written: QUrl would percent-encode the braces of ${env:…}.
     QString shown = url;
+    // Only a "://" right after the scheme starts an authority: one in a query or fragment does not.
     const qsizetype authorityStart = shown.indexOf(u"://");
-    if (authorityStart >= 0) {
+    if (authorityStart >= 0 && isScheme(QStringView(shown).first(authorityStart))) {
         const qsizetype hostStart = authorityStart + 3;
         qsizetype authorityEnd = shown.size();
         for (const QChar end : {u'/', u'?', u'#'}) {
