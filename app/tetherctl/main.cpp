@@ -3,6 +3,7 @@
 #include "exitstatus.h"
 #include "importcommand.h"
 #include "output.h"
+#include "servecommand.h"
 #include "servercommands.h"
 #include "servertarget.h"
 #include "watchcommands.h"
@@ -41,6 +42,13 @@ Commands, on the servers of the config file:
   watch [SERVER...]               Supervise the servers (all, or those named): reconnect them
                                   when they crash, hang or fail to start, and print one line per
                                   state change until SIGINT or SIGTERM; then stop them and exit.
+  serve [SERVER...]               Be an MCP server on stdin/stdout for an AI client (Claude
+                                  Desktop, Cursor, VS Code, ...): offer the tools of every server
+                                  (or of those named) as SERVER__TOOL, supervised as by watch. A
+                                  call to a server that is reconnecting waits for it (at most
+                                  gateway.outageWaitMs, default 10 s). Runs until stdin closes or
+                                  SIGINT, SIGTERM or SIGHUP, then stops the servers and exits 0.
+                                  stdout carries MCP messages only; diagnostics go to stderr.
 
   import claude|cursor|vscode [FILE]
                                   Add the servers of a Claude Desktop, Cursor or VS Code file
@@ -83,7 +91,7 @@ Options:
   -h, --help              Show this help.
   --version               Show the version.
 
-Reconnect policy (watch):
+Reconnect policy (watch, serve):
   --initial-delay-ms N    Delay before the first retry of an outage (default 500).
   --max-delay-ms N        Longest delay; the delay doubles up to it (default 30000). A connection
                           that stays up this long ends the outage and resets the budget.
@@ -183,7 +191,7 @@ int main(int argc, char *argv[])
     if (positional.isEmpty())
         return usageError(u"no command given"_s);
     const QString command = positional.takeFirst();
-    const QStringList commands{u"tools"_s, u"call"_s, u"watch"_s, u"status"_s, u"check"_s, u"import"_s};
+    const QStringList commands{u"tools"_s, u"call"_s, u"watch"_s, u"serve"_s, u"status"_s, u"check"_s, u"import"_s};
     if (!commands.contains(command))
         return usageError(u"unknown command '%1'"_s.arg(command));
 
@@ -218,8 +226,8 @@ int main(int argc, char *argv[])
         reconnectOverrides.insert(u"enabled", false);
     if (parser.isSet(noHeartbeatOption))
         heartbeatOverrides.insert(u"enabled", false);
-    if (command != u"watch" && !(reconnectOverrides.isEmpty() && heartbeatOverrides.isEmpty()))
-        return usageError(u"the reconnect and heartbeat flags apply to 'watch' only"_s);
+    if (command != u"watch" && command != u"serve" && !(reconnectOverrides.isEmpty() && heartbeatOverrides.isEmpty()))
+        return usageError(u"the reconnect and heartbeat flags apply to 'watch' and 'serve' only"_s);
 
     // The tool arguments of 'call': the last word when it is JSON.
     QJsonObject arguments;
@@ -274,6 +282,12 @@ int main(int argc, char *argv[])
             options.servers = positional;
             return Ctl::configWatch(options);
         }
+        if (command == u"serve") {
+            if (options.json)
+                return usageError(u"'serve' speaks MCP on stdout; it takes no --json"_s);
+            options.servers = positional;
+            return Ctl::serve(options);
+        }
         if (command == u"tools") {
             if (positional.size() > 1)
                 return usageError(u"'tools' takes at most one server name, got '%1'"_s.arg(positional.join(u' ')));
@@ -290,7 +304,7 @@ int main(int argc, char *argv[])
         return Ctl::configCall(options, server, positional.last(), arguments);
     }
 
-    if (command == u"status" || command == u"check")
+    if (command == u"status" || command == u"check" || command == u"serve")
         return usageError(u"'%1' works on the config file; it takes no --stdio or --url"_s.arg(command));
     Ctl::CommonOptions options;
     options.json = parser.isSet(jsonOption);

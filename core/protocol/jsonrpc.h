@@ -22,6 +22,9 @@ enum ErrorCode : int {
     // A request the transport itself failed (an HTTP error status, a network error, its own
     // transfer timeout): no answer from the MCP server came.
     TransportError = -32003,
+    // A request that was never sent: its server is not connected (starting, reconnecting, failed,
+    // stopped or disabled). Safe to send again once it is.
+    ServerUnavailable = -32004,
     RequestCancelled = -32800,
 };
 

@@ -270,7 +270,7 @@ void McpClientSession::onResponse(const JsonRpc::Message &message)
     JsonRpc::Error error = message.error;
     error.message = m_transport->secrets().scrub(error.message);
     error.data = m_transport->secrets().scrub(error.data);
-    completeRequest(id, RpcReply{{}, error});
+    completeRequest(id, RpcReply{{}, error, true});
 }
 
 void McpClientSession::fail(const QString &reason)
@@ -397,6 +397,7 @@ qint64 McpClientSession::callTool(const QString &name, const QJsonObject &argume
                 callReply.result = parseToolCallResult(result);
             else
                 callReply.error = reply.error;
+            callReply.fromServer = reply.fromServer;
             handler(callReply);
         },
         std::move(onProgress));

@@ -621,7 +621,7 @@ private slots:
         // Only the server whose settings changed restarts.
         QVERIFY(writeFile(path, config({u"--tools"_s, u"1"_s})));
         QTRY_VERIFY_WITH_TIMEOUT((read(), connections(u"edited"_s) == 2), 10000);
-        QVERIFY2(err.contains(u"tetherctl: %1 changed: added none; removed none; restarted edited; new policy, no restart none\n"_s
+        QVERIFY2(err.contains(u"tetherctl: %1 changed: added none; removed none; restarted edited; new policy, no restart none; tools hidden or shown none\n"_s
                                   .arg(path)),
                  qPrintable(err));
         QCOMPARE(connections(u"steady"_s), 1);
