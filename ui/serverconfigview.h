@@ -7,7 +7,8 @@ namespace Tether {
 struct ServerConfig;
 
 // The Config tab: the settings a server runs with, as its config file gives them, with its secrets
-// hidden (env and header values, a url's user info and query values), under the file's path.
+// hidden (env and header values, a url's user info and query values), under the file's path and
+// the warnings of its entry (a key written twice).
 class ServerConfigView final : public QPlainTextEdit
 {
     Q_OBJECT

@@ -4,9 +4,14 @@
 #include <QString>
 
 #include <cerrno>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace Demo {
+
+namespace {
+int logCopyFd = -1;
+} // namespace
 
 bool writeFully(int fd, QByteArrayView data)
 {
@@ -40,6 +45,14 @@ void logLine(const QString &text)
 {
     const QByteArray line = "demo: " + text.toUtf8() + logLineSuffix().toUtf8() + '\n';
     writeFully(STDERR_FILENO, line);
+    if (logCopyFd >= 0)
+        writeFully(logCopyFd, line);
+}
+
+bool copyLogTo(const QString &path)
+{
+    logCopyFd = ::open(path.toLocal8Bit().constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    return logCopyFd >= 0;
 }
 
 } // namespace Demo

@@ -37,6 +37,8 @@ int intValue(const QCommandLineParser &parser, const QCommandLineOption &option,
 
 } // namespace
 
+const QStringList DemoOptions::DamagedReplyKinds{u"invalid-utf8"_s, u"nul"_s, u"deep-nesting"_s};
+
 QString DemoOptions::leakedValue() const
 {
     if (leakEnv.isEmpty())
@@ -72,6 +74,13 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
         "outlives the server."_s);
     const QCommandLineOption pidFile(u"pid-file"_s,
         u"With --spawn-grandchild, write the grandchild's pid to <path>."_s, u"path"_s);
+    const QCommandLineOption spawnDaemon(u"spawn-daemon"_s,
+        u"Start a daemon that escapes with setsid() (a session and process group of its own, "
+        "stdio on /dev/null, SIGTERM and SIGHUP ignored) and outlives the server."_s);
+    const QCommandLineOption daemonPidFile(u"daemon-pid-file"_s,
+        u"With --spawn-daemon, write the daemon's pid to <path>."_s, u"path"_s);
+    const QCommandLineOption logFile(u"log-file"_s,
+        u"Also append every line of the log to <path>, which outlives stderr."_s, u"path"_s);
     const QCommandLineOption garbage(u"garbage"_s,
         u"Surround every message with non-message lines, end it with CRLF and write it in two "
         "halves."_s);
@@ -109,12 +118,22 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
         u"Put terminal escape sequences (set the window title, clear the screen) in the echo tool's "
         "title and description and in a stderr line at startup."_s);
 
+    const QCommandLineOption closeStdout(u"close-stdout"_s,
+        u"After answering the last page of tools/list, close stdout and keep running (reading stdin)."_s);
+    const QCommandLineOption pingFlood(u"ping-flood"_s,
+        u"Once initialized, stop reading stdin and send ping requests as fast as possible."_s);
+    const QCommandLineOption damagedReply(u"damaged-reply"_s,
+        u"Answer every tools/call with a line that cannot be parsed, of <kind>: "_s
+            % DamagedReplyKinds.join(u", "_s) % u"."_s,
+        u"kind"_s);
+
     parser.addOptions({failAtStartup, crashAfterMs, exitDuringInitialize, slowInitializeMs,
-                       ignoreSigterm, spawnGrandchild, pidFile, garbage, listChangedEveryMs,
-                       notifyBeforeInitializeResult, tools, pageSize, oversizeLineMb, pingClient,
-                       sendUnsupportedRequest, logNotifications, stderrLines, exitCode,
-                       protocolVersion});
+                       ignoreSigterm, spawnGrandchild, pidFile, spawnDaemon, daemonPidFile,
+                       logFile, garbage, listChangedEveryMs, notifyBeforeInitializeResult, tools,
+                       pageSize, oversizeLineMb, pingClient, sendUnsupportedRequest,
+                       logNotifications, stderrLines, exitCode, protocolVersion});
     parser.addOptions({leakEnv, escapeSequences});
+    parser.addOptions({closeStdout, pingFlood, damagedReply});
     // parse() rather than process(): usage errors then get our exit code and log prefix.
     if (!parser.parse(app.arguments()))
         usageError(parser.errorText());
@@ -135,6 +154,11 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
     options.pidFile = parser.value(pidFile);
     if (!options.pidFile.isEmpty() && !options.spawnGrandchild)
         usageError(u"--pid-file needs --spawn-grandchild"_s);
+    options.spawnDaemon = parser.isSet(spawnDaemon);
+    options.daemonPidFile = parser.value(daemonPidFile);
+    if (!options.daemonPidFile.isEmpty() && !options.spawnDaemon)
+        usageError(u"--daemon-pid-file needs --spawn-daemon"_s);
+    options.logFile = parser.value(logFile);
     options.garbage = parser.isSet(garbage);
     if (parser.isSet(listChangedEveryMs))
         options.listChangedEveryMs = intValue(parser, listChangedEveryMs, 1, maxMs);
@@ -153,6 +177,13 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
     options.protocolVersion = parser.value(protocolVersion);
     options.leakEnv = parser.value(leakEnv);
     options.escapeSequences = parser.isSet(escapeSequences);
+    options.closeStdout = parser.isSet(closeStdout);
+    options.pingFlood = parser.isSet(pingFlood);
+    options.damagedReply = parser.value(damagedReply);
+    if (parser.isSet(damagedReply) && !DamagedReplyKinds.contains(options.damagedReply)) {
+        usageError(u"invalid value '"_s % options.damagedReply % u"' for --damaged-reply (expected one of "_s
+                   % DamagedReplyKinds.join(u", "_s) % u")"_s);
+    }
     return options;
 }
 

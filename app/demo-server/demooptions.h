@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 class QCoreApplication;
 
@@ -17,6 +18,9 @@ struct DemoOptions final
     bool ignoreSigterm = false;
     bool spawnGrandchild = false;
     QString pidFile;
+    bool spawnDaemon = false;
+    QString daemonPidFile;
+    QString logFile;
     bool garbage = false;
     int listChangedEveryMs = 0; // 0: never
     bool notifyBeforeInitializeResult = false;
@@ -31,6 +35,11 @@ struct DemoOptions final
     QString protocolVersion; // empty: negotiate
     QString leakEnv;         // an environment variable whose value the server repeats everywhere
     bool escapeSequences = false;
+    bool closeStdout = false;
+    bool pingFlood = false;
+    QString damagedReply; // empty: none; else one of DamagedReplyKinds
+
+    static const QStringList DamagedReplyKinds;
 
     // --leak-env: " (NAME=value)", what a careless server adds to what it says; empty without it.
     QString leakedValue() const;

@@ -11,6 +11,7 @@
 
 #include <climits>
 #include <cmath>
+#include <fcntl.h>
 #include <unistd.h>
 
 using namespace Qt::Literals::StringLiterals;
@@ -420,6 +421,8 @@ void DemoServer::handleInitialized()
                                                      {u"text"_s, u"Say hello."_s}}}}}},
                      {u"maxTokens"_s, 16}});
     }
+    if (m_options.pingFlood)
+        startPingFlood();
     if (m_options.listChangedEveryMs > 0) {
         m_listChangedTimer = new QTimer(this);
         connect(m_listChangedTimer, &QTimer::timeout, this,
@@ -453,10 +456,65 @@ void DemoServer::handleToolsList(const QJsonValue &id, const QJsonObject &params
     if (end < m_tools.size())
         result.insert(u"nextCursor"_s, QString::number(end));
     sendResult(id, result);
+    // Once the client has the tools, so it counts as connected when stdout ends.
+    if (m_options.closeStdout && end == m_tools.size())
+        closeStdout();
+}
+
+void DemoServer::closeStdout()
+{
+    // /dev/null takes fd 1's place, so nothing else opened later lands there.
+    const int devNull = ::open("/dev/null", O_WRONLY);
+    if (devNull < 0 || ::dup2(devNull, STDOUT_FILENO) < 0) {
+        logLine(u"cannot close stdout"_s);
+        return;
+    }
+    ::close(devNull);
+    logLine(u"closed stdout; still running (--close-stdout)"_s);
+}
+
+void DemoServer::startPingFlood()
+{
+    logLine(u"no longer reading stdin; flooding the client with pings (--ping-flood)"_s);
+    delete m_reader;
+    m_reader = nullptr;
+    auto *flood = new QTimer(this);
+    connect(flood, &QTimer::timeout, this, [this] {
+        // Untracked: nobody reads the answers, and a map of them would only grow.
+        for (int i = 0; i < 1000; ++i) {
+            const QString id = u"flood-"_s + QString::number(++m_floodPings);
+            m_writer.send(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"method"_s, u"ping"_s}});
+        }
+    });
+    flood->start(0);
+}
+
+void DemoServer::sendDamagedReply(const QJsonValue &id)
+{
+    const QByteArray idJson = compactJson(id).toUtf8();
+    const QByteArray content = R"("content":[{"type":"text","text":")";
+    QByteArray line;
+    if (m_options.damagedReply == u"invalid-utf8") {
+        line = R"({"jsonrpc":"2.0","id":)" + idJson + R"(,"result":{)" + content + QByteArray("caf\xe9") + R"("}]}})";
+    } else if (m_options.damagedReply == u"nul") {
+        // A reply written as a C string, its terminating NUL with it.
+        line = R"({"jsonrpc":"2.0","id":)" + idJson + R"(,"result":{)" + content + R"(ok"}]}})" + QByteArray(1, '\0');
+    } else {
+        // Deeper than JSON parsers take, with the id only after it.
+        constexpr int Depth = 5000;
+        line = R"({"jsonrpc":"2.0","result":{)" + content + R"(deep"}],"structuredContent":{"deep":)"
+               + QByteArray(Depth, '[') + QByteArray(Depth, ']') + R"(}},"id":)" + idJson + "}";
+    }
+    logLine(u"answering with a damaged line: "_s + m_options.damagedReply);
+    m_writer.sendRaw(line + '\n');
 }
 
 void DemoServer::handleToolsCall(const QJsonValue &id, const QJsonObject &params)
 {
+    if (!m_options.damagedReply.isEmpty()) {
+        sendDamagedReply(id);
+        return;
+    }
     const QJsonValue nameValue = params.value(u"name"_s);
     if (!nameValue.isString()) {
         sendError(id, InvalidParams, u"Invalid params: tools/call needs a string 'name'"_s);
@@ -537,6 +595,7 @@ void DemoServer::startSleep(const QJsonValue &id, int ms, const QJsonValue &prog
     const bool reportProgress = progressToken.isString() || progressToken.isDouble();
     auto *call = new SleepCall(ms, reportProgress, this);
     m_sleeps.insert(key, call);
+    logLine(u"sleeping "_s % QString::number(ms) % u" ms for request "_s % compactJson(id));
     connect(call, &SleepCall::progressed, this, [this, progressToken, ms](qint64 elapsed) {
         sendNotification(u"notifications/progress"_s,
                          {{u"progressToken"_s, progressToken},

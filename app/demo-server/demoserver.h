@@ -44,6 +44,9 @@ private:
     void handleToolsCall(const QJsonValue &id, const QJsonObject &params);
     void startSleep(const QJsonValue &id, int ms, const QJsonValue &progressToken);
     void handleCancelled(const QJsonObject &params);
+    void closeStdout();
+    void startPingFlood();
+    void sendDamagedReply(const QJsonValue &id);
 
     void sendResult(const QJsonValue &id, const QJsonObject &result);
     void sendError(const QJsonValue &id, int code, const QString &message);
@@ -58,6 +61,7 @@ private:
     QHash<QString, SleepCall *> m_sleeps;               // request id key -> running sleep
     QHash<QString, QString> m_pendingClientRequests;    // our request id key -> method
     bool m_initialized = false;
+    qint64 m_floodPings = 0;
 };
 
 } // namespace Demo

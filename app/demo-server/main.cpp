@@ -8,6 +8,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace Qt::Literals::StringLiterals;
@@ -27,6 +28,67 @@ pid_t spawnGrandchild()
             ::pause();
     }
     return pid;
+}
+
+// Starts a daemon the classic way: fork, setsid() in the child, fork again and let the middle
+// process exit. The daemon is an orphan in a session and process group of its own, holding none
+// of our pipes, that a client killing the server's group never reaches. Its pid comes back
+// through a pipe.
+pid_t spawnDaemon()
+{
+    int pidPipe[2];
+    if (::pipe(pidPipe) != 0)
+        return -1;
+    const pid_t middle = ::fork();
+    if (middle == 0) {
+        // Only async-signal-safe calls after fork(): no Qt, no allocation.
+        ::close(pidPipe[0]);
+        ::setsid();
+        const pid_t daemon = ::fork();
+        if (daemon == 0) {
+            ::close(pidPipe[1]);
+            ::signal(SIGTERM, SIG_IGN);
+            ::signal(SIGHUP, SIG_IGN);
+            const int devNull = ::open("/dev/null", O_RDWR);
+            for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd)
+                ::dup2(devNull, fd);
+            for (;;)
+                ::pause();
+        }
+        [[maybe_unused]] const ssize_t written = ::write(pidPipe[1], &daemon, sizeof daemon);
+        ::_exit(0);
+    }
+    ::close(pidPipe[1]);
+    pid_t daemon = -1;
+    if (middle < 0 || ::read(pidPipe[0], &daemon, sizeof daemon) != sizeof daemon)
+        daemon = -1;
+    ::close(pidPipe[0]);
+    if (middle > 0)
+        ::waitpid(middle, nullptr, 0);
+    return daemon;
+}
+
+void writePidFile(const QString &path, pid_t pid)
+{
+    if (path.isEmpty())
+        return;
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(QByteArray::number(pid) + '\n') < 0)
+        Demo::logLine(u"cannot write pid file "_s % path % u": "_s % file.errorString());
+}
+
+// Starts a process meant to outlive us with `spawn`, and says its pid on stderr and in `pidFile`
+// (when given); false when it could not be forked.
+bool spawnLeftover(const QString &what, pid_t (*spawn)(), const QString &pidFile)
+{
+    const pid_t pid = spawn();
+    if (pid < 0) {
+        Demo::logLine(u"fork failed; cannot spawn the "_s + what);
+        return false;
+    }
+    Demo::logLine(what % u" pid "_s % QString::number(pid));
+    writePidFile(pidFile, pid);
+    return true;
 }
 
 // A closed stdin/stdout/stderr would be reused by the next open() (Qt's own eventfd, say), and
@@ -54,6 +116,8 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(TETHER_VERSION));
 
     const Demo::DemoOptions options = Demo::DemoOptions::fromCommandLine(app);
+    if (!options.logFile.isEmpty() && !Demo::copyLogTo(options.logFile))
+        Demo::logLine(u"cannot open log file "_s + options.logFile);
     if (!options.leakEnv.isEmpty())
         Demo::setLogLineSuffix(options.leakedValue());
     if (options.escapeSequences)
@@ -71,22 +135,10 @@ int main(int argc, char *argv[])
                   % QString::number(options.stderrLines));
     }
 
-    if (options.spawnGrandchild) {
-        const pid_t pid = spawnGrandchild();
-        if (pid < 0) {
-            Demo::logLine(u"fork failed; cannot spawn the grandchild"_s);
-            return 2;
-        }
-        Demo::logLine(u"grandchild pid "_s + QString::number(pid));
-        if (!options.pidFile.isEmpty()) {
-            QFile file(options.pidFile);
-            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
-                || file.write(QByteArray::number(pid) + '\n') < 0) {
-                Demo::logLine(u"cannot write pid file "_s % options.pidFile % u": "_s
-                          % file.errorString());
-            }
-        }
-    }
+    if (options.spawnGrandchild && !spawnLeftover(u"grandchild"_s, spawnGrandchild, options.pidFile))
+        return 2;
+    if (options.spawnDaemon && !spawnLeftover(u"daemon"_s, spawnDaemon, options.daemonPidFile))
+        return 2;
 
     // After the fork, so the grandchild itself still dies from a group-wide SIGTERM.
     if (options.ignoreSigterm)

@@ -103,7 +103,7 @@ int main(int argc, char *argv[])
         QTimer::singleShot(10000, &app, &QApplication::quit);
     };
     QObject::connect(&window, &MainWindow::quitRequested, &app, quit);
-    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM});
+    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
     QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &app, quit);
     // With a tray, closing the window hides it and Tether keeps supervising; without, it quits.
     std::unique_ptr<TrayIcon> tray;

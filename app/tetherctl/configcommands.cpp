@@ -12,6 +12,20 @@ using namespace Qt::StringLiterals;
 
 namespace Tether::Ctl {
 
+// Starts the servers and waits until each has connected or failed once. The exit status instead
+// when the command cannot go on: the config cannot be used, or a signal came (the servers are
+// then stopped and waited for).
+static std::optional<int> startAndSettle(ConfigRun &run, const Interruption &interruption)
+{
+    if (!run.start())
+        return Failure;
+    run.waitUntilSettled();
+    if (!interruption.happened())
+        return std::nullopt;
+    run.shutDown();
+    return interruption.exitStatus();
+}
+
 static QString statusWord(const ServerStatus &status)
 {
     if (!status.configErrors.isEmpty())
@@ -21,10 +35,10 @@ static QString statusWord(const ServerStatus &status)
 
 static int statusTable(const ConfigOptions &options, bool check)
 {
-    ConfigRun run(options);
-    if (!run.start())
-        return Failure;
-    run.waitUntilSettled();
+    Interruption interruption;
+    ConfigRun run(options, &interruption);
+    if (const std::optional<int> status = startAndSettle(run, interruption))
+        return *status;
     const QList<ServerStatus> statuses = run.manager().statuses();
     bool allUp = true;
     QJsonArray rows;
@@ -50,6 +64,11 @@ static int statusTable(const ConfigOptions &options, bool check)
         }
         if (check && !up && (enabled || !status.configErrors.isEmpty()))
             printError(u"server '%1' is not up: %2"_s.arg(status.name, status.reason));
+        // What the server runs with may not be what the file seems to say: a check says so, and passes.
+        if (check && config) {
+            for (const QString &warning : config->warnings)
+                printError(u"warning: "_s + warning);
+        }
     }
     run.shutDown();
     if (options.json)
@@ -71,10 +90,10 @@ int configCheck(const ConfigOptions &options)
 
 int configTools(const ConfigOptions &options)
 {
-    ConfigRun run(options);
-    if (!run.start())
-        return Failure;
-    run.waitUntilSettled();
+    Interruption interruption;
+    ConfigRun run(options, &interruption);
+    if (const std::optional<int> status = startAndSettle(run, interruption))
+        return *status;
     int exitStatus = Success;
     for (const ServerStatus &status : run.manager().statuses()) {
         if (status.state != ServerState::Connected && !options.servers.isEmpty()) {
@@ -114,10 +133,10 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
     ConfigOptions scoped = options;
     if (!serverName.isEmpty())
         scoped.servers = {serverName};
-    ConfigRun run(scoped);
-    if (!run.start())
-        return Failure;
-    run.waitUntilSettled();
+    Interruption interruption;
+    ConfigRun run(scoped, &interruption);
+    if (const std::optional<int> status = startAndSettle(run, interruption))
+        return *status;
     ToolCallReply reply;
     bool done = false;
     QEventLoop loop;
@@ -126,13 +145,17 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
         done = true;
         loop.quit();
     };
-    if (serverName.isEmpty())
-        run.manager().callTool(toolName, arguments, onReply);
-    else
-        run.manager().callTool(serverName, toolName, arguments, onReply);
+    const ToolCallTicket ticket = serverName.isEmpty()
+                                      ? run.manager().callTool(toolName, arguments, onReply)
+                                      : run.manager().callTool(serverName, toolName, arguments, onReply);
+    // Answers the call at once, with its cancellation.
+    QObject::connect(&interruption, &Interruption::interrupted, &loop,
+                     [&] { run.manager().cancelToolCall(ticket, interruption.reason()); });
     if (!done)
         loop.exec();
     run.shutDown();
+    if (const std::optional<int> interrupted = interruption.exitStatus())
+        return *interrupted;
     if (reply.error) {
         printError(u"calling '%1' failed: %2"_s.arg(toolName, reply.error->message));
         return Failure;

@@ -16,8 +16,9 @@ using namespace Qt::StringLiterals;
 
 namespace Tether::Ctl {
 
-ConfigRun::ConfigRun(const ConfigOptions &options)
+ConfigRun::ConfigRun(const ConfigOptions &options, const Interruption *interruption)
     : m_options(options)
+    , m_interruption(interruption)
     , m_store(options.source, programConfigContext())
 {
     m_store.setAdjustment([this](ConfigDocument &document) {
@@ -27,6 +28,12 @@ ConfigRun::ConfigRun(const ConfigOptions &options)
             printError(errors.join(u"; "_s));
         return errors;
     });
+    if (options.verbose) {
+        QObject::connect(&m_manager.eventLog(), &EventLog::appended, &m_manager, [](const ServerEvent &event) {
+            if (event.kind == ServerEvent::Kind::Stderr)
+                printNote(event.server + u": "_s + event.text);
+        });
+    }
 }
 
 bool ConfigRun::start(ConfigStore::FileChanges fileChanges)
@@ -94,6 +101,11 @@ void ConfigRun::waitUntilSettled()
     QTimer deadline;
     deadline.setSingleShot(true);
     QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
+    if (m_interruption) {
+        if (m_interruption->happened())
+            return;
+        QObject::connect(m_interruption, &Interruption::interrupted, &loop, &QEventLoop::quit);
+    }
     QObject::connect(&m_manager, &ServerManager::stateChanged, &loop, [&] {
         if (allSettled())
             loop.quit();

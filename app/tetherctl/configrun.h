@@ -1,6 +1,7 @@
 #pragma once
 
 #include "configoptions.h"
+#include "interruption.h"
 
 #include "config/configstore.h"
 #include "manager/servermanager.h"
@@ -9,13 +10,16 @@
 
 namespace Tether::Ctl {
 
-// A manager running the servers of a config, for one command.
+// A manager running the servers of a config, for one command. For a one-shot command a signal
+// (see Interruption) ends the waits; the command then cancels its call and shuts the servers
+// down as always.
 class ConfigRun final
 {
     Q_DISABLE_COPY_MOVE(ConfigRun)
 
 public:
-    explicit ConfigRun(const ConfigOptions &options);
+    // `interruption`, when given, must outlive the run.
+    explicit ConfigRun(const ConfigOptions &options, const Interruption *interruption = nullptr);
 
     // Loads the config and starts its enabled servers; false (and a message printed) on error.
     // Following the file, a change restarts only the servers whose settings changed, and a
@@ -25,7 +29,8 @@ public:
     ServerManager &manager() { return m_manager; }
     ConfigStore &store() { return m_store; }
 
-    // Until every server has connected or failed at least once (or the timeout passed).
+    // Until every server has connected or failed at least once (or the timeout passed, or a
+    // signal came).
     void waitUntilSettled();
     // Stops every server and waits until their processes have exited.
     void shutDown();
@@ -39,6 +44,7 @@ private:
     bool allSettled() const;
 
     const ConfigOptions &m_options;
+    const Interruption *m_interruption;
     ServerManager m_manager;
     ConfigStore m_store;
     bool m_running = false; // the first document runs: the store's later ones are changes of the file

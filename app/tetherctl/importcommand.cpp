@@ -9,8 +9,6 @@
 #include "config/configparser.h"
 #include "config/serverconfig.h"
 
-#include <QFile>
-
 using namespace Qt::StringLiterals;
 
 namespace Tether::Ctl {
@@ -27,36 +25,30 @@ int importConfig(const QString &formatName, const QString &sourcePath, const QSt
         printError(u"import vscode needs the file: .vscode/mcp.json of a workspace, or VS Code's settings.json"_s);
         return Failure;
     }
-    QFile sourceFile(source);
-    if (!sourceFile.open(QIODevice::ReadOnly)) {
-        printError(u"cannot read %1: %2"_s.arg(source, sourceFile.errorString()));
+    QString error;
+    const std::optional<QByteArray> sourceBytes = readConfigFile(source, &error);
+    if (!sourceBytes) {
+        printError(error);
         return Failure;
     }
-    QJsonObject root;
-    QFile targetFile(target);
-    if (targetFile.exists()) {
-        if (!targetFile.open(QIODevice::ReadOnly)) {
-            printError(u"cannot read %1: %2"_s.arg(target, targetFile.errorString()));
-            return Failure;
+    // Under the config's lock: a server another writer saved meanwhile is in the root imported into.
+    ImportResult result;
+    const auto importInto = [&](const ConfigOnDisk &current, QString *why) -> std::optional<QJsonObject> {
+        // A file not there yet reads as a blank one: a config without servers.
+        const ConfigDocument document = parseConfig(current.content, target, programConfigContext());
+        if (!document.isValid()) {
+            *why = u"%1; nothing was imported"_s.arg(document.errors.join(u"; "_s));
+            return std::nullopt;
         }
-        const ConfigDocument current = parseConfig(targetFile.readAll(), target, programConfigContext());
-        if (!current.isValid()) {
-            printError(u"%1; nothing was imported"_s.arg(current.errors.join(u"; "_s)));
-            return Failure;
-        }
-        root = current.root;
-    }
-    const ImportResult result = importServers(root, sourceFile.readAll(), source, format);
-    if (!result.error.isEmpty()) {
-        printError(result.error);
+        result = importServers(document, *sourceBytes, source, format);
+        *why = result.error;
+        if (!result.error.isEmpty() || result.added.isEmpty())
+            return std::nullopt;
+        return result.root;
+    };
+    if (!editConfig(target, importInto, &error)) {
+        printError(error);
         return Failure;
-    }
-    if (!result.added.isEmpty()) {
-        QString error;
-        if (!saveConfig(target, result.root, &error)) {
-            printError(error);
-            return Failure;
-        }
     }
     QString report = u"imported into %1: %2\n"_s.arg(target, result.added.isEmpty() ? u"nothing"_s : result.added.join(u", "_s));
     for (const QString &skipped : result.skipped)

@@ -32,7 +32,8 @@ Commands, on the servers of the config file:
   status                          Connect every enabled server once and print a table of their
                                   states, tool counts and pids (--json: an array).
   check                           Like status; exit 0 only if every enabled server comes up, and
-                                  say on stderr why each one that did not failed.
+                                  say on stderr why each one that did not failed, and warn of a
+                                  key written twice in a server (the last one is taken).
   tools [SERVER]                  List the tools of every server (public names SERVER__TOOL), or
                                   of one server.
   call [SERVER] TOOL ['JSON']     Call a tool with JSON arguments (an object; default {}) and
@@ -41,7 +42,8 @@ Commands, on the servers of the config file:
                                   several servers offer is an error naming them.
   watch [SERVER...]               Supervise the servers (all, or those named): reconnect them
                                   when they crash, hang or fail to start, and print one line per
-                                  state change until SIGINT or SIGTERM; then stop them and exit.
+                                  state change until SIGINT, SIGTERM or SIGHUP; then stop them
+                                  and exit 0.
   serve [SERVER...]               Be an MCP server on stdin/stdout for an AI client (Claude
                                   Desktop, Cursor, VS Code, ...): offer the tools of every server
                                   (or of those named) as SERVER__TOOL, supervised as by watch. A
@@ -55,7 +57,8 @@ Commands, on the servers of the config file:
                                   (default: ~/.config/Claude/claude_desktop_config.json,
                                   ~/.cursor/mcp.json; VS Code needs FILE: a workspace's
                                   .vscode/mcp.json or its settings.json) to the config file,
-                                  saying what was added and what was skipped and why.
+                                  saying what was added and what was skipped and why. Waits up
+                                  to 10 s for another writer of the config (its lock FILE.lock).
 
 Commands, on one server given on the command line (--stdio "CMD ARGS..." or --url URL):
   tools --stdio "CMD ARGS..."               List the server's tools (name and description).
@@ -114,6 +117,8 @@ Exit status:
   1  the tool ran and returned an error result (isError)
   2  connection, protocol or usage error; one line on stderr says what went wrong and,
      when the server process died, its last stderr line
+  128+N  ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129): the call in flight was
+     cancelled at the server, and the servers were closed and waited for
 
 Examples:
   tetherctl status --config ~/.config/Claude/claude_desktop_config.json

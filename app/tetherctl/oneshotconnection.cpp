@@ -20,6 +20,11 @@ OneShotConnection::OneShotConnection(const CommonOptions &options)
         m_loop.quit();
     });
     QObject::connect(session, &McpClientSession::ready, session, [this] { m_loop.quit(); });
+    QObject::connect(&m_interruption, &Interruption::interrupted, session, [this] {
+        if (m_callInFlight != 0)
+            m_session->cancel(m_callInFlight, m_interruption.reason());
+        m_loop.quit();
+    });
     QObject::connect(session, &McpClientSession::closed, session, [this] {
         m_closed = true;
         m_loop.quit();
@@ -39,8 +44,10 @@ OneShotConnection::~OneShotConnection()
 bool OneShotConnection::open()
 {
     m_session->open();
-    while (!m_session->isReady() && m_failure.isEmpty() && !m_closed)
+    while (!m_session->isReady() && m_failure.isEmpty() && !m_closed && !m_interruption.happened())
         m_loop.exec();
+    if (m_interruption.happened())
+        return false;
     if (!m_session->isReady()) {
         printError(u"could not connect to server '%1' (%2): %3"_s.arg(m_options.target.name, m_options.target.shownAs,
                                                                       m_failure));
@@ -64,7 +71,7 @@ std::optional<ToolCallReply> OneShotConnection::callTool(const QString &name, co
                                                          const ProgressHandler &onProgress)
 {
     const auto reply = std::make_shared<std::optional<ToolCallReply>>();
-    m_session->callTool(
+    m_callInFlight = m_session->callTool(
         name, arguments,
         [this, reply](const ToolCallReply &received) {
             *reply = received;
@@ -72,13 +79,14 @@ std::optional<ToolCallReply> OneShotConnection::callTool(const QString &name, co
         },
         onProgress);
     waitFor(*reply);
+    m_callInFlight = 0;
     return *reply;
 }
 
 template<typename Reply>
 void OneShotConnection::waitFor(const std::optional<Reply> &reply)
 {
-    while (!reply && m_failure.isEmpty() && !m_closed)
+    while (!reply && m_failure.isEmpty() && !m_closed && !m_interruption.happened())
         m_loop.exec();
 }
 

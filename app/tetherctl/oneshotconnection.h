@@ -1,5 +1,7 @@
 #pragma once
 
+#include "interruption.h"
+
 #include "protocol/replies.h"
 
 #include <QEventLoop>
@@ -16,7 +18,9 @@ namespace Tether::Ctl {
 
 struct CommonOptions;
 
-// One connection for one command: open, do one thing, close, all on a local event loop.
+// One connection for one command: open, do one thing, close, all on a local event loop. A
+// signal (see Interruption) cancels the call in flight and ends the wait; the connection is
+// then closed as always, when it goes.
 class OneShotConnection final
 {
     Q_DISABLE_COPY_MOVE(OneShotConnection)
@@ -25,14 +29,16 @@ public:
     explicit OneShotConnection(const CommonOptions &options);
     ~OneShotConnection();
 
-    // Prints why when the server could not be reached.
+    // Prints why when the server could not be reached (but not when a signal interrupted).
     bool open();
 
-    // The server's answer; nothing when the connection failed first (failure() says why).
+    // The server's answer; nothing when the connection failed first (failure() says why) or a
+    // signal came (a call is then answered with its cancellation).
     std::optional<ToolListReply> listTools();
     std::optional<ToolCallReply> callTool(const QString &name, const QJsonObject &arguments,
                                           const ProgressHandler &onProgress);
     QString failure() const { return m_failure; }
+    const Interruption &interruption() const { return m_interruption; }
 
 private:
     // Runs the loop until `reply` is set or the connection fails.
@@ -41,7 +47,9 @@ private:
     void close();
 
     const CommonOptions &m_options;
+    Interruption m_interruption; // before the session: signals are handled while it runs
     std::unique_ptr<McpClientSession> m_session;
+    qint64 m_callInFlight = 0;   // the request id of the tool call, while it waits
     QEventLoop m_loop;
     QString m_failure;
     bool m_closed = false;

@@ -16,8 +16,10 @@ int listTools(const CommonOptions &options)
 {
     OneShotConnection connection(options);
     if (!connection.open())
-        return Failure;
+        return connection.interruption().exitStatus().value_or(Failure);
     const std::optional<ToolListReply> reply = connection.listTools();
+    if (const std::optional<int> interrupted = connection.interruption().exitStatus())
+        return *interrupted;
     if (!reply || reply->error) {
         printError(u"server '%1': %2"_s.arg(options.target.name, reply ? reply->error->message : connection.failure()));
         return Failure;
@@ -44,7 +46,7 @@ int callTool(const CommonOptions &options, const QString &toolName, const QJsonO
 {
     OneShotConnection connection(options);
     if (!connection.open())
-        return Failure;
+        return connection.interruption().exitStatus().value_or(Failure);
     ProgressHandler onProgress;
     if (options.verbose) {
         onProgress = [](const ProgressUpdate &update) {
@@ -57,6 +59,8 @@ int callTool(const CommonOptions &options, const QString &toolName, const QJsonO
         };
     }
     const std::optional<ToolCallReply> reply = connection.callTool(toolName, arguments, onProgress);
+    if (const std::optional<int> interrupted = connection.interruption().exitStatus())
+        return *interrupted;
     if (!reply || reply->error) {
         printError(u"calling '%1' on server '%2' failed: %3"_s.arg(
             toolName, options.target.name, reply ? reply->error->message : connection.failure()));

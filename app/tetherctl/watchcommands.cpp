@@ -57,7 +57,7 @@ int watch(const CommonOptions &options, const SupervisorSettings &settings)
 {
     ToolRegistry registry;
     ConnectionSupervisor supervisor(options.target.name, options.target.transport, settings, &registry);
-    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM});
+    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
     QEventLoop loop;
     int exitStatus = Success;
 
@@ -84,7 +84,7 @@ int watch(const CommonOptions &options, const SupervisorSettings &settings)
 int configWatch(const ConfigOptions &options)
 {
     ConfigRun run(options);
-    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM});
+    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
     QEventLoop loop;
     QObject::connect(&run.manager(), &ServerManager::stateChanged, &loop,
                      [&](const ServerStatus &status) { printWatchLine(status, options.json); });

@@ -40,4 +40,25 @@ QString quotedJson(const QJsonValue &value)
     return text;
 }
 
+QString jsonKind(const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::String:
+        return u"a string"_s;
+    case QJsonValue::Double:
+        return u"a number"_s;
+    case QJsonValue::Bool:
+        return u"a boolean"_s;
+    case QJsonValue::Null:
+        return u"null"_s;
+    case QJsonValue::Array:
+        return u"an array"_s;
+    case QJsonValue::Object:
+        return u"an object"_s;
+    case QJsonValue::Undefined:
+        break;
+    }
+    return u"missing"_s;
+}
+
 } // namespace Tether

@@ -21,4 +21,8 @@ QString fieldText(const QJsonValue &value);
 // than 80 characters.
 QString quotedJson(const QJsonValue &value);
 
+// What kind of value it is, for messages about a value of the wrong kind that never show the
+// value itself (it may be a secret): "a string", "an array", "null", "missing", …
+QString jsonKind(const QJsonValue &value);
+
 } // namespace Tether

@@ -1,15 +1,14 @@
 #pragma once
 
 #include <QObject>
-#include <QSocketNotifier>
 
 #include <initializer_list>
-#include <memory>
 
 namespace Tether {
 
 // Turns Unix signals (SIGINT, SIGTERM, …) into a Qt signal on the event loop, through a
-// self-pipe: the handler itself only writes one byte, which is all it may safely do.
+// self-pipe: the handler itself only writes one byte, which is all it may safely do. Several
+// watchers may live at once; every watcher of a signal hears it.
 class UnixSignalWatcher final : public QObject
 {
     Q_OBJECT
@@ -19,13 +18,12 @@ public:
     explicit UnixSignalWatcher(std::initializer_list<int> signalNumbers, QObject *parent = nullptr);
     ~UnixSignalWatcher() override;
 
+    bool watches(int signalNumber) const { return m_signals.contains(signalNumber); }
+
 signals:
     void received(int signalNumber);
 
 private:
-    void onReadable();
-
-    std::unique_ptr<QSocketNotifier> m_notifier;
     QList<int> m_signals;
 };
 

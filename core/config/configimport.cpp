@@ -63,18 +63,22 @@ ImportPreview previewImport(const QByteArray &source, const QString &sourcePath,
     return preview;
 }
 
-ImportResult importServers(const QJsonObject &root, const QByteArray &source, const QString &sourcePath,
+ImportResult importServers(const ConfigDocument &target, const QByteArray &source, const QString &sourcePath,
                            ImportFormat format)
 {
     ImportResult result;
-    result.root = root;
+    result.root = target.root;
+    if (const QStringList lost = definitionsLostByRewrite(target.keyOrder); !lost.isEmpty()) {
+        result.error = u"%1: %2: JSON keeps only the last one, and saving the import would drop the others, so "
+                       "nothing was imported: remove or rename the others, then import again"_s.arg(target.path, lost.join(u"; "_s));
+        return result;
+    }
     const ImportPreview preview = previewImport(source, sourcePath, format);
     if (!preview.error.isEmpty()) {
         result.error = preview.error;
         return result;
     }
-    const QString targetKey = root.contains(u"servers") && !root.contains(u"mcpServers") ? u"servers"_s : u"mcpServers"_s;
-    QJsonObject servers = root.value(targetKey).toObject();
+    QJsonObject servers = target.root.value(target.serversKey).toObject();
     for (const ImportCandidate &candidate : preview.servers) {
         if (servers.contains(candidate.name)) {
             result.skipped.append(servers.value(candidate.name).toObject() == candidate.entry
@@ -89,7 +93,7 @@ ImportResult importServers(const QJsonObject &root, const QByteArray &source, co
         servers.insert(candidate.name, candidate.entry);
         result.added.append(candidate.name);
     }
-    result.root.insert(targetKey, servers);
+    result.root.insert(target.serversKey, servers);
     return result;
 }
 

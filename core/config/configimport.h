@@ -43,10 +43,12 @@ struct ImportResult
     QString error;        // the source could not be read at all; nothing was imported
 };
 
-// Merges the servers of another program's MCP file into Tether's config `root`, each entry as
-// written (url, type and headers included). A server whose name Tether already has, or whose
-// entry Tether could not run, is skipped with the reason.
-ImportResult importServers(const QJsonObject &root, const QByteArray &source, const QString &sourcePath,
+// Merges the servers of another program's MCP file into Tether's config `target` (as read from
+// its file), each entry as written (url, type and headers included). A server whose name Tether
+// already has, or whose entry Tether could not run, is skipped with the reason. Imports nothing
+// when `target` has a server's name or a top-level key written twice: the file written back would
+// keep only the last of each, and the others would be lost without a word.
+ImportResult importServers(const ConfigDocument &target, const QByteArray &source, const QString &sourcePath,
                            ImportFormat format);
 
 } // namespace Tether

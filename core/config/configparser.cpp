@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QSet>
 #include <QUrl>
 
 #include <algorithm>
@@ -29,29 +30,34 @@ QString memberPath(const QString &parent, const QString &key)
     return parent + u"[\""_s + QString(key).replace(u"\\"_s, u"\\\\"_s).replace(u"\""_s, u"\\\""_s) + u"\"]"_s;
 }
 
-namespace {
-
-// For values that may be secrets (env and header values): what kind of value, never the value.
-QString kindOf(const QJsonValue &value)
+QString definedMoreThanOnce(const QString &at, const QList<int> &lines)
 {
-    switch (value.type()) {
-    case QJsonValue::String:
-        return u"a string"_s;
-    case QJsonValue::Double:
-        return u"a number"_s;
-    case QJsonValue::Bool:
-        return u"a boolean"_s;
-    case QJsonValue::Null:
-        return u"null"_s;
-    case QJsonValue::Array:
-        return u"an array"_s;
-    case QJsonValue::Object:
-        return u"an object"_s;
-    case QJsonValue::Undefined:
-        break;
+    QStringList numbers;
+    for (const int line : lines) {
+        if (numbers.isEmpty() || numbers.last() != QString::number(line))
+            numbers.append(QString::number(line));
     }
-    return u"missing"_s;
+    const QString count = QString::number(lines.size());
+    if (numbers.size() < 2)
+        return u"%1 is defined %2 times (line %3)"_s.arg(at, count, numbers.value(0));
+    const QString last = numbers.takeLast();
+    return u"%1 is defined %2 times (lines %3 and %4)"_s.arg(at, count, numbers.join(u", "_s), last);
 }
+
+QStringList definitionsLostByRewrite(const JsonKeyOrder &order)
+{
+    QStringList lost;
+    for (const QString &key : order.duplicateKeys())
+        lost.append(definedMoreThanOnce(key, order.linesOf(key)));
+    for (const QString &serversKey : {u"mcpServers"_s, u"servers"_s}) {
+        const JsonKeyOrder servers = order.members.value(serversKey);
+        for (const QString &name : servers.duplicateKeys())
+            lost.append(definedMoreThanOnce(memberPath(serversKey, name), servers.linesOf(name)));
+    }
+    return lost;
+}
+
+namespace {
 
 QString quotedList(const QStringList &names)
 {
@@ -345,7 +351,7 @@ private:
             return entries;
         if (!value.isObject()) {
             m_sink.add(u"%1 is %2, not an object: it maps %3 names to string values, such as %4"_s.arg(
-                path(field), kindOf(value), what, example));
+                path(field), jsonKind(value), what, example));
             return entries;
         }
         const QJsonObject object = value.toObject();
@@ -363,7 +369,7 @@ private:
             }
             if (!it.value().isString()) {
                 m_sink.add(u"%1 is %2, not a string: every %3 value must be a string; write it in quotes (the value "
-                           "is not shown, it may be a secret)"_s.arg(where, kindOf(it.value()), what));
+                           "is not shown, it may be a secret)"_s.arg(where, jsonKind(it.value()), what));
                 continue;
             }
             const auto expanded = expand(where, it.value().toString());
@@ -603,6 +609,25 @@ private:
     ServerConfig *m_server;
 };
 
+// Every key written more than once inside a server's object, at any depth: JSON keeps the last one
+// and so does Tether, silently unless it says so.
+void warnDuplicateKeys(const Sink &sink, const QString &at, const JsonKeyOrder &order)
+{
+    for (const QString &key : order.duplicateKeys()) {
+        sink.add(definedMoreThanOnce(memberPath(at, key), order.linesOf(key))
+                 + u": JSON keeps only the last one, and Tether uses it; remove the others"_s);
+    }
+    QSet<QString> walked;
+    for (const QString &key : order.keys) {
+        if (!walked.contains(key)) {
+            walked.insert(key);
+            warnDuplicateKeys(sink, memberPath(at, key), order.members.value(key));
+        }
+    }
+    for (qsizetype i = 0; i < order.elements.size(); ++i)
+        warnDuplicateKeys(sink, at + u"[%1]"_s.arg(i), order.elements.at(i));
+}
+
 } // namespace
 
 QString parseErrorLocation(const QByteArray &bytes, const QJsonParseError &error)
@@ -677,13 +702,15 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
         return document;
     }
     const QJsonObject servers = serversValue.toObject();
-    const QStringList order = keyOrder ? keyOrder->members.value(document.serversKey).keys : servers.keys();
+    const JsonKeyOrder serversOrder = document.keyOrder.members.value(document.serversKey);
+    const QStringList order = keyOrder ? serversOrder.keys : servers.keys();
+    const QStringList duplicates = serversOrder.duplicateKeys();
 
-    QStringList seen;
+    QSet<QString> seen;
     for (const QString &name : order) {
         if (seen.contains(name))
             continue;
-        seen.append(name);
+        seen.insert(name);
         const QString at = memberPath(document.serversKey, name);
         const QJsonValue value = servers.value(name);
         if (!value.isObject()) {
@@ -695,10 +722,11 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
         server.name = name;
         server.source = value.toObject();
         ServerReader(path, at, context, &server).read(defaults);
-        if (order.count(name) > 1) {
-            Sink{path, &server.errors}.add(u"%1 is defined %2 times: JSON keeps only the last one; remove or rename "
-                                            "the others"_s.arg(at).arg(order.count(name)));
+        if (duplicates.contains(name)) {
+            Sink{path, &server.errors}.add(definedMoreThanOnce(at, serversOrder.linesOf(name))
+                                           + u": JSON keeps only the last one; remove or rename the others"_s);
         }
+        warnDuplicateKeys(Sink{path, &server.warnings}, at, serversOrder.members.value(name));
         document.servers.append(server);
     }
     return document;

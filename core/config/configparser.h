@@ -22,6 +22,14 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
 // "mcpServers[\"my server\"]" when a dot or space would mislead.
 QString memberPath(const QString &parent, const QString &key);
 
+// "mcpServers.demo is defined 2 times (lines 3 and 9)": how messages name a key written more than
+// once in an object, where JSON keeps only the last.
+QString definedMoreThanOnce(const QString &at, const QList<int> &lines);
+
+// What rewriting a file of key order `order` would drop: each top-level key and each server name
+// (under "mcpServers" or "servers") written more than once, named by definedMoreThanOnce.
+QStringList definitionsLostByRewrite(const JsonKeyOrder &order);
+
 // Nothing but blanks, perhaps after a byte order mark: a file as `touch` leaves it.
 bool isBlankConfig(const QByteArray &bytes);
 // Where and why `bytes` stopped parsing as JSON: "line 4, column 7 (unterminated object)",

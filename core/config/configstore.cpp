@@ -5,7 +5,6 @@
 #include "configfile.h"
 #include "configparser.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 
@@ -26,11 +25,8 @@ ConfigStore::~ConfigStore() = default;
 void ConfigStore::load(FileChanges fileChanges)
 {
     m_fileChanges = fileChanges;
-    QFile file(m_source.path);
-    const QByteArray content = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-    const ConfigDocument read = file.isOpen() ? parseConfig(content, m_source.path, m_context)
-                                              : loadConfig(m_source.path, m_context); // says why it cannot be read
-    const ConfigDocument document = adjusted(read);
+    QByteArray content;
+    const ConfigDocument document = adjusted(loadConfig(m_source.path, m_context, &content));
     follow();
     if (!document.isValid()) {
         m_document = document;
@@ -88,19 +84,16 @@ void ConfigStore::reportUnusable(const QStringList &errors)
                                   .arg(errors.join(u'\n')));
 }
 
-QString ConfigStore::changedOnDisk(const QString &target) const
+QString ConfigStore::changedOnDisk(const QString &target, const ConfigOnDisk &current) const
 {
-    QFile file(target);
     if (m_source.embedded) {
-        return file.exists() ? tr("%1 was created after Tether started on its built-in demo, so nothing was saved over it; "
-                                  "restart Tether to use it, or move it away and make the change again")
-                                   .arg(target)
-                             : QString();
+        return current.exists ? tr("%1 was created after Tether started on its built-in demo, so nothing was saved over it; "
+                                   "restart Tether to use it, or move it away and make the change again")
+                                    .arg(target)
+                              : QString();
     }
-    if (!file.open(QIODevice::ReadOnly))
-        return {}; // gone or unreadable: saveConfig says so, or creates it anew
-    if (file.readAll() == m_content)
-        return {};
+    if (!current.exists || current.content == m_content)
+        return {}; // gone: created anew
     return m_document.isValid() && m_watcher && m_content == m_watcher->lastContent()
                ? tr("%1 changed on disk since Tether read it, so nothing was saved over it; Tether is loading the new "
                     "file now: make the change again")
@@ -113,19 +106,21 @@ QString ConfigStore::changedOnDisk(const QString &target) const
 bool ConfigStore::save(const QJsonObject &root, QString *error)
 {
     const QString target = savePath();
-    if (const QString changed = changedOnDisk(target); !changed.isEmpty()) {
-        if (error)
-            *error = changed;
-        return false;
-    }
     ConfigDocument edited = adjusted(parseConfig(QJsonDocument(root).toJson(), target, m_context));
     if (!edited.isValid()) {
         if (error)
             *error = tr("%1: the edited config cannot be used, so nothing was saved: %2").arg(target, edited.errors.join(u"; "_s));
         return false;
     }
+    // Judged under the lock, so that no other writer can slip in between the check and the write.
+    const auto unlessChangedOnDisk = [&](const ConfigOnDisk &current, QString *why) -> std::optional<QJsonObject> {
+        *why = changedOnDisk(target, current);
+        if (!why->isEmpty())
+            return std::nullopt;
+        return root;
+    };
     QByteArray written;
-    if (!saveConfig(target, root, error, m_document.keyOrder, &written))
+    if (!editConfig(target, unlessChangedOnDisk, error, m_document.keyOrder, &written))
         return false;
     // Read back from what was written, so the servers are listed in the file's order, as a reload lists them.
     edited = adjusted(parseConfig(written, target, m_context));

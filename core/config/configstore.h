@@ -12,6 +12,7 @@
 namespace Tether {
 
 class ConfigWatcher;
+struct ConfigOnDisk;
 
 // The config Tether runs on, as both the window and a text editor change it: the current
 // document, where edits are saved, and the reload of outside edits. The embedded demo is
@@ -47,10 +48,10 @@ public:
     // The file an edit is written to.
     QString savePath() const { return m_source.embedded ? m_userPath : m_source.path; }
 
-    // Writes `root` atomically and applies it at once. Refuses, writing nothing, when `root` is not
-    // a usable config, or when the file on disk is not what Tether last read or wrote (edited by
-    // hand meanwhile, or broken): an edit made on an older copy would undo that change. `error`
-    // then says why.
+    // Writes `root` atomically, under the file's lock (see editConfig), and applies it at once.
+    // Refuses, writing nothing, when `root` is not a usable config, or when the file on disk is not
+    // what Tether last read or wrote (changed by hand or by tetherctl import meanwhile, or broken):
+    // an edit made on an older copy would undo that change. `error` then says why.
     bool save(const QJsonObject &root, QString *error);
 
 signals:
@@ -64,8 +65,8 @@ private:
     ConfigDocument adjusted(ConfigDocument document) const;
     void adopt(const ConfigDocument &document, const QByteArray &content);
     void reportUnusable(const QStringList &errors);
-    // Why the file on disk cannot take an edit now; empty when it can.
-    QString changedOnDisk(const QString &target) const;
+    // Why the file on disk, as found under its lock, cannot take an edit now; empty when it can.
+    QString changedOnDisk(const QString &target, const ConfigOnDisk &current) const;
 
     ConfigSource m_source;
     FileChanges m_fileChanges = FileChanges::Follow;

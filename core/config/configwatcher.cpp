@@ -1,9 +1,9 @@
 #include "configwatcher.h"
 
 #include "common/logging.h"
+#include "configfile.h"
 #include "configparser.h"
 
-#include <QFile>
 #include <QFileInfo>
 
 namespace Tether {
@@ -18,10 +18,16 @@ ConfigWatcher::ConfigWatcher(QString path, ConfigContext context, std::chrono::m
     connect(&m_debounce, &QTimer::timeout, this, &ConfigWatcher::reload);
     // The folder too: a save by rename replaces the file the watcher was following.
     connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, [this] { m_debounce.start(); });
-    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, [this] { m_debounce.start(); });
-    QFile file(m_path);
-    if (file.open(QIODevice::ReadOnly))
-        m_lastContent = file.readAll();
+    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, [this] {
+        // Other files of the folder (each writer's lock file, an editor's backup) do not put off
+        // the reload of this one.
+        if (const FileStamp now = stamp(); now != m_stamp) {
+            m_stamp = now;
+            m_debounce.start();
+        }
+    });
+    m_lastContent = readConfigFile(m_path, &m_readError).value_or(QByteArray());
+    m_stamp = stamp();
     watch();
 }
 
@@ -34,17 +40,35 @@ void ConfigWatcher::watch()
         m_watcher.addPath(folder);
 }
 
+ConfigWatcher::FileStamp ConfigWatcher::stamp() const
+{
+    const QFileInfo info(m_path);
+    if (!info.exists())
+        return {};
+    // A file renamed over this one (as every save is) was created anew.
+    return {true, info.size(), info.lastModified(), info.birthTime()};
+}
+
 void ConfigWatcher::reload()
 {
     watch(); // a renamed-over file is a new inode: follow it again
-    QFile file(m_path);
-    if (!file.open(QIODevice::ReadOnly))
-        return; // mid-rename or deleted: the next change event brings it back
-    const QByteArray content = file.readAll();
-    if (content == m_lastContent)
+    QString error;
+    const std::optional<QByteArray> content = readConfigFile(m_path, &error);
+    if (!content) {
+        if (!QFileInfo::exists(m_path) || error == m_readError)
+            return; // mid-rename or deleted (the next change event brings it back), or said already
+        // Too large, or unreadable: reported as a file that cannot be used is.
+        m_readError = error;
+        m_lastContent.clear();
+        spdlog::error("{} changed but cannot be used, the running servers stay as they were: {}", m_path, error);
+        emit reloadFailed({error});
         return;
-    m_lastContent = content;
-    const ConfigDocument document = parseConfig(content, m_path, m_context);
+    }
+    if (*content == m_lastContent && m_readError.isEmpty())
+        return;
+    m_readError.clear();
+    m_lastContent = *content;
+    const ConfigDocument document = parseConfig(*content, m_path, m_context);
     if (!document.isValid()) {
         spdlog::error("{} changed but cannot be used, the running servers stay as they were: {}", m_path,
                       document.errors.join(QStringLiteral("; ")));

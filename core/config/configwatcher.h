@@ -3,6 +3,7 @@
 #include "configcontext.h"
 #include "serverconfig.h"
 
+#include <QDateTime>
 #include <QFileSystemWatcher>
 #include <QObject>
 #include <QTimer>
@@ -22,7 +23,8 @@ public:
                   QObject *parent = nullptr);
 
     const QString &path() const { return m_path; }
-    // The file's content as last read: what the latest reloaded() or reloadFailed() was about.
+    // The file's content as last read: what the latest reloaded() or reloadFailed() was about
+    // (empty when the file could not be read at all).
     const QByteArray &lastContent() const { return m_lastContent; }
 
 signals:
@@ -31,14 +33,28 @@ signals:
     void reloadFailed(const QStringList &errors);
 
 private:
+    // What tells one version of the file from another without reading it.
+    struct FileStamp
+    {
+        bool exists = false;
+        qint64 size = 0;
+        QDateTime modified;
+        QDateTime created;
+
+        bool operator==(const FileStamp &) const = default;
+    };
+
     void watch();
     void reload();
+    FileStamp stamp() const;
 
     QString m_path;
     ConfigContext m_context;
     QFileSystemWatcher m_watcher;
     QTimer m_debounce;
     QByteArray m_lastContent;
+    FileStamp m_stamp; // as the folder's last change left the file
+    QString m_readError; // why the file could not be read last time; empty when it was
 };
 
 } // namespace Tether

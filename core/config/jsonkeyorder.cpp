@@ -60,6 +60,7 @@ private:
             if (peek() != '"')
                 return false;
             const qsizetype start = m_pos;
+            const int line = lineAt(start);
             if (!skipString())
                 return false;
             // Qt's own parser decodes the escapes of the name.
@@ -72,6 +73,7 @@ private:
             if (!readValue(&member))
                 return false;
             order->keys.append(name);
+            order->lines.append(line);
             order->members.insert(name, member);
             const char next = peek();
             ++m_pos;
@@ -116,8 +118,18 @@ private:
         return false;
     }
 
+    // Names are met in file order, so the line breaks are counted once, from the last name on.
+    int lineAt(qsizetype pos)
+    {
+        m_line += int(m_bytes.sliced(m_countedTo, pos - m_countedTo).count('\n'));
+        m_countedTo = pos;
+        return m_line;
+    }
+
     QByteArrayView m_bytes;
     qsizetype m_pos = 0;
+    qsizetype m_countedTo = 0;
+    int m_line = 1;
 };
 
 // A string, number, boolean or null exactly as QJsonDocument writes it: it writes only arrays
@@ -202,6 +214,32 @@ void writeValue(const QJsonValue &value, const JsonKeyOrder &order, int depth, Q
 std::optional<JsonKeyOrder> JsonKeyOrder::scan(QByteArrayView json)
 {
     return KeyOrderScanner(json).scan();
+}
+
+QStringList JsonKeyOrder::duplicateKeys() const
+{
+    QStringList duplicates;
+    QSet<QString> seen;
+    QSet<QString> reported;
+    for (const QString &key : keys) {
+        if (!seen.contains(key))
+            seen.insert(key);
+        else if (!reported.contains(key)) {
+            reported.insert(key);
+            duplicates.append(key);
+        }
+    }
+    return duplicates;
+}
+
+QList<int> JsonKeyOrder::linesOf(const QString &key) const
+{
+    QList<int> found;
+    for (qsizetype i = 0; i < keys.size() && i < lines.size(); ++i) {
+        if (keys.at(i) == key)
+            found.append(lines.at(i));
+    }
+    return found;
 }
 
 QByteArray toOrderedJson(const QJsonObject &root, const JsonKeyOrder &order)

@@ -16,11 +16,18 @@ namespace Tether {
 struct JsonKeyOrder
 {
     QStringList keys;                     // an object's member names as written, duplicates included
+    QList<int> lines;                     // the line each of `keys` is written on, from 1
     QHash<QString, JsonKeyOrder> members; // the order inside each member (the last of a name: JSON keeps it)
     QList<JsonKeyOrder> elements;         // the order inside each element of an array
 
     // The order of text that already parsed as JSON; nothing when it cannot be followed.
     static std::optional<JsonKeyOrder> scan(QByteArrayView json);
+
+    // The names written more than once in this object (JSON keeps the last of each), in the order
+    // of their first appearance.
+    QStringList duplicateKeys() const;
+    // The lines `key` is written on, in file order.
+    QList<int> linesOf(const QString &key) const;
 };
 
 // `root` as QJsonDocument writes it Indented (the same spacing, numbers and escapes), with the

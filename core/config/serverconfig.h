@@ -51,6 +51,7 @@ struct ServerConfig
     QStringList hiddenTools;
     QJsonObject source;   // the server's object exactly as in the file
     QStringList errors;   // why the server is invalid; an invalid server is shown, never started
+    QStringList warnings; // what the file says that Tether reads one way but was likely not meant so (a key written twice)
 
     bool isValid() const { return errors.isEmpty(); }
     // Equal settings: a reload leaves the running server alone. The hidden tools do not count.

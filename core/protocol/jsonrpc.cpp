@@ -73,6 +73,94 @@ Message classify(const QJsonObject &object)
     return message;
 }
 
+static bool isJsonSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static qsizetype skipSpaces(QByteArrayView text, qsizetype from)
+{
+    while (from < text.size() && isJsonSpace(text[from]))
+        ++from;
+    return from;
+}
+
+// The index of the quote that ends the string whose opening quote is at `quote`; size() when
+// it never ends.
+static qsizetype endOfString(QByteArrayView text, qsizetype quote)
+{
+    for (qsizetype i = quote + 1; i < text.size(); ++i) {
+        if (text[i] == '\\')
+            ++i;
+        else if (text[i] == '"')
+            return i;
+    }
+    return text.size();
+}
+
+// An id as a response carries it: an integer or a string, starting at `from`; `end` gets the
+// index of its last byte.
+static QJsonValue idAt(QByteArrayView text, qsizetype from, qsizetype *end)
+{
+    if (from >= text.size())
+        return QJsonValue::Undefined;
+    if (text[from] == '"') {
+        *end = endOfString(text, from);
+        if (*end >= text.size())
+            return QJsonValue::Undefined;
+        // Parsed on its own, so an id that is itself damaged is no id.
+        const QByteArray wrapped = '[' + text.sliced(from, *end - from + 1).toByteArray() + ']';
+        return QJsonDocument::fromJson(wrapped).array().at(0);
+    }
+    qsizetype i = from + (text[from] == '-' ? 1 : 0);
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+        ++i;
+    const bool integer = i > from && text[i - 1] != '-'
+                         && (i == text.size() || (text[i] != '.' && text[i] != 'e' && text[i] != 'E'));
+    bool ok = false;
+    const qint64 number = integer ? text.sliced(from, i - from).toLongLong(&ok) : 0;
+    *end = i - 1;
+    return ok ? QJsonValue(number) : QJsonValue(QJsonValue::Undefined);
+}
+
+// The top-level "id" of an object that failed to parse somewhere, when it has no top-level
+// "method" (a response, not a request of the server). One linear pass that skips strings with
+// their escapes and counts nesting without following it, so a damaged value (bad UTF-8, a NUL,
+// nesting too deep) hides none of the keys around it.
+static QJsonValue damagedReplyId(QByteArrayView text)
+{
+    qsizetype i = skipSpaces(text, 0);
+    if (i == text.size() || text[i] != '{')
+        return QJsonValue::Undefined;
+    QJsonValue id = QJsonValue::Undefined;
+    bool hasMethod = false;
+    int depth = 0;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (--depth == 0)
+                break;
+        } else if (c == '"') {
+            const qsizetype start = i;
+            i = endOfString(text, start);
+            const qsizetype colon = skipSpaces(text, i + 1);
+            if (depth != 1 || colon >= text.size() || text[colon] != ':')
+                continue;
+            const QByteArrayView key = text.sliced(start + 1, i - start - 1);
+            if (key == "method") {
+                hasMethod = true;
+            } else if (key == "id") {
+                if (!id.isUndefined())
+                    return QJsonValue::Undefined; // twice: which one would be meant?
+                id = idAt(text, skipSpaces(text, colon + 1), &i);
+            }
+        }
+    }
+    return hasMethod ? QJsonValue(QJsonValue::Undefined) : id;
+}
+
 DecodedPayload decodePayload(QByteArrayView payload)
 {
     DecodedPayload decoded;
@@ -83,6 +171,7 @@ DecodedPayload decodePayload(QByteArrayView payload)
                             .arg(parseError.errorString())
                             .arg(parseError.offset)
                             .arg(excerpt(payload));
+        decoded.damagedReplyId = damagedReplyId(payload);
         return decoded;
     }
     if (document.isObject()) {
@@ -124,6 +213,13 @@ QJsonObject makeError(const QJsonValue &id, int code, const QString &message)
     return {{u"jsonrpc"_s, u"2.0"_s},
             {u"id"_s, id},
             {u"error"_s, QJsonObject{{u"code"_s, code}, {u"message"_s, message}}}};
+}
+
+QJsonObject makeDamagedReplyError(const QJsonValue &id, const QString &damage)
+{
+    return makeError(id, InvalidReply,
+                     u"the server answered with %1; this is a fault of the server (update it or report it to its "
+                     "authors)"_s.arg(damage));
 }
 
 QByteArray serialize(const QJsonObject &message)

@@ -22,9 +22,12 @@ enum ErrorCode : int {
     // A request the transport itself failed (an HTTP error status, a network error, its own
     // transfer timeout): no answer from the MCP server came.
     TransportError = -32003,
+    // The server answered, but with nothing usable: a reply that cannot be parsed, or a result
+    // of the wrong shape. A protocol error of that server.
+    InvalidReply = -32004,
     // A request that was never sent: its server is not connected (starting, reconnecting, failed,
     // stopped or disabled). Safe to send again once it is.
-    ServerUnavailable = -32004,
+    ServerUnavailable = -32005,
     RequestCancelled = -32800,
 };
 
@@ -55,8 +58,15 @@ struct DecodedPayload
 {
     QList<QJsonObject> messages;
     QString error; // set when the payload is not JSON or holds no message objects
+    // A payload that is not JSON may still show at its top level the "id" of a response (and no
+    // "method"): the request it answers can then fail at once rather than wait for its timeout.
+    // Undefined when no such id can be told.
+    QJsonValue damagedReplyId = QJsonValue::Undefined;
 };
 DecodedPayload decodePayload(QByteArrayView payload);
+// The answer, in place of the server's, to the request whose reply arrived as `damage`
+// ("a line on stdout that is not JSON (…)").
+QJsonObject makeDamagedReplyError(const QJsonValue &id, const QString &damage);
 
 QJsonObject makeRequest(const QJsonValue &id, const QString &method, const QJsonObject &params = {});
 QJsonObject makeNotification(const QString &method, const QJsonObject &params = {});

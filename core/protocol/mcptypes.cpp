@@ -1,5 +1,7 @@
 #include "mcptypes.h"
 
+#include "common/jsontext.h"
+
 #include <QJsonDocument>
 
 using namespace Qt::StringLiterals;
@@ -38,13 +40,75 @@ QJsonObject ToolDefinition::raw() const
     return QJsonDocument::fromJson(json).object();
 }
 
-ToolCallResult parseToolCallResult(const QJsonObject &result)
+// False, with `error` set, when `object` has no `key` of type `expected`; one that may be
+// left out is judged only when present.
+static bool hasField(const QJsonObject &object, QStringView key, QJsonValue::Type expected, bool required,
+                     QString *error)
 {
+    const QJsonValue value = object.value(key);
+    if (value.type() == expected || (!required && value.isUndefined()))
+        return true;
+    *error = value.isUndefined() ? u"\"%1\" is missing"_s.arg(key)
+                                 : u"\"%1\" is %2, not %3"_s.arg(key, jsonKind(value),
+                                                                  jsonKind(QJsonValue(expected)));
+    return false;
+}
+
+static bool isObject(const QJsonValue &result, QString *error)
+{
+    if (result.isObject())
+        return true;
+    *error = u"the result is %1, not an object"_s.arg(jsonKind(result));
+    return false;
+}
+
+std::optional<ServerIdentity> parseInitializeResult(const QJsonValue &result, QString *error)
+{
+    if (!isObject(result, error))
+        return std::nullopt;
+    const QJsonObject object = result.toObject();
+    if (!hasField(object, u"protocolVersion", QJsonValue::String, true, error)
+        || !hasField(object, u"capabilities", QJsonValue::Object, true, error)
+        || !hasField(object, u"serverInfo", QJsonValue::Object, true, error)
+        || !hasField(object, u"instructions", QJsonValue::String, false, error))
+        return std::nullopt;
+    const QJsonObject info = object.value(u"serverInfo").toObject();
+    ServerIdentity identity;
+    identity.protocolVersion = object.value(u"protocolVersion").toString();
+    identity.name = info.value(u"name").toString();
+    identity.version = info.value(u"version").toString();
+    identity.title = info.value(u"title").toString();
+    identity.instructions = object.value(u"instructions").toString();
+    identity.capabilities = object.value(u"capabilities").toObject();
+    return identity;
+}
+
+std::optional<ToolListPage> parseToolListPage(const QJsonValue &result, QString *error)
+{
+    if (!isObject(result, error))
+        return std::nullopt;
+    const QJsonObject object = result.toObject();
+    // A null cursor says "no next page" as plainly as a missing one.
+    if (!hasField(object, u"tools", QJsonValue::Array, true, error)
+        || (!object.value(u"nextCursor").isNull() && !hasField(object, u"nextCursor", QJsonValue::String, false, error)))
+        return std::nullopt;
+    return ToolListPage{object.value(u"tools").toArray(), object.value(u"nextCursor").toString()};
+}
+
+std::optional<ToolCallResult> parseToolCallResult(const QJsonValue &result, QString *error)
+{
+    if (!isObject(result, error))
+        return std::nullopt;
+    const QJsonObject object = result.toObject();
+    if (!hasField(object, u"content", QJsonValue::Array, true, error)
+        || !hasField(object, u"isError", QJsonValue::Bool, false, error)
+        || !hasField(object, u"structuredContent", QJsonValue::Object, false, error))
+        return std::nullopt;
     ToolCallResult parsed;
-    parsed.raw = result;
-    parsed.content = result.value(u"content").toArray();
-    parsed.isError = result.value(u"isError").toBool(false);
-    parsed.structuredContent = result.value(u"structuredContent");
+    parsed.raw = object;
+    parsed.content = object.value(u"content").toArray();
+    parsed.isError = object.value(u"isError").toBool(false);
+    parsed.structuredContent = object.value(u"structuredContent");
     return parsed;
 }
 

@@ -58,6 +58,22 @@ QList<ToolParameter> toolParameters(const QJsonObject &inputSchema);
 // Parses one entry of a tools/list result; std::nullopt with `error` set when it is unusable.
 std::optional<ToolDefinition> parseToolDefinition(const QJsonValue &value, QString *error);
 
+// The parsers of whole results take a result as the server sent it. A result of the wrong shape
+// is a protocol error of the server, never taken as empty: std::nullopt, with `error` saying
+// what is wrong ("\"tools\" is a string, not an array").
+
+// The server's answer to initialize, with the version it chose.
+std::optional<ServerIdentity> parseInitializeResult(const QJsonValue &result, QString *error);
+
+// One page of a tools/list result: its entries, each still to be judged on its own with
+// parseToolDefinition, and the cursor of the next page (empty on the last).
+struct ToolListPage
+{
+    QJsonArray tools;
+    QString nextCursor;
+};
+std::optional<ToolListPage> parseToolListPage(const QJsonValue &result, QString *error);
+
 struct ToolCallResult
 {
     QJsonArray content;
@@ -66,7 +82,7 @@ struct ToolCallResult
     QJsonObject raw;
 };
 
-ToolCallResult parseToolCallResult(const QJsonObject &result);
+std::optional<ToolCallResult> parseToolCallResult(const QJsonValue &result, QString *error);
 
 // Human-readable rendering of a content list: text as is, other kinds summarised.
 QString renderContent(const QJsonArray &content);

@@ -45,6 +45,14 @@ QString McpClientSession::serverLabel() const
     return u"server '%1'"_s.arg(m_options.serverName);
 }
 
+JsonRpc::Error McpClientSession::wrongShape(const QString &method, const QString &what) const
+{
+    return {JsonRpc::InvalidReply,
+            u"%1 answered '%2' with a result of the wrong shape (%3): a protocol error of the server; update it or "
+            "report it to its authors"_s.arg(serverLabel(), method, what),
+            {}};
+}
+
 void McpClientSession::open()
 {
     Q_ASSERT(m_state == State::Idle);
@@ -85,21 +93,20 @@ void McpClientSession::onInitializeReply(const RpcReply &reply)
         fail(u"initialize failed: "_s + reply.error->message);
         return;
     }
-    const QJsonObject result = reply.result.toObject();
-    const QString version = result.value(u"protocolVersion").toString();
+    QString wrong;
+    std::optional<ServerIdentity> identity = parseInitializeResult(reply.result, &wrong);
+    if (!identity) {
+        fail(wrongShape(u"initialize"_s, wrong).message);
+        return;
+    }
+    const QString version = identity->protocolVersion;
     if (!supportedProtocolVersions().contains(version)) {
         fail(u"%1 answered protocol version '%2', which Tether does not speak (Tether speaks %3); "
              "update the server or Tether"_s
                  .arg(serverLabel(), version, supportedProtocolVersions().join(u", "_s)));
         return;
     }
-    const QJsonObject info = result.value(u"serverInfo").toObject();
-    m_serverIdentity.protocolVersion = version;
-    m_serverIdentity.name = info.value(u"name").toString();
-    m_serverIdentity.version = info.value(u"version").toString();
-    m_serverIdentity.title = info.value(u"title").toString();
-    m_serverIdentity.instructions = result.value(u"instructions").toString();
-    m_serverIdentity.capabilities = result.value(u"capabilities").toObject();
+    m_serverIdentity = std::move(*identity);
 
     notify(u"notifications/initialized"_s);
     // Initializing -> Ready
@@ -345,8 +352,15 @@ void McpClientSession::fetchToolPage(const QString &cursor, std::shared_ptr<Tool
             handler(*accumulated);
             return;
         }
-        const QJsonObject result = reply.result.toObject();
-        for (const QJsonValue &entry : result.value(u"tools").toArray()) {
+        QString wrong;
+        const std::optional<ToolListPage> page = parseToolListPage(reply.result, &wrong);
+        if (!page) {
+            accumulated->error = wrongShape(u"tools/list"_s, wrong);
+            accumulated->error->message.prepend(u"tools/list failed: "_s);
+            handler(*accumulated);
+            return;
+        }
+        for (const QJsonValue &entry : page->tools) {
             QString error;
             std::optional<ToolDefinition> tool = parseToolDefinition(entry, &error);
             if (!tool) {
@@ -361,18 +375,21 @@ void McpClientSession::fetchToolPage(const QString &cursor, std::shared_ptr<Tool
             }
             accumulated->tools.append(*tool);
         }
-        const QString next = result.value(u"nextCursor").toString();
+        const QString &next = page->nextCursor;
         if (next.isEmpty()) {
             for (const QString &warning : std::as_const(accumulated->warnings))
                 spdlog::warn("{}: tools/list: {}", serverLabel(), warning);
             handler(*accumulated);
             return;
         }
-        if (seenCursors->contains(next) || seenCursors->size() >= MaxToolPages) {
-            accumulated->error = JsonRpc::Error{
-                JsonRpc::InternalError,
-                u"tools/list failed: %1 returned the cursor '%2' again; its pagination never ends"_s.arg(serverLabel(), next),
-                {}};
+        const qsizetype pagesRead = seenCursors->size() + 1;
+        if (seenCursors->contains(next) || pagesRead >= MaxToolPages) {
+            const QString why = seenCursors->contains(next)
+                                    ? u"%1 returned the cursor '%2' again; its pagination never ends"_s.arg(serverLabel(), next)
+                                    : u"%1 still gave a next cursor after %2 pages, the most Tether reads; its pagination seems never to end"_s
+                                          .arg(serverLabel())
+                                          .arg(pagesRead);
+            accumulated->error = JsonRpc::Error{JsonRpc::InvalidReply, u"tools/list failed: "_s + why, {}};
             handler(*accumulated);
             return;
         }
@@ -389,14 +406,16 @@ qint64 McpClientSession::callTool(const QString &name, const QJsonObject &argume
         u"tools/call"_s, params,
         [this, handler = std::move(handler)](const RpcReply &reply) {
             ToolCallReply callReply;
+            QString wrong;
             // An error result is the server's error message, scrubbed as one; a result is the tool's data.
-            const QJsonObject result = reply.result.toObject();
-            if (reply.ok() && result.value(u"isError").toBool())
-                callReply.result = parseToolCallResult(m_transport->secrets().scrub(result).toObject());
-            else if (reply.ok())
-                callReply.result = parseToolCallResult(result);
-            else
+            const bool errorResult = reply.ok() && reply.result.toObject().value(u"isError").toBool();
+            const QJsonValue result = errorResult ? m_transport->secrets().scrub(reply.result) : reply.result;
+            if (!reply.ok())
                 callReply.error = reply.error;
+            else if (std::optional<ToolCallResult> parsed = parseToolCallResult(result, &wrong))
+                callReply.result = std::move(*parsed);
+            else
+                callReply.error = wrongShape(u"tools/call"_s, wrong);
             callReply.fromServer = reply.fromServer;
             handler(callReply);
         },

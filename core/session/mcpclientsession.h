@@ -120,6 +120,8 @@ private:
                        std::shared_ptr<QSet<QString>> seenCursors,
                        ToolListHandler handler);
     QString serverLabel() const;
+    // The failure of a request whose result has the wrong shape, `what` saying how.
+    JsonRpc::Error wrongShape(const QString &method, const QString &what) const;
 
     std::unique_ptr<Transport> m_transport;
     SessionOptions m_options;

@@ -39,9 +39,11 @@ ConnectionSupervisor::ConnectionSupervisor(QString name, TransportFactory transp
         spdlog::info("{}: answers pings again", label());
         publish();
     });
-    // The heartbeat runs only while the current generation is established.
-    connect(&m_heartbeat, &Heartbeat::lost, this,
-            [this](const QString &reason) { onGenerationFailed(m_currentGeneration, reason); });
+    // The heartbeat runs only while the current generation is established. A server that
+    // answers no ping cannot react to a polite close either: it is ended at once.
+    connect(&m_heartbeat, &Heartbeat::lost, this, [this](const QString &reason) {
+        onGenerationFailed(m_currentGeneration, reason, Ending::AtOnce);
+    });
 }
 
 ConnectionSupervisor::~ConnectionSupervisor()
@@ -342,7 +344,7 @@ void ConnectionSupervisor::onStabilityWindowElapsed()
     }
 }
 
-void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &reason)
+void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &reason, Ending ending)
 {
     if (!isCurrent(number))
         return;
@@ -379,6 +381,8 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
     // Closed only now that the decision is published: a transport may report closed at once
     // (freeing `generation`), and that report must not be the first word of the new state.
     session->close();
+    if (ending == Ending::AtOnce)
+        session->transport()->abort();
 }
 
 void ConnectionSupervisor::closeCurrentGeneration()

@@ -102,13 +102,17 @@ private:
         bool failureHandled = false;  // one decision per generation, however many signals arrive
     };
 
+    // How a failed generation's connection is ended: by the transport's bounded close, or at
+    // once (for stdio: SIGKILL of the server's group) when the server is known not to respond.
+    enum class Ending { Close, AtOnce };
+
     bool isCurrent(quint64 generation) const;
     Generation *current() const;
     void apply(const SupervisorDecision &decision, const QString &reason);
     void launchWhenClear();
     void launchGeneration();
     void onSessionReady(quint64 generation);
-    void onGenerationFailed(quint64 generation, const QString &reason);
+    void onGenerationFailed(quint64 generation, const QString &reason, Ending ending = Ending::Close);
     void onGenerationClosed(quint64 generation, const SessionClosure &closure);
     void closeCurrentGeneration();
     void onBackoffElapsed();

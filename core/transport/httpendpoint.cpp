@@ -4,10 +4,13 @@
 #include "common/logging.h"
 #include "config/httpheader.h"
 #include "protocol/jsonrpc.h"
+#include "transport.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QUrlQuery>
+
+#include <memory>
 
 using namespace Qt::StringLiterals;
 
@@ -49,24 +52,42 @@ void followOnlySafeRedirects(QNetworkReply *reply, const HttpServerEndpoint &end
     // reply's url is the target.
     const bool get = reply->operation() == QNetworkAccessManager::GetOperation;
     const QUrl origin = reply->url();
-    QObject::connect(reply, &QNetworkReply::redirected, reply, [reply, endpoint, get, origin](const QUrl &target) {
+    // A loop is refused as soon as it closes: Qt 6.4 would follow it until it loses track of
+    // the reply and reports two errors for it.
+    auto visited = std::make_shared<QList<QUrl>>(QList<QUrl>{origin});
+    QObject::connect(reply, &QNetworkReply::redirected, reply, [reply, endpoint, get, origin, visited](const QUrl &target) {
         const int status = httpStatusOf(*reply);
         const bool keepsMethod = get || status == 307 || status == 308;
-        if (isSameOrigin(target, origin) && keepsMethod) {
+        const bool loops = visited->contains(target);
+        if (isSameOrigin(target, origin) && keepsMethod && !loops) {
+            visited->append(target);
             emit reply->redirectAllowed();
             return;
         }
         const QString where = target.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
-        const QString why = keepsMethod
-                                ? u"which is another origin; Tether follows redirects only to the same scheme, "
-                                  "host and port, so that the configured headers go nowhere else. If the server "
-                                  "moved, put the new url in the config"_s
-                                : u"which would turn the POST into a GET; is the url the server's MCP endpoint? "
-                                  "If the server moved, put the new url in the config"_s;
+        QString why;
+        if (!keepsMethod) {
+            why = u"which would turn the POST into a GET; is the url the server's MCP endpoint? If the server moved, "
+                  "put the new url in the config"_s;
+        } else if (!isSameOrigin(target, origin)) {
+            why = u"which is another origin; Tether follows redirects only to the same scheme, host and port, so that "
+                  "the configured headers go nowhere else. If the server moved, put the new url in the config"_s;
+        } else {
+            why = u"which leads back to an address already passed: a redirect loop (%1 redirects). Check the url in "
+                  "the config (a trailing slash?) and the redirects of the server or its proxy"_s.arg(visited->size());
+        }
         reply->setProperty(RefusedRedirectProperty, u"%1 answered with HTTP %2, a redirect to %3, %4"_s.arg(
                                                         endpoint.shown()).arg(status).arg(where, why));
         reply->abort();
     });
+}
+
+void discardReply(QNetworkReply *reply, const QObject *receiver)
+{
+    reply->disconnect(receiver);
+    // Nor is a redirect followed or refused meanwhile.
+    QObject::disconnect(reply, &QNetworkReply::redirected, nullptr, nullptr);
+    reply->deleteLater();
 }
 
 QString refusedRedirect(const QNetworkReply &reply)
@@ -210,9 +231,8 @@ QString notJson(const HttpServerEndpoint &endpoint, const QString &what, const Q
 
 QString tooLarge(const HttpServerEndpoint &endpoint, const QString &what, qsizetype limit)
 {
-    const QString size = limit % (1024 * 1024) == 0 ? u"%1 MiB"_s.arg(limit / (1024 * 1024)) : u"%1 bytes"_s.arg(limit);
     return u"%1 answered %2 with more than %3 in one message; Tether refuses messages that large"_s.arg(
-        endpoint.shown(), what, size);
+        endpoint.shown(), what, byteLimitText(limit));
 }
 
 } // namespace HttpErrors

@@ -35,11 +35,19 @@ struct HttpServerEndpoint
 
 // Qt would follow a redirect anywhere, sending the configured headers (Authorization) along,
 // and turns a POST answered 301/302/303 into a GET. `reply` follows only a redirect to the
-// same scheme, host and port that keeps its method (any for GET, 307/308 for others); any
-// other is aborted and refusedRedirect() says why.
+// same scheme, host and port that keeps its method (any for GET, 307/308 for others) and that
+// does not lead back to where it came from (a loop); any other is aborted and
+// refusedRedirect() says why.
 void followOnlySafeRedirects(QNetworkReply *reply, const HttpServerEndpoint &endpoint);
 QString refusedRedirect(const QNetworkReply &reply); // empty when none was refused
 bool isSameOrigin(const QUrl &a, const QUrl &b);
+
+// Lets go of a reply that `receiver` no longer wants, and stops its transfer. Not with abort():
+// Qt 6.4 reports an error its network thread had already queued for the reply (an HTTP error
+// status, say) after the one abort() sets, and warns "QNetworkReplyImplPrivate::error: Internal
+// problem, this method must only be called once". Deleting the reply stops the transfer just
+// the same and drops what was queued for it.
+void discardReply(QNetworkReply *reply, const QObject *receiver);
 
 struct HttpTransportOptions
 {

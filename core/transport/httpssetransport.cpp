@@ -82,10 +82,16 @@ void HttpSseTransport::onStreamData()
         if (event.type == "endpoint") {
             onEndpoint(event.data);
         } else if (event.type == "message" && !event.data.isEmpty()) {
-            const JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(event.data);
-            if (!decoded.error.isEmpty())
-                emit inputSkipped(u"skipped an event from %1 that is %2"_s.arg(m_endpoint.shown(), decoded.error));
-            for (const QJsonObject &message : decoded.messages) {
+            JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(event.data);
+            if (!decoded.error.isEmpty()) {
+                const QString damage = u"an event from %1 that is %2"_s.arg(m_endpoint.shown(), decoded.error);
+                emit inputSkipped(u"skipped "_s + damage);
+                if (!guard)
+                    return;
+                if (!decoded.damagedReplyId.isUndefined())
+                    decoded.messages.append(JsonRpc::makeDamagedReplyError(decoded.damagedReplyId, damage));
+            }
+            for (const QJsonObject &message : std::as_const(decoded.messages)) {
                 if (m_stage != Stage::Open)
                     break; // nothing is spoken before the endpoint is known
                 emit messageReceived(message);
@@ -229,18 +235,13 @@ void HttpSseTransport::closeWithError(const QString &error)
 void HttpSseTransport::abortAll()
 {
     if (m_stream) {
-        m_stream->disconnect(this);
-        m_stream->abort();
-        m_stream->deleteLater();
+        discardReply(m_stream, this);
         m_stream = nullptr;
     }
     const auto posts = std::move(m_posts);
     m_posts.clear();
-    for (const auto &[reply, post] : posts) {
-        reply->disconnect(this);
-        reply->abort();
-        reply->deleteLater();
-    }
+    for (const auto &[reply, post] : posts)
+        discardReply(reply, this);
 }
 
 } // namespace Tether

@@ -4,10 +4,15 @@
 #include "protocol/jsonrpc.h"
 #include "spawnqueue.h"
 
-#include <QDir>
+#include <QCoreApplication>
+#include <QSocketNotifier>
 
+#include <cerrno>
 #include <csignal>
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -16,6 +21,13 @@ namespace Tether {
 
 // One stderr line longer than this is cut: stderr is a log, not a data channel.
 static constexpr qsizetype MaxStderrLineBytes = 8 * 1024;
+// How long Tether, quitting, waits for a launcher that has not said yet which pid its server has.
+static constexpr int LauncherReportWaitMs = 5000;
+
+static QString launcherPath()
+{
+    return QCoreApplication::applicationDirPath() + u"/tether-launcher"_s;
+}
 
 StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions options, QObject *parent)
     : Transport(SecretScrubber(command.secretValues()), parent)
@@ -27,7 +39,9 @@ StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions
     // The escalation graces are promised to servers: never cut them short.
     m_closeTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_closeTimer, &QTimer::timeout, this, &StdioTransport::onCloseTimer);
-    connect(&m_process, &QProcess::started, this, &StdioTransport::onStarted);
+    m_stdoutEndTimer.setSingleShot(true);
+    m_stdoutEndTimer.setInterval(options.stdoutEndGrace);
+    connect(&m_stdoutEndTimer, &QTimer::timeout, this, &StdioTransport::onStdoutEnded);
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &StdioTransport::onStdout);
     connect(&m_process, &QProcess::readyReadStandardError, this, &StdioTransport::onStderr);
     connect(&m_process, &QProcess::finished, this, &StdioTransport::onFinished);
@@ -40,9 +54,17 @@ StdioTransport::~StdioTransport()
     // Destroyed while the child runs (Tether quitting): no grace, but never leave it behind.
     if (m_process.state() != QProcess::NotRunning) {
         m_process.disconnect(this);
+        // The server's pid comes moments after the launcher's start: wait for it, it is what to kill.
+        while (m_processId == 0 && m_reportFd >= 0) {
+            pollfd readable{m_reportFd, POLLIN, 0};
+            if (::poll(&readable, 1, LauncherReportWaitMs) <= 0)
+                break;
+            readLauncherReport();
+        }
         signalGroup(SIGKILL);
         m_process.waitForFinished(5000);
     }
+    closeLauncherReport();
 }
 
 QString StdioTransport::description() const
@@ -64,17 +86,97 @@ void StdioTransport::start()
     }
     if (!m_command.workingDirectory.isEmpty())
         m_process.setWorkingDirectory(m_command.workingDirectory);
+    SpawnQueue::instance().enqueue(this, [this] { spawn(); });
+}
 
+void StdioTransport::spawn()
+{
+    int report[2];
+    if (::pipe2(report, O_CLOEXEC) != 0) {
+        m_closure.error = u"could not start '%1': no pipe to its launcher (%2)"_s.arg(m_command.program,
+                                                                                      qt_error_string(errno));
+        m_stage = Stage::Closed;
+        finish();
+        return;
+    }
+    m_reportFd = report[0];
+    ::fcntl(m_reportFd, F_SETFL, O_NONBLOCK);
+    const int reportWriteFd = report[1];
     const pid_t tetherPid = ::getpid();
-    m_process.setChildProcessModifier([tetherPid] {
-        // Own process group, so closing can signal everything the server started.
+    m_process.setChildProcessModifier([tetherPid, reportWriteFd] {
+        // A group of its own, so that a Ctrl-C at Tether's terminal reaches Tether alone.
         ::setpgid(0, 0);
-        // Die with Tether, even when Tether is killed with SIGKILL.
+        // Die with Tether until the launcher has set up its own way to outlive it for a moment.
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != tetherPid)
             ::_exit(127);
+        // The one descriptor the launcher inherits besides stdin, stdout and stderr.
+        ::fcntl(reportWriteFd, F_SETFD, 0);
     });
-    SpawnQueue::instance().enqueue(this, [this] { m_process.start(m_command.program, m_command.arguments); });
+    QStringList arguments{u"--report-fd"_s, QString::number(reportWriteFd), u"--"_s, m_command.program};
+    arguments += m_command.arguments;
+    m_process.start(launcherPath(), arguments);
+    ::close(reportWriteFd);
+    if (m_stage == Stage::Closed) {
+        closeLauncherReport(); // the launcher itself could not start
+        return;
+    }
+    m_reportNotifier = std::make_unique<QSocketNotifier>(m_reportFd, QSocketNotifier::Read);
+    connect(m_reportNotifier.get(), &QSocketNotifier::activated, this, &StdioTransport::onLauncherReport);
+}
+
+void StdioTransport::readLauncherReport()
+{
+    char buffer[64];
+    for (;;) {
+        const ssize_t n = ::read(m_reportFd, buffer, sizeof buffer);
+        if (n > 0) {
+            m_launcherReport.append(buffer, n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN && !m_launcherReport.contains('\n'))
+            return; // the rest is still to come
+        break; // the whole report, or the launcher ended before it could write one
+    }
+    const QList<QByteArray> words = m_launcherReport.trimmed().split(' ');
+    if (words.size() == 2 && words.first() == "started") {
+        m_processId = words.last().toLongLong();
+    } else if (words.size() == 2 && words.first() == "failed") {
+        m_startFailed = true;
+        m_closure.error = u"could not start '%1': %2"_s.arg(m_command.program, qt_error_string(words.last().toInt()));
+    }
+    closeLauncherReport();
+}
+
+void StdioTransport::closeLauncherReport()
+{
+    m_reportNotifier.reset();
+    if (m_reportFd >= 0)
+        ::close(m_reportFd);
+    m_reportFd = -1;
+}
+
+void StdioTransport::onLauncherReport()
+{
+    readLauncherReport();
+    if (m_reportFd >= 0 || m_processId == 0)
+        return; // not complete yet, or no server runs: finished() follows
+    switch (m_stage) {
+    case Stage::Starting:
+        // Starting -> Running
+        m_stage = Stage::Running;
+        watchStdoutEnd();
+        emit started();
+        break;
+    case Stage::Killing:
+        // Closed while starting: only now is there a group to kill.
+        signalGroup(SIGKILL);
+        break;
+    default:
+        break;
+    }
 }
 
 void StdioTransport::send(const QJsonObject &message)
@@ -84,6 +186,10 @@ void StdioTransport::send(const QJsonObject &message)
     QByteArray line = JsonRpc::serialize(message);
     line.append('\n');
     m_process.write(line);
+    if (m_process.bytesToWrite() > m_options.maxPendingWriteBytes) {
+        closeWithError(u"protocol error: the server does not read its stdin: more than %1 of messages to it were "
+                       "waiting, the most Tether keeps for a server"_s.arg(byteLimitText(m_options.maxPendingWriteBytes)));
+    }
 }
 
 void StdioTransport::close()
@@ -102,9 +208,10 @@ void StdioTransport::close()
             QMetaObject::invokeMethod(this, &StdioTransport::finish, Qt::QueuedConnection);
             return;
         }
-        // Starting -> Killing: nothing was said to the server yet, no grace is owed.
+        // Starting -> Killing: nothing was said to the server yet, no grace is owed. Its
+        // group is killed as soon as the launcher names it.
         m_stage = Stage::Killing;
-        m_process.kill();
+        signalGroup(SIGKILL);
         return;
     case Stage::Running:
         // Running -> ClosingStdin: a well-behaved server exits when its input ends.
@@ -117,6 +224,30 @@ void StdioTransport::close()
     case Stage::Killing:
     case Stage::Closed:
         return; // already on its way
+    }
+}
+
+void StdioTransport::abort()
+{
+    switch (m_stage) {
+    case Stage::Running:
+    case Stage::ClosingStdin:
+    case Stage::Terminating:
+        // Running | ClosingStdin | Terminating -> Killing: graces are wasted on a process that
+        // cannot react. SIGCONT first: a stopped process is woken to die.
+        m_closure.requested = true;
+        m_closeTimer.stop();
+        m_stage = Stage::Killing;
+        spdlog::warn("{}: does not respond; killing its process group at once", description());
+        signalGroup(SIGCONT);
+        signalGroup(SIGKILL);
+        return;
+    case Stage::Idle:
+    case Stage::Starting:
+    case Stage::Killing:
+    case Stage::Closed:
+        close(); // ends at once, or already on its way
+        return;
     }
 }
 
@@ -157,20 +288,9 @@ void StdioTransport::onCloseTimer()
 
 void StdioTransport::signalGroup(int signalNumber)
 {
-    // Before started() is handled only QProcess knows the pid; after the exit only we do.
-    const qint64 pid = m_processId > 0 ? m_processId : m_process.processId();
-    if (pid > 0)
-        ::kill(-pid_t(pid), signalNumber);
-}
-
-void StdioTransport::onStarted()
-{
-    m_processId = m_process.processId();
-    if (m_stage != Stage::Starting)
-        return;
-    // Starting -> Running
-    m_stage = Stage::Running;
-    emit started();
+    // The server leads its own group, known once the launcher has reported its pid.
+    if (m_processId > 0)
+        ::kill(-pid_t(m_processId), signalNumber);
 }
 
 void StdioTransport::onStdout()
@@ -180,19 +300,50 @@ void StdioTransport::onStdout()
         return;
     const QList<QByteArray> lines = m_stdoutFramer.push(bytes);
     for (const QByteArray &line : lines) {
-        const JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(line);
-        if (!decoded.error.isEmpty())
-            emit inputSkipped(u"skipped a line on stdout that is "_s + decoded.error);
-        for (const QJsonObject &message : decoded.messages) {
+        JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(line);
+        if (!decoded.error.isEmpty()) {
+            const QString damage = u"a line on stdout that is "_s + decoded.error;
+            emit inputSkipped(u"skipped "_s + damage);
+            if (!decoded.damagedReplyId.isUndefined())
+                decoded.messages.append(JsonRpc::makeDamagedReplyError(decoded.damagedReplyId, damage));
+        }
+        for (const QJsonObject &message : std::as_const(decoded.messages)) {
             emit messageReceived(message);
             if (m_stage != Stage::Running && m_stage != Stage::ClosingStdin)
                 return; // a receiver closed us
         }
     }
     if (m_stdoutFramer.overflowed()) {
-        closeWithError(u"protocol error: the server wrote a line longer than %1 MiB on stdout"_s
-                           .arg(m_stdoutFramer.maxLineBytes() / (1024 * 1024)));
+        closeWithError(u"protocol error: the server wrote a line longer than %1 on stdout"_s
+                           .arg(byteLimitText(m_stdoutFramer.maxLineBytes())));
     }
+}
+
+void StdioTransport::watchStdoutEnd()
+{
+    // Qt takes the end of stdout silently: it deletes its notifier for the pipe and says nothing
+    // until the process exits. That deletion is the one sign, so the notifier is found by the
+    // pipe it watches, the one the child holds as its fd 1.
+    struct stat childStdout = {};
+    const bool known = ::stat(qPrintable(u"/proc/%1/fd/1"_s.arg(m_processId)), &childStdout) == 0;
+    for (QSocketNotifier *notifier : m_process.findChildren<QSocketNotifier *>(Qt::FindDirectChildrenOnly)) {
+        struct stat watched = {};
+        if (known && notifier->type() == QSocketNotifier::Read && ::fstat(int(notifier->socket()), &watched) == 0
+            && watched.st_dev == childStdout.st_dev && watched.st_ino == childStdout.st_ino) {
+            connect(notifier, &QObject::destroyed, &m_stdoutEndTimer, qOverload<>(&QTimer::start));
+            return;
+        }
+    }
+    spdlog::debug("{}: cannot watch for the end of its stdout", description());
+}
+
+void StdioTransport::onStdoutEnded()
+{
+    // Every exit ends stdout too, just before the exit is seen: hence the grace.
+    if (m_stage != Stage::Running)
+        return;
+    closeWithError(u"the server closed its stdout but was still running %1 ms later: it can never answer again, "
+                   "so the connection counts as lost"_s.arg(m_options.stdoutEndGrace.count()));
 }
 
 void StdioTransport::onStderr()
@@ -233,7 +384,8 @@ void StdioTransport::onErrorOccurred(QProcess::ProcessError error)
 {
     if (error != QProcess::FailedToStart)
         return; // crashes and write errors are reported through finished()
-    m_closure.error = u"could not start '%1': %2"_s.arg(m_command.program, m_process.errorString());
+    m_closure.error = u"could not start '%1': Tether's launcher %2 cannot run (%3); reinstall Tether"_s.arg(
+        m_command.program, m_process.program(), m_process.errorString());
     m_stage = Stage::Closed;
     finish();
 }
@@ -243,17 +395,24 @@ void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus exitStatus)
     if (m_stage == Stage::Closed)
         return;
     m_closeTimer.stop();
-    // Anything the server left in its group (a grandchild holding our pipes, say) goes too.
+    // A launcher that ended at once may be heard here before its report is.
+    if (m_reportFd >= 0)
+        readLauncherReport();
+    // The launcher has killed whatever the server left; should the launcher itself have been
+    // killed, the server's group still goes.
     signalGroup(SIGKILL);
     onStderr();
     if (!m_stderrBuffer.isEmpty()) {
         appendStderrLine(m_stderrBuffer);
         m_stderrBuffer.clear();
     }
-    if (exitStatus == QProcess::CrashExit)
-        m_closure.exitSignal = exitCode;
-    else
-        m_closure.exitCode = exitCode;
+    // After a failed start the launcher's own exit says nothing more than the error.
+    if (!m_startFailed) {
+        if (exitStatus == QProcess::CrashExit)
+            m_closure.exitSignal = exitCode;
+        else
+            m_closure.exitCode = exitCode;
+    }
     // * -> Closed
     m_stage = Stage::Closed;
     finish();

@@ -11,6 +11,9 @@
 
 #include <chrono>
 #include <deque>
+#include <memory>
+
+class QSocketNotifier;
 
 namespace Tether {
 
@@ -20,12 +23,21 @@ struct StdioTransportOptions
     std::chrono::milliseconds stdinCloseGrace{2000}; // after closing stdin, before SIGTERM
     std::chrono::milliseconds terminateGrace{2000};  // after SIGTERM, before SIGKILL
     int stderrTailLines = 200;
+    // Messages written to the server's stdin that it has not read yet; past this the server
+    // counts as not reading at all and the connection is closed as a protocol error.
+    qsizetype maxPendingWriteBytes = LineFramer::DefaultMaxLineBytes;
+    // A server whose stdout ended has this long to exit before it counts as a lost connection.
+    std::chrono::milliseconds stdoutEndGrace{2000};
 };
 
 // An MCP server as a child process speaking newline-delimited JSON-RPC on stdin/stdout.
-// The child runs in its own process group and dies with Tether; closing it escalates from
-// closing stdin to SIGTERM to SIGKILL of the whole group, and closed() is emitted only once
-// the process has exited. Whatever is left in its group then is killed too.
+// The server is started through tether-launcher (found next to the running program), a child
+// subreaper that dies with Tether and then, or once the server has exited, kills every process
+// the server started, setsid() escapes included. The server runs in its own process group;
+// closing it escalates from closing stdin to SIGTERM to SIGKILL of the whole group, and closed()
+// is emitted only once the launcher has exited, with the server's own exit code or signal. A
+// server that closes its stdout while it keeps running, or leaves too much of its stdin unread,
+// is closed as a lost connection.
 class StdioTransport final : public Transport
 {
     Q_OBJECT
@@ -39,8 +51,11 @@ public:
     void start() override;
     void send(const QJsonObject &message) override;
     void close() override;
+    // A server known to hang: SIGCONT and SIGKILL to its group at once, no grace.
+    void abort() override;
 
     bool isOpen() const override { return m_stage == Stage::Running; }
+    // The server's own pid, never the launcher's.
     qint64 processId() const override { return m_processId; }
     QString description() const override;
 
@@ -49,8 +64,13 @@ public:
 private:
     enum class Stage { Idle, Starting, Running, ClosingStdin, Terminating, Killing, Closed };
 
-    void onStarted();
+    void spawn();
+    void onLauncherReport();
+    void readLauncherReport();
+    void closeLauncherReport();
     void onStdout();
+    void watchStdoutEnd();
+    void onStdoutEnded();
     void onStderr();
     void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
     void onErrorOccurred(QProcess::ProcessError error);
@@ -63,7 +83,13 @@ private:
     StdioServerCommand m_command;
     StdioTransportOptions m_options;
     QProcess m_process;
+    // The launcher writes "started PID" or "failed ERRNO" here once it has run the server.
+    int m_reportFd = -1;
+    std::unique_ptr<QSocketNotifier> m_reportNotifier;
+    QByteArray m_launcherReport;
+    bool m_startFailed = false;
     QTimer m_closeTimer;
+    QTimer m_stdoutEndTimer; // after m_process: gone before the process's notifiers are deleted
     LineFramer m_stdoutFramer;
     QByteArray m_stderrBuffer;
     std::deque<QString> m_stderrTail;

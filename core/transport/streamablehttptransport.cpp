@@ -33,7 +33,6 @@ StreamableHttpTransport::StreamableHttpTransport(HttpServerEndpoint endpoint, Ht
     : Transport(endpoint.secrets(), parent)
     , m_endpoint(std::move(endpoint))
     , m_options(options)
-    , m_retryDelay(options.resumeDelay)
 {
     m_closeTimer.setSingleShot(true);
     connect(&m_closeTimer, &QTimer::timeout, this, &StreamableHttpTransport::finish);
@@ -42,10 +41,8 @@ StreamableHttpTransport::StreamableHttpTransport(HttpServerEndpoint endpoint, Ht
 StreamableHttpTransport::~StreamableHttpTransport()
 {
     abortAll();
-    if (m_deleteReply) {
-        m_deleteReply->disconnect(this);
-        m_deleteReply->abort();
-    }
+    if (m_deleteReply)
+        discardReply(m_deleteReply, this);
 }
 
 QString StreamableHttpTransport::description() const
@@ -110,17 +107,18 @@ void StreamableHttpTransport::post(const QJsonObject &message, const QJsonValue 
     exchange->method = method;
     exchange->carriedSession = !m_sessionId.isEmpty();
     exchange->events = SseParser(m_options.maxMessageBytes);
+    exchange->position.retryDelay = m_options.resumeDelay;
     exchange->reply = network().post(request, JsonRpc::serialize(message));
     track(std::move(exchange));
 }
 
 void StreamableHttpTransport::openStream(Exchange::Kind kind, const QJsonValue &requestId,
-                                         const QByteArray &lastEventId, int failedConnects, int idleReopens)
+                                         const StreamPosition &position)
 {
     QNetworkRequest request = m_endpoint.request(m_endpoint.url, "text/event-stream");
     addSessionHeaders(request);
-    if (!lastEventId.isEmpty())
-        request.setRawHeader("Last-Event-ID", lastEventId);
+    if (!position.lastEventId.isEmpty())
+        request.setRawHeader("Last-Event-ID", position.lastEventId);
 
     auto exchange = std::make_unique<Exchange>();
     exchange->kind = kind;
@@ -129,28 +127,38 @@ void StreamableHttpTransport::openStream(Exchange::Kind kind, const QJsonValue &
         exchange->method = it->second;
     exchange->carriedSession = !m_sessionId.isEmpty();
     exchange->events = SseParser(m_options.maxMessageBytes);
-    exchange->resumedFrom = lastEventId;
-    exchange->failedConnects = failedConnects;
-    exchange->idleReopens = idleReopens;
+    exchange->position = position;
     exchange->reply = network().get(request);
     track(std::move(exchange));
 }
 
 void StreamableHttpTransport::scheduleStream(Exchange::Kind kind, const QJsonValue &requestId,
-                                             const QByteArray &lastEventId, int failedConnects, int idleReopens)
+                                             const StreamPosition &position)
 {
     // A server that ends its stream at once, again and again, must not be asked in a tight loop.
-    std::chrono::milliseconds delay = m_retryDelay;
-    for (int i = 0; i < idleReopens && delay < m_options.longestResumeDelay; ++i)
+    std::chrono::milliseconds delay = position.retryDelay;
+    for (int i = 0; i < position.idleReopens && delay < m_options.longestResumeDelay; ++i)
         delay *= 2;
     delay = std::min(delay, m_options.longestResumeDelay);
     spdlog::debug("{}: reopening an event stream in {} ms{}", description(), delay.count(),
-                  lastEventId.isEmpty() ? "" : " with Last-Event-ID");
-    QTimer::singleShot(delay, this, [this, kind, requestId, lastEventId, failedConnects, idleReopens] {
+                  position.lastEventId.isEmpty() ? "" : " with Last-Event-ID");
+    QTimer::singleShot(delay, this, [this, kind, requestId, position] {
         if (m_stage != Stage::Open || (kind == Exchange::Kind::Resume && !isAwaited(requestId)))
             return; // closed meanwhile, or answered some other way
-        openStream(kind, requestId, lastEventId, failedConnects, idleReopens);
+        openStream(kind, requestId, position);
     });
+}
+
+StreamableHttpTransport::StreamPosition StreamableHttpTransport::positionAfter(const Exchange &exchange)
+{
+    StreamPosition next = exchange.position;
+    const QByteArray &seen = exchange.events.lastEventId();
+    // A new event id is progress too: a priming event, or the server polling its stream.
+    const bool advanced = exchange.brought || (!seen.isEmpty() && seen != next.lastEventId);
+    if (!seen.isEmpty())
+        next.lastEventId = seen;
+    next.idleReopens = advanced ? 0 : next.idleReopens + 1;
+    return next;
 }
 
 QNetworkAccessManager &StreamableHttpTransport::network()
@@ -205,7 +213,7 @@ void StreamableHttpTransport::classify(Exchange &exchange)
     if (exchange.kind == Exchange::Kind::Post && exchange.method == InitializeMethod && isSuccess(status))
         m_sessionId = exchange.reply->rawHeader("Mcp-Session-Id");
     if (exchange.stream && exchange.kind != Exchange::Kind::Post) {
-        exchange.failedConnects = 0; // connected again: the count of failures starts afresh
+        exchange.position.failedConnects = 0; // connected again: the count of failures starts afresh
         if (exchange.kind == Exchange::Kind::ServerStream)
             m_serverStreamOpened = true;
     }
@@ -221,17 +229,15 @@ void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
         classify(exchange);
     if (!exchange.stream) {
         exchange.body.append(reply->readAll());
-        if (exchange.body.size() > m_options.maxMessageBytes) {
-            exchange.failure = HttpErrors::tooLarge(m_endpoint, what(exchange), m_options.maxMessageBytes);
-            reply->abort();
-        }
+        if (exchange.body.size() > m_options.maxMessageBytes)
+            giveUp(reply, HttpErrors::tooLarge(m_endpoint, what(exchange), m_options.maxMessageBytes));
         return;
     }
     const QList<SseEvent> events = exchange.events.push(reply->readAll());
     if (exchange.events.retry()) {
         // Qt's timers take an int of milliseconds: an unbounded retry: would wrap around.
-        m_retryDelay = std::clamp(*exchange.events.retry(), m_options.shortestResumeDelay,
-                                  m_options.longestResumeDelay);
+        exchange.position.retryDelay = std::clamp(*exchange.events.retry(), m_options.shortestResumeDelay,
+                                                  m_options.longestResumeDelay);
     }
     for (const SseEvent &event : events) {
         // An event without data primes the client with an id to resume from; it carries nothing.
@@ -248,28 +254,44 @@ void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
             // The response came: a server that keeps the stream open (keep-alive comments)
             // would otherwise hold its connection for ever.
             m_exchanges.erase(reply);
-            reply->disconnect(this);
-            reply->abort();
-            reply->deleteLater();
+            discardReply(reply, this);
             return;
         }
     }
-    if (exchange.events.overflowed()) {
-        exchange.failure = HttpErrors::tooLarge(m_endpoint, what(exchange), m_options.maxMessageBytes);
-        reply->abort();
-    }
+    if (exchange.events.overflowed())
+        giveUp(reply, HttpErrors::tooLarge(m_endpoint, what(exchange), m_options.maxMessageBytes));
+}
+
+void StreamableHttpTransport::giveUp(QNetworkReply *reply, const QString &why)
+{
+    const auto it = m_exchanges.find(reply);
+    const std::unique_ptr<Exchange> exchange = std::move(it->second);
+    m_exchanges.erase(it);
+    discardReply(reply, this);
+    onFailure(*exchange, why);
+}
+
+void StreamableHttpTransport::onFailure(const Exchange &exchange, const QString &why)
+{
+    if (exchange.kind == Exchange::Kind::ServerStream)
+        closeWithError(why);
+    else
+        answerWithError(exchange.requestId, why);
 }
 
 bool StreamableHttpTransport::deliver(QByteArrayView payload, const QString &source, QNetworkReply *from)
 {
     const QPointer<StreamableHttpTransport> guard(this);
-    const JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(payload);
+    JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(payload);
     if (!decoded.error.isEmpty()) {
-        emit inputSkipped(u"skipped %1 from %2 that is %3"_s.arg(source, m_endpoint.shown(), decoded.error));
+        const QString damage = u"%1 from %2 that is %3"_s.arg(source, m_endpoint.shown(), decoded.error);
+        emit inputSkipped(u"skipped "_s + damage);
         if (!guard || !isAlive(from))
             return false;
+        if (isAwaited(decoded.damagedReplyId))
+            decoded.messages.append(JsonRpc::makeDamagedReplyError(decoded.damagedReplyId, damage));
     }
-    for (const QJsonObject &message : decoded.messages) {
+    for (const QJsonObject &message : std::as_const(decoded.messages)) {
         const JsonRpc::Message classified = JsonRpc::classify(message);
         const bool response = classified.kind == JsonRpc::MessageKind::Response
                               || classified.kind == JsonRpc::MessageKind::ErrorResponse;
@@ -304,9 +326,7 @@ void StreamableHttpTransport::forgetRequest(const QJsonValue &requestId)
         if (it->second->requestId == requestId) {
             QNetworkReply *reply = it->first;
             m_exchanges.erase(it);
-            reply->disconnect(this);
-            reply->abort();
-            reply->deleteLater();
+            discardReply(reply, this);
             return;
         }
     }
@@ -324,15 +344,10 @@ void StreamableHttpTransport::onFinished(QNetworkReply *reply)
     m_exchanges.erase(it);
     reply->deleteLater();
 
-    if (const QString refused = refusedRedirect(*reply); !refused.isEmpty())
-        exchange->failure = refused;
     if (httpStatusOf(*reply) != 0)
         m_networkFailuresInRow = 0;
-    if (!exchange->failure.isEmpty()) {
-        if (exchange->kind == Exchange::Kind::ServerStream)
-            closeWithError(exchange->failure);
-        else
-            answerWithError(exchange->requestId, exchange->failure);
+    if (const QString refused = refusedRedirect(*reply); !refused.isEmpty()) {
+        onFailure(*exchange, refused);
         return;
     }
     if (exchange->stream) {
@@ -352,23 +367,21 @@ void StreamableHttpTransport::onFinished(QNetworkReply *reply)
 
 void StreamableHttpTransport::onStreamEnded(const Exchange &exchange)
 {
-    const QByteArray lastEventId = exchange.events.lastEventId().isEmpty() ? exchange.resumedFrom
-                                                                          : exchange.events.lastEventId();
-    const int idleReopens = exchange.brought ? 0 : exchange.idleReopens + 1;
+    const StreamPosition next = positionAfter(exchange);
     if (exchange.kind == Exchange::Kind::ServerStream) {
         // The server may end its stream at any time; it is there to be reopened.
-        scheduleStream(Exchange::Kind::ServerStream, {}, lastEventId, 0, idleReopens);
+        scheduleStream(Exchange::Kind::ServerStream, {}, next);
         return;
     }
     if (!isAwaited(exchange.requestId))
         return; // the response came: the stream is done
-    if (lastEventId.isEmpty()) {
+    if (next.lastEventId.isEmpty()) {
         answerWithError(exchange.requestId,
                         u"%1 ended the event stream of %2 before it sent the response, and gave no event id "
                         "to resume from"_s.arg(m_endpoint.shown(), what(exchange)));
         return;
     }
-    scheduleStream(Exchange::Kind::Resume, exchange.requestId, lastEventId, 0, idleReopens);
+    scheduleStream(Exchange::Kind::Resume, exchange.requestId, next);
 }
 
 void StreamableHttpTransport::onNetworkFailure(const Exchange &exchange, QNetworkReply::NetworkError error,
@@ -397,13 +410,15 @@ void StreamableHttpTransport::onNetworkFailure(const Exchange &exchange, QNetwor
 
 void StreamableHttpTransport::onStreamLost(const Exchange &exchange, const QString &why)
 {
-    const int failedConnects = exchange.failedConnects + 1;
-    if (failedConnects < m_options.maxResumeAttempts) {
-        scheduleStream(exchange.kind, exchange.requestId, exchange.resumedFrom, failedConnects, exchange.idleReopens);
+    StreamPosition next = exchange.position;
+    next.lastEventId = positionAfter(exchange).lastEventId;
+    ++next.failedConnects;
+    if (next.failedConnects < m_options.maxResumeAttempts) {
+        scheduleStream(exchange.kind, exchange.requestId, next);
         return;
     }
     closeWithError(u"an event stream from the server was cut and could not be resumed after %1 attempts: %2"_s
-                       .arg(failedConnects)
+                       .arg(next.failedConnects)
                        .arg(why));
 }
 
@@ -454,7 +469,7 @@ void StreamableHttpTransport::onPostAccepted(const Exchange &exchange)
     if (m_stage != Stage::Open || exchange.method != u"notifications/initialized" || m_serverStreamRequested)
         return;
     m_serverStreamRequested = true;
-    openStream(Exchange::Kind::ServerStream, {}, {}, 0, 0);
+    openStream(Exchange::Kind::ServerStream, {}, StreamPosition{{}, m_options.resumeDelay});
 }
 
 void StreamableHttpTransport::onHttpError(const Exchange &exchange, const QNetworkReply &reply)
@@ -563,11 +578,8 @@ void StreamableHttpTransport::abortAll()
 {
     const auto exchanges = std::move(m_exchanges);
     m_exchanges.clear();
-    for (const auto &[reply, exchange] : exchanges) {
-        reply->disconnect(this);
-        reply->abort();
-        reply->deleteLater();
-    }
+    for (const auto &[reply, exchange] : exchanges)
+        discardReply(reply, this);
 }
 
 void StreamableHttpTransport::finish()
@@ -578,9 +590,7 @@ void StreamableHttpTransport::finish()
     m_stage = Stage::Closed;
     m_closeTimer.stop();
     if (m_deleteReply) {
-        m_deleteReply->disconnect(this);
-        m_deleteReply->abort();
-        m_deleteReply->deleteLater();
+        discardReply(m_deleteReply, this);
         m_deleteReply = nullptr;
     }
     spdlog::debug("{}: closed ({})", description(), m_closure.describe());

@@ -52,6 +52,16 @@ signals:
 private:
     enum class Stage { Idle, Open, Closing, Closed };
 
+    // What one connection of an event stream hands on to the next when the stream is reopened.
+    // SSE keeps the retry: delay per stream, across its reconnections.
+    struct StreamPosition
+    {
+        QByteArray lastEventId;                 // sent as Last-Event-ID; empty before any event id
+        std::chrono::milliseconds retryDelay{}; // the stream's own retry:, else the transport's default
+        int failedConnects = 0;                 // reopenings in a row that could not connect
+        int idleReopens = 0;                    // reopenings in a row that brought nothing new
+    };
+
     struct Exchange
     {
         enum class Kind { Post, ServerStream, Resume };
@@ -64,19 +74,16 @@ private:
         bool classified = false; // the status and content type are known
         bool stream = false;     // a 2xx text/event-stream
         SseParser events;
-        QByteArray resumedFrom;  // the Last-Event-ID this GET sent
-        int failedConnects = 0;  // resumptions in a row that could not connect, before this one
-        int idleReopens = 0;     // reopenings in a row that brought no event, before this one
-        bool brought = false;    // an event arrived on this stream
+        StreamPosition position; // where this stream started; its retry: as the server said it
+        bool brought = false;    // a message arrived on this stream
         QByteArray body;
-        QString failure;         // why Tether aborted the reply itself
     };
 
     void post(const QJsonObject &message, const QJsonValue &requestId, const QString &method);
-    void openStream(Exchange::Kind kind, const QJsonValue &requestId, const QByteArray &lastEventId,
-                    int failedConnects, int idleReopens);
-    void scheduleStream(Exchange::Kind kind, const QJsonValue &requestId, const QByteArray &lastEventId,
-                        int failedConnects, int idleReopens);
+    void openStream(Exchange::Kind kind, const QJsonValue &requestId, const StreamPosition &position);
+    void scheduleStream(Exchange::Kind kind, const QJsonValue &requestId, const StreamPosition &position);
+    // Where the next connection of the stream of `exchange` starts.
+    static StreamPosition positionAfter(const Exchange &exchange);
     void track(std::unique_ptr<Exchange> exchange);
     QNetworkAccessManager &network();
     void addSessionHeaders(QNetworkRequest &request) const;
@@ -85,6 +92,9 @@ private:
     void onFinished(QNetworkReply *reply);
     void classify(Exchange &exchange);
     void onStreamEnded(const Exchange &exchange);
+    // Tether stops reading `reply` before it finished, for `why`.
+    void giveUp(QNetworkReply *reply, const QString &why);
+    void onFailure(const Exchange &exchange, const QString &why);
     void onNetworkFailure(const Exchange &exchange, QNetworkReply::NetworkError error, const QString &detail);
     void onBody(const Exchange &exchange, const QNetworkReply &reply);
     void onHttpError(const Exchange &exchange, const QNetworkReply &reply);
@@ -122,7 +132,6 @@ private:
     bool m_serverStreamRequested = false;
     bool m_serverStreamOpened = false;
     int m_networkFailuresInRow = 0; // POSTs in a row that got no HTTP answer at all
-    std::chrono::milliseconds m_retryDelay;
     QNetworkReply *m_deleteReply = nullptr;
     QTimer m_closeTimer;
     TransportClosure m_closure;

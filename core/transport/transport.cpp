@@ -20,4 +20,10 @@ QString TransportClosure::describe() const
     return parts.join(u"; "_s);
 }
 
+QString byteLimitText(qsizetype bytes)
+{
+    constexpr qsizetype MiB = 1024 * 1024;
+    return bytes % MiB == 0 ? u"%1 MiB"_s.arg(bytes / MiB) : u"%1 bytes"_s.arg(bytes);
+}
+
 } // namespace Tether

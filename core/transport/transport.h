@@ -25,6 +25,9 @@ struct TransportClosure
     QString describe() const;
 };
 
+// A limit on what a server may send or leave unread, as messages name it: "16 MiB", "1000 bytes".
+QString byteLimitText(qsizetype bytes);
+
 // A connection to one MCP server that carries JSON-RPC messages both ways. A transport is used
 // for one connection only; every attempt builds a fresh one.
 class Transport : public QObject
@@ -42,6 +45,9 @@ public:
     virtual void send(const QJsonObject &message) = 0;
     // Bounded close; closed() follows once the connection is really gone.
     virtual void close() = 0;
+    // Ends a connection known to be unresponsive at once, with no grace for a peer that cannot
+    // use it (a stdio server's group is killed); closed() follows as after close().
+    virtual void abort() { close(); }
 
     virtual bool isOpen() const = 0;
     virtual qint64 processId() const { return 0; }

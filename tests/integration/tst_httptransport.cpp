@@ -146,6 +146,10 @@ private:
 private slots:
     void initTestCase() { qRegisterMetaType<SessionClosure>(); }
 
+    // Qt 6.4 prints this when a reply gets a second error, as when Tether aborted a reply whose
+    // HTTP error Qt's network thread had already queued, or when Qt follows a redirect loop.
+    void init() { QTest::failOnWarning("QNetworkReplyImplPrivate::error: Internal problem, this method must only be called once."); }
+
     void handshakeSendsSessionHeadersAndDeletesTheSessionOnClose()
     {
         HttpFixture fixture;
@@ -305,6 +309,105 @@ private slots:
         QVERIFY2(resumes.first().receivedAtMs - cutAt >= 300,
                  qPrintable(QString::number(resumes.first().receivedAtMs - cutAt)));
         QVERIFY(client->isReady());
+    }
+
+    // MCP 2025-11-25, Streamable HTTP, "Resumability and Redelivery": a server may close a POST's
+    // stream after a priming event (an event id and a retry: delay, no message) and again
+    // after any later event; the client resumes it each time with a GET carrying the last
+    // Last-Event-ID of that stream, no sooner than that stream's retry: delay, whatever other
+    // streams of the session say.
+    void primedStreamIsResumedAfterItsOwnRetry_data()
+    {
+        QTest::addColumn<QByteArray>("priming");
+        QTest::newRow("id and retry") << QByteArray("id: p1\nretry: 400\n\n");
+        QTest::newRow("id, retry and empty data") << QByteArray("id: p1\nretry: 400\ndata:\n\n");
+        QTest::newRow("retry first, CRLF") << QByteArray("retry: 400\r\nid: p1\r\n\r\n");
+    }
+
+    void primedStreamIsResumedAfterItsOwnRetry()
+    {
+        QFETCH(QByteArray, priming);
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        QJsonValue callId;
+        server.overrides.insert(u"tools/call"_s, [&](const FixtureRequest &request) {
+            callId = request.json().value(u"id");
+            return events(priming, Delivery::Stream);
+        });
+        server.overrides.insert(u"GET"_s, [&](const FixtureRequest &request) {
+            const QByteArray lastEventId = request.header("last-event-id");
+            if (lastEventId.isEmpty()) // the server's own stream, with a retry: of its own
+                return events("retry: 50\n\n", Delivery::Stream);
+            if (lastEventId == "p1") // a progress notification, then the connection is closed again
+                return events(sseEvent(JsonRpc::makeNotification(u"notifications/message"_s, {{u"level"_s, u"info"_s}}),
+                                       "p2"),
+                              Delivery::Stream);
+            return events(sseEvent(toolResult(callId, u"resumed"_s), "p3"));
+        });
+        auto client = streamable(fixture); // its own resume delay is 20 ms
+        QVERIFY(openReady(*client, 10000));
+        QTRY_COMPARE(fixture.openStreamCount(), 1);
+        const auto resumesFrom = [&fixture](const QByteArray &lastEventId) {
+            QList<FixtureRequest> found;
+            for (const FixtureRequest &get : fixture.requestsFor("GET")) {
+                if (get.header("last-event-id") == lastEventId)
+                    found.append(get);
+            }
+            return found;
+        };
+
+        std::optional<ToolCallReply> reply;
+        client->callTool(u"echo"_s, {}, [&](const ToolCallReply &r) { reply = r; });
+        QTRY_COMPARE(fixture.openStreamCount(), 2);
+        letNetworkEventsRun(); // the priming event is read
+        const qint64 firstCut = fixture.closeStream();
+        QTRY_COMPARE_WITH_TIMEOUT(resumesFrom("p1").size(), 1, 10000);
+        QTRY_COMPARE(fixture.openStreamCount(), 2);
+        letNetworkEventsRun(); // the notification is read
+        // The server's own stream speaks meanwhile: its retry: is not the one of the call's stream.
+        fixture.writeToStream(": keep-alive\n\n", 0);
+        letNetworkEventsRun();
+        const qint64 secondCut = fixture.closeStream();
+        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 10000);
+        QVERIFY2(!reply->error, reply->error ? qPrintable(reply->error->message) : "");
+        QCOMPARE(renderContent(reply->result.content), u"resumed"_s);
+
+        const QList<FixtureRequest> first = resumesFrom("p1");
+        const QList<FixtureRequest> second = resumesFrom("p2");
+        QCOMPARE(first.size(), 1);
+        QCOMPARE(second.size(), 1);
+        for (const FixtureRequest &resume : {first.first(), second.first()}) {
+            QCOMPARE(resume.header("accept"), QByteArray("text/event-stream"));
+            QCOMPARE(resume.header("mcp-session-id"), QByteArray("session-1"));
+            QCOMPARE(resume.header("mcp-protocol-version"), QByteArray("2025-11-25"));
+        }
+        QVERIFY2(first.first().receivedAtMs - firstCut >= 400, qPrintable(QString::number(first.first().receivedAtMs - firstCut)));
+        QVERIFY2(second.first().receivedAtMs - secondCut >= 400,
+                 qPrintable(QString::number(second.first().receivedAtMs - secondCut)));
+        QVERIFY(client->isReady());
+    }
+
+    // An event that cannot be parsed but shows the id of the request it answers fails that
+    // request at once, though the stream stays open.
+    void damagedEventFailsItsRequestAtOnce()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &request) {
+            const QByteArray id = QByteArray::number(request.json().value(u"id").toInteger());
+            return events("data: {\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":\"caf\xe9\"}}\n\n",
+                          Delivery::Stream);
+        });
+        auto client = streamable(fixture);
+        QVERIFY(openReady(*client, 10000));
+        const ToolCallReply reply = call(*client);
+        QVERIFY(reply.error);
+        QCOMPARE(reply.error->code, int(JsonRpc::InvalidReply));
+        QVERIFY2(reply.error->message.contains(u"answered with an event from %1 that is not JSON (invalid UTF8 string"_s.arg(
+                     fixture.url().toString())),
+                 qPrintable(reply.error->message));
+        QVERIFY(client->isReady());
+        QTRY_COMPARE(fixture.openStreamCount(), 0); // nobody waits for that stream any more
     }
 
     void streamWithoutEventIdsFailsOnlyItsRequest()
@@ -782,6 +885,28 @@ private slots:
         QVERIFY2(reason.contains(u"HTTP 302"_s) && reason.contains(u"turn the POST into a GET"_s), qPrintable(reason));
         QVERIFY(lines.isEmpty());
         QVERIFY(moved.requestsFor("GET").isEmpty());
+    }
+
+    // A redirect loop is refused when it closes, and says so; Qt is not left to follow it (see
+    // init(): no test may make Qt report an internal problem).
+    void redirectLoopIsRefused()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        server.overrides.insert(u"initialize"_s, [](const FixtureRequest &request) {
+            return FixtureReply{307, {{"Location", request.path == "/mcp" ? "/mcp/" : "/mcp"}}, {}};
+        });
+        auto client = streamable(fixture);
+        QSignalSpy failed(client.get(), &McpClientSession::failed);
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        client->open();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
+        const QString reason = failed.first().first().toString();
+        QVERIFY2(reason.contains(u"HTTP 307, a redirect to "_s + fixture.url().toString()) && reason.contains(u"a redirect loop"_s),
+                 qPrintable(reason));
+        QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(fixture.posts(u"initialize"_s).size(), 2);
     }
 
     void shownUrlHidesSecrets_data()

@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <unistd.h>
+
 using namespace Qt::StringLiterals;
 using namespace Tether;
 using namespace Tether::Testing;
@@ -128,6 +130,48 @@ private slots:
         QVERIFY(!processAlive(pid));
     }
 
+    void processIdIsTheServersOwn()
+    {
+        Connection c({});
+        QVERIFY(c.open());
+        const qint64 pid = c.transport->processId();
+        // The server announces its pid: the one shown is the server's, not its launcher's.
+        QTRY_VERIFY(c.stderrContains(u"started pid %1"_s.arg(pid)));
+        // It leads a process group of its own, which closing signals.
+        QCOMPARE(qint64(::getpgid(pid_t(pid))), pid);
+    }
+
+    // The launcher between Tether and the server ends as the server did.
+    void serverEndPassesThroughTheLauncher_data()
+    {
+        QTest::addColumn<int>("signalNumber");
+        QTest::newRow("exit code 7") << 0;
+        QTest::newRow("SIGTERM") << SIGTERM;
+        QTest::newRow("SIGINT") << SIGINT;
+        QTest::newRow("SIGKILL") << SIGKILL;
+    }
+
+    void serverEndPassesThroughTheLauncher()
+    {
+        QFETCH(int, signalNumber);
+        Connection c({});
+        QVERIFY(c.open());
+        const qint64 pid = c.transport->processId();
+        if (signalNumber != 0)
+            ::kill(pid_t(pid), signalNumber);
+        else
+            c.session->callTool(u"crash"_s, {{u"code"_s, 7}}, [](const ToolCallReply &) {});
+        QVERIFY(c.waitClosed());
+        const TransportClosure closure = c.closure().transport;
+        if (signalNumber != 0) {
+            QCOMPARE(closure.exitSignal, std::optional<int>(signalNumber));
+            QVERIFY(!closure.exitCode);
+        } else {
+            QCOMPARE(closure.exitCode, std::optional<int>(7));
+            QVERIFY(!closure.exitSignal);
+        }
+    }
+
     void followsPagination()
     {
         Connection c({u"--tools"_s, u"120"_s, u"--page-size"_s, u"7"_s});
@@ -174,7 +218,10 @@ private slots:
     {
         Connection c(StdioServerCommand{u"/nonexistent/tether-no-such-server"_s, {}, {}, {}, {}}, std::chrono::seconds(5));
         QVERIFY(!c.open());
-        QVERIFY2(c.failure().contains(u"could not start '/nonexistent/tether-no-such-server'"_s), qPrintable(c.failure()));
+        QVERIFY2(c.failure().contains(u"could not start '/nonexistent/tether-no-such-server': No such file or directory"_s),
+                 qPrintable(c.failure()));
+        // No process ever ran: no exit status is made up for it.
+        QVERIFY2(!c.failure().contains(u"exited"_s), qPrintable(c.failure()));
         QVERIFY(c.waitClosed());
     }
 
@@ -274,31 +321,60 @@ private slots:
         QVERIFY2(elapsed.elapsed() >= 3900 && elapsed.elapsed() < 8000, qPrintable(QString::number(elapsed.elapsed())));
     }
 
-    void grandchildHoldingThePipesIsKilled_data()
+    // What the server started is gone by the time closed() comes: a grandchild in its group
+    // holding the pipes, and a daemon that left its session and group with setsid().
+    void whatTheServerStartedIsKilled_data()
     {
         QTest::addColumn<bool>("serverCrashes");
         QTest::newRow("closed by Tether") << false;
         QTest::newRow("server crashed") << true;
     }
 
-    void grandchildHoldingThePipesIsKilled()
+    void whatTheServerStartedIsKilled()
     {
         QFETCH(bool, serverCrashes);
         QTemporaryDir dir;
-        const QString pidFile = dir.filePath(u"grandchild.pid"_s);
-        Connection c({u"--spawn-grandchild"_s, u"--pid-file"_s, pidFile});
+        const QString grandchildPidFile = dir.filePath(u"grandchild.pid"_s);
+        const QString daemonPidFile = dir.filePath(u"daemon.pid"_s);
+        Connection c({u"--spawn-grandchild"_s, u"--pid-file"_s, grandchildPidFile, u"--spawn-daemon"_s,
+                      u"--daemon-pid-file"_s, daemonPidFile});
         QVERIFY(c.open());
         qint64 grandchild = 0;
-        QTRY_VERIFY((grandchild = readPidFile(pidFile)) > 0);
-        QVERIFY(processAlive(grandchild));
-        if (serverCrashes) {
-            c.call(u"crash"_s, {});
-        } else {
+        qint64 daemon = 0;
+        QTRY_VERIFY((grandchild = readPidFile(grandchildPidFile)) > 0 && (daemon = readPidFile(daemonPidFile)) > 0);
+        QVERIFY(processAlive(grandchild) && processAlive(daemon));
+        // The daemon did escape: another session than the server's, so another process group too.
+        QVERIFY(::getsid(pid_t(daemon)) != ::getsid(pid_t(c.transport->processId())));
+        if (serverCrashes)
+            c.session->callTool(u"crash"_s, {}, [](const ToolCallReply &) {});
+        else
             c.session->close();
-        }
         QVERIFY(c.waitClosed());
-        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(grandchild), 5000);
         QVERIFY(!processAlive(c.transport->processId()));
+        QVERIFY(!processAlive(grandchild));
+        QVERIFY(!processAlive(daemon));
+    }
+
+    // A server known to hang gets no grace: SIGKILL of its group at once, though it is stopped.
+    void abortKillsAStoppedServerAtOnce()
+    {
+        QTemporaryDir dir;
+        const QString pidFile = dir.filePath(u"grandchild.pid"_s);
+        // Graces far beyond the test's bound: only an abort that skips them closes in time.
+        Connection c({u"--spawn-grandchild"_s, u"--pid-file"_s, pidFile}, std::chrono::seconds(10),
+                     StdioTransportOptions{.stdinCloseGrace = std::chrono::minutes(10),
+                                           .terminateGrace = std::chrono::minutes(10)});
+        QVERIFY(c.open());
+        const qint64 pid = c.transport->processId();
+        qint64 grandchild = 0;
+        QTRY_VERIFY((grandchild = readPidFile(pidFile)) > 0);
+        ::kill(pid_t(pid), SIGSTOP);
+        c.session->close();
+        c.transport->abort();
+        QVERIFY(c.waitClosed());
+        QCOMPARE(c.closure().transport.exitSignal, std::optional<int>(SIGKILL));
+        QVERIFY(!processAlive(pid));
+        QVERIFY(!processAlive(grandchild));
     }
 
     void garbageIsSkipped()
@@ -350,6 +426,62 @@ private slots:
         QVERIFY(c.waitClosed(20000));
         QVERIFY2(c.failure().contains(u"longer than 16 MiB"_s), qPrintable(c.failure()));
         QVERIFY(!processAlive(c.transport->processId()));
+    }
+
+    void closedStdoutIsALostConnection()
+    {
+        StdioTransportOptions options = QuickClose;
+        options.stdoutEndGrace = std::chrono::milliseconds(300);
+        Connection c(QStringList{u"--close-stdout"_s}, std::chrono::seconds(10), options);
+        QVERIFY(c.open());
+        const qint64 pid = c.transport->processId();
+        QVERIFY(!c.listTools().error); // the server closes its stdout after that answer
+        QVERIFY(c.waitClosed());
+        QVERIFY2(c.failure().startsWith(u"connection closed: the server closed its stdout but was still running 300 ms "
+                                        "later"_s),
+                 qPrintable(c.failure()));
+        // Closed as a protocol error closes a server: SIGTERM to its group, which the demo server obeys.
+        QCOMPARE(c.closure().transport.exitSignal, std::optional<int>(SIGTERM));
+        QVERIFY(!processAlive(pid));
+    }
+
+    void serverThatDoesNotReadItsStdinIsCutOffAtTheBound()
+    {
+        StdioTransportOptions options = QuickClose;
+        options.maxPendingWriteBytes = 1024 * 1024;
+        Connection c(QStringList{u"--ping-flood"_s}, std::chrono::seconds(10), options);
+        QVERIFY(c.open());
+        const qint64 pid = c.transport->processId();
+        QVERIFY(c.waitClosed(30000));
+        QVERIFY2(c.failure().contains(u"protocol error: the server does not read its stdin: more than 1 MiB of messages "
+                                      "to it were waiting"_s),
+                 qPrintable(c.failure()));
+        QVERIFY(!processAlive(pid));
+    }
+
+    void damagedReplyFailsItsRequestAtOnce_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("invalid UTF-8") << u"invalid-utf8"_s << u"invalid UTF8 string"_s;
+        QTest::newRow("NUL after it") << u"nul"_s << u"garbage at the end of the document"_s;
+        QTest::newRow("too deep") << u"deep-nesting"_s << u"too deeply nested"_s;
+    }
+
+    void damagedReplyFailsItsRequestAtOnce()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, reason);
+        // Far longer than the test waits: the answer must come from the damaged line itself.
+        Connection c({u"--damaged-reply"_s, kind}, std::chrono::minutes(5));
+        QVERIFY(c.open());
+        const ToolCallReply reply = c.call(u"echo"_s, {{u"message"_s, u"x"_s}});
+        QVERIFY(reply.error);
+        QCOMPARE(reply.error->code, int(JsonRpc::InvalidReply));
+        QVERIFY2(reply.error->message.contains(u"the server answered with a line on stdout that is not JSON ("_s + reason),
+                 qPrintable(reply.error->message));
+        QCOMPARE(c.session->stats().skippedInput, 1);
+        QVERIFY(c.session->isReady()); // one damaged line does not end the connection
     }
 
     void serverPingIsAnswered()

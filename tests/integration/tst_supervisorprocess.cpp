@@ -13,18 +13,18 @@ using namespace Tether::Testing;
 
 namespace {
 
+// Short close graces keep escalation tests quick.
+constexpr StdioTransportOptions QuickClose{.stdinCloseGrace = std::chrono::milliseconds(300),
+                                           .terminateGrace = std::chrono::milliseconds(300)};
+
 struct Supervised
 {
-    explicit Supervised(const QStringList &demoArguments, SupervisorSettings settings = quickSettings())
+    explicit Supervised(const QStringList &demoArguments, SupervisorSettings settings = quickSettings(),
+                        StdioTransportOptions transportOptions = QuickClose)
     {
         const StdioServerCommand command = demoServer(demoArguments);
         supervisor = std::make_unique<ConnectionSupervisor>(
-            u"demo"_s,
-            [command] {
-                return std::make_unique<StdioTransport>(
-                    command, StdioTransportOptions{.stdinCloseGrace = std::chrono::milliseconds(300),
-                                                   .terminateGrace = std::chrono::milliseconds(300)});
-            },
+            u"demo"_s, [command, transportOptions] { return std::make_unique<StdioTransport>(command, transportOptions); },
             settings, &registry);
         states = std::make_unique<QSignalSpy>(supervisor.get(), &ConnectionSupervisor::stateChanged);
         stopped = std::make_unique<QSignalSpy>(supervisor.get(), &ConnectionSupervisor::stopped);
@@ -125,6 +125,52 @@ private slots:
         QVERIFY(s.supervisor->status().pid != hungPid);
         QTRY_VERIFY(!processAlive(hungPid));
         QCOMPARE(s.supervisor->status().heartbeatMisses, 0);
+    }
+
+    void closedStdoutIsALostConnection()
+    {
+        // The heartbeat is off: the end of stdout alone must tell.
+        Supervised s({u"--close-stdout"_s});
+        s.supervisor->start();
+        QVERIFY(s.waitFor(ServerState::Connected));
+        const qint64 pid = s.supervisor->status().pid;
+        QVERIFY(s.waitFor(ServerState::Reconnecting));
+        const ServerStatus status = s.supervisor->status();
+        QVERIFY2(status.reason.contains(u"closed its stdout"_s), qPrintable(status.reason));
+        QCOMPARE(status.lastExitSignal, std::optional<int>(SIGTERM));
+        QVERIFY(!processAlive(pid));
+    }
+
+    // A server the heartbeat finds hung cannot react to a closed stdin or SIGTERM: its group is
+    // killed at once (here it is even stopped), and the next generation starts right away.
+    void stoppedServerIsKilledAtOnce()
+    {
+        SupervisorSettings settings = Supervised::quickSettings();
+        settings.heartbeat = resolveHeartbeatPolicy(u"demo"_s, {{u"intervalMs"_s, 100}, {u"timeoutMs"_s, 100},
+                                                               {u"maxFailures"_s, 1}})
+                                 .policy;
+        settings.closeTimeout = std::chrono::minutes(30);
+        // Graces far beyond the test's bound: only a close that skips them lets generation 2 start.
+        QTemporaryDir dir;
+        const QString pidFile = dir.filePath(u"grandchild"_s);
+        Supervised s({u"--spawn-grandchild"_s, u"--pid-file"_s, pidFile}, settings,
+                     StdioTransportOptions{.stdinCloseGrace = std::chrono::minutes(10),
+                                           .terminateGrace = std::chrono::minutes(10)});
+        s.supervisor->start();
+        QVERIFY(s.waitFor(ServerState::Connected));
+        const qint64 hungPid = s.supervisor->status().pid;
+        qint64 grandchild = 0;
+        QTRY_VERIFY((grandchild = readPidFile(pidFile)) > 0);
+        ::kill(pid_t(hungPid), SIGSTOP);
+
+        QVERIFY(s.waitFor(ServerState::Reconnecting));
+        QVERIFY2(s.supervisor->status().reason.contains(u"heartbeat"_s), qPrintable(s.supervisor->status().reason));
+        QTRY_VERIFY_WITH_TIMEOUT(s.supervisor->status().generation == 2 && s.supervisor->state() == ServerState::Connected,
+                                 10000);
+        const ServerStatus status = s.supervisor->status();
+        QCOMPARE(status.lastExitSignal, std::optional<int>(SIGKILL));
+        QVERIFY(!processAlive(hungPid));
+        QVERIFY(!processAlive(grandchild));
     }
 
     void crashLoopExhaustsTheBudget()

@@ -1,12 +1,18 @@
 // tetherctl as scripts use it: exit statuses, output on stdout, one line on stderr.
+#include "config/configstore.h"
 #include "support/httpfixture.h"
+#include "support/leavingserver.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
 
+#include "common/displaytext.h"
+
 #include <QDir>
 #include <QFile>
+#include <QFileSystemWatcher>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLockFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
@@ -57,6 +63,40 @@ QString demo(const QString &flags = {})
 QString everything()
 {
     return u"node "_s + serverEverythingScript() + u" stdio"_s;
+}
+
+// A Claude Desktop file with one trivial server per name, for imports.
+QString importSource(const QTemporaryDir &dir, const QStringList &names)
+{
+    QJsonObject servers;
+    for (const QString &name : names)
+        servers.insert(name, QJsonObject{{u"command"_s, u"x"_s}});
+    const QString path = dir.filePath(names.join(u'+') + u".json"_s);
+    if (!writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, servers}}).toJson()))
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+std::unique_ptr<QProcess> startImport(const QString &source, const QString &target)
+{
+    auto process = std::make_unique<QProcess>();
+    process->start(QStringLiteral(TETHERCTL), {u"import"_s, u"claude"_s, source, u"--config"_s, target});
+    return process;
+}
+
+QJsonObject withServer(QJsonObject root, const QString &name)
+{
+    QJsonObject servers = root.value(u"mcpServers"_s).toObject();
+    servers.insert(name, QJsonObject{{u"command"_s, u"x"_s}});
+    root.insert(u"mcpServers"_s, servers);
+    return root;
+}
+
+QStringList serverNames(const QString &configPath)
+{
+    QStringList names = QJsonDocument::fromJson(readFile(configPath)).object().value(u"mcpServers").toObject().keys();
+    names.sort();
+    return names;
 }
 
 bool oneLine(const QString &text)
@@ -726,6 +766,274 @@ private slots:
         QVERIFY2(oneLine(run.err) && run.err.contains(u"nothing was imported"_s), qPrintable(run.err));
         QVERIFY(broken.open(QIODevice::ReadOnly));
         QCOMPARE(broken.readAll(), QByteArray("{ \"mcpServers\": "));
+    }
+
+    void parallelImportsLoseNothing()
+    {
+        // Eight imports at a time into one config, each adding names of its own, round after
+        // round: every server lands, and whenever the file changes it is whole and the user's alone.
+        QTemporaryDir dir;
+        const QString target = dir.filePath(u"tether/servers.json"_s);
+        QVERIFY(QDir().mkpath(dir.filePath(u"tether"_s)));
+        QVERIFY(writeFile(target, R"({"mcpServers": {"mine": {"command": "my-server"}}})"));
+        QVERIFY(QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner));
+        QStringList expected{u"mine"_s};
+
+        int samples = 0;
+        QStringList badSamples;
+        QFileSystemWatcher watcher({dir.filePath(u"tether"_s)});
+        connect(&watcher, &QFileSystemWatcher::directoryChanged, this, [&] {
+            ++samples;
+            QJsonParseError parseError;
+            const QJsonDocument document = QJsonDocument::fromJson(readFile(target), &parseError);
+            if (parseError.error != QJsonParseError::NoError || !document.object().value(u"mcpServers").isObject())
+                badSamples.append(u"not a whole config: "_s + parseError.errorString());
+            const QFile::Permissions others = QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther
+                                              | QFile::WriteOther | QFile::ExeOther;
+            if (QFile::permissions(target) & others)
+                badSamples.append(u"readable by others: %1"_s.arg(QFile::permissions(target).toInt(), 0, 16));
+        });
+
+        constexpr int Writers = 8;
+        constexpr int Rounds = 4;
+        for (int round = 0; round < Rounds; ++round) {
+            std::vector<std::unique_ptr<QProcess>> imports;
+            for (int writer = 0; writer < Writers; ++writer) {
+                const QStringList names{u"r%1w%2a"_s.arg(round).arg(writer), u"r%1w%2b"_s.arg(round).arg(writer)};
+                expected += names;
+                imports.push_back(startImport(importSource(dir, names), target));
+            }
+            QTRY_VERIFY_WITH_TIMEOUT(std::all_of(imports.cbegin(), imports.cend(),
+                                                 [](const auto &process) { return process->state() == QProcess::NotRunning; }),
+                                     60000);
+            for (const auto &process : imports) {
+                const QString err = QString::fromUtf8(process->readAllStandardError());
+                QVERIFY2(process->exitStatus() == QProcess::NormalExit && process->exitCode() == 0, qPrintable(err));
+                const QString out = QString::fromUtf8(process->readAllStandardOutput());
+                QVERIFY2(out.startsWith(u"imported into %1: r"_s.arg(target)), qPrintable(out));
+            }
+        }
+        expected.sort();
+        QCOMPARE(serverNames(target), expected);
+        QVERIFY2(badSamples.isEmpty(), qPrintable(badSamples.join(u'\n')));
+        QVERIFY(samples > 0);
+        QCOMPARE(QFile::permissions(target) & ~(QFile::ReadUser | QFile::WriteUser), QFile::ReadOwner | QFile::WriteOwner);
+    }
+
+    void windowEditsAndImportsLoseNothing()
+    {
+        // The window's rule (an edit made on an older copy of the file is refused, and made again
+        // once the new file is read) holds against imports running at the same time.
+        QTemporaryDir dir;
+        const QString target = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(target, R"({"mcpServers": {}})"));
+        const Tether::ConfigContext context{[](const QString &) { return std::optional<QString>(); }, u"/"_s};
+        Tether::ConfigStore store({target, false}, context, dir.filePath(u"unused.json"_s));
+        store.load();
+        QStringList expected;
+        std::vector<std::unique_ptr<QProcess>> imports;
+        for (int writer = 0; writer < 12; ++writer) {
+            const QStringList names{u"import%1"_s.arg(writer)};
+            expected += names;
+            imports.push_back(startImport(importSource(dir, names), target));
+        }
+        for (int edit = 0; edit < 6; ++edit) {
+            const QString name = u"window%1"_s.arg(edit);
+            expected.append(name);
+            QString error;
+            QTRY_VERIFY2_WITH_TIMEOUT(store.save(withServer(store.document().root, name), &error), qPrintable(error), 30000);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(std::all_of(imports.cbegin(), imports.cend(),
+                                             [](const auto &process) { return process->state() == QProcess::NotRunning; }),
+                                 60000);
+        for (const auto &process : imports)
+            QVERIFY2(process->exitCode() == 0, process->readAllStandardError().constData());
+        expected.sort();
+        QCOMPARE(serverNames(target), expected);
+        QTRY_COMPARE_WITH_TIMEOUT(store.document().servers.size(), expected.size(), 5000);
+    }
+
+    void importWaitsForTheConfigLock()
+    {
+        QTemporaryDir dir;
+        const QString target = dir.filePath(u"servers.json"_s);
+        const QByteArray original = R"({"mcpServers": {}})";
+        QVERIFY(writeFile(target, original));
+        const QStringList import{u"import"_s, u"claude"_s, importSource(dir, {u"one"_s}), u"--config"_s, target};
+        const QString lockPath = target + u".lock"_s;
+
+        {
+            // Another writer (this test) holds the lock all along: tetherctl gives up at its bound
+            // and says who holds it.
+            QLockFile held(lockPath);
+            QVERIFY(held.tryLock());
+            const Run run = tetherctl(import);
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(oneLine(run.err), qPrintable(run.err));
+            QVERIFY2(run.err.contains(u"(pid %1)"_s.arg(QCoreApplication::applicationPid()))
+                         && run.err.contains(u"holds its lock %1 and did not let go within 10 s, so nothing was saved"_s.arg(lockPath)),
+                     qPrintable(run.err));
+            QCOMPARE(readFile(target), original);
+        }
+
+        // A lock left behind by a writer that is gone (its pid no longer runs) is taken over.
+        QProcess gone;
+        gone.start(u"true"_s, QStringList());
+        QVERIFY(gone.waitForStarted());
+        const qint64 deadPid = gone.processId();
+        QVERIFY(gone.waitForFinished());
+        QVERIFY(!processAlive(deadPid));
+        QVERIFY(writeFile(lockPath, QByteArray::number(deadPid) + "\ntetherctl\n" + QSysInfo::machineHostName().toUtf8() + '\n'));
+        const Run run = tetherctl(import);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.startsWith(u"imported into %1: one\n"_s.arg(target)), qPrintable(run.out));
+        QVERIFY(!QFile::exists(lockPath));
+    }
+
+    void importRefusesATargetWithADuplicateServer()
+    {
+        // Saving the import would keep only the last "demo": nothing is imported, and the lines are named.
+        QTemporaryDir dir;
+        const QString target = dir.filePath(u"servers.json"_s);
+        const QByteArray original = "{\n  \"mcpServers\": {\n    \"demo\": {\"command\": \"first\"},\n"
+                                    "    \"other\": {\"command\": \"o\"},\n    \"demo\": {\"command\": \"second\"}\n  }\n}\n";
+        QVERIFY(writeFile(target, original));
+        const Run run = tetherctl({u"import"_s, u"claude"_s, importSource(dir, {u"new"_s}), u"--config"_s, target});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(oneLine(run.err), qPrintable(run.err));
+        QVERIFY2(run.err.contains(u"%1: mcpServers.demo is defined 2 times (lines 3 and 5): JSON keeps only the last one, "
+                                  "and saving the import would drop the others, so nothing was imported"_s.arg(target)),
+                 qPrintable(run.err));
+        QCOMPARE(readFile(target), original);
+    }
+
+    void checkWarnsOfAKeyWrittenTwice()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, "{\"mcpServers\": {\n  \"demo\": {\"command\": \"/nonexistent/old-server\",\n"
+                                "           \"command\": \"" TETHER_DEMO_SERVER "\"}\n}}\n"));
+        const Run check = tetherctl({u"check"_s, u"--config"_s, path});
+        // The last one is taken and the server comes up: a warning, not a failure.
+        QCOMPARE(check.exitCode, 0);
+        QCOMPARE(check.err, u"tetherctl: warning: %1: mcpServers.demo.command is defined 2 times (lines 2 and 3): JSON "
+                            "keeps only the last one, and Tether uses it; remove the others\n"_s.arg(path));
+    }
+
+    // Ctrl-C, SIGTERM or SIGHUP while a command runs: what is in flight is cancelled at the
+    // server, the server and all it started are closed and waited for, and the exit status is
+    // 128 + the signal. `sign` is the stderr text (with --verbose) that shows the command is
+    // where the signal should find it.
+    void signalClosesEverythingAndExits_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<bool>("fromConfig");
+        QTest::addColumn<QString>("sign");
+        QTest::addColumn<int>("signalNumber");
+        const QString sleeping = u"sleeping 60000 ms"_s;
+        const QString handshake = u"daemon pid"_s; // the server is up; its initialize is slow
+        for (int signalNumber : {SIGINT, SIGTERM, SIGHUP}) {
+            const QString name = Tether::signalName(signalNumber);
+            QTest::addRow("call --stdio, %s", qPrintable(name)) << u"call"_s << false << sleeping << signalNumber;
+            QTest::addRow("call --config, %s", qPrintable(name)) << u"call"_s << true << sleeping << signalNumber;
+        }
+        QTest::newRow("tools --stdio, handshake") << u"tools"_s << false << handshake << SIGINT;
+        QTest::newRow("tools --config, handshake") << u"tools"_s << true << handshake << SIGTERM;
+        QTest::newRow("status, handshake") << u"status"_s << true << handshake << SIGHUP;
+        QTest::newRow("check, handshake") << u"check"_s << true << handshake << SIGINT;
+    }
+
+    void signalClosesEverythingAndExits()
+    {
+        QFETCH(QString, command);
+        QFETCH(bool, fromConfig);
+        QFETCH(QString, sign);
+        QFETCH(int, signalNumber);
+        LeavingServer server;
+        const QStringList slowHandshake{u"--slow-initialize-ms"_s, u"60000"_s};
+        const QStringList serverFlags = command == u"call" ? QStringList{} : slowHandshake;
+        QStringList arguments{command, u"--verbose"_s};
+        if (fromConfig)
+            arguments << u"--config"_s << server.config(serverFlags);
+        else
+            arguments << u"--stdio"_s << server.stdioFlag(serverFlags);
+        if (command == u"call")
+            arguments << u"sleep"_s << u"{\"ms\": 60000}"_s;
+
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL), arguments);
+        QVERIFY(process.waitForStarted());
+        QString err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += QString::fromUtf8(process.readAllStandardError())).contains(sign), 10000);
+        const qint64 serverPid = QRegularExpression(u"started pid (\\d+)"_s).match(err).captured(1).toLongLong();
+        const QList<qint64> left = server.leftPids();
+        QVERIFY(serverPid > 0 && left.size() == 2);
+
+        ::kill(pid_t(process.processId()), signalNumber);
+        QVERIFY(process.waitForFinished(15000));
+        err += QString::fromUtf8(process.readAllStandardError());
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 128 + signalNumber);
+        QVERIFY2(err.contains(u"tetherctl: interrupted by %1"_s.arg(Tether::signalName(signalNumber))), qPrintable(err));
+        const QByteArray log = readFile(server.logFile);
+        if (command == u"call")
+            QVERIFY2(log.contains("demo: cancelled request"), log.constData());
+        QVERIFY2(log.contains("demo: stdin closed; exiting"), log.constData()); // closed politely
+        // Waited for: nothing of the server is left by the time tetherctl has exited.
+        QVERIFY(!processAlive(serverPid));
+        for (qint64 pid : left)
+            QVERIFY2(!processAlive(pid), qPrintable(QString::number(pid)));
+    }
+
+    // kill -9 of a watching tetherctl, on one server or through the manager of a config: the
+    // launcher of each server outlives it just long enough to kill everything the server
+    // started, the grandchild in its group and the daemon that escaped with setsid() included.
+    void sigkillLeavesNothingBehind_data()
+    {
+        QTest::addColumn<bool>("fromConfig");
+        QTest::newRow("watch --stdio") << false;
+        QTest::newRow("watch --config") << true;
+    }
+
+    void sigkillLeavesNothingBehind()
+    {
+        QFETCH(bool, fromConfig);
+        LeavingServer server;
+        QProcess process;
+        process.start(QStringLiteral(TETHERCTL), fromConfig ? QStringList{u"watch"_s, u"--config"_s, server.config()}
+                                                            : QStringList{u"watch"_s, u"--stdio"_s, server.stdioFlag()});
+        QVERIFY(process.waitForStarted());
+        QString out;
+        const QRegularExpression connectedPid(u"Connected  pid (\\d+)"_s);
+        QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(process.readAllStandardOutput())).contains(connectedPid),
+                                 10000);
+        const qint64 serverPid = connectedPid.match(out).captured(1).toLongLong();
+        QTRY_COMPARE(server.leftPids().size(), 2);
+        const QList<qint64> left = server.leftPids();
+        for (qint64 pid : left)
+            QVERIFY(processAlive(pid));
+
+        ::kill(pid_t(process.processId()), SIGKILL);
+        QVERIFY(process.waitForFinished());
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(serverPid), 5000);
+        for (qint64 pid : left)
+            QTRY_VERIFY2_WITH_TIMEOUT(!processAlive(pid), qPrintable(QString::number(pid)), 5000);
+    }
+
+    // Without tether-launcher next to it, no server starts, and the message says why.
+    void missingLauncherIsAnError()
+    {
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(u"tetherctl"_s);
+        QVERIFY(QFile::copy(QStringLiteral(TETHERCTL), copy));
+        QProcess process;
+        process.start(copy, {u"tools"_s, u"--stdio"_s, demo()});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitCode(), 2);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(oneLine(err) && err.contains(u"Tether's launcher %1 cannot run"_s.arg(dir.filePath(u"tether-launcher"_s)))
+                     && err.contains(u"reinstall Tether"_s),
+                 qPrintable(err));
     }
 
     void serverDiesWithTetherctl()

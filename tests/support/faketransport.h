@@ -11,6 +11,7 @@ namespace Tether::Testing {
 // An in-process transport the test drives by hand: it records what the client sends and
 // delivers what the test injects. close() only records the request; the test decides when
 // (and whether) the transport reports closed, to exercise slow and missing close signals.
+// abort() says so with abortRequested() and then closes as close() does.
 class FakeTransport final : public Transport
 {
     Q_OBJECT
@@ -33,6 +34,11 @@ public:
             closure.requested = true;
             finishClose(closure);
         }
+    }
+    void abort() override
+    {
+        emit abortRequested();
+        close();
     }
     bool isOpen() const override { return m_open; }
     QString description() const override { return QStringLiteral("fake"); }
@@ -68,6 +74,7 @@ public:
 
 signals:
     void messageSent(const QJsonObject &message);
+    void abortRequested();
 
 private:
     bool m_open = false;

@@ -106,6 +106,17 @@ public:
         if (QTcpSocket *stream = lastStream())
             stream->write(bytes);
     }
+    // Writes to the open stream `index`, counted from the oldest still open.
+    void writeToStream(const QByteArray &bytes, int index)
+    {
+        QList<QTcpSocket *> open;
+        for (const QPointer<QTcpSocket> &stream : std::as_const(m_streams)) {
+            if (stream)
+                open.append(stream);
+        }
+        if (index >= 0 && index < open.size())
+            open.at(index)->write(bytes);
+    }
     // Ends the newest open stream; returns when that happened on the fixture's clock.
     qint64 closeStream()
     {

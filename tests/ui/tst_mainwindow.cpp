@@ -446,6 +446,22 @@ private slots:
         QTRY_VERIFY(!callTool->isEnabled());
     }
 
+    void configTabWarnsOfAKeyWrittenTwice()
+    {
+        ConfigFixture fixture({});
+        QVERIFY(writeFile(fixture.path, "{\"mcpServers\": {\n  \"demo\": {\"command\": \"old\", \"enabled\": false,\n"
+                                        "           \"command\": \"new\"}\n}}\n"));
+        MainWindow window(fixture.manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        window.selectServer(u"demo"_s);
+        const QString config = namedChild<QPlainTextEdit>(window, u"serverConfig"_s)->toPlainText();
+        QVERIFY2(config.contains(u"Warning: %1: mcpServers.demo.command is defined 2 times (lines 2 and 3): JSON keeps "
+                                 "only the last one, and Tether uses it; remove the others"_s.arg(fixture.path)),
+                 qPrintable(config));
+        QVERIFY2(config.contains(u"\"new\""_s) && !config.contains(u"\"old\""_s), qPrintable(config));
+    }
+
     void healthStripRecordsBands()
     {
         ServerTableModel model;

@@ -6,10 +6,13 @@
 #include "support/policyprinters.h"
 #include "support/testfiles.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLockFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -20,6 +23,7 @@ using namespace Qt::StringLiterals;
 using namespace Tether;
 using Tether::Testing::fakeEnvironment;
 using Tether::Testing::readFile;
+using Tether::Testing::saveRoot;
 
 namespace Tether {
 char *toString(const PoolPolicy &pool)
@@ -87,6 +91,12 @@ static void writeAll(const QString &path, const QByteArray &bytes)
         qFatal("cannot write %s", qPrintable(path));
 }
 
+// What a folder holds, hidden files included: a save leaves no temporary or lock file behind.
+static QStringList everyEntry(const QTemporaryDir &folder)
+{
+    return QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+}
+
 static struct stat fileStatus(const QString &path)
 {
     struct stat status = {};
@@ -125,6 +135,8 @@ private slots:
     void serversInFileOrder();
     void namesKeptExactly();
     void duplicateNameIsAnError();
+    void keyWrittenTwiceInAServerIsAWarning_data();
+    void keyWrittenTwiceInAServerIsAWarning();
     void aliases_data();
     void aliases();
     void aliasConflict_data();
@@ -170,6 +182,8 @@ private slots:
     void saveOverEmptyFile();
     void failedSaveLeavesTheFile();
     void saveFailures();
+    void saveWaitsForTheLockThenNamesItsHolder();
+    void editSeesTheFileAsItIsUnderTheLock();
     void defaultPath();
 };
 
@@ -359,9 +373,43 @@ void TestConfig::duplicateNameIsAnError()
     const ServerConfig *demo = document.server(u"demo"_s);
     QCOMPARE(demo->command.program, u"b"_s); // what JSON keeps
     QCOMPARE(demo->errors.size(), 1);
-    QVERIFY2(demo->errors.first().startsWith(File + u": mcpServers.demo is defined 2 times"_s),
-             qPrintable(demo->errors.first()));
+    QCOMPARE(demo->errors.first(), File + u": mcpServers.demo is defined 2 times (lines 1 and 2): JSON keeps only the "
+                                          "last one; remove or rename the others"_s);
     QVERIFY(document.server(u"other"_s)->isValid());
+}
+
+void TestConfig::keyWrittenTwiceInAServerIsAWarning_data()
+{
+    QTest::addColumn<QByteArray>("server");
+    QTest::addColumn<QStringList>("warnings");
+
+    const QString at = File + u": mcpServers.demo"_s;
+    const QString rest = u": JSON keeps only the last one, and Tether uses it; remove the others"_s;
+    QTest::newRow("field") << QByteArray("{\"command\": \"old\",\n \"args\": [],\n \"command\": \"x\"}")
+                           << QStringList{at + u".command is defined 2 times (lines 2 and 4)"_s + rest};
+    QTest::newRow("three times") << QByteArray("{\"command\": \"a\", \"command\": \"b\",\n\n \"command\": \"x\"}")
+                                 << QStringList{at + u".command is defined 3 times (lines 2 and 4)"_s + rest};
+    QTest::newRow("env name") << QByteArray("{\"command\": \"x\", \"env\": {\"TOKEN\": \"a\",\n \"TOKEN\": \"b\"}}")
+                              << QStringList{at + u".env.TOKEN is defined 2 times (lines 2 and 3)"_s + rest};
+    QTest::newRow("policy field") << QByteArray("{\"command\": \"x\", \"reconnect\": {\"maxAttempts\": 1, \"maxAttempts\": 2}}")
+                                  << QStringList{at + u".reconnect.maxAttempts is defined 2 times (line 2)"_s + rest};
+    QTest::newRow("two keys") << QByteArray("{\"command\": \"x\", \"cwd\": \"/a\", \"command\": \"x\", \"cwd\": \"/b\"}")
+                              << QStringList{at + u".command is defined 2 times (line 2)"_s + rest,
+                                             at + u".cwd is defined 2 times (line 2)"_s + rest};
+    QTest::newRow("none") << QByteArray("{\"command\": \"x\", \"env\": {\"command\": \"y\"}}") << QStringList();
+}
+
+void TestConfig::keyWrittenTwiceInAServerIsAWarning()
+{
+    QFETCH(QByteArray, server);
+    QFETCH(QStringList, warnings);
+    const ConfigDocument document = parse("{\"mcpServers\": {\n\"demo\": " + server + "}}");
+    QVERIFY(document.isValid());
+    const ServerConfig *demo = document.server(u"demo"_s);
+    QVERIFY(demo);
+    // JSON's reading stands, and the server runs: the warning only says what was taken.
+    QVERIFY2(demo->isValid(), qPrintable(demo->errors.join(u'\n')));
+    QCOMPARE(demo->warnings, warnings);
 }
 
 void TestConfig::aliases_data()
@@ -1363,7 +1411,7 @@ void TestConfig::saveRoundTripKeepsUnknownKeys()
     servers.insert(u"added"_s, QJsonObject{{u"url"_s, u"https://e.com/mcp"_s}});
     document.root.insert(document.serversKey, servers);
     QString error;
-    QVERIFY2(saveConfig(path, document.root, &error), qPrintable(error));
+    QVERIFY2(saveRoot(path, document.root, &error), qPrintable(error));
     QVERIFY(error.isEmpty());
 
     const QJsonObject saved = QJsonDocument::fromJson(readFile(path)).object();
@@ -1386,7 +1434,7 @@ void TestConfig::saveFileMode()
     // A folder that does not exist yet is created.
     const QString fresh = folder.filePath(u"config/tether/servers.json"_s);
     QString error;
-    QVERIFY2(saveConfig(fresh, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error), qPrintable(error));
+    QVERIFY2(saveRoot(fresh, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error), qPrintable(error));
     QCOMPARE(fileStatus(fresh).st_mode & 07777, mode_t(0600));
 
     // An existing file readable by others is tightened: it may hold tokens.
@@ -1395,7 +1443,7 @@ void TestConfig::saveFileMode()
     QVERIFY(QFile::setPermissions(existing, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
                                                 | QFileDevice::ReadOther));
     QCOMPARE(fileStatus(existing).st_mode & 07777, mode_t(0644));
-    QVERIFY2(saveConfig(existing, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error), qPrintable(error));
+    QVERIFY2(saveRoot(existing, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error), qPrintable(error));
     QCOMPARE(fileStatus(existing).st_mode & 07777, mode_t(0600));
 }
 
@@ -1414,13 +1462,12 @@ void TestConfig::saveReplacesAtomically()
 
     const QJsonObject root{{u"mcpServers"_s, QJsonObject{{u"only"_s, QJsonObject{{u"command"_s, u"y"_s}}}}}};
     QString error;
-    QVERIFY2(saveConfig(path, root, &error), qPrintable(error));
+    QVERIFY2(saveRoot(path, root, &error), qPrintable(error));
     QCOMPARE(readFile(path), QJsonDocument(root).toJson(QJsonDocument::Indented));
     // Replaced by a rename, not rewritten in place: a reader sees the old file or the new one, whole.
     QVERIFY(fileStatus(path).st_ino != before);
     // No temporary file left next to it.
-    QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
-             QStringList{u"servers.json"_s});
+    QCOMPARE(everyEntry(folder), QStringList{u"servers.json"_s});
 }
 
 void TestConfig::saveRefusesBrokenFile_data()
@@ -1444,14 +1491,13 @@ void TestConfig::saveRefusesBrokenFile()
     writeAll(path, broken);
 
     QString error;
-    QVERIFY(!saveConfig(path, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error));
+    QVERIFY(!saveRoot(path, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error));
     QVERIFY2(error.startsWith(path + u": "_s + location), qPrintable(error));
     QVERIFY2(error.contains(u"the file on disk is broken (not valid JSON), so it was left untouched: fix it or move "
                             "it away, then save again"_s),
              qPrintable(error));
     QCOMPARE(readFile(path), broken);
-    QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
-             QStringList{u"servers.json"_s});
+    QCOMPARE(everyEntry(folder), QStringList{u"servers.json"_s});
 }
 
 void TestConfig::saveOverEmptyFile()
@@ -1462,7 +1508,7 @@ void TestConfig::saveOverEmptyFile()
     writeAll(path, ""); // as `touch` leaves it: nothing to lose
     const QJsonObject root{{u"mcpServers"_s, QJsonObject()}};
     QString error;
-    QVERIFY2(saveConfig(path, root, &error), qPrintable(error));
+    QVERIFY2(saveRoot(path, root, &error), qPrintable(error));
     QCOMPARE(QJsonDocument::fromJson(readFile(path)).object(), root);
 }
 
@@ -1475,16 +1521,17 @@ void TestConfig::failedSaveLeavesTheFile()
     const QString path = folder.filePath(u"servers.json"_s);
     const QByteArray original = R"({"mcpServers": {"demo": {"command": "x"}}})";
     writeAll(path, original);
-    // No temporary file can be created next to the target: the save fails before touching it.
+    // Neither the lock nor a temporary file can be created next to the target: the save fails
+    // before touching it.
     QVERIFY(QFile::setPermissions(folder.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner));
     QString error;
-    const bool saved = saveConfig(path, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error);
+    const bool saved = saveRoot(path, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error);
     QFile::setPermissions(folder.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     QVERIFY(!saved);
-    QVERIFY2(error.startsWith(path + u": cannot be written: "_s), qPrintable(error));
+    QVERIFY2(error.startsWith(path + u": cannot create the lock file "_s + path + u".lock (permission denied)"_s),
+             qPrintable(error));
     QCOMPARE(readFile(path), original);
-    QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
-             QStringList{u"servers.json"_s});
+    QCOMPARE(everyEntry(folder), QStringList{u"servers.json"_s});
 }
 
 void TestConfig::saveFailures()
@@ -1492,17 +1539,88 @@ void TestConfig::saveFailures()
     QTemporaryDir folder;
     QVERIFY(folder.isValid());
     QString error;
-    QVERIFY(!saveConfig(folder.path(), {}, &error));
+    QVERIFY(!saveRoot(folder.path(), {}, &error));
     QCOMPARE(error, folder.path() + u": is a folder, not a file: nothing was saved"_s);
 
     // The folder cannot be created where a file is in the way.
     const QString blocker = folder.filePath(u"blocker"_s);
     writeAll(blocker, "x");
     const QString path = blocker + u"/servers.json"_s;
-    QVERIFY(!saveConfig(path, {}, &error));
+    QVERIFY(!saveRoot(path, {}, &error));
     QCOMPARE(error, path + u": cannot create the folder "_s + blocker);
     QCOMPARE(readFile(blocker), QByteArray("x"));
-    QVERIFY(!saveConfig(path, {}, nullptr)); // the message is optional
+    QVERIFY(!saveRoot(path, {}, nullptr)); // the message is optional
+}
+
+void TestConfig::saveWaitsForTheLockThenNamesItsHolder()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString path = folder.filePath(u"servers.json"_s);
+    const QByteArray original = R"({"mcpServers": {}})";
+    writeAll(path, original);
+    // Another writer in the middle of its save (tetherctl import, another window): this process.
+    QLockFile held(path + u".lock"_s);
+    QVERIFY(held.tryLock());
+
+    QString error;
+    QVERIFY(!editConfig(
+        path, [](const ConfigOnDisk &, QString *) { return std::optional<QJsonObject>(QJsonObject()); }, &error, {},
+        nullptr, std::chrono::milliseconds(200)));
+    const QString holder = u"%1 (pid %2)"_s.arg(QFileInfo(QCoreApplication::applicationFilePath()).fileName())
+                               .arg(QCoreApplication::applicationPid());
+    QVERIFY2(error.startsWith(path + u": "_s + holder + u" on "_s), qPrintable(error));
+    QVERIFY2(error.contains(u"holds its lock %1.lock and did not let go within 200 ms, so nothing was saved"_s.arg(path)),
+             qPrintable(error));
+    QCOMPARE(readFile(path), original);
+
+    // Once it lets go, the next save goes through, and leaves no lock behind.
+    held.unlock();
+    QVERIFY2(saveRoot(path, QJsonObject{{u"mcpServers"_s, QJsonObject{{u"a"_s, QJsonObject{{u"command"_s, u"x"_s}}}}}}, &error),
+             qPrintable(error));
+    QCOMPARE(everyEntry(folder), QStringList{u"servers.json"_s});
+}
+
+void TestConfig::editSeesTheFileAsItIsUnderTheLock()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString path = folder.filePath(u"servers.json"_s);
+    QString error;
+
+    // No file yet: the edit is told so, and what it returns is written.
+    ConfigOnDisk seen{true, "not called"};
+    const auto addServer = [&](const ConfigOnDisk &current, QString *) {
+        seen = current;
+        QJsonObject root = QJsonDocument::fromJson(current.content).object();
+        QJsonObject servers = root.value(u"mcpServers"_s).toObject();
+        servers.insert(u"s%1"_s.arg(servers.size()), QJsonObject{{u"command"_s, u"x"_s}});
+        root.insert(u"mcpServers"_s, servers);
+        return std::optional<QJsonObject>(root);
+    };
+    QVERIFY2(editConfig(path, addServer, &error), qPrintable(error));
+    QVERIFY(!seen.exists);
+    QVERIFY(seen.content.isEmpty());
+
+    // The file as it is on disk now, not as the writer last read it.
+    QVERIFY2(editConfig(path, addServer, &error), qPrintable(error));
+    QVERIFY(seen.exists);
+    QCOMPARE(QJsonDocument::fromJson(seen.content).object().value(u"mcpServers"_s).toObject().keys(), QStringList{u"s0"_s});
+    QCOMPARE(QJsonDocument::fromJson(readFile(path)).object().value(u"mcpServers"_s).toObject().keys(),
+             (QStringList{u"s0"_s, u"s1"_s}));
+
+    // Nothing returned writes nothing: a refusal with its message, or nothing to change.
+    const QByteArray before = readFile(path);
+    const auto refuse = [](const ConfigOnDisk &, QString *why) {
+        *why = u"refused"_s;
+        return std::optional<QJsonObject>();
+    };
+    QVERIFY(!editConfig(path, refuse, &error));
+    QCOMPARE(error, u"refused"_s);
+    error.clear();
+    QVERIFY(editConfig(path, [](const ConfigOnDisk &, QString *) { return std::optional<QJsonObject>(); }, &error));
+    QCOMPARE(error, QString());
+    QCOMPARE(readFile(path), before);
 }
 
 void TestConfig::defaultPath()

@@ -26,6 +26,7 @@ private slots:
     void withoutOrderWritesAsQJsonDocument_data();
     void withoutOrderWritesAsQJsonDocument();
     void scanReadsEveryObjectsOrder();
+    void scanRecordsTheLineOfEveryKey();
     void unchangedFileIsWrittenBackAsIs();
     void enablingChangesOnlyThatValue();
     void newKeyGoesLastInItsObject();
@@ -199,11 +200,29 @@ void TestConfigOrder::scanReadsEveryObjectsOrder()
     QVERIFY(!JsonKeyOrder::scan(QByteArray(R"({"a": )")));
 }
 
+void TestConfigOrder::scanRecordsTheLineOfEveryKey()
+{
+    // An escaped line break inside a string is none.
+    const auto order = JsonKeyOrder::scan(QByteArray("{\"a\": \"x\\ny\",\n"
+                                                     "  \"b\": {\"c\": 1,\n\n \"c\": 2, \"d\": [{\"e\": 1}]},\n"
+                                                     "  \"a\": 3, \"f\": 4, \"a\": 5}"));
+    QVERIFY(order);
+    QCOMPARE(order->keys, (QStringList{u"a"_s, u"b"_s, u"a"_s, u"f"_s, u"a"_s}));
+    QCOMPARE(order->lines, (QList<int>{1, 2, 5, 5, 5}));
+    QCOMPARE(order->duplicateKeys(), QStringList{u"a"_s});
+    QCOMPARE(order->linesOf(u"a"_s), (QList<int>{1, 5, 5}));
+    QCOMPARE(order->linesOf(u"missing"_s), QList<int>());
+    const JsonKeyOrder b = order->members.value(u"b"_s);
+    QCOMPARE(b.lines, (QList<int>{2, 4, 4}));
+    QCOMPARE(b.duplicateKeys(), QStringList{u"c"_s});
+    QCOMPARE(b.members.value(u"d"_s).elements.value(0).lines, QList<int>{4});
+}
+
 void TestConfigOrder::unchangedFileIsWrittenBackAsIs()
 {
     QString error;
     QByteArray written;
-    QVERIFY2(saveConfig(m_path, m_document.root, &error, {}, &written), qPrintable(error));
+    QVERIFY2(saveRoot(m_path, m_document.root, &error, {}, &written), qPrintable(error));
     QCOMPARE(readFile(m_path), HandOrdered);
     QCOMPARE(written, HandOrdered);
 }
@@ -387,15 +406,17 @@ void TestConfigOrder::compactFileIsIndentedInItsOrder()
 void TestConfigOrder::duplicateServerKeepsItsFirstPlace()
 {
     // The reader lists a server written twice where it first appears, with the last value.
-    QVERIFY(Testing::writeFile(m_path, R"({"mcpServers": {"b": {"command": "1"}, "a": {"command": "a"},
-                                                           "b": {"command": "2"}}})"));
+    const QByteArray twice = R"({"mcpServers": {"b": {"command": "1"}, "a": {"command": "a"},
+                                                           "b": {"command": "2"}}})";
+    QVERIFY(Testing::writeFile(m_path, twice));
     const ConfigDocument document = loadConfig(m_path, Context);
     QCOMPARE(document.serverNames(), (QStringList{u"b"_s, u"a"_s}));
-    save(document.root);
-    const ConfigDocument saved = loadConfig(m_path, Context);
-    QCOMPARE(saved.serverNames(), (QStringList{u"b"_s, u"a"_s}));
-    QCOMPARE(saved.server(u"b"_s)->command.program, u"2"_s);
-    QVERIFY(saved.server(u"b"_s)->isValid()); // written once now
+    QCOMPARE(document.server(u"b"_s)->command.program, u"2"_s);
+    // Saving would silently drop the first definition: refused, the file left as it is.
+    QString error;
+    QVERIFY(!saveRoot(m_path, document.root, &error));
+    QVERIFY2(error.contains(u"mcpServers.b is defined 2 times (lines 1 and 2)"_s), qPrintable(error));
+    QCOMPARE(readFile(m_path), twice);
 }
 
 void TestConfigOrder::newFileFollowsTheGivenOrder()
@@ -403,29 +424,29 @@ void TestConfigOrder::newFileFollowsTheGivenOrder()
     QString error;
     // No file yet: the order the document was read in, such as the embedded demo's.
     const QString fresh = m_folder.filePath(u"new/servers.json"_s);
-    QVERIFY2(saveConfig(fresh, m_document.root, &error, m_document.keyOrder), qPrintable(error));
+    QVERIFY2(saveRoot(fresh, m_document.root, &error, m_document.keyOrder), qPrintable(error));
     QCOMPARE(readFile(fresh), HandOrdered);
 
     // A file on disk wins over the order given: it is what the user sees.
     const JsonKeyOrder otherOrder = *JsonKeyOrder::scan(R"({"defaults": {}, "mcpServers": {"mid": {}}})");
-    QVERIFY2(saveConfig(fresh, m_document.root, &error, otherOrder), qPrintable(error));
+    QVERIFY2(saveRoot(fresh, m_document.root, &error, otherOrder), qPrintable(error));
     QCOMPARE(readFile(fresh), HandOrdered);
 
     // An empty file (as `touch` leaves one) has no order: the given one is used.
     QVERIFY(Testing::writeFile(fresh, ""));
-    QVERIFY2(saveConfig(fresh, m_document.root, &error, m_document.keyOrder), qPrintable(error));
+    QVERIFY2(saveRoot(fresh, m_document.root, &error, m_document.keyOrder), qPrintable(error));
     QCOMPARE(readFile(fresh), HandOrdered);
 
     // Neither a file nor an order: alphabetical, as QJsonDocument writes it.
     const QString unordered = m_folder.filePath(u"unordered/servers.json"_s);
-    QVERIFY2(saveConfig(unordered, m_document.root, &error), qPrintable(error));
+    QVERIFY2(saveRoot(unordered, m_document.root, &error), qPrintable(error));
     QCOMPARE(readFile(unordered), QJsonDocument(m_document.root).toJson(QJsonDocument::Indented));
 }
 
 QByteArray TestConfigOrder::save(const QJsonObject &root)
 {
     QString error;
-    if (!saveConfig(m_path, root, &error))
+    if (!saveRoot(m_path, root, &error))
         qFatal("save failed: %s", qPrintable(error));
     return readFile(m_path);
 }

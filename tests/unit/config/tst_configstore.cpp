@@ -1,11 +1,13 @@
 // The config as the window edits it: atomic saves, the embedded demo saved as the user's file,
 // and outside edits picked up.
 #include "config/configfile.h"
+#include "config/configparser.h"
 #include "config/configstore.h"
 #include "support/fakeenvironment.h"
 #include "support/testfiles.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -207,6 +209,27 @@ private slots:
         QVERIFY(!store.document().server(u"two"_s));
     }
 
+    // The window's edits go through the same refusal as `tetherctl import`: a server written twice
+    // in the file would lose its first definition to a rewrite.
+    void aSaveNeverDropsADuplicateDefinition()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        const QByteArray twice = "{\"mcpServers\": {\n  \"one\": {\"command\": \"/bin/first\"},\n"
+                                 "  \"one\": {\"command\": \"/bin/second\"}\n}}\n";
+        QVERIFY(writeFile(path, twice));
+        ConfigStore store({path, false}, Context, dir.filePath(u"unused.json"_s));
+        store.load();
+        QVERIFY(store.document().server(u"one"_s));
+        QString error;
+        QVERIFY(!store.save(withServer(store.document().root, u"two"_s, u"/bin/two"_s), &error));
+        QVERIFY2(error.contains(path) && error.contains(u"mcpServers.one is defined 2 times (lines 2 and 3)"_s)
+                     && error.contains(u"nothing was saved"_s),
+                 qPrintable(error));
+        QCOMPARE(readFile(path), twice);
+        QVERIFY(!store.document().server(u"two"_s));
+    }
+
     void unusableRootIsRefused()
     {
         QTemporaryDir dir;
@@ -311,6 +334,45 @@ private slots:
         QVERIFY(!store.save(withoutOne, &error));
         QVERIFY2(error.contains(u"nothing was saved"_s) && error.contains(u"no server named one"_s), qPrintable(error));
         QCOMPARE(readFile(path), withOne);
+    }
+
+    void everyReaderHoldsToTheSizeLimit()
+    {
+        // Valid JSON, padded past the limit: no reader takes it, the window's and tetherctl watch's included.
+        QTemporaryDir folder;
+        QVERIFY(folder.isValid());
+        const QString path = folder.filePath(u"servers.json"_s);
+        const QByteArray small = R"({"mcpServers": {"demo": {"command": "x"}}})";
+        const QByteArray large = small + QByteArray(MaxConfigBytes, ' ');
+        QVERIFY(writeFile(path, large));
+        const QString tooLarge = path + u": is %1 bytes, too large for a config file (at most %2)"_s.arg(large.size()).arg(MaxConfigBytes);
+
+        QString error;
+        QVERIFY(!readConfigFile(path, &error));
+        QCOMPARE(error, tooLarge);
+        QCOMPARE(loadConfig(path, Context).errors, QStringList{tooLarge});
+
+        ConfigStore store({path, false}, Context, folder.filePath(u"unused.json"_s));
+        QSignalSpy changed(&store, &ConfigStore::documentChanged);
+        QSignalSpy problems(&store, &ConfigStore::problemChanged);
+        store.load();
+        QCOMPARE(changed.size(), 0);
+        QCOMPARE(problems.size(), 1);
+        QVERIFY2(problems.last().at(0).toString().startsWith(tooLarge), qPrintable(problems.last().at(0).toString()));
+
+        // Shrunk, it is taken; grown past the limit again, it is reported and the servers stay.
+        QVERIFY(writeFile(path, small));
+        QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, 5000);
+        QVERIFY(writeFile(path, large));
+        QTRY_VERIFY_WITH_TIMEOUT(problems.last().at(0).toString().startsWith(tooLarge), 5000);
+        QVERIFY(problems.last().at(0).toString().contains(u"keep running"_s));
+        QCOMPARE(changed.size(), 1);
+        QVERIFY(store.document().server(u"demo"_s));
+
+        // A save never replaces what it could not read.
+        QVERIFY(!saveRoot(path, QJsonObject{{u"mcpServers"_s, QJsonObject()}}, &error));
+        QCOMPARE(error, tooLarge + u", so it was left untouched"_s);
+        QCOMPARE(QFileInfo(path).size(), large.size());
     }
 
     void readOnceIgnoresLaterChanges()

@@ -102,6 +102,53 @@ private slots:
             QVERIFY2(decoded.error.contains(errorPart), qPrintable(decoded.error));
     }
 
+    void recoversTheIdOfADamagedReply_data()
+    {
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<QJsonValue>("id"); // undefined: none can be told
+
+        const QByteArray deep = QByteArray(5000, '[') + QByteArray(5000, ']');
+        const QJsonValue none(QJsonValue::Undefined);
+        QTest::newRow("invalid utf-8") << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"text\":\"caf\xe9\"}}")
+                                       << QJsonValue(7);
+        QTest::newRow("nul after it") << QByteArray(QByteArray(R"({"id": "call-1" ,"result":{"text":"a"}})") + '\0')
+                             << QJsonValue(u"call-1"_s);
+        QTest::newRow("too deep, id after it") << QByteArray(R"({"jsonrpc":"2.0","result":{"a":)" + deep + R"(},"id":12})")
+                                               << QJsonValue(12);
+        QTest::newRow("cut short") << QByteArray(R"({"jsonrpc":"2.0","id":-3,"result":{"content":[)") << QJsonValue(-3);
+        QTest::newRow("escaped quotes before") << QByteArray("{\"result\":{\"t\":\"say \\\"id\\\": 1\"},\"id\":2,") << QJsonValue(2);
+        QTest::newRow("nested id only") << QByteArray(R"({"jsonrpc":"2.0","result":{"id":5,"x":tru}})") << none;
+        QTest::newRow("request of the server") << QByteArray(R"({"jsonrpc":"2.0","id":4,"method":"ping","params":{"x":tru}})")
+                                               << none;
+        QTest::newRow("method after the damage") << QByteArray(R"({"id":4,"params":{"x":tru},"method":"ping"})") << none;
+        QTest::newRow("id twice") << QByteArray(R"({"id":4,"id":5,"result":tru})") << none;
+        QTest::newRow("fractional id") << QByteArray(R"({"id":4.5,"result":tru})") << none;
+        QTest::newRow("object id") << QByteArray(R"({"id":{"n":4},"result":tru})") << none;
+        QTest::newRow("damaged string id") << QByteArray("{\"id\":\"\xff\",\"result\":{}}") << none;
+        QTest::newRow("not an object") << QByteArray(R"([{"id":4,"result":tru}])") << none;
+        QTest::newRow("text") << QByteArray("id: 4") << none;
+    }
+
+    void recoversTheIdOfADamagedReply()
+    {
+        QFETCH(QByteArray, payload);
+        QFETCH(QJsonValue, id);
+        const JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(payload);
+        QVERIFY(!decoded.error.isEmpty());
+        QCOMPARE(decoded.damagedReplyId, id);
+    }
+
+    void damagedReplyErrorSaysWhatCame()
+    {
+        const JsonRpc::Message answer = JsonRpc::classify(
+            JsonRpc::makeDamagedReplyError(7, u"a line on stdout that is not JSON (illegal UTF8 string)"_s));
+        QCOMPARE(answer.kind, MessageKind::ErrorResponse);
+        QCOMPARE(answer.id, QJsonValue(7));
+        QCOMPARE(answer.error.code, int(JsonRpc::InvalidReply));
+        QVERIFY2(answer.error.message.contains(u"answered with a line on stdout that is not JSON (illegal UTF8 string)"_s),
+                 qPrintable(answer.error.message));
+    }
+
     void excerptIsShortAndOneLine()
     {
         QCOMPARE(excerpt("abc"), u"'abc'"_s);

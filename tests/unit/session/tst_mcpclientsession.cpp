@@ -346,6 +346,137 @@ private slots:
         QVERIFY2(reply->error->message.contains(u"never ends"_s), qPrintable(reply->error->message));
     }
 
+    void listToolsStopsAtThePageLimit()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        // A server whose every page has a next one, each with a new cursor.
+        int pages = 0;
+        QObject::connect(h.transport, &FakeTransport::messageSent, h.transport, [&](const QJsonObject &message) {
+            if (message.value(u"method").toString() != u"tools/list")
+                return;
+            ++pages;
+            const QJsonObject page{{u"tools"_s, QJsonArray{tool(u"t"_s + QString::number(pages))}},
+                                   {u"nextCursor"_s, QString::number(pages + 1)}};
+            QMetaObject::invokeMethod(h.transport, [&h, id = message.value(u"id"), page] {
+                h.transport->inject(JsonRpc::makeResult(id, page));
+            }, Qt::QueuedConnection);
+        });
+        std::optional<ToolListReply> reply;
+        h.session->listTools([&](const ToolListReply &r) { reply = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 20000);
+        QCOMPARE(pages, 1000);
+        QVERIFY(reply->error.has_value());
+        QCOMPARE(reply->error->code, int(JsonRpc::InvalidReply));
+        QVERIFY2(reply->error->message.contains(u"still gave a next cursor after 1000 pages, the most Tether reads"_s),
+                 qPrintable(reply->error->message));
+        QVERIFY2(!reply->error->message.contains(u"again"_s), qPrintable(reply->error->message));
+    }
+
+    void nullCursorEndsTheList()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<ToolListReply> reply;
+        h.session->listTools([&](const ToolListReply &r) { reply = r; });
+        h.answer(u"tools/list"_s, QJsonObject{{u"tools"_s, QJsonArray{tool(u"a"_s)}}, {u"nextCursor"_s, QJsonValue::Null}});
+        QVERIFY(reply.has_value());
+        QVERIFY(!reply->error);
+        QCOMPARE(reply->tools.size(), 1);
+    }
+
+    void resultsOfTheWrongShapeAreProtocolErrors_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonValue>("result");
+        QTest::addColumn<QString>("saying");
+
+        const QJsonArray content{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"x"_s}}};
+        QTest::newRow("tools not an array") << u"tools/list"_s << QJsonValue(QJsonObject{{u"tools"_s, u"not-a-list"_s}})
+                                            << u"\"tools\" is a string, not an array"_s;
+        QTest::newRow("no tools") << u"tools/list"_s << QJsonValue(QJsonObject{}) << u"\"tools\" is missing"_s;
+        QTest::newRow("tools/list result an array") << u"tools/list"_s << QJsonValue(QJsonArray{})
+                                                    << u"the result is an array, not an object"_s;
+        QTest::newRow("cursor a number") << u"tools/list"_s
+                                         << QJsonValue(QJsonObject{{u"tools"_s, QJsonArray{}}, {u"nextCursor"_s, 2}})
+                                         << u"\"nextCursor\" is a number, not a string"_s;
+        QTest::newRow("content not an array") << u"tools/call"_s << QJsonValue(QJsonObject{{u"content"_s, u"x"_s}})
+                                              << u"\"content\" is a string, not an array"_s;
+        QTest::newRow("no content") << u"tools/call"_s << QJsonValue(QJsonObject{{u"isError"_s, true}})
+                                    << u"\"content\" is missing"_s;
+        QTest::newRow("isError a string") << u"tools/call"_s
+                                          << QJsonValue(QJsonObject{{u"content"_s, content}, {u"isError"_s, u"yes"_s}})
+                                          << u"\"isError\" is a string, not a boolean"_s;
+        QTest::newRow("structuredContent an array")
+            << u"tools/call"_s << QJsonValue(QJsonObject{{u"content"_s, content}, {u"structuredContent"_s, QJsonArray{1}}})
+            << u"\"structuredContent\" is an array, not an object"_s;
+        QTest::newRow("tools/call result null") << u"tools/call"_s << QJsonValue(QJsonValue::Null)
+                                                << u"the result is null, not an object"_s;
+    }
+
+    void resultsOfTheWrongShapeAreProtocolErrors()
+    {
+        QFETCH(QString, method);
+        QFETCH(QJsonValue, result);
+        QFETCH(QString, saying);
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<JsonRpc::Error> error;
+        bool answered = false;
+        if (method == u"tools/list") {
+            h.session->listTools([&](const ToolListReply &r) { answered = true; error = r.error; });
+        } else {
+            h.session->callTool(u"echo"_s, {}, [&](const ToolCallReply &r) { answered = true; error = r.error; });
+        }
+        h.answer(method, result);
+        QVERIFY(answered);
+        QVERIFY(error.has_value());
+        QCOMPARE(error->code, int(JsonRpc::InvalidReply));
+        QVERIFY2(error->message.contains(u"server 'fake' answered '%1' with a result of the wrong shape (%2): a protocol "
+                                         "error of the server"_s.arg(method, saying)),
+                 qPrintable(error->message));
+        QVERIFY(h.session->isReady()); // one bad result fails its request, not the connection
+    }
+
+    void initializeResultOfTheWrongShapeFails_data()
+    {
+        QTest::addColumn<QJsonValue>("result");
+        QTest::addColumn<QString>("saying");
+
+        const QJsonObject good = Harness::initializeResult();
+        QJsonObject noVersion = good;
+        noVersion.remove(u"protocolVersion");
+        QJsonObject numberVersion = good;
+        numberVersion.insert(u"protocolVersion", 20251125);
+        QJsonObject noCapabilities = good;
+        noCapabilities.remove(u"capabilities");
+        QJsonObject infoString = good;
+        infoString.insert(u"serverInfo", u"fake-server"_s);
+        QTest::newRow("no protocolVersion") << QJsonValue(noVersion) << u"\"protocolVersion\" is missing"_s;
+        QTest::newRow("protocolVersion a number") << QJsonValue(numberVersion)
+                                                  << u"\"protocolVersion\" is a number, not a string"_s;
+        QTest::newRow("no capabilities") << QJsonValue(noCapabilities) << u"\"capabilities\" is missing"_s;
+        QTest::newRow("serverInfo a string") << QJsonValue(infoString) << u"\"serverInfo\" is a string, not an object"_s;
+        QTest::newRow("not an object") << QJsonValue(u"2025-11-25"_s) << u"the result is a string, not an object"_s;
+    }
+
+    void initializeResultOfTheWrongShapeFails()
+    {
+        QFETCH(QJsonValue, result);
+        QFETCH(QString, saying);
+        Harness h;
+        QSignalSpy failed(h.session.get(), &McpClientSession::failed);
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        h.answer(u"initialize"_s, result);
+        QCOMPARE(failed.size(), 1);
+        QVERIFY2(failed.first().first().toString().contains(
+                     u"server 'fake' answered 'initialize' with a result of the wrong shape (%1)"_s.arg(saying)),
+                 qPrintable(failed.first().first().toString()));
+        QVERIFY(!h.session->isReady());
+        QCOMPARE(h.transport->countSent(u"notifications/initialized"_s), 0);
+    }
+
     void callToolReturnsContentAndIsError()
     {
         Harness h;

@@ -1199,6 +1199,36 @@ private slots:
                  qPrintable(reason));
     }
 
+    // 13d. A server the heartbeat found hung is ended at once (its transport aborted); one whose
+    // connection failed any other way gets the transport's bounded close.
+    void hungServerIsAbortedOthersAreClosed_data()
+    {
+        QTest::addColumn<bool>("hung");
+        QTest::newRow("pings unanswered") << true;
+        QTest::newRow("server crashed") << false;
+    }
+
+    void hungServerIsAbortedOthersAreClosed()
+    {
+        QFETCH(bool, hung);
+        SupervisorSettings settings = fastSettings();
+        settings.heartbeat = {hung, 50, 20, 1};
+        settings.reconnect.initialDelayMs = 200; // keep generation 2 away while we look
+        settings.reconnect.maxDelayMs = 400;
+        Harness h(settings);
+        h.supervisor.start();
+        QVERIFY(h.connectGeneration(1));
+        QSignalSpy aborted(h.fake(1), &FakeTransport::abortRequested);
+        QSignalSpy closed(h.fake(1), &Transport::closed);
+        if (!hung)
+            QVERIFY(h.crash(1));
+
+        QTRY_COMPARE_WITH_TIMEOUT(h.supervisor.state(), ServerState::Reconnecting, 3000);
+        QTRY_COMPARE(closed.size(), 1);
+        QCOMPARE(aborted.size(), hung ? 1 : 0);
+        QCOMPARE(h.supervisor.status().reason.contains(u"heartbeat"_s), hung);
+    }
+
     // 14a. Reconnect during an outage cancels the backoff and starts now with a fresh budget.
     void reconnectDuringAnOutageStartsAFreshAttempt()
     {

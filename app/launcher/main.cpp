@@ -1,0 +1,250 @@
+// tether-launcher: runs one stdio MCP server for Tether and makes sure that nothing the server
+// started outlives it or Tether, even when Tether is killed with SIGKILL.
+//
+//   tether-launcher [--report-fd N] PROGRAM [ARG...]
+//
+// It is a child subreaper (PR_SET_CHILD_SUBREAPER): every orphan among the server's descendants,
+// a daemon that escaped with setsid() included, is re-parented to it rather than to init, so it
+// can find and kill them all. It dies with Tether (PR_SET_PDEATHSIG), and its end, whether the
+// server exited or Tether died, kills every descendant left. The server runs in a process group
+// of its own, inherits stdin, stdout and stderr (the launcher keeps no copy of them, so EOF still
+// means the server closed them), and its exit code or signal becomes the launcher's own.
+// Plain POSIX and Linux calls: no Qt, a few kilobytes.
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <string>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+// Exit statuses of the launcher itself, as a shell reports a command it could not run.
+constexpr int CannotRun = 127;
+
+void usage()
+{
+    std::fputs("usage: tether-launcher [--report-fd N] PROGRAM [ARG...]\n"
+               "Runs PROGRAM for Tether: in a process group of its own, killed with everything it\n"
+               "started when it exits or when Tether dies. With --report-fd, writes \"started PID\"\n"
+               "or \"failed ERRNO\" to file descriptor N once PROGRAM has been executed or could not be.\n",
+               stderr);
+}
+
+void writeAll(int fd, const std::string &text)
+{
+    std::size_t written = 0;
+    while (written < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        written += std::size_t(n);
+    }
+}
+
+// The processes whose parent is `parent`, from /proc/PID/stat (the field after the name, which
+// may itself hold spaces and parentheses, is the state; the next one is the parent's pid).
+std::vector<pid_t> childrenOf(pid_t parent)
+{
+    std::vector<pid_t> children;
+    DIR *proc = ::opendir("/proc");
+    if (!proc)
+        return children;
+    while (const dirent *entry = ::readdir(proc)) {
+        char *end = nullptr;
+        const long pid = std::strtol(entry->d_name, &end, 10);
+        if (pid <= 0 || *end != '\0')
+            continue;
+        const std::string path = "/proc/" + std::string(entry->d_name) + "/stat";
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        char buffer[512];
+        const ssize_t n = ::read(fd, buffer, sizeof buffer - 1);
+        ::close(fd);
+        if (n <= 0)
+            continue;
+        buffer[n] = '\0';
+        const char *afterName = std::strrchr(buffer, ')');
+        char state = 0;
+        long parentPid = 0;
+        if (afterName && std::sscanf(afterName + 1, " %c %ld", &state, &parentPid) == 2 && parentPid == parent)
+            children.push_back(pid_t(pid));
+    }
+    ::closedir(proc);
+    return children;
+}
+
+// Kills the server's group and then, generation by generation, every process left below the
+// launcher: each one killed re-parents its own children to us, the subreaper. Returns once the
+// launcher has no child at all.
+void killDescendants(pid_t server)
+{
+    ::kill(-server, SIGKILL);
+    for (;;) {
+        int status = 0;
+        const pid_t reaped = ::waitpid(-1, &status, WNOHANG);
+        if (reaped > 0)
+            continue;
+        if (reaped < 0)
+            return; // ECHILD: nothing is left
+        for (pid_t child : childrenOf(::getpid()))
+            ::kill(child, SIGKILL);
+        ::waitpid(-1, &status, 0);
+    }
+}
+
+// Ends the launcher the way the server ended: the same exit code, or death by the same signal.
+[[noreturn]] void endLikeTheServer(int status)
+{
+    if (WIFEXITED(status))
+        ::_exit(WEXITSTATUS(status));
+    const int signalNumber = WTERMSIG(status);
+    // A server that dumped core did so already; the launcher leaves no second core file.
+    const rlimit noCore{0, 0};
+    ::setrlimit(RLIMIT_CORE, &noCore);
+    ::signal(signalNumber, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, signalNumber);
+    ::sigprocmask(SIG_UNBLOCK, &only, nullptr);
+    ::raise(signalNumber);
+    ::_exit(128 + signalNumber);
+}
+
+// The launcher's own stdin, stdout and stderr go to /dev/null: only the server holds the pipes.
+void releaseStandardFds()
+{
+    const int devNull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (devNull < 0)
+        return;
+    for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd)
+        ::dup2(devNull, fd);
+    ::close(devNull);
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    int reportFd = -1;
+    int first = 1;
+    if (first < argc && std::strcmp(argv[first], "--report-fd") == 0) {
+        if (first + 1 >= argc) {
+            usage();
+            return CannotRun;
+        }
+        reportFd = std::atoi(argv[first + 1]);
+        first += 2;
+    }
+    if (first < argc && std::strcmp(argv[first], "--") == 0)
+        ++first;
+    if (first >= argc || argv[first][0] == '-') {
+        usage();
+        return CannotRun;
+    }
+
+    // Signals are read from a signalfd, so none may be delivered the usual way. SIGPIPE stays
+    // blocked too: a report nobody reads any more must not kill the launcher.
+    const pid_t parent = ::getppid();
+    sigset_t handled;
+    sigemptyset(&handled);
+    for (int signalNumber : {SIGCHLD, SIGTERM, SIGINT, SIGHUP})
+        sigaddset(&handled, signalNumber);
+    sigset_t blocked = handled;
+    sigaddset(&blocked, SIGPIPE);
+    sigset_t original;
+    ::sigprocmask(SIG_BLOCK, &blocked, &original);
+
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    // Tether started us with SIGKILL as the parent-death signal; from here on we must outlive
+    // Tether for a moment, to kill what the server left.
+    ::prctl(PR_SET_PDEATHSIG, SIGHUP);
+    if (::getppid() != parent)
+        return CannotRun; // Tether died before the signal was set: nothing was started yet
+    const int signals = ::signalfd(-1, &handled, SFD_CLOEXEC);
+    int execStatus[2];
+    if (signals < 0 || ::pipe2(execStatus, O_CLOEXEC) != 0) {
+        if (reportFd >= 0)
+            writeAll(reportFd, "failed " + std::to_string(errno) + '\n');
+        return CannotRun;
+    }
+    if (reportFd >= 0)
+        ::fcntl(reportFd, F_SETFD, FD_CLOEXEC); // the server must not hold the report open
+
+    const pid_t launcher = ::getpid();
+    const pid_t server = ::fork();
+    if (server == 0) {
+        ::setpgid(0, 0);
+        // Should the launcher itself be killed, the server still goes with it.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != launcher)
+            ::_exit(CannotRun);
+        ::sigprocmask(SIG_SETMASK, &original, nullptr);
+        ::execvp(argv[first], argv + first);
+        const int error = errno;
+        [[maybe_unused]] const ssize_t written = ::write(execStatus[1], &error, sizeof error);
+        ::_exit(CannotRun);
+    }
+    if (server < 0) {
+        if (reportFd >= 0)
+            writeAll(reportFd, "failed " + std::to_string(errno) + '\n');
+        return CannotRun;
+    }
+    // Both sides set the group, so it exists before either goes on.
+    ::setpgid(server, server);
+    ::close(execStatus[1]);
+    // The exec closes this pipe; a failed exec writes its errno first.
+    int execError = 0;
+    ssize_t n = 0;
+    do {
+        n = ::read(execStatus[0], &execError, sizeof execError);
+    } while (n < 0 && errno == EINTR);
+    ::close(execStatus[0]);
+    if (reportFd >= 0) {
+        writeAll(reportFd, n == sizeof execError ? "failed " + std::to_string(execError) + '\n'
+                                                 : "started " + std::to_string(server) + '\n');
+        ::close(reportFd);
+    }
+    releaseStandardFds();
+
+    int serverStatus = 0;
+    for (;;) {
+        signalfd_siginfo info{};
+        if (::read(signals, &info, sizeof info) != sizeof info)
+            continue;
+        const int signalNumber = int(info.ssi_signo);
+        if (signalNumber == SIGCHLD) {
+            bool serverEnded = false;
+            int status = 0;
+            for (pid_t reaped; (reaped = ::waitpid(-1, &status, WNOHANG)) > 0;) {
+                if (reaped == server) {
+                    serverStatus = status;
+                    serverEnded = true;
+                }
+            }
+            if (serverEnded)
+                break;
+        } else if (signalNumber == SIGHUP && ::getppid() != parent) {
+            // Tether died (the parent-death signal): nobody will close the server any more.
+            killDescendants(server);
+            return 128 + SIGHUP;
+        } else {
+            // Tether's close sequence, or someone signalling the launcher: the server's group hears it.
+            ::kill(-server, signalNumber);
+        }
+    }
+    killDescendants(server);
+    endLikeTheServer(serverStatus);
+}
