@@ -190,7 +190,7 @@ private slots:
         QTest::newRow("no command") << QStringList{} << u"no command"_s;
         QTest::newRow("unknown command") << QStringList{u"frobnicate"_s} << u"unknown command 'frobnicate'"_s;
         QTest::newRow("status with --stdio") << QStringList{u"status"_s, u"--stdio"_s, demo()} << u"config file"_s;
-        QTest::newRow("policy flag outside watch") << QStringList{u"tools"_s, u"--max-attempts"_s, u"3"_s} << u"'watch' only"_s;
+        QTest::newRow("policy flag outside watch") << QStringList{u"tools"_s, u"--max-attempts"_s, u"3"_s} << u"'watch' and 'serve' only"_s;
         QTest::newRow("unterminated quote") << QStringList{u"tools"_s, u"--stdio"_s, u"server 'oops"_s} << u"unterminated"_s;
         QTest::newRow("bad timeout") << QStringList{u"tools"_s, u"--timeout-ms"_s, u"soon"_s, u"--stdio"_s, demo()}
                                      << u"--timeout-ms"_s;

@@ -70,7 +70,8 @@ QStringList allPages(const ToolCatalog &catalog, int pageSize, int *pages)
 ToolCallReply resultReply(const QJsonObject &result)
 {
     ToolCallReply reply;
-    reply.result = parseToolCallResult(result);
+    QString wrong;
+    reply.result = parseToolCallResult(result, &wrong).value();
     return reply;
 }
 
