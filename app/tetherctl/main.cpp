@@ -46,7 +46,8 @@ Commands, on the servers of the config file:
                                   and exit 0.
   serve [SERVER...]               Be an MCP server on stdin/stdout for an AI client (Claude
                                   Desktop, Cursor, VS Code, ...): offer the tools of every server
-                                  (or of those named) as SERVER__TOOL, supervised as by watch. A
+                                  (or of those named) as SERVER__TOOL, supervised as by watch,
+                                  less those a server's "tools": {"disabled": [...]} hides. A
                                   call to a server that is reconnecting waits for it (at most
                                   gateway.outageWaitMs, default 10 s). Runs until stdin closes or
                                   SIGINT, SIGTERM or SIGHUP, then stops the servers and exits 0.
