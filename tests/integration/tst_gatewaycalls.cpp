@@ -27,15 +27,6 @@ ServerConfig demo(const QString &name, const QStringList &arguments = {}, int in
     return config;
 }
 
-ConfigDocument document(const QList<ServerConfig> &servers)
-{
-    ConfigDocument config;
-    config.path = u"test.json"_s;
-    config.serversKey = u"mcpServers"_s;
-    config.servers = servers;
-    return config;
-}
-
 bool connected(const ServerManager &manager, const QString &name)
 {
     const auto status = manager.status(name);
@@ -83,7 +74,7 @@ struct Setup
 {
     explicit Setup(const QList<ServerConfig> &servers, GatewayConfig config = {})
     {
-        manager.applyConfig(document(servers));
+        manager.applyConfig(configDocument(servers));
         gateway = std::make_unique<Gateway>(manager, config);
     }
     ~Setup()
@@ -328,7 +319,7 @@ private slots:
         const auto listChanged = [&] { return channel.notifications(u"notifications/tools/list_changed"_s).size(); };
 
         config.hiddenTools = {u"echo"_s, u"add"_s, u"format"_s};
-        const ConfigChange change = setup.manager.applyConfig(document({config}));
+        const ConfigChange change = setup.manager.applyConfig(configDocument({config}));
         QCOMPARE(change.toolsUpdated, QStringList{u"demo"_s});
         QCOMPARE(change.unchanged, QStringList{u"demo"_s});
         QTRY_COMPARE_WITH_TIMEOUT(listChanged(), 1, 5000);
@@ -347,10 +338,10 @@ private slots:
         QCOMPARE(channel.response(2)->value(u"error").toObject().value(u"message").toString(), u"Unknown tool: demo__echo"_s);
 
         config.hiddenTools.clear();
-        setup.manager.applyConfig(document({config}));
+        setup.manager.applyConfig(configDocument({config}));
         QTRY_COMPARE_WITH_TIMEOUT(listChanged(), 2, 5000);
         // The same set again: nothing to tell.
-        setup.manager.applyConfig(document({config}));
+        setup.manager.applyConfig(configDocument({config}));
         QVERIFY(!QTest::qWaitFor([&] { return listChanged() > 2; }, 600));
     }
 };
