@@ -227,11 +227,11 @@ void MainWindow::connectViews()
         menu.addAction(m_callTool);
         menu.exec(m_tools->viewport()->mapToGlobal(position));
     });
-    connect(m_tools, &QTreeWidget::itemDoubleClicked, this, [this] {
+    connect(m_tools, &QAbstractItemView::doubleClicked, this, [this] {
         if (m_callTool->isEnabled())
             callSelectedTool();
     });
-    connect(m_tools, &QTreeWidget::currentItemChanged, this, &MainWindow::updateActions);
+    connect(m_tools, &ToolListView::currentToolChanged, this, &MainWindow::updateActions);
     connect(m_log, &EventLogView::filterChanged, this, &MainWindow::updateLog);
 }
 
@@ -486,7 +486,7 @@ void MainWindow::updateActions()
     m_remove->setEnabled(config != nullptr);
     m_enable->setEnabled(config != nullptr);
     m_enable->setText(config && !config->enabled ? tr("Enable") : tr("Disable"));
-    m_callTool->setEnabled(m_tools->currentItem() != nullptr
+    m_callTool->setEnabled(!m_tools->currentTool().isEmpty()
                            && m_manager.status(name).value_or(ServerStatus{}).state == ServerState::Connected);
 }
 

@@ -1,27 +1,34 @@
 #pragma once
 
+#include "supervisor/toolregistry.h"
+
 #include <QList>
-#include <QTreeWidget>
+#include <QTreeView>
 
 namespace Tether {
 
-struct RegisteredTool;
+class ToolListModel;
 
-// The Tools tab: one server's tools, each with its public name, the first line of its
-// description, its parameters and annotations at a glance (the full texts in tool tips); a tool
-// that cannot be called while its server reconnects is greyed.
-class ToolListView final : public QTreeWidget
+// The Tools tab: one server's tools (ToolListModel), one row each.
+class ToolListView final : public QTreeView
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ToolListView)
 
 public:
     explicit ToolListView(QWidget *parent = nullptr);
+    ~ToolListView() override;
 
     // Replaces the list; the tool the user picked stays picked when it is still there.
     void setTools(const QList<RegisteredTool> &tools);
     // The public name of the picked tool; empty when none is.
     QString currentTool() const;
+
+signals:
+    void currentToolChanged();
+
+private:
+    ToolListModel *m_model;
 };
 
 } // namespace Tether

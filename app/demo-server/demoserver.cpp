@@ -398,6 +398,7 @@ void DemoServer::handleInitialized()
     if (m_initialized)
         return;
     m_initialized = true;
+    logLine(u"initialized"_s);
 
     if (m_options.logNotifications) {
         sendNotification(u"notifications/message"_s, {{u"level"_s, u"warning"_s},

@@ -704,7 +704,8 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
     const QJsonObject servers = serversValue.toObject();
     const JsonKeyOrder serversOrder = document.keyOrder.members.value(document.serversKey);
     const QStringList order = keyOrder ? serversOrder.keys : servers.keys();
-    const QStringList duplicates = serversOrder.duplicateKeys();
+    const QStringList duplicateList = serversOrder.duplicateKeys();
+    const QSet<QString> duplicates(duplicateList.cbegin(), duplicateList.cend());
 
     QSet<QString> seen;
     for (const QString &name : order) {

@@ -335,17 +335,19 @@ void McpClientSession::onTransportClosed(const TransportClosure &closure)
 
 void McpClientSession::listTools(ToolListHandler handler)
 {
-    fetchToolPage({}, std::make_shared<ToolListReply>(), std::make_shared<QSet<QString>>(), std::move(handler));
+    fetchToolPage({}, std::make_shared<ToolListReply>(), std::make_shared<QSet<QString>>(),
+                  std::make_shared<QSet<QString>>(), std::move(handler));
 }
 
 void McpClientSession::fetchToolPage(const QString &cursor, std::shared_ptr<ToolListReply> accumulated,
                                      std::shared_ptr<QSet<QString>> seenCursors,
+                                     std::shared_ptr<QSet<QString>> toolNames,
                                      ToolListHandler handler)
 {
     QJsonObject params;
     if (!cursor.isNull())
         params.insert(u"cursor", cursor);
-    request(u"tools/list"_s, params, [this, accumulated, seenCursors, handler](const RpcReply &reply) {
+    request(u"tools/list"_s, params, [this, accumulated, seenCursors, toolNames, handler](const RpcReply &reply) {
         if (!reply.ok()) {
             accumulated->error = reply.error;
             accumulated->error->message = u"tools/list failed: "_s + reply.error->message;
@@ -367,13 +369,12 @@ void McpClientSession::fetchToolPage(const QString &cursor, std::shared_ptr<Tool
                 accumulated->warnings.append(error);
                 continue;
             }
-            const bool duplicate = std::any_of(accumulated->tools.cbegin(), accumulated->tools.cend(),
-                                               [&](const ToolDefinition &known) { return known.name == tool->name; });
-            if (duplicate) {
+            if (toolNames->contains(tool->name)) {
                 accumulated->warnings.append(u"the tool '%1' is listed twice; the first one is kept"_s.arg(tool->name));
                 continue;
             }
-            accumulated->tools.append(*tool);
+            toolNames->insert(tool->name);
+            accumulated->tools.append(std::move(*tool));
         }
         const QString &next = page->nextCursor;
         if (next.isEmpty()) {
@@ -394,7 +395,7 @@ void McpClientSession::fetchToolPage(const QString &cursor, std::shared_ptr<Tool
             return;
         }
         seenCursors->insert(next);
-        fetchToolPage(next, accumulated, seenCursors, handler);
+        fetchToolPage(next, accumulated, seenCursors, toolNames, handler);
     });
 }
 

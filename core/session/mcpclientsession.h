@@ -118,6 +118,7 @@ private:
     void failAllPending(const QString &reason);
     void fetchToolPage(const QString &cursor, std::shared_ptr<ToolListReply> accumulated,
                        std::shared_ptr<QSet<QString>> seenCursors,
+                       std::shared_ptr<QSet<QString>> toolNames, // of the tools kept so far
                        ToolListHandler handler);
     QString serverLabel() const;
     // The failure of a request whose result has the wrong shape, `what` saying how.

@@ -145,6 +145,7 @@ void ConnectionSupervisor::stop()
     closeCurrentGeneration();
     // The fence: from here on nothing a generation says changes anything.
     m_stopping = true;
+    m_registry->dropReplacements(m_name);
     if (m_generations.empty())
         finishStop(true);
     else
@@ -292,7 +293,6 @@ void ConnectionSupervisor::onSyncFinished(const ToolSyncQueue::Job &job, const T
 {
     if (!isCurrent(job.generation))
         return; // stale: inert
-    Generation *generation = current();
     if (reply.error) {
         if (job.initial) {
             onGenerationFailed(job.generation, reply.error->message);
@@ -302,7 +302,22 @@ void ConnectionSupervisor::onSyncFinished(const ToolSyncQueue::Job &job, const T
         }
         return;
     }
-    const ToolChange change = m_registry->replaceServerTools(m_name, reply.tools);
+    // Tens of thousands of tools are registered over several event-loop turns, so that other
+    // servers are not held up meanwhile.
+    m_registry->replaceServerToolsInTurns(m_name, reply.tools, this, [this, job, count = reply.tools.size()](const ToolChange &change) {
+        onToolsRegistered(job, change, count);
+    });
+}
+
+void ConnectionSupervisor::onToolsRegistered(const ToolSyncQueue::Job &job, const ToolChange &change, qsizetype toolCount)
+{
+    if (!isCurrent(job.generation)) {
+        // It ended while its tools were being registered (a stop drops them): as if they had come
+        // just before the end, they stay, unavailable, until a generation connects.
+        m_registry->setServerAvailable(m_name, false);
+        return;
+    }
+    Generation *generation = current();
     m_registry->setServerAvailable(m_name, true);
     if (!change.isEmpty()) {
         spdlog::info("{}: tools changed: {} added, {} removed, {} changed", label(), change.added.size(),
@@ -323,7 +338,7 @@ void ConnectionSupervisor::onSyncFinished(const ToolSyncQueue::Job &job, const T
         spdlog::info("{}: recovered after {} attempt{}; down for {}", label(), attempts, attempts == 1 ? "" : "s",
                      formatDuration(duration_cast<milliseconds>(now - *outageStart)));
     } else {
-        spdlog::info("{}: connected with {} tools", label(), reply.tools.size());
+        spdlog::info("{}: connected with {} tools", label(), toolCount);
     }
     // Starting -> Connected
     apply(m_core.connected(now), recovering ? u"recovered"_s : u"connected"_s);

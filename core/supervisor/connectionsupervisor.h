@@ -120,6 +120,7 @@ private:
     void onStabilityWindowElapsed();
     bool listToolsOf(quint64 generation, ToolListHandler done);
     void onSyncFinished(const ToolSyncQueue::Job &job, const ToolListReply &reply);
+    void onToolsRegistered(const ToolSyncQueue::Job &job, const ToolChange &change, qsizetype toolCount);
     bool pingCurrent(std::chrono::milliseconds timeout, ReplyHandler onReply);
     void finishStop(bool complete);
     void publish();

@@ -1,25 +1,20 @@
 #pragma once
 
-#include "protocol/mcptypes.h"
+#include "toolnaming.h"
 
 #include <QHash>
 #include <QList>
+#include <QMap>
 #include <QObject>
+#include <QPointer>
 #include <QStringList>
+#include <QTimer>
 
+#include <deque>
+#include <functional>
 #include <optional>
 
 namespace Tether {
-
-struct RegisteredTool
-{
-    QString publicName; // <server>__<tool>, sanitised, at most 64 characters
-    QString serverName;
-    ToolDefinition definition;
-    bool available = true; // false while its server is in an outage
-
-    bool operator==(const RegisteredTool &) const = default;
-};
 
 struct ToolChange
 {
@@ -31,21 +26,33 @@ struct ToolChange
     bool isEmpty() const { return added.isEmpty() && removed.isEmpty() && changed.isEmpty(); }
 };
 
-// The public name of a server's tool: "<server>__<tool>" with every character outside
-// [A-Za-z0-9_-] replaced by '_', cut to 64 characters with a stable hash suffix when longer.
-QString publicToolName(const QString &serverName, const QString &toolName);
+using ToolChangeHandler = std::function<void(const ToolChange &change)>;
 
-// Every tool of every server under its public name. A server's set is swapped atomically: an
-// identical set changes nothing and signals nothing.
+// Every tool of every server under its public name (ToolNaming gives them). A server's set is
+// swapped atomically: an identical set changes nothing and signals nothing.
 class ToolRegistry final : public QObject
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ToolRegistry)
 
 public:
+    // How much of a set replaceServerToolsInTurns names in one event-loop turn (ToolNaming's
+    // steps, two a tool): a few milliseconds of work.
+    static constexpr qsizetype DefaultNamingStepsPerTurn = 4000;
+
     explicit ToolRegistry(QObject *parent = nullptr);
+    explicit ToolRegistry(qsizetype namingStepsPerTurn, QObject *parent = nullptr);
 
     ToolChange replaceServerTools(const QString &serverName, const QList<ToolDefinition> &tools);
+    // The same for a set of any size without holding the event loop: a set that takes more than
+    // one turn's steps is named over several turns and swapped in, at once, in a turn of its own,
+    // with the names it would get then; `done` gets the change (at once for a small set) unless
+    // `context` is gone by then. A server's replacements finish in the order they were asked
+    // for; replaceServerTools and unregisterServer drop those still under way.
+    void replaceServerToolsInTurns(const QString &serverName, QList<ToolDefinition> tools, QObject *context,
+                                   ToolChangeHandler done);
+    // Drops the server's replacements still under way; their `done` is not called.
+    void dropReplacements(const QString &serverName);
     ToolChange unregisterServer(const QString &serverName);
     // During an outage the tools stay registered but calls fail fast.
     void setServerAvailable(const QString &serverName, bool available);
@@ -53,15 +60,39 @@ public:
     QList<RegisteredTool> tools() const;                         // sorted by public name
     QList<RegisteredTool> serverTools(const QString &serverName) const; // in the server's order
     std::optional<RegisteredTool> find(const QString &publicName) const;
-    int count() const { return int(m_byPublicName.size()); }
+    int count() const { return m_count; }
 
 signals:
     void toolsChanged(const Tether::ToolChange &change);
     void availabilityChanged(const QString &serverName, bool available);
 
 private:
-    QHash<QString, QList<RegisteredTool>> m_byServer;
-    QHash<QString, QString> m_byPublicName; // public name -> server
+    struct ServerTools
+    {
+        QList<RegisteredTool> tools;         // in the server's order
+        QHash<QString, qsizetype> positions; // public name -> index in tools
+    };
+    struct Replacement
+    {
+        ToolNaming naming;
+        QPointer<QObject> context;
+        ToolChangeHandler done;
+    };
+
+    ToolNaming::NameTaken takenElsewhere(const QString &serverName) const;
+    const RegisteredTool *findOf(const QString &publicName, const QString *exceptServer) const; // none: of any server
+    QStringList serversWithNamesNear(const QString &serverName) const;
+    ToolChange swapIn(const ToolNaming &naming);
+    void nameNextTurn();
+
+    qsizetype m_namingStepsPerTurn;
+    QHash<QString, ServerTools> m_byServer;
+    // The servers with tools by publicNameStart: where a public name can be looked up, and which
+    // servers' names can meet.
+    QMap<QString, QStringList> m_serversByStart;
+    int m_count = 0;
+    std::deque<Replacement> m_replacements; // the first is being named
+    QTimer m_turns;
 };
 
 } // namespace Tether

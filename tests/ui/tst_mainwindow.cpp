@@ -425,21 +425,21 @@ private slots:
         QVERIFY2(!config.contains(u"hunter2-value"_s) && !config.contains(u"literal-secret"_s), qPrintable(config));
 
         // Tools: name, public name, description, the input schema; Call needs a chosen tool.
-        QTreeWidget *tools = namedChild<QTreeWidget>(window, u"tools"_s);
+        QTreeView *tools = namedChild<QTreeView>(window, u"tools"_s);
         QAction *callTool = action(window, u"callTool"_s);
-        QTRY_VERIFY(tools->topLevelItemCount() > 0);
-        const QTreeWidgetItem *echo = tools->findItems(u"echo"_s, Qt::MatchExactly).value(0);
-        QVERIFY(echo);
-        QCOMPARE(echo->text(1), u"demo__echo"_s);
-        QCOMPARE(echo->text(3), u"message: string"_s);
-        const QTreeWidgetItem *crash = tools->findItems(u"crash"_s, Qt::MatchExactly).value(0);
-        QVERIFY(crash);
-        QCOMPARE(crash->text(3), u"code?: integer"_s);
-        const QTreeWidgetItem *format = tools->findItems(u"format"_s, Qt::MatchExactly).value(0);
-        QVERIFY(format);
-        QCOMPARE(format->text(3), u"text: string, repeat?: integer, style?: plain|quoted|heading, uppercase?: boolean"_s);
+        QTRY_VERIFY(tools->model()->rowCount() > 0);
+        const auto row = [&](const QString &name) {
+            return tools->model()->match(tools->model()->index(0, 0), Qt::DisplayRole, name, 1, Qt::MatchExactly).value(0);
+        };
+        const QModelIndex echo = row(u"echo"_s);
+        QVERIFY(echo.isValid());
+        QCOMPARE(echo.siblingAtColumn(1).data().toString(), u"demo__echo"_s);
+        QCOMPARE(echo.siblingAtColumn(3).data().toString(), u"message: string"_s);
+        QCOMPARE(row(u"crash"_s).siblingAtColumn(3).data().toString(), u"code?: integer"_s);
+        QCOMPARE(row(u"format"_s).siblingAtColumn(3).data().toString(),
+                 u"text: string, repeat?: integer, style?: plain|quoted|heading, uppercase?: boolean"_s);
         QVERIFY(!callTool->isEnabled());
-        tools->setCurrentItem(tools->findItems(u"echo"_s, Qt::MatchExactly).value(0));
+        tools->setCurrentIndex(echo);
         QVERIFY(callTool->isEnabled());
 
         QVERIFY(stopAllAndWait(fixture.manager));

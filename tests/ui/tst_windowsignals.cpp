@@ -39,6 +39,8 @@ private slots:
         window.start(QStringLiteral(TETHER_APP), {u"--config"_s, server.config()});
         QVERIFY(window.waitForStarted());
         QTRY_COMPARE_WITH_TIMEOUT(server.leftPids().size(), 2, 15000);
+        // Connected: a server still starting is owed no polite close.
+        QTRY_VERIFY_WITH_TIMEOUT(readFile(server.logFile).contains("demo: initialized"), 15000);
         const QList<qint64> left = server.leftPids();
 
         ::kill(pid_t(window.processId()), signalNumber);

@@ -135,6 +135,8 @@ private slots:
     void serversInFileOrder();
     void namesKeptExactly();
     void duplicateNameIsAnError();
+    void duplicateNamesKeepTheirFirstPlace_data();
+    void duplicateNamesKeepTheirFirstPlace();
     void keyWrittenTwiceInAServerIsAWarning_data();
     void keyWrittenTwiceInAServerIsAWarning();
     void aliases_data();
@@ -376,6 +378,60 @@ void TestConfig::duplicateNameIsAnError()
     QCOMPARE(demo->errors.first(), File + u": mcpServers.demo is defined 2 times (lines 1 and 2): JSON keeps only the "
                                           "last one; remove or rename the others"_s);
     QVERIFY(document.server(u"other"_s)->isValid());
+}
+
+void TestConfig::duplicateNamesKeepTheirFirstPlace_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QStringList>("order");    // of the servers read
+    QTest::addColumn<QStringList>("programs"); // each one's command: the last definition
+    QTest::addColumn<QList<int>>("times");     // how often each is defined
+
+    QTest::newRow("twice") << QByteArray(R"({"mcpServers": {"a": {"command": "1"}, "b": {"command": "2"}, "a": {"command": "3"}}})")
+                           << QStringList{u"a"_s, u"b"_s} << QStringList{u"3"_s, u"2"_s} << QList<int>{2, 1};
+    QTest::newRow("three times") << QByteArray(R"({"mcpServers": {"b": {"command": "1"}, "a": {"command": "2"},
+                                                  "b": {"command": "3"}, "b": {"command": "4"}}})")
+                                 << QStringList{u"b"_s, u"a"_s} << QStringList{u"4"_s, u"2"_s} << QList<int>{3, 1};
+    QTest::newRow("two names, interleaved") << QByteArray(R"({"mcpServers": {"z": {"command": "1"}, "y": {"command": "2"},
+                                                             "z": {"command": "3"}, "x": {"command": "4"}, "y": {"command": "5"}}})")
+                                            << QStringList{u"z"_s, u"y"_s, u"x"_s} << QStringList{u"3"_s, u"5"_s, u"4"_s}
+                                            << QList<int>{2, 2, 1};
+    QStringList many;
+    QByteArray json = "{\"mcpServers\": {";
+    for (int i = 0; i < 300; ++i) {
+        many.append(u"s%1"_s.arg(299 - i));
+        json += (i ? ", " : "") + QByteArray("\"s") + QByteArray::number(299 - i) + "\": {\"command\": \"c\"}";
+    }
+    json += "}}";
+    QTest::newRow("none twice, in file order") << json << many << QStringList(many.size(), u"c"_s)
+                                               << QList<int>(many.size(), 1);
+}
+
+void TestConfig::duplicateNamesKeepTheirFirstPlace()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QStringList, order);
+    QFETCH(QStringList, programs);
+    QFETCH(QList<int>, times);
+
+    const ConfigDocument document = parse(json);
+    QStringList names;
+    for (const ServerConfig &server : document.servers)
+        names.append(server.name);
+    QCOMPARE(names, order);
+    for (qsizetype i = 0; i < order.size(); ++i) {
+        const ServerConfig *server = document.server(order.at(i));
+        QCOMPARE(server->command.program, programs.at(i));
+        if (times.at(i) == 1) {
+            QVERIFY2(server->errors.isEmpty(), qPrintable(server->errors.join(u"; "_s)));
+        } else {
+            QCOMPARE(server->errors.size(), 1);
+            const QString error = server->errors.first();
+            QVERIFY2(error.startsWith(File + u": mcpServers.%1 is defined %2 times ("_s.arg(order.at(i)).arg(times.at(i)))
+                         && error.endsWith(u"): JSON keeps only the last one; remove or rename the others"_s),
+                     qPrintable(error));
+        }
+    }
 }
 
 void TestConfig::keyWrittenTwiceInAServerIsAWarning_data()

@@ -333,6 +333,64 @@ private slots:
         QCOMPARE(reply->tools.at(0).description, u"the a tool"_s);
     }
 
+    void listToolsKeepsTheFirstOfANameListedTwice_data()
+    {
+        QTest::addColumn<QList<QStringList>>("pages");
+        QTest::addColumn<QStringList>("kept");
+        QTest::addColumn<QStringList>("twice"); // in the order they came
+
+        QTest::newRow("within a page") << QList<QStringList>{{u"a"_s, u"b"_s, u"a"_s}} << QStringList{u"a"_s, u"b"_s}
+                                       << QStringList{u"a"_s};
+        QTest::newRow("across pages") << QList<QStringList>{{u"a"_s, u"b"_s}, {u"c"_s}, {u"b"_s, u"d"_s}}
+                                      << QStringList{u"a"_s, u"b"_s, u"c"_s, u"d"_s} << QStringList{u"b"_s};
+        QTest::newRow("three times") << QList<QStringList>{{u"x"_s}, {u"x"_s, u"y"_s}, {u"x"_s}}
+                                     << QStringList{u"x"_s, u"y"_s} << QStringList{u"x"_s, u"x"_s};
+        // Names are compared as the server wrote them: public names sort out the rest.
+        QTest::newRow("case and punctuation differ") << QList<QStringList>{{u"read"_s, u"Read"_s}, {u"a.b"_s, u"a_b"_s}}
+                                                     << QStringList{u"read"_s, u"Read"_s, u"a.b"_s, u"a_b"_s} << QStringList{};
+    }
+
+    void listToolsKeepsTheFirstOfANameListedTwice()
+    {
+        QFETCH(QList<QStringList>, pages);
+        QFETCH(QStringList, kept);
+        QFETCH(QStringList, twice);
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<ToolListReply> reply;
+        h.session->listTools([&](const ToolListReply &r) { reply = r; });
+        // Each entry says where it was, so the one kept can be told from the others.
+        const auto place = [](qsizetype page, qsizetype entry) { return u"page %1, entry %2"_s.arg(page).arg(entry); };
+        QHash<QString, QString> firstPlace;
+        for (qsizetype page = 0; page < pages.size(); ++page) {
+            QJsonArray entries;
+            for (qsizetype entry = 0; entry < pages.at(page).size(); ++entry) {
+                const QString name = pages.at(page).at(entry);
+                QJsonObject definition = tool(name);
+                definition.insert(u"description"_s, place(page, entry));
+                entries.append(definition);
+                if (!firstPlace.contains(name))
+                    firstPlace.insert(name, place(page, entry));
+            }
+            QJsonObject result{{u"tools"_s, entries}};
+            if (page + 1 < pages.size())
+                result.insert(u"nextCursor"_s, u"p%1"_s.arg(page + 1));
+            h.answer(u"tools/list"_s, result);
+        }
+        QVERIFY(reply.has_value());
+        QVERIFY(!reply->error);
+        QStringList names;
+        for (const ToolDefinition &definition : std::as_const(reply->tools)) {
+            names.append(definition.name);
+            QCOMPARE(definition.description, firstPlace.value(definition.name));
+        }
+        QCOMPARE(names, kept);
+        QStringList warnings;
+        for (const QString &name : twice)
+            warnings.append(u"the tool '%1' is listed twice; the first one is kept"_s.arg(name));
+        QCOMPARE(reply->warnings, warnings);
+    }
+
     void listToolsStopsOnARepeatedCursor()
     {
         Harness h;

@@ -828,6 +828,78 @@ private slots:
     }
 
     // 8b. Stop while the initial tools/list is in flight: its late reply changes nothing.
+    // A list that takes the registry more than one event-loop turn to name.
+    static QJsonArray manyTools()
+    {
+        QStringList names;
+        for (qsizetype i = 0; i < ToolRegistry::DefaultNamingStepsPerTurn; ++i)
+            names.append(u"tool_%1"_s.arg(i));
+        return tools(names);
+    }
+
+    void aLargeToolListIsRegisteredOverSeveralTurnsBeforeConnected()
+    {
+        Harness h;
+        QSignalSpy toolsSpy(&h.registry, &ToolRegistry::toolsChanged);
+        h.supervisor.start();
+        QVERIFY(h.answerInitialize(1));
+        QVERIFY(h.answerToolsList(1, manyTools()));
+        // Not in the turn that brought the list: the other servers' events come in between.
+        QCOMPARE(h.supervisor.state(), ServerState::Starting);
+        QCOMPARE(h.registry.count(), 0);
+        QTRY_COMPARE(h.supervisor.state(), ServerState::Connected);
+        QCOMPARE(h.registry.count(), int(ToolRegistry::DefaultNamingStepsPerTurn));
+        QCOMPARE(h.supervisor.status().toolCount, int(ToolRegistry::DefaultNamingStepsPerTurn));
+        QVERIFY(h.available(u"demo__tool_0"_s));
+        QCOMPARE(toolsSpy.size(), 1);
+    }
+
+    void stopWhileALargeToolListIsRegisteredRegistersNothing()
+    {
+        Harness h;
+        holdCloseOf(h, {1}); // stopping lasts until the close signal
+        QSignalSpy toolsSpy(&h.registry, &ToolRegistry::toolsChanged);
+        QSignalSpy stoppedSpy(&h.supervisor, &ConnectionSupervisor::stopped);
+        h.supervisor.start();
+        QVERIFY(h.answerInitialize(1));
+        QVERIFY(h.answerToolsList(1, manyTools()));
+        h.supervisor.stop();
+        // The registry finishes replacements in order: once another server's large one is done,
+        // the dropped one would have been too.
+        QList<ToolDefinition> other;
+        for (const QJsonValue &entry : manyTools()) {
+            QString error;
+            other.append(*parseToolDefinition(entry, &error));
+        }
+        QObject context;
+        bool otherDone = false;
+        h.registry.replaceServerToolsInTurns(u"other"_s, other, &context, [&](const ToolChange &) { otherDone = true; });
+        QTRY_VERIFY(otherDone);
+        QCOMPARE(h.supervisor.state(), ServerState::Stopping);
+        QVERIFY(h.registry.serverTools(u"demo"_s).isEmpty());
+        QCOMPARE(toolsSpy.size(), 1); // the other server's
+        h.fake(1)->finishClose(requestedClosure());
+        QTRY_COMPARE(stoppedSpy.size(), 1);
+        QCOMPARE(toolsSpy.size(), 1);
+    }
+
+    void crashWhileALargeToolListIsRegisteredLeavesItUnavailable()
+    {
+        Harness h;
+        h.supervisor.start();
+        QVERIFY(h.answerInitialize(1));
+        QVERIFY(h.answerToolsList(1, manyTools()));
+        QVERIFY(h.crash(1));
+        // As if the list had been registered just before the crash: there, but not callable.
+        QTRY_COMPARE(h.registry.count(), int(ToolRegistry::DefaultNamingStepsPerTurn));
+        QVERIFY(h.registry.find(u"demo__tool_0"_s));
+        QVERIFY(!h.available(u"demo__tool_0"_s));
+        QVERIFY(h.supervisor.state() != ServerState::Connected);
+        QVERIFY(h.connectGeneration(2));
+        QCOMPARE(h.registry.count(), 2);
+        QVERIFY(h.available(u"demo__echo"_s));
+    }
+
     void stopQuiescesAnInFlightSync_data()
     {
         QTest::addColumn<bool>("holdClose");

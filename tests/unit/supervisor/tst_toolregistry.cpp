@@ -445,6 +445,227 @@ private slots:
         QVERIFY(!registry.find(QString()));
     }
 
+    void nameStarts_data()
+    {
+        QTest::addColumn<QString>("server");
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<QString>("start");
+
+        QTest::newRow("plain") << u"fs"_s << u"read"_s << u"fs__"_s;
+        QTest::newRow("sanitised") << u"my server"_s << u"a.b"_s << u"my_server__"_s;
+        QTest::newRow("tool with underscores") << u"x"_s << u"y__z"_s << u"x__"_s;
+        QTest::newRow("long tool") << u"fs"_s << QString(80, u't') << u"fs__"_s;
+        QTest::newRow("long server, cut") << QString(60, u's') << u"t"_s << QString(55, u's');
+        QTest::newRow("server of 53, cut after its underscores") << QString(53, u's') << u"x__t"_s << (QString(53, u's') + u"__"_s);
+    }
+
+    void nameStarts()
+    {
+        QFETCH(QString, server);
+        QFETCH(QString, tool);
+        QFETCH(QString, start);
+        QCOMPARE(publicNameStart(server), start);
+        const QString name = publicToolName(server, tool);
+        QVERIFY2(name.startsWith(start), qPrintable(name));
+        QVERIFY2(possibleNameStarts(name).contains(start), qPrintable(possibleNameStarts(name).join(u' ')));
+        QVERIFY(!possibleNameStarts(name).contains(name.left(start.size() - 1)));
+    }
+
+    void namedInTurnsExactlyAsAtOnce_data()
+    {
+        QTest::addColumn<QStringList>("before");
+        QTest::addColumn<QStringList>("names");
+
+        QTest::newRow("plain") << QStringList{} << QStringList{u"read"_s, u"write"_s, u"stat"_s};
+        QTest::newRow("a_b first") << QStringList{} << QStringList{u"a_b"_s, u"a.b"_s, u"c"_s};
+        QTest::newRow("a.b first") << QStringList{} << QStringList{u"a.b"_s, u"c"_s, u"a_b"_s};
+        QTest::newRow("sanitised only") << QStringList{} << QStringList{u"a.b"_s, u"a b"_s, u"a/b"_s};
+        QTest::newRow("listed three times") << QStringList{} << QStringList{u"x"_s, u"y"_s, u"x"_s, u"x"_s};
+        QTest::newRow("listed twice, and a sanitised twin") << QStringList{} << QStringList{u"a.b"_s, u"a.b"_s, u"a_b"_s};
+        QTest::newRow("long names") << QStringList{} << QStringList{QString(70, u'l'), QString(70, u'l') + u"."_s, QString(61, u'l')};
+        QTest::newRow("re-sync, reordered") << QStringList{u"a"_s, u"b"_s, u"c"_s} << QStringList{u"c"_s, u"a"_s, u"b"_s};
+        QTest::newRow("re-sync, added and removed") << QStringList{u"a"_s, u"b"_s, u"c"_s} << QStringList{u"a"_s, u"d"_s, u"c"_s, u"e"_s};
+        QTest::newRow("re-sync to nothing") << QStringList{u"a"_s, u"b"_s} << QStringList{};
+    }
+
+    void namedInTurnsExactlyAsAtOnce()
+    {
+        QFETCH(QStringList, before);
+        QFETCH(QStringList, names);
+        const auto definitions = [](const QStringList &list) {
+            QList<ToolDefinition> tools;
+            for (const QString &name : list)
+                tools.append(tool(name));
+            return tools;
+        };
+        // One step a turn crosses every boundary between steps; three, some of them within a turn.
+        for (const qsizetype steps : {1, 3}) {
+            ToolRegistry atOnce;
+            ToolRegistry inTurns(steps);
+            atOnce.replaceServerTools(u"srv"_s, definitions(before));
+            inTurns.replaceServerTools(u"srv"_s, definitions(before));
+            const ToolChange expected = atOnce.replaceServerTools(u"srv"_s, definitions(names));
+
+            QObject context;
+            std::optional<ToolChange> change;
+            inTurns.replaceServerToolsInTurns(u"srv"_s, definitions(names), &context,
+                                              [&](const ToolChange &done) { change = done; });
+            QTRY_VERIFY(change.has_value());
+            QCOMPARE(inTurns.serverTools(u"srv"_s), atOnce.serverTools(u"srv"_s));
+            QCOMPARE(inTurns.count(), atOnce.count());
+            QCOMPARE(change->added, expected.added);
+            QCOMPARE(change->removed, expected.removed);
+            QCOMPARE(change->changed, expected.changed);
+            for (const RegisteredTool &t : atOnce.serverTools(u"srv"_s))
+                QVERIFY(inTurns.find(t.publicName) == t);
+        }
+    }
+
+    void aSmallSetIsReplacedAtOnce()
+    {
+        ToolRegistry registry(4);
+        QObject context;
+        std::optional<ToolChange> change;
+        registry.replaceServerToolsInTurns(u"fs"_s, {tool(u"read"_s), tool(u"write"_s)}, &context,
+                                           [&](const ToolChange &done) { change = done; });
+        QVERIFY(change.has_value());
+        QCOMPARE(change->added, (QStringList{u"fs__read"_s, u"fs__write"_s}));
+        QCOMPARE(registry.count(), 2);
+    }
+
+    void aLargeSetIsSwappedInAtOnceAfterItsTurns()
+    {
+        ToolRegistry registry(2);
+        registry.replaceServerTools(u"fs"_s, {tool(u"old"_s)});
+        QSignalSpy changed(&registry, &ToolRegistry::toolsChanged);
+        QObject context;
+        bool done = false;
+        registry.replaceServerToolsInTurns(u"fs"_s, {tool(u"a"_s), tool(u"b"_s), tool(u"c"_s)}, &context,
+                                           [&](const ToolChange &) { done = true; });
+        // Until the swap the old set stands, whole.
+        QVERIFY(!done);
+        QCOMPARE(publicNames(registry.serverTools(u"fs"_s)), QStringList{u"fs__old"_s});
+        QVERIFY(registry.find(u"fs__old"_s));
+        QTRY_VERIFY(done);
+        QCOMPARE(changed.size(), 1);
+        const ToolChange change = changed.at(0).at(0).value<ToolChange>();
+        QCOMPARE(change.added, (QStringList{u"fs__a"_s, u"fs__b"_s, u"fs__c"_s}));
+        QCOMPARE(change.removed, QStringList{u"fs__old"_s});
+        QCOMPARE(registry.count(), 3);
+        QVERIFY(!registry.find(u"fs__old"_s));
+    }
+
+    void replacementsOfAServerFinishInOrder()
+    {
+        ToolRegistry registry(2);
+        QObject context;
+        QStringList finished;
+        registry.replaceServerToolsInTurns(u"fs"_s, {tool(u"a"_s), tool(u"b"_s), tool(u"c"_s)}, &context,
+                                           [&](const ToolChange &) { finished.append(u"first"_s); });
+        // Small enough for one turn, yet after the one before it.
+        registry.replaceServerToolsInTurns(u"fs"_s, {tool(u"d"_s)}, &context,
+                                           [&](const ToolChange &) { finished.append(u"second"_s); });
+        QVERIFY(finished.isEmpty());
+        QTRY_COMPARE(finished, (QStringList{u"first"_s, u"second"_s}));
+        QCOMPARE(publicNames(registry.serverTools(u"fs"_s)), QStringList{u"fs__d"_s});
+    }
+
+    void droppedReplacementsNeverFinish_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::addColumn<QStringList>("left");
+        QTest::newRow("unregistered") << u"unregister"_s << QStringList{};
+        QTest::newRow("replaced at once") << u"replace"_s << QStringList{u"fs__x"_s};
+        QTest::newRow("dropped") << u"drop"_s << QStringList{};
+        QTest::newRow("its context gone: registered, unanswered") << u"context"_s
+                                                                  << QStringList{u"fs__a"_s, u"fs__b"_s, u"fs__c"_s};
+    }
+
+    void droppedReplacementsNeverFinish()
+    {
+        QFETCH(QString, how);
+        QFETCH(QStringList, left);
+        ToolRegistry registry(2);
+        auto context = std::make_unique<QObject>();
+        bool answered = false;
+        registry.replaceServerToolsInTurns(u"fs"_s, {tool(u"a"_s), tool(u"b"_s), tool(u"c"_s)}, context.get(),
+                                           [&](const ToolChange &) { answered = true; });
+        if (how == u"unregister")
+            registry.unregisterServer(u"fs"_s);
+        else if (how == u"replace")
+            registry.replaceServerTools(u"fs"_s, {tool(u"x"_s)});
+        else if (how == u"drop")
+            registry.dropReplacements(u"fs"_s);
+        else
+            context.reset();
+        // Replacements run one after the other: once a later one is done, the first is settled.
+        QObject otherContext;
+        bool otherDone = false;
+        registry.replaceServerToolsInTurns(u"git"_s, {tool(u"log"_s), tool(u"diff"_s), tool(u"show"_s)}, &otherContext,
+                                           [&](const ToolChange &) { otherDone = true; });
+        QTRY_VERIFY(otherDone);
+        QVERIFY(!answered);
+        QCOMPARE(publicNames(registry.serverTools(u"fs"_s)), left);
+    }
+
+    void namedInTurnsAgainstTheOtherServersAtTheSwap_data()
+    {
+        QTest::addColumn<bool>("otherComesMeanwhile");
+        QTest::newRow("the other server registers meanwhile") << true;
+        QTest::newRow("the other server leaves meanwhile") << false;
+    }
+
+    void namedInTurnsAgainstTheOtherServersAtTheSwap()
+    {
+        // "x" + "y__z" and "x__y" + "z" both make "x__y__z": it goes to whichever has it first, as
+        // the registry stands when the set is swapped in.
+        QFETCH(bool, otherComesMeanwhile);
+        const QList<ToolDefinition> set{tool(u"y__z"_s), tool(u"a"_s), tool(u"b"_s)};
+        ToolRegistry registry(2);
+        if (!otherComesMeanwhile)
+            registry.replaceServerTools(u"x__y"_s, {tool(u"z"_s)});
+        QObject context;
+        bool done = false;
+        registry.replaceServerToolsInTurns(u"x"_s, set, &context, [&](const ToolChange &) { done = true; });
+        if (otherComesMeanwhile)
+            registry.replaceServerTools(u"x__y"_s, {tool(u"z"_s)});
+        else
+            registry.unregisterServer(u"x__y"_s);
+        QTRY_VERIFY(done);
+
+        ToolRegistry atOnce;
+        if (otherComesMeanwhile)
+            atOnce.replaceServerTools(u"x__y"_s, {tool(u"z"_s)});
+        atOnce.replaceServerTools(u"x"_s, set);
+        QCOMPARE(registry.serverTools(u"x"_s), atOnce.serverTools(u"x"_s));
+        const QString name = registry.serverTools(u"x"_s).first().publicName;
+        if (otherComesMeanwhile) {
+            QVERIFY2(name.startsWith(u"x__y__z_"_s) && HashSuffixPattern.match(name).hasMatch(), qPrintable(name));
+            QCOMPARE(registry.find(u"x__y__z"_s)->serverName, u"x__y"_s);
+        } else {
+            QCOMPARE(name, u"x__y__z"_s);
+            QCOMPARE(registry.find(u"x__y__z"_s)->serverName, u"x"_s);
+        }
+    }
+
+    void collisionThroughACutServerName()
+    {
+        // 53 's' + "__x__t": the server "s…s" with a tool "x__t" and the server "s…s__x" with a tool
+        // "t" meet, though the second server's part of its names is cut at 55 characters.
+        const QString shortServer = QString(53, u's');
+        const QString longServer = shortServer + u"__x"_s;
+        const QString name = shortServer + u"__x__t"_s;
+        ToolRegistry registry;
+        registry.replaceServerTools(longServer, {tool(u"t"_s)});
+        QCOMPARE(registry.serverTools(longServer).first().publicName, name);
+        registry.replaceServerTools(shortServer, {tool(u"x__t"_s)});
+        const QString suffixed = registry.serverTools(shortServer).first().publicName;
+        QVERIFY2(suffixed != name && HashSuffixPattern.match(suffixed).hasMatch(), qPrintable(suffixed));
+        QCOMPARE(registry.find(name)->serverName, longServer);
+        QCOMPARE(registry.find(suffixed)->serverName, shortServer);
+        QCOMPARE(registry.count(), 2);
+    }
+
     void publicNamesAreAlwaysValid_data()
     {
         QTest::addColumn<QString>("server");

@@ -1,0 +1,150 @@
+// The Tools tab: its model's rows and texts, and a list set again that changes nothing.
+#include "toollistmodel.h"
+#include "toollistview.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QJsonArray>
+#include <QPalette>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+
+namespace {
+
+RegisteredTool registered(const QString &name, const QJsonObject &extra = {}, bool available = true)
+{
+    QJsonObject raw{{u"name"_s, name},
+                    {u"description"_s, u"Reads %1.\nSecond line."_s.arg(name)},
+                    {u"inputSchema"_s, QJsonObject{{u"type"_s, u"object"_s},
+                                                   {u"properties"_s, QJsonObject{{u"path"_s, QJsonObject{{u"type"_s, u"string"_s}}},
+                                                                                 {u"mode"_s, QJsonObject{{u"enum"_s, QJsonArray{u"r"_s, u"w"_s}}}}}},
+                                                   {u"required"_s, QJsonArray{u"path"_s}}}}};
+    for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
+        raw.insert(it.key(), it.value());
+    QString error;
+    const std::optional<ToolDefinition> definition = parseToolDefinition(raw, &error);
+    if (!definition)
+        qFatal("bad test tool: %s", qPrintable(error));
+    return {u"fs__"_s + name, u"fs"_s, *definition, available};
+}
+
+QList<RegisteredTool> registered(const QStringList &names)
+{
+    QList<RegisteredTool> tools;
+    for (const QString &name : names)
+        tools.append(registered(name));
+    return tools;
+}
+
+QString text(const QAbstractItemModel &model, int row, int column, int role = Qt::DisplayRole)
+{
+    return model.index(row, column).data(role).toString();
+}
+
+} // namespace
+
+class TestToolListView final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void rowsShowEachToolAtAGlance()
+    {
+        ToolListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTools({registered(u"read"_s, {{u"annotations"_s, QJsonObject{{u"readOnlyHint"_s, true}, {u"idempotentHint"_s, true}}}}),
+                        registered(u"write"_s, {}, false)});
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.columnCount(), int(ToolListModel::ColumnCount));
+        QCOMPARE(model.headerData(ToolListModel::PublicName, Qt::Horizontal).toString(), u"Public name"_s);
+
+        QCOMPARE(text(model, 0, ToolListModel::Name), u"read"_s);
+        QCOMPARE(text(model, 0, ToolListModel::PublicName), u"fs__read"_s);
+        QCOMPARE(text(model, 0, ToolListModel::Description), u"Reads read."_s);
+        QCOMPARE(text(model, 0, ToolListModel::Parameters), u"path: string, mode?: r|w"_s);
+        QCOMPARE(text(model, 0, ToolListModel::Annotations), u"read-only, idempotent"_s);
+        QCOMPARE(text(model, 0, ToolListModel::Name, ToolListModel::PublicNameRole), u"fs__read"_s);
+        // The full texts in tool tips.
+        QVERIFY(text(model, 0, ToolListModel::Description, Qt::ToolTipRole).contains(u"Second line."_s));
+        QVERIFY(text(model, 0, ToolListModel::Parameters, Qt::ToolTipRole).contains(u"\"required\""_s));
+        QVERIFY(text(model, 0, ToolListModel::Annotations, Qt::ToolTipRole).contains(u"readOnlyHint"_s));
+        QVERIFY(!model.index(1, ToolListModel::Annotations).data(Qt::ToolTipRole).isValid());
+
+        // Available: drawn as usual; unavailable: greyed, with the reason on its name.
+        QVERIFY(!model.index(0, ToolListModel::Name).data(Qt::ForegroundRole).isValid());
+        QVERIFY(!model.index(0, ToolListModel::Name).data(Qt::ToolTipRole).isValid());
+        for (int column = 0; column < ToolListModel::ColumnCount; ++column) {
+            QCOMPARE(model.index(1, column).data(Qt::ForegroundRole).value<QBrush>(),
+                     QPalette().brush(QPalette::Disabled, QPalette::Text));
+        }
+        QCOMPARE(text(model, 1, ToolListModel::Name, Qt::ToolTipRole), u"Unavailable while the server reconnects"_s);
+    }
+
+    void theSameListAgainChangesNothing()
+    {
+        ToolListView view;
+        const QList<RegisteredTool> tools = registered({u"a"_s, u"b"_s, u"c"_s});
+        view.setTools(tools);
+        view.setCurrentIndex(view.model()->index(1, 0));
+        QCOMPARE(view.currentTool(), u"fs__b"_s);
+
+        QSignalSpy reset(view.model(), &QAbstractItemModel::modelReset);
+        QSignalSpy picked(&view, &ToolListView::currentToolChanged);
+        // What the window does on every status change of the server: a list equal to the shown one.
+        view.setTools(registered({u"a"_s, u"b"_s, u"c"_s}));
+        view.setTools(tools);
+        QCOMPARE(reset.size(), 0);
+        QCOMPARE(picked.size(), 0);
+        QCOMPARE(view.currentTool(), u"fs__b"_s);
+    }
+
+    void thePickFollowsItsTool_data()
+    {
+        QTest::addColumn<QStringList>("next");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<int>("row");
+
+        QTest::newRow("same place") << QStringList{u"a"_s, u"b"_s, u"d"_s} << u"fs__b"_s << 1;
+        QTest::newRow("moved") << QStringList{u"d"_s, u"e"_s, u"a"_s, u"b"_s} << u"fs__b"_s << 3;
+        QTest::newRow("gone") << QStringList{u"a"_s, u"c"_s} << QString() << -1;
+        QTest::newRow("none left") << QStringList{} << QString() << -1;
+    }
+
+    void thePickFollowsItsTool()
+    {
+        QFETCH(QStringList, next);
+        QFETCH(QString, expected);
+        QFETCH(int, row);
+
+        ToolListView view;
+        view.setTools(registered({u"a"_s, u"b"_s, u"c"_s}));
+        view.setCurrentIndex(view.model()->index(1, 0));
+        QSignalSpy picked(&view, &ToolListView::currentToolChanged);
+        view.setTools(registered(next));
+        QCOMPARE(view.model()->rowCount(), next.size());
+        QCOMPARE(view.currentTool(), expected);
+        QCOMPARE(view.currentIndex().row(), row);
+        QCOMPARE(picked.size(), 1); // the window enables Call by it
+    }
+
+    void aLongListIsOneReset()
+    {
+        QStringList names;
+        for (int i = 0; i < 5000; ++i)
+            names.append(u"tool_%1"_s.arg(i));
+        ToolListView view;
+        QSignalSpy reset(view.model(), &QAbstractItemModel::modelReset);
+        QSignalSpy inserted(view.model(), &QAbstractItemModel::rowsInserted);
+        view.setTools(registered(names));
+        QCOMPARE(view.model()->rowCount(), 5000);
+        QCOMPARE(reset.size(), 1);
+        QCOMPARE(inserted.size(), 0);
+        QCOMPARE(text(*view.model(), 4999, ToolListModel::PublicName), u"fs__tool_4999"_s);
+    }
+};
+
+QTEST_MAIN(TestToolListView)
+#include "tst_toollistview.moc"
