@@ -32,12 +32,12 @@ int serve(const ConfigOptions &options)
     Gateway gateway(manager, run.store().document().gateway);
     QObject::connect(&run.store(), &ConfigStore::documentChanged, &gateway,
                      [&](const ConfigDocument &document) { gateway.setConfig(document.gateway); });
-    if (options.verbose) {
-        QObject::connect(&manager.eventLog(), &EventLog::appended, &gateway, [](const ServerEvent &event) {
-            if (event.kind == ServerEvent::Kind::Stderr || event.kind == ServerEvent::Kind::ToolCall)
-                printNote(event.server + u": "_s + event.text);
-        });
-    }
+    QObject::connect(&manager.eventLog(), &EventLog::appended, &gateway, [&options](const ServerEvent &event) {
+        const bool warning = event.kind == ServerEvent::Kind::ConfigChange && event.level == u"warning";
+        const bool detail = event.kind == ServerEvent::Kind::Stderr || event.kind == ServerEvent::Kind::ToolCall;
+        if (warning || (options.verbose && detail))
+            printNote(event.server + u": "_s + event.text);
+    });
 
     StdioHostChannel channel;
     GatewaySession *session = gateway.openSession(&channel);

@@ -88,7 +88,23 @@ const ToolCatalog &Gateway::catalog()
     for (const ExposedTool &tool : m_catalog.tools())
         m_formerTools.insert(tool.publicName, {tool.serverName, tool.toolName});
     m_catalogStale = false;
+    warnOfHiddenNamesNotOffered();
     return m_catalog;
+}
+
+void Gateway::warnOfHiddenNamesNotOffered()
+{
+    const QHash<QString, QStringList> &notOffered = m_catalog.hiddenButNotOffered();
+    for (auto it = notOffered.cbegin(); it != notOffered.cend(); ++it) {
+        for (const QString &name : it.value()) {
+            if (m_warnedHiddenNames.contains(it.key() + u'\0' + name))
+                continue;
+            m_warnedHiddenNames.insert(it.key() + u'\0' + name);
+            const QString text = u"tools.disabled names '%1', which the server does not offer, so it hides nothing; "
+                                 "check the spelling against its tools"_s.arg(name);
+            m_manager.eventLog().append({{}, it.key(), ServerEvent::Kind::ConfigChange, u"warning"_s, text, {}});
+        }
+    }
 }
 
 void Gateway::exposedSetMayHaveChanged()

@@ -75,6 +75,8 @@ private:
     // server is still configured but down; nothing otherwise.
     std::optional<HostToolReply> formerToolReply(const QString &publicName) const;
     void logCall(const QString &server, const QString &text, bool failed);
+    // Once per name: a hidden name its server does not offer is most likely misspelt.
+    void warnOfHiddenNamesNotOffered();
 
     ServerManager &m_manager;
     GatewayConfig m_config;
@@ -91,6 +93,7 @@ private:
     QSet<QString> m_settling;
     QTimer m_settleTimer;
     QHash<QString, quint64> m_callsByServer;
+    QSet<QString> m_warnedHiddenNames; // "<server>\0<tool>"
 };
 
 } // namespace Tether

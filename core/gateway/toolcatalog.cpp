@@ -2,6 +2,7 @@
 
 #include <QCryptographicHash>
 #include <QJsonDocument>
+#include <QSet>
 
 #include <algorithm>
 
@@ -12,7 +13,9 @@ namespace Tether {
 ToolCatalog::ToolCatalog(const QList<RegisteredTool> &tools, const QHash<QString, QStringList> &hiddenTools)
 {
     m_tools.reserve(size_t(tools.size()));
+    QHash<QString, QSet<QString>> offered;
     for (const RegisteredTool &tool : tools) {
+        offered[tool.serverName].insert(tool.definition.name);
         if (hiddenTools.value(tool.serverName).contains(tool.definition.name))
             continue;
         QJsonObject definition = tool.definition.raw();
@@ -31,6 +34,16 @@ ToolCatalog::ToolCatalog(const QList<RegisteredTool> &tools, const QHash<QString
         hash.addData(QByteArrayView("\0", 1));
     }
     m_fingerprint = hash.result();
+
+    for (auto it = hiddenTools.cbegin(); it != hiddenTools.cend(); ++it) {
+        const auto server = offered.constFind(it.key());
+        if (server == offered.cend())
+            continue; // no tools yet: nothing to tell
+        for (const QString &name : it.value()) {
+            if (!server->contains(name))
+                m_hiddenButNotOffered[it.key()].append(name);
+        }
+    }
 }
 
 const ExposedTool *ToolCatalog::find(const QString &publicName) const

@@ -37,10 +37,14 @@ public:
     // The index of the first tool whose public name sorts after `publicName`.
     qsizetype indexAfter(const QString &publicName) const;
     const QByteArray &fingerprint() const { return m_fingerprint; }
+    // Per server that offers tools, the names its config hides that it does not offer: most
+    // likely misspelt, so the tool meant is not hidden.
+    const QHash<QString, QStringList> &hiddenButNotOffered() const { return m_hiddenButNotOffered; }
 
 private:
     std::vector<ExposedTool> m_tools;
     QByteArray m_fingerprint;
+    QHash<QString, QStringList> m_hiddenButNotOffered;
 };
 
 } // namespace Tether

@@ -230,9 +230,13 @@ private slots:
 
         // Three tools hidden in one save: one list_changed, and no restart.
         const QList<qint64> serversBefore = childrenOf(m_connected.value(u"pid").toInteger());
+        // A name the server does not offer hides nothing, and is named on stderr.
         QVERIFY(writeFile(path, configText({{u"demo"_s, demoEntry({{u"tools"_s, QJsonObject{{u"disabled"_s,
-                                              QJsonArray{u"echo"_s, u"add"_s, u"format"_s}}}}})}})));
+                                              QJsonArray{u"echo"_s, u"add"_s, u"format"_s, u"ech0"_s}}}}})}})));
         QVERIFY(host->waitForEvent(u"list_changed"_s, {}, 15000));
+        QVERIFY(host->waitFor([&](const QJsonObject &) {
+            return host->stderrContains(u"demo: tools.disabled names 'ech0', which the server does not offer"_s);
+        }, 5000));
         QVERIFY(!host->waitFor([&](const QJsonObject &) { return host->count(u"list_changed"_s) > 1; }, 1000));
         const QStringList hidden = host->listToolNames(u"hidden"_s);
         QCOMPARE(hidden, (QStringList{u"demo__crash"_s, u"demo__fail"_s, u"demo__hang"_s, u"demo__image"_s,

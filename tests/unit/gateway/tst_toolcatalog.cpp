@@ -54,6 +54,18 @@ private slots:
         QVERIFY(catalog.find(u"fs__search"_s));
     }
 
+    void namesHiddenButNotOffered()
+    {
+        const QList<RegisteredTool> tools{tool(u"github"_s, u"search"_s), tool(u"github"_s, u"delete_repository"_s),
+                                          tool(u"fs"_s, u"read"_s)};
+        const ToolCatalog catalog(tools, {{u"github"_s, {u"delete_repository"_s, u"delete_repo"_s, u"merge"_s}},
+                                          {u"fs"_s, {u"read"_s}},
+                                          {u"starting"_s, {u"anything"_s}}});
+        // Only servers that offer tools are judged: one still starting may offer the name yet.
+        const QHash<QString, QStringList> expected{{u"github"_s, {u"delete_repo"_s, u"merge"_s}}};
+        QCOMPARE(catalog.hiddenButNotOffered(), expected);
+    }
+
     void definitionIsTheServersWithThePublicName()
     {
         const QJsonObject extra{
