@@ -31,13 +31,13 @@ namespace {
 // Exit statuses of the launcher itself, as a shell reports a command it could not run.
 constexpr int CannotRun = 127;
 
-void usage()
+void usage(std::FILE *stream)
 {
-    std::fputs("usage: tether-launcher [--report-fd N] PROGRAM [ARG...]\n"
+    std::fputs("Usage: tether-launcher [--report-fd N] PROGRAM [ARG...]\n\n"
                "Runs PROGRAM for Tether: in a process group of its own, killed with everything it\n"
                "started when it exits or when Tether dies. With --report-fd, writes \"started PID\"\n"
                "or \"failed ERRNO\" to file descriptor N once PROGRAM has been executed or could not be.\n",
-               stderr);
+               stream);
 }
 
 void writeAll(int fd, const std::string &text)
@@ -138,11 +138,20 @@ void releaseStandardFds()
 
 int main(int argc, char *argv[])
 {
+    // What help2man reads to write its man page.
+    if (argc == 2 && std::strcmp(argv[1], "--help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc == 2 && std::strcmp(argv[1], "--version") == 0) {
+        std::fputs("tether-launcher " TETHER_VERSION "\n", stdout);
+        return 0;
+    }
     int reportFd = -1;
     int first = 1;
     if (first < argc && std::strcmp(argv[first], "--report-fd") == 0) {
         if (first + 1 >= argc) {
-            usage();
+            usage(stderr);
             return CannotRun;
         }
         reportFd = std::atoi(argv[first + 1]);
@@ -151,7 +160,7 @@ int main(int argc, char *argv[])
     if (first < argc && std::strcmp(argv[first], "--") == 0)
         ++first;
     if (first >= argc || argv[first][0] == '-') {
-        usage();
+        usage(stderr);
         return CannotRun;
     }
 

@@ -5,12 +5,14 @@
 #include "common/unixsignalwatcher.h"
 #include "config/configstore.h"
 #include "manager/servermanager.h"
+#include "tetherusage.h"
 
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QTableView>
+#include <QTextStream>
 #include <QTimer>
 
 #include <csignal>
@@ -57,25 +59,26 @@ int main(int argc, char *argv[])
 {
     QElapsedTimer sinceStart;
     sinceStart.start();
+    const Usage::ProgramUsage &usage = Usage::tetherUsage();
+    // --help and --version need no display: they are answered before QApplication opens one.
+    if (const std::optional<int> status = Usage::answerHelpOrVersion(usage, Usage::argumentsOf(argc, argv)))
+        return *status;
     QApplication app(argc, argv);
     QApplication::setApplicationName(u"tether"_s);
     QApplication::setApplicationDisplayName(u"Tether"_s);
     QApplication::setApplicationVersion(QStringLiteral(TETHER_VERSION));
+    QApplication::setDesktopFileName(u"io.github.tether.Tether"_s);
     QApplication::setQuitOnLastWindowClosed(false);
 
+    // Qt's own options (-platform, -style) are gone from the arguments once QApplication has them.
+    if (const std::optional<int> status = Usage::answerHelpOrVersion(usage, QApplication::arguments()))
+        return *status;
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"Tether keeps your MCP servers connected.\n\n"
-                                     "With no --config, Tether reads $XDG_CONFIG_HOME/tether/servers.json, and without "
-                                     "that file it runs its built-in demo configuration. Changes made in the window "
-                                     "(servers added, edited, removed, enabled, imported; reconnect policies) are saved "
-                                     "to the config file; on the built-in demo the first change creates "
-                                     "$XDG_CONFIG_HOME/tether/servers.json. Edits made to the file in a text editor are "
-                                     "picked up when it is saved."_s);
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption configOption(u"config"_s, u"The config file to run."_s, u"file"_s);
-    parser.addOption(configOption);
-    parser.process(app);
+    parser.addOptions(Usage::commandLineOptions(usage));
+    if (!parser.parse(QApplication::arguments())) {
+        QTextStream(stderr) << "tether: " << parser.errorText() << " (see tether --help)" << Qt::endl;
+        return 1;
+    }
     configureAppLogging();
 
     // Each supervised child costs a few file descriptors.
@@ -85,7 +88,7 @@ int main(int argc, char *argv[])
         setrlimit(RLIMIT_NOFILE, &files);
     }
 
-    ConfigStore config(locateConfig(parser.value(configOption)), programConfigContext());
+    ConfigStore config(locateConfig(parser.value(u"config"_s)), programConfigContext());
     ServerManager manager;
     MainWindow window(manager, config);
     QObject::connect(&config, &ConfigStore::documentChanged, &manager, &ServerManager::applyConfig);

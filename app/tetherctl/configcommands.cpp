@@ -4,6 +4,8 @@
 #include "exitstatus.h"
 #include "output.h"
 
+#include "config/configstore.h"
+
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -124,6 +126,22 @@ int configTools(const ConfigOptions &options)
     for (const RegisteredTool &tool : tools)
         table.append({tool.publicName, tool.definition.description.section(u'\n', 0, 0)});
     printOut(formatColumns(table));
+    return Success;
+}
+
+int configServers(const ConfigOptions &options)
+{
+    ConfigStore store(options.source, programConfigContext());
+    store.load(ConfigStore::FileChanges::Ignore);
+    const ConfigDocument &document = store.document();
+    if (!document.isValid()) {
+        printError(document.errors.join(u"; "_s));
+        return Failure;
+    }
+    if (options.json)
+        printJson(QJsonDocument(QJsonArray::fromStringList(document.serverNames())));
+    else if (!document.servers.isEmpty())
+        printOut(document.serverNames().join(u'\n'));
     return Success;
 }
 

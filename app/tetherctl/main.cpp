@@ -6,6 +6,7 @@
 #include "servecommand.h"
 #include "servercommands.h"
 #include "servertarget.h"
+#include "tetherctlusage.h"
 #include "watchcommands.h"
 
 #include "common/commandline.h"
@@ -24,116 +25,6 @@
 using namespace Qt::StringLiterals;
 using namespace Tether;
 
-static const char HelpText[] = R"(Usage: tetherctl COMMAND [OPTIONS]
-
-Talks to MCP servers without a window.
-
-Commands, on the servers of the config file:
-  status                          Connect every enabled server once and print a table of their
-                                  states, tool counts and pids (--json: an array).
-  check                           Like status; exit 0 only if every enabled server comes up, and
-                                  say on stderr why each one that did not failed, and warn of a
-                                  key written twice in a server (the last one is taken).
-  tools [SERVER]                  List the tools of every server (public names SERVER__TOOL), or
-                                  of one server.
-  call [SERVER] TOOL ['JSON']     Call a tool with JSON arguments (an object; default {}) and
-                                  print the result content. Without SERVER the tool is found by
-                                  its name or public name across every server; a name that
-                                  several servers offer is an error naming them.
-  watch [SERVER...]               Supervise the servers (all, or those named): reconnect them
-                                  when they crash, hang or fail to start, and print one line per
-                                  state change until SIGINT, SIGTERM or SIGHUP; then stop them
-                                  and exit 0.
-  serve [SERVER...]               Be an MCP server on stdin/stdout for an AI client (Claude
-                                  Desktop, Cursor, VS Code, ...): offer the tools of every server
-                                  (or of those named) as SERVER__TOOL, supervised as by watch,
-                                  less those a server's "tools": {"disabled": [...]} hides. A
-                                  call to a server that is reconnecting waits for it (at most
-                                  gateway.outageWaitMs, default 10 s). Runs until stdin closes or
-                                  SIGINT, SIGTERM or SIGHUP, then stops the servers and exits 0.
-                                  stdout carries MCP messages only; diagnostics go to stderr.
-
-  import claude|cursor|vscode [FILE]
-                                  Add the servers of a Claude Desktop, Cursor or VS Code file
-                                  (default: ~/.config/Claude/claude_desktop_config.json,
-                                  ~/.cursor/mcp.json; VS Code needs FILE: a workspace's
-                                  .vscode/mcp.json or its settings.json) to the config file,
-                                  saying what was added and what was skipped and why. Waits up
-                                  to 10 s for another writer of the config (its lock FILE.lock).
-
-Commands, on one server given on the command line (--stdio "CMD ARGS..." or --url URL):
-  tools --stdio "CMD ARGS..."               List the server's tools (name and description).
-  call  --stdio "CMD ARGS..." TOOL [JSON]   Call TOOL with JSON arguments and print the result.
-  watch --stdio "CMD ARGS..."               Supervise the server, as watch above.
-  tools --url URL                           The same for a remote server.
-  call  --url URL TOOL [JSON]
-  watch --url URL
-
-Servers:
-  --config FILE           The config file (default $XDG_CONFIG_HOME/tether/servers.json; when
-                          there is none, Tether's built-in demo configuration).
-  --stdio "CMD ARGS..."   Run one server as a child process speaking MCP over stdio. The command
-                          line is split like a shell splits it ('single' and "double" quotes,
-                          backslash escapes) but never runs through a shell.
-  --url URL               Connect to a remote server at this http:// or https:// URL: Streamable
-                          HTTP, or the older HTTP+SSE transport when the server answers the
-                          Streamable HTTP initialize with 404 or 405.
-  --transport http|sse    With --url: speak only Streamable HTTP (http) or only HTTP+SSE (sse).
-  --header 'NAME: VALUE'  With --url: send this header with every request, for example
-                          'Authorization: Bearer ${env:TOKEN}' (repeatable). ${env:NAME} in the
-                          URL or a value is replaced by the environment variable NAME; header
-                          values are never printed, not even with --verbose.
-
-Options:
-  --json                  Print machine-readable JSON: the tools array as the server sent it,
-                          or the whole tools/call result object. Without it, control
-                          characters from a server (ESC, CR and the like) are printed as \x1b.
-  --timeout-ms N          Request timeout in milliseconds, also bounding the handshake
-                          (default 60000).
-  -v, --verbose           Also print the server's stderr, progress, warnings (skipped input,
-                          timeouts) and debug diagnostics on stderr.
-  -h, --help              Show this help.
-  --version               Show the version.
-
-Reconnect policy (watch, serve):
-  --initial-delay-ms N    Delay before the first retry of an outage (default 500).
-  --max-delay-ms N        Longest delay; the delay doubles up to it (default 30000). A connection
-                          that stays up this long ends the outage and resets the budget.
-  --max-attempts N        Retries per outage before the server is Failed (default 10).
-  --jitter F              Spread each delay by a random factor in [1-F, 1+F] (default 0.2).
-  --no-reconnect          Do not reconnect: a lost or failed connection is Disconnected.
-  --heartbeat-ms N        Ping the server every N ms (default 30000).
-  --heartbeat-timeout-ms N  A ping unanswered for N ms is missed (default 10000).
-  --heartbeat-failures N  Missed pings in a row that count as a lost connection (default 3).
-  --no-heartbeat          Do not ping the server.
-
-States (watch): Stopped, Starting, Connected, Retrying (an attempt failed: "connection
-failed"), Reconnecting (an established connection ended: "connection lost"), Failed (retry
-budget used up; nothing restarts by itself), Disconnected (reconnect disabled), Stopping.
-With --json, each line is an object with the keys time, server, state, attempt, maxAttempts,
-nextDelayMs, generation, pid, tools and reason.
-
-Exit status:
-  0  success
-  1  the tool ran and returned an error result (isError)
-  2  connection, protocol or usage error; one line on stderr says what went wrong and,
-     when the server process died, its last stderr line
-  128+N  ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129): the call in flight was
-     cancelled at the server, and the servers were closed and waited for
-
-Examples:
-  tetherctl status --config ~/.config/Claude/claude_desktop_config.json
-  tetherctl call github search_repositories '{"query": "qt"}'
-  tetherctl tools --stdio "tether-demo-server"
-  tetherctl call --stdio "tether-demo-server" add '{"a": 2, "b": 3}'
-  tetherctl tools --json --stdio "npx -y @modelcontextprotocol/server-everything"
-  tetherctl tools --url http://127.0.0.1:3001/mcp
-  tetherctl call --url https://example.com/mcp --header 'Authorization: Bearer ${env:TOKEN}' \
-      search '{"query": "qt"}'
-  tetherctl watch --url http://127.0.0.1:3001/sse --transport sse
-  tetherctl watch --json --max-attempts 3 --stdio "tether-demo-server --crash-after-ms 5000"
-)";
-
 static int usageError(const QString &message)
 {
     Ctl::printError(message + u" (see tetherctl --help)"_s);
@@ -146,50 +37,37 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationName(u"tetherctl"_s);
     QCoreApplication::setApplicationVersion(QStringLiteral(TETHER_VERSION));
 
+    const Usage::ProgramUsage &usage = Usage::tetherctlUsage();
+    if (const std::optional<int> status = Usage::answerHelpOrVersion(usage, QCoreApplication::arguments()))
+        return *status;
     QCommandLineParser parser;
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
-    const QCommandLineOption helpOption(QStringList{u"h"_s, u"help"_s});
-    const QCommandLineOption versionOption(u"version"_s);
-    const QCommandLineOption stdioOption(u"stdio"_s, {}, u"command"_s);
-    const QCommandLineOption urlOption(u"url"_s, {}, u"url"_s);
-    const QCommandLineOption transportOption(u"transport"_s, {}, u"http|sse"_s);
-    const QCommandLineOption headerOption(u"header"_s, {}, u"name: value"_s);
-    const QCommandLineOption configOption(u"config"_s, {}, u"file"_s);
+    parser.addOptions(Usage::commandLineOptions(usage));
+    if (!parser.parse(QCoreApplication::arguments()))
+        return usageError(parser.errorText());
+    // The options by name; usage.cpp gives their values and help.
+    const QCommandLineOption stdioOption(u"stdio"_s);
+    const QCommandLineOption urlOption(u"url"_s);
+    const QCommandLineOption transportOption(u"transport"_s);
+    const QCommandLineOption headerOption(u"header"_s);
+    const QCommandLineOption configOption(u"config"_s);
     const QCommandLineOption jsonOption(u"json"_s);
-    const QCommandLineOption timeoutOption(u"timeout-ms"_s, {}, u"ms"_s);
-    const QCommandLineOption verboseOption(QStringList{u"v"_s, u"verbose"_s});
-    parser.addOptions({helpOption, versionOption, stdioOption, urlOption, transportOption, headerOption, configOption,
-                       jsonOption, timeoutOption, verboseOption});
+    const QCommandLineOption timeoutOption(u"timeout-ms"_s);
+    const QCommandLineOption verboseOption(u"verbose"_s);
     // Policy flags of watch: each maps to a field that resolveReconnectPolicy/resolveHeartbeatPolicy judge.
     const std::array<std::pair<QCommandLineOption, QString>, 4> reconnectFlags{{
-        {QCommandLineOption(u"initial-delay-ms"_s, {}, u"ms"_s), u"initialDelayMs"_s},
-        {QCommandLineOption(u"max-delay-ms"_s, {}, u"ms"_s), u"maxDelayMs"_s},
-        {QCommandLineOption(u"max-attempts"_s, {}, u"n"_s), u"maxAttempts"_s},
-        {QCommandLineOption(u"jitter"_s, {}, u"fraction"_s), u"jitter"_s},
+        {QCommandLineOption(u"initial-delay-ms"_s), u"initialDelayMs"_s},
+        {QCommandLineOption(u"max-delay-ms"_s), u"maxDelayMs"_s},
+        {QCommandLineOption(u"max-attempts"_s), u"maxAttempts"_s},
+        {QCommandLineOption(u"jitter"_s), u"jitter"_s},
     }};
     const std::array<std::pair<QCommandLineOption, QString>, 3> heartbeatFlags{{
-        {QCommandLineOption(u"heartbeat-ms"_s, {}, u"ms"_s), u"intervalMs"_s},
-        {QCommandLineOption(u"heartbeat-timeout-ms"_s, {}, u"ms"_s), u"timeoutMs"_s},
-        {QCommandLineOption(u"heartbeat-failures"_s, {}, u"n"_s), u"maxFailures"_s},
+        {QCommandLineOption(u"heartbeat-ms"_s), u"intervalMs"_s},
+        {QCommandLineOption(u"heartbeat-timeout-ms"_s), u"timeoutMs"_s},
+        {QCommandLineOption(u"heartbeat-failures"_s), u"maxFailures"_s},
     }};
     const QCommandLineOption noReconnectOption(u"no-reconnect"_s);
     const QCommandLineOption noHeartbeatOption(u"no-heartbeat"_s);
-    for (const auto &[option, field] : reconnectFlags)
-        parser.addOption(option);
-    for (const auto &[option, field] : heartbeatFlags)
-        parser.addOption(option);
-    parser.addOptions({noReconnectOption, noHeartbeatOption});
-
-    if (!parser.parse(QCoreApplication::arguments()))
-        return usageError(parser.errorText());
-    if (parser.isSet(helpOption)) {
-        QTextStream(stdout) << HelpText;
-        return Ctl::Success;
-    }
-    if (parser.isSet(versionOption)) {
-        QTextStream(stdout) << "tetherctl " << TETHER_VERSION << Qt::endl;
-        return Ctl::Success;
-    }
 
     configureCliLogging(parser.isSet(verboseOption) ? LogVerbosity::Verbose : LogVerbosity::Normal);
 
@@ -197,8 +75,7 @@ int main(int argc, char *argv[])
     if (positional.isEmpty())
         return usageError(u"no command given"_s);
     const QString command = positional.takeFirst();
-    const QStringList commands{u"tools"_s, u"call"_s, u"watch"_s, u"serve"_s, u"status"_s, u"check"_s, u"import"_s};
-    if (!commands.contains(command))
+    if (!usage.commandNames().contains(command))
         return usageError(u"unknown command '%1'"_s.arg(command));
 
     std::chrono::milliseconds timeout{60000};
@@ -279,9 +156,11 @@ int main(int argc, char *argv[])
         options.verbose = parser.isSet(verboseOption);
         options.reconnectOverrides = reconnectOverrides;
         options.heartbeatOverrides = heartbeatOverrides;
-        if (command == u"status" || command == u"check") {
+        if (command == u"status" || command == u"check" || command == u"servers") {
             if (!positional.isEmpty())
                 return usageError(u"'%1' takes no arguments, got '%2'"_s.arg(command, positional.join(u' ')));
+            if (command == u"servers")
+                return Ctl::configServers(options);
             return command == u"status" ? Ctl::configStatus(options) : Ctl::configCheck(options);
         }
         if (command == u"watch") {
@@ -310,7 +189,7 @@ int main(int argc, char *argv[])
         return Ctl::configCall(options, server, positional.last(), arguments);
     }
 
-    if (command == u"status" || command == u"check" || command == u"serve")
+    if (command == u"status" || command == u"check" || command == u"servers" || command == u"serve")
         return usageError(u"'%1' works on the config file; it takes no --stdio or --url"_s.arg(command));
     Ctl::CommonOptions options;
     options.json = parser.isSet(jsonOption);

@@ -2,6 +2,7 @@
 #include "config/configstore.h"
 #include "support/httpfixture.h"
 #include "support/leavingserver.h"
+#include "support/runprogram.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
 
@@ -26,33 +27,14 @@ using namespace Tether::Testing;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = ProgramRun;
 
 Run tetherctl(const QStringList &arguments, int timeoutMs = 30000, const QString &configHome = {})
 {
-    QProcess process;
-    if (!configHome.isEmpty()) {
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    if (!configHome.isEmpty())
         environment.insert(u"XDG_CONFIG_HOME"_s, configHome);
-        process.setProcessEnvironment(environment);
-    }
-    process.start(QStringLiteral(TETHERCTL), arguments);
-    Run run;
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        run.err = u"tetherctl did not finish within the test's bound"_s;
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return runProgram(QStringLiteral(TETHERCTL), arguments, environment, timeoutMs);
 }
 
 QString demo(const QString &flags = {})
@@ -225,6 +207,8 @@ private slots:
                                        << u"not both"_s;
         QTest::newRow("status with --url") << QStringList{u"status"_s, u"--url"_s, u"http://127.0.0.1:9/mcp"_s}
                                            << u"config file"_s;
+        QTest::newRow("servers with an operand") << QStringList{u"servers"_s, u"demo"_s} << u"takes no arguments"_s;
+        QTest::newRow("servers with --stdio") << QStringList{u"servers"_s, u"--stdio"_s, demo()} << u"config file"_s;
     }
 
     void usageErrorsExitWithTwo()
@@ -605,6 +589,37 @@ private slots:
         const Run tools = tetherctl({u"tools"_s, u"--config"_s, path});
         QCOMPARE(tools.exitCode, 0);
         QVERIFY2(tools.out.startsWith(u"good__add"_s), qPrintable(tools.out));
+    }
+
+    // What the shell completions offer: every server of the file in its order, none of them started.
+    void serversListsTheNamesWithoutStartingThem()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        const QString started = dir.filePath(u"started"_s);
+        QVERIFY(writeFile(path, uR"({"mcpServers": {
+            "zeta": {"command": "touch", "args": ["%1"]},
+            "alpha": {"command": "touch", "args": ["%1"]},
+            "off": {"command": "touch", "args": ["%1"], "enabled": false}}})"_s.arg(started).toUtf8()));
+
+        const Run names = tetherctl({u"servers"_s, u"--config"_s, path});
+        QCOMPARE(names.exitCode, 0);
+        QCOMPARE(names.out, u"zeta\nalpha\noff\n"_s);
+        QCOMPARE(names.err, QString());
+        const Run json = tetherctl({u"servers"_s, u"--json"_s, u"--config"_s, path});
+        QCOMPARE(json.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).array(), (QJsonArray{u"zeta"_s, u"alpha"_s, u"off"_s}));
+        QVERIFY2(!QFile::exists(started), "a server was started");
+
+        QTemporaryDir emptyConfigHome;
+        const Run demoNames = tetherctl({u"servers"_s}, 30000, emptyConfigHome.path());
+        QCOMPARE(demoNames.exitCode, 0);
+        QCOMPARE(demoNames.out, u"demo\nflaky\nbroken\n"_s);
+
+        QVERIFY(writeFile(path, "{ \"mcpServers\": "));
+        const Run broken = tetherctl({u"servers"_s, u"--config"_s, path});
+        QCOMPARE(broken.exitCode, 2);
+        QVERIFY2(oneLine(broken.err), qPrintable(broken.err));
     }
 
     void checkPassesWhenEveryServerComesUp()

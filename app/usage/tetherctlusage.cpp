@@ -1,0 +1,158 @@
+#include "tetherctlusage.h"
+
+using namespace Qt::StringLiterals;
+
+namespace Tether::Usage {
+
+const ProgramUsage &tetherctlUsage()
+{
+    static const ProgramUsage usage{
+        .name = u"tetherctl"_s,
+        .summary = u"talk to MCP servers without a window"_s,
+        .synopsis = {u"COMMAND [OPTIONS]"_s},
+        .description = u"Talks to MCP servers without a window: to the servers of the config file, or to one server "
+                       "given on the command line with --stdio or --url."_s,
+        .commandGroups = {
+            {u"Commands, on the servers of the config file"_s, {
+                {u"status"_s, u"Connect every enabled server once and print a table of their states, tool counts and "
+                              "pids (--json: an array)."_s},
+                {u"check"_s, u"Like status; exit 0 only if every enabled server comes up, and say on stderr why each "
+                             "one that did not failed, and warn of a key written twice in a server (the last one is "
+                             "taken)."_s},
+                {u"tools [SERVER]"_s, u"List the tools of every server (public names SERVER__TOOL), or of one server."_s},
+                {u"call [SERVER] TOOL ['JSON']"_s,
+                 u"Call a tool with JSON arguments (an object; default {}) and print the result content. Without "
+                 "SERVER the tool is found by its name or public name across every server; a name that several "
+                 "servers offer is an error naming them."_s},
+                {u"watch [SERVER...]"_s, u"Supervise the servers (all, or those named): reconnect them when they "
+                                         "crash, hang or fail to start, and print one line per state change until "
+                                         "SIGINT, SIGTERM or SIGHUP; then stop them and exit 0."_s},
+                {u"serve [SERVER...]"_s,
+                 u"Be an MCP server on stdin/stdout for an AI client (Claude Desktop, Cursor, VS Code, ...): offer "
+                 "the tools of every server (or of those named) as SERVER__TOOL, supervised as by watch, less those "
+                 "a server's \"tools\": {\"disabled\": [...]} hides. A call to a server that is reconnecting waits "
+                 "for it (at most gateway.outageWaitMs, default 10 s). Runs until stdin closes or SIGINT, SIGTERM or "
+                 "SIGHUP, then stops the servers and exits 0. stdout carries MCP messages only; diagnostics go to "
+                 "stderr."_s},
+                {u"servers"_s, u"Print the names of the servers, one per line, without starting them (--json: an "
+                               "array). The shell completions use it."_s},
+                {u"import claude|cursor|vscode [FILE]"_s,
+                 u"Add the servers of a Claude Desktop, Cursor or VS Code file (default: "
+                 "~/.config/Claude/claude_desktop_config.json, ~/.cursor/mcp.json; VS Code needs FILE: a "
+                 "workspace's .vscode/mcp.json or its settings.json) to the config file, saying what was added and "
+                 "what was skipped and why. Waits up to 10 s for another writer of the config (its lock "
+                 "FILE.lock)."_s},
+            }},
+            {u"Commands, on one server given on the command line (--stdio or --url)"_s, {
+                {u"tools --stdio \"CMD ARGS...\""_s, u"List the server's tools (name and description)."_s},
+                {u"call --stdio \"CMD ARGS...\" TOOL ['JSON']"_s,
+                 u"Call TOOL with JSON arguments and print the result."_s},
+                {u"watch --stdio \"CMD ARGS...\""_s, u"Supervise the server, as watch above."_s},
+                {u"tools --url URL"_s, u"The same for a remote server."_s},
+                {u"call --url URL TOOL ['JSON']"_s, {}},
+                {u"watch --url URL"_s, {}},
+            }},
+        },
+        .optionGroups = {
+            {u"Servers"_s, {
+                {{u"config"_s}, u"FILE"_s,
+                 u"The config file (default $XDG_CONFIG_HOME/tether/servers.json; when there is none, Tether's "
+                 "built-in demo configuration)."_s},
+                {{u"stdio"_s}, u"\"CMD ARGS...\""_s,
+                 u"Run one server as a child process speaking MCP over stdio. The command line is split like a "
+                 "shell splits it ('single' and \"double\" quotes, backslash escapes) but never runs through a "
+                 "shell."_s},
+                {{u"url"_s}, u"URL"_s,
+                 u"Connect to a remote server at this http:// or https:// URL: Streamable HTTP, or the older "
+                 "HTTP+SSE transport when the server answers the Streamable HTTP initialize with 404 or 405."_s},
+                {{u"transport"_s}, u"http|sse"_s,
+                 u"With --url: speak only Streamable HTTP (http) or only HTTP+SSE (sse)."_s},
+                {{u"header"_s}, u"'NAME: VALUE'"_s,
+                 u"With --url: send this header with every request, for example 'Authorization: Bearer "
+                 "${env:TOKEN}' (repeatable). ${env:NAME} in the URL or a value is replaced by the environment "
+                 "variable NAME; header values are never printed, not even with --verbose."_s},
+            }},
+            {u"Options"_s, {
+                {{u"json"_s}, {},
+                 u"Print machine-readable JSON: the tools array as the server sent it, the whole tools/call "
+                 "result object, one object per line of watch. Without it, control characters from a server "
+                 "(ESC, CR and the like) are printed as \\x1b."_s},
+                {{u"timeout-ms"_s}, u"N"_s,
+                 u"Request timeout in milliseconds, also bounding the handshake (default 60000)."_s},
+                {{u"v"_s, u"verbose"_s}, {},
+                 u"Also print the server's stderr, progress, warnings (skipped input, timeouts) and debug "
+                 "diagnostics on stderr."_s},
+                {{u"h"_s, u"help"_s}, {}, u"Show this help."_s},
+                {{u"version"_s}, {}, u"Show the version."_s},
+            }},
+            {u"Reconnect policy (watch, serve)"_s, {
+                {{u"initial-delay-ms"_s}, u"N"_s, u"Delay before the first retry of an outage (default 500)."_s},
+                {{u"max-delay-ms"_s}, u"N"_s,
+                 u"Longest delay; the delay doubles up to it (default 30000). A connection that stays up this long "
+                 "ends the outage and resets the budget."_s},
+                {{u"max-attempts"_s}, u"N"_s, u"Retries per outage before the server is Failed (default 10)."_s},
+                {{u"jitter"_s}, u"F"_s, u"Spread each delay by a random factor in [1-F, 1+F] (default 0.2)."_s},
+                {{u"no-reconnect"_s}, {}, u"Do not reconnect: a lost or failed connection is Disconnected."_s},
+                {{u"heartbeat-ms"_s}, u"N"_s, u"Ping the server every N ms (default 30000)."_s},
+                {{u"heartbeat-timeout-ms"_s}, u"N"_s, u"A ping unanswered for N ms is missed (default 10000)."_s},
+                {{u"heartbeat-failures"_s}, u"N"_s,
+                 u"Missed pings in a row that count as a lost connection (default 3)."_s},
+                {{u"no-heartbeat"_s}, {}, u"Do not ping the server."_s},
+            }},
+        },
+        .notes = {
+            {u"States (watch)"_s,
+             u"Stopped, Starting, Connected, Retrying (an attempt failed: \"connection failed\"), Reconnecting (an "
+             "established connection ended: \"connection lost\"), Failed (retry budget used up; nothing restarts by "
+             "itself), Disconnected (reconnect disabled), Stopping. With --json, each line is an object with the "
+             "keys time, server, state, attempt, maxAttempts, nextDelayMs, generation, pid, tools and reason."_s},
+        },
+        .exitStatus = {
+            {u"0"_s, u"success"_s},
+            {u"1"_s, u"the tool ran and returned an error result (isError)"_s},
+            {u"2"_s, u"connection, protocol or usage error; one line on stderr says what went wrong and, when the "
+                     "server process died, its last stderr line"_s},
+            {u"128+N"_s, u"ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129): the call in flight was "
+                         "cancelled at the server, and the servers were closed and waited for"_s},
+        },
+        .environment = {
+            {u"XDG_CONFIG_HOME"_s, u"The folder of the config file (default ~/.config)."_s},
+            {u"NAME, as ${env:NAME}"_s,
+             u"${env:NAME} in the config file, in --url and in --header values is replaced by the environment "
+             "variable NAME; a server that names an unset variable is not started and says which."_s},
+        },
+        .files = {
+            {u"$XDG_CONFIG_HOME/tether/servers.json"_s,
+             u"The config file, unless --config names another. When it does not exist, the built-in demo "
+             "configuration runs: three tether-demo-server processes named demo, flaky and broken. tether(1) "
+             "describes the file."_s},
+            {u"~/.config/Claude/claude_desktop_config.json, ~/.cursor/mcp.json"_s,
+             u"What import claude and import cursor read when no FILE is given."_s},
+        },
+        .examples = {
+            {u"tetherctl status --config ~/.config/Claude/claude_desktop_config.json"_s,
+             u"The state of every server Claude Desktop runs."_s},
+            {u"tetherctl call github search_repositories '{\"query\": \"qt\"}'"_s,
+             u"Call a tool of the server github."_s},
+            {u"tetherctl tools --stdio \"tether-demo-server\""_s, u"The tools of one server, started for it."_s},
+            {u"tetherctl call --stdio \"tether-demo-server\" add '{\"a\": 2, \"b\": 3}'"_s,
+             u"Call its tool add with arguments."_s},
+            {u"tetherctl tools --json\n--stdio \"npx -y @modelcontextprotocol/server-everything\""_s,
+             u"The tools as JSON, as the server sent them."_s},
+            {u"tetherctl tools --url http://127.0.0.1:3001/mcp"_s, u"The tools of a remote server."_s},
+            {u"tetherctl call --url https://example.com/mcp\n"
+             "--header 'Authorization: Bearer ${env:TOKEN}' search '{\"query\": \"qt\"}'"_s,
+             u"Call a tool of a remote server that wants a token, taken from the environment variable TOKEN."_s},
+            {u"tetherctl watch --url http://127.0.0.1:3001/sse --transport sse"_s,
+             u"Supervise a remote server that speaks HTTP+SSE only."_s},
+            {u"tetherctl serve --config ~/.config/tether/servers.json"_s,
+             u"What an AI client runs to reach the tools of every server of that config (see tether(1), Gateway)."_s},
+            {u"tetherctl watch --json --max-attempts 3\n--stdio \"tether-demo-server --crash-after-ms 5000\""_s,
+             u"Supervise a server that crashes every 5 s, printing each state change as JSON."_s},
+        },
+        .seeAlso = {u"tether(1)"_s, u"tether-demo-server(1)"_s},
+    };
+    return usage;
+}
+
+} // namespace Tether::Usage

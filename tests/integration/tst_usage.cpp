@@ -1,0 +1,151 @@
+// How tether and tetherctl say how they are used: --help and --version with no display, and the
+// README's tetherctl section naming the same commands and options as --help.
+#include "support/runprogram.h"
+#include "support/testfiles.h"
+
+#include <QRegularExpression>
+#include <QSet>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether::Testing;
+
+namespace {
+
+// The environment of a session without a display: no X, no Wayland, no Qt platform chosen.
+QProcessEnvironment withoutDisplay()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const QString &name : {u"DISPLAY"_s, u"WAYLAND_DISPLAY"_s, u"QT_QPA_PLATFORM"_s})
+        environment.remove(name);
+    return environment;
+}
+
+// Every match of `pattern`'s first group in `text`.
+QSet<QString> capturedAll(const QString &text, const QRegularExpression &pattern)
+{
+    QSet<QString> found;
+    for (const QRegularExpressionMatch &match : pattern.globalMatch(text))
+        found.insert(match.captured(1));
+    return found;
+}
+
+// The README's section of that title, up to the next one of its level.
+QString readmeSection(const QString &title)
+{
+    const QString readme = QString::fromUtf8(readFile(QStringLiteral(TETHER_README)));
+    const qsizetype start = readme.indexOf(u"\n## "_s + title + u'\n');
+    if (start < 0)
+        return {};
+    const qsizetype end = readme.indexOf(u"\n## "_s, start + 1);
+    return readme.mid(start, end < 0 ? -1 : end - start);
+}
+
+QString tetherctlHelp()
+{
+    return runProgram(QStringLiteral(TETHERCTL), {u"--help"_s}).out;
+}
+
+} // namespace
+
+class TestUsage final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void helpAndVersionNeedNoDisplay_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QString>("argument");
+        QTest::addColumn<QString>("firstLine");
+
+        const QString version = QStringLiteral(TETHER_VERSION);
+        QTest::newRow("tether --help") << QStringLiteral(TETHER) << u"--help"_s << u"Usage: tether [--config FILE]"_s;
+        QTest::newRow("tether -h") << QStringLiteral(TETHER) << u"-h"_s << u"Usage: tether [--config FILE]"_s;
+        QTest::newRow("tether --version") << QStringLiteral(TETHER) << u"--version"_s << u"tether "_s + version;
+        QTest::newRow("tetherctl --help") << QStringLiteral(TETHERCTL) << u"--help"_s << u"Usage: tetherctl COMMAND [OPTIONS]"_s;
+        QTest::newRow("tetherctl --version") << QStringLiteral(TETHERCTL) << u"--version"_s << u"tetherctl "_s + version;
+    }
+
+    void helpAndVersionNeedNoDisplay()
+    {
+        QFETCH(QString, program);
+        QFETCH(QString, argument);
+        QFETCH(QString, firstLine);
+        const ProgramRun run = runProgram(program, {argument}, withoutDisplay());
+        QCOMPARE(run.err, QString());
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out.section(u'\n', 0, 0), firstLine);
+    }
+
+    // Help lines stay within a terminal's 80 columns.
+    void helpFitsEightyColumns_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::newRow("tether") << QStringLiteral(TETHER);
+        QTest::newRow("tetherctl") << QStringLiteral(TETHERCTL);
+    }
+
+    void helpFitsEightyColumns()
+    {
+        QFETCH(QString, program);
+        const ProgramRun run = runProgram(program, {u"--help"_s}, withoutDisplay());
+        QCOMPARE(run.exitCode, 0);
+        const QStringList lines = run.out.split(u'\n');
+        for (const QString &line : lines)
+            QVERIFY2(line.size() <= 80 || !line.contains(u' '), qPrintable(line));
+    }
+
+    void tetherRejectsAnUnknownOption()
+    {
+        QProcessEnvironment environment = withoutDisplay();
+        environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+        const ProgramRun run = runProgram(QStringLiteral(TETHER), {u"--frobnicate"_s}, environment);
+        QCOMPARE(run.exitCode, 1);
+        // Qt may say something of its own on stderr first.
+        QVERIFY2(run.err.contains(QRegularExpression(u"^tether: Unknown option 'frobnicate'.*tether --help"_s,
+                                                     QRegularExpression::MultilineOption)),
+                 qPrintable(run.err));
+    }
+
+    // The README's option table lists what --help lists, no more and no less.
+    void readmeListsTheOptionsOfHelp()
+    {
+        const QString section = readmeSection(u"tetherctl"_s);
+        QVERIFY2(!section.isEmpty(), "README.md has no section '## tetherctl'");
+        // Its table's rows: | `--config FILE` | ... and | `-v`, `--verbose` | ...
+        const QSet<QString> readme = capturedAll(section, QRegularExpression(u"(?:^\\| |, )`(--?[a-z][a-z-]*)"_s,
+                                                                              QRegularExpression::MultilineOption));
+        // Option lines of --help: "  --config FILE   The config file" and "  -v, --verbose".
+        QSet<QString> help;
+        static const QRegularExpression optionLine(u"^  (?:(-[a-z]), )?(--[a-z][a-z-]*)"_s, QRegularExpression::MultilineOption);
+        for (const QRegularExpressionMatch &match : optionLine.globalMatch(tetherctlHelp()))
+            help += QSet<QString>{match.captured(1), match.captured(2)};
+        help.remove(QString());
+        QVERIFY(help.contains(u"--config"_s) && help.contains(u"-v"_s));
+
+        QStringList onlyInReadme = QSet<QString>(readme).subtract(help).values();
+        QStringList onlyInHelp = QSet<QString>(help).subtract(readme).values();
+        onlyInReadme.sort();
+        onlyInHelp.sort();
+        QCOMPARE(onlyInReadme, QStringList());
+        QCOMPARE(onlyInHelp, QStringList());
+    }
+
+    // The commands of the README's summary are those of --help.
+    void readmeListsTheCommandsOfHelp()
+    {
+        const QString section = readmeSection(u"tetherctl"_s);
+        const QString summary = section.section(u"```sh\n"_s, 1, 1).section(u"```"_s, 0, 0);
+        const QSet<QString> readme = capturedAll(summary, QRegularExpression(u"^tetherctl ([a-z]+)"_s,
+                                                                              QRegularExpression::MultilineOption));
+        const QString commands = tetherctlHelp().section(u"Commands, on the servers of the config file:\n"_s, 1, 1)
+                                     .section(u"\n\n"_s, 0, 0);
+        const QSet<QString> help = capturedAll(commands, QRegularExpression(u"^  ([a-z]+)"_s, QRegularExpression::MultilineOption));
+        QVERIFY(!help.isEmpty());
+        QCOMPARE(readme, help);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestUsage)
+#include "tst_usage.moc"
