@@ -146,7 +146,7 @@ const ProgramUsage &tetherctlUsage()
             {u"tetherctl watch --url http://127.0.0.1:3001/sse --transport sse"_s,
              u"Supervise a remote server that speaks HTTP+SSE only."_s},
             {u"tetherctl serve --config ~/.config/tether/servers.json"_s,
-             u"What an AI client runs to reach the tools of every server of that config (see tether(1), Gateway)."_s},
+             u"What an AI client runs to reach the tools of every server of that config."_s},
             {u"tetherctl watch --json --max-attempts 3\n--stdio \"tether-demo-server --crash-after-ms 5000\""_s,
              u"Supervise a server that crashes every 5 s, printing each state change as JSON."_s},
         },
