@@ -26,6 +26,21 @@ static QString redactedValue(QStringView value)
     return u"…"_s;
 }
 
+// The ':' that ends the user in a url's user info, skipping those inside ${env:…}; -1 when none.
+static qsizetype userInfoColon(QStringView userInfo)
+{
+    for (qsizetype at = 0; at < userInfo.size(); ++at) {
+        if (userInfo.sliced(at).startsWith(u"${")) {
+            at = userInfo.indexOf(u'}', at);
+            if (at < 0)
+                return -1;
+        } else if (userInfo[at] == u':') {
+            return at;
+        }
+    }
+    return -1;
+}
+
 QString redactedUrl(const QString &url)
 {
     // On the text as written: QUrl would percent-encode the braces of ${env:…}.
@@ -41,10 +56,12 @@ QString redactedUrl(const QString &url)
         }
         const qsizetype at = shown.lastIndexOf(u'@', authorityEnd - 1);
         if (at >= hostStart) {
-            QStringList parts;
-            for (const QString &part : shown.mid(hostStart, at - hostStart).split(u':'))
-                parts.append(redactedValue(part));
-            shown.replace(hostStart, at - hostStart, parts.join(u':'));
+            const QString userInfo = shown.mid(hostStart, at - hostStart);
+            const qsizetype colon = userInfoColon(userInfo);
+            shown.replace(hostStart, at - hostStart,
+                          colon < 0 ? redactedValue(userInfo)
+                                    : redactedValue(QStringView(userInfo).first(colon)) + u':'
+                                          + redactedValue(QStringView(userInfo).sliced(colon + 1)));
         }
     }
     const qsizetype queryStart = shown.indexOf(u'?');

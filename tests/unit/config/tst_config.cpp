@@ -1353,6 +1353,10 @@ void TestConfig::shownUrl()
     QCOMPARE(remote.urlAsWritten, u"https://${env:HOST}/mcp?key=${env:API_TOKEN}&plain=v"_s);
     QCOMPARE(remote.shownUrl(), u"https://${env:HOST}/mcp?key=${env:API_TOKEN}&plain=…"_s);
     QCOMPARE(parseServer(R"({"command": "x"})").urlAsWritten, QString());
+    // The colon of a ${env:} reference in the user info is not the one before the password.
+    QCOMPARE(parseServer(R"({"url": "https://${env:API_TOKEN}:@e.com/mcp"})").shownUrl(), u"https://${env:API_TOKEN}:@e.com/mcp"_s);
+    QCOMPARE(parseServer(R"({"url": "https://me:${env:API_TOKEN}@e.com/mcp"})").shownUrl(), u"https://…:${env:API_TOKEN}@e.com/mcp"_s);
+    QCOMPARE(parseServer(R"({"url": "https://me:pw:more@e.com/mcp"})").shownUrl(), u"https://…:…@e.com/mcp"_s);
     // Built in code, without a url as written.
     ServerConfig built;
     built.transport = TransportKind::Sse;

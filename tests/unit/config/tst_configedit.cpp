@@ -32,7 +32,8 @@ ConfigDocument parse(const QJsonObject &root)
     return parseConfig(QJsonDocument(root).toJson(), u"servers.json"_s, context);
 }
 
-const ServerConfig &server(const ConfigDocument &document, const QString &name)
+// A copy: callers pass a temporary document, and a reference into it would dangle.
+ServerConfig server(const ConfigDocument &document, const QString &name)
 {
     const ServerConfig *found = document.server(name);
     if (!found)
