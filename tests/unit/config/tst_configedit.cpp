@@ -259,6 +259,22 @@ private slots:
         QCOMPARE(quiet, json(Sample));
     }
 
+    void hidesAndShowsTools()
+    {
+        QJsonObject root = setToolHidden(json(Sample), u"mcpServers"_s, u"alpha"_s, u"delete_repository"_s, true);
+        root = setToolHidden(root, u"mcpServers"_s, u"alpha"_s, u"merge"_s, true);
+        root = setToolHidden(root, u"mcpServers"_s, u"alpha"_s, u"merge"_s, true); // once is enough
+        QCOMPARE(server(parse(root), u"alpha"_s).hiddenTools, (QStringList{u"delete_repository"_s, u"merge"_s}));
+        QCOMPARE(root.value(u"mcpServers"_s)[u"alpha"_s][u"x-editor"_s][u"color"_s].toString(), u"red"_s);
+        QVERIFY(server(parse(root), u"beta"_s).hiddenTools.isEmpty());
+
+        root = setToolHidden(root, u"mcpServers"_s, u"alpha"_s, u"delete_repository"_s, false);
+        QCOMPARE(server(parse(root), u"alpha"_s).hiddenTools, QStringList{u"merge"_s});
+        // The last one shown again leaves no empty "tools" behind.
+        root = setToolHidden(root, u"mcpServers"_s, u"alpha"_s, u"merge"_s, false);
+        QCOMPARE(root, json(Sample));
+    }
+
     void aServerTheFileDoesNotHoldIsLeftAlone()
     {
         const QJsonObject sample = json(Sample);
@@ -266,6 +282,7 @@ private slots:
         QCOMPARE(clearServerHeartbeatPolicy(sample, u"mcpServers"_s, u"zeta"_s), sample);
         QCOMPARE(setServerEnabled(sample, u"mcpServers"_s, u"zeta"_s, false), sample);
         QCOMPARE(removeServer(sample, u"mcpServers"_s, u"zeta"_s), sample);
+        QCOMPARE(setToolHidden(sample, u"mcpServers"_s, u"zeta"_s, u"a"_s, true), sample);
     }
 
     void editsVsCodesServersForm()
