@@ -5,6 +5,7 @@
 #include "common/logging.h"
 #include "execwithin.h"
 #include "percentile.h"
+#include "processfigures.h"
 #include "config/configparser.h"
 #include "manager/servermanager.h"
 
@@ -12,7 +13,6 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QFile>
 #include <QJsonArray>
 #include <QHash>
 #include <QJsonDocument>
@@ -55,20 +55,6 @@ QString connectedSoFar(const ServerManager &manager)
         .arg(statuses.size())
         .arg(StepTimeout.count())
         .arg(waiting.value(0));
-}
-
-// Resident anonymous memory (heap and stacks): what the manager allocates. File-backed pages
-// (the code of Qt and Tether, touched once) are shared and do not grow with the servers.
-qint64 residentKiB()
-{
-    QFile status(u"/proc/self/status"_s);
-    if (!status.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("RssAnon:"))
-            return line.mid(8).trimmed().split(' ').first().toLongLong();
-    }
-    return 0;
 }
 
 } // namespace
@@ -123,7 +109,7 @@ int main(int argc, char *argv[])
             loop.quit();
     });
 
-    const qint64 rssBefore = residentKiB();
+    const qint64 rssBefore = Bench::processFigures().anonymousKiB;
     const size_t heapBefore = mallinfo2().uordblks;
     QElapsedTimer startup;
     startup.start();
@@ -131,7 +117,7 @@ int main(int argc, char *argv[])
     if (!execWithin(loop, StepTimeout))
         return fail(u"starting: "_s + connectedSoFar(manager));
     const qint64 startupMs = startup.elapsed();
-    const qint64 rssAfter = residentKiB();
+    const qint64 rssAfter = Bench::processFigures().anonymousKiB;
     const size_t heapAfter = mallinfo2().uordblks;
 
     // Event-loop stall: how late a 1 ms timer fires while everything crashes and recovers.

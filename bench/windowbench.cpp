@@ -2,6 +2,7 @@
 // window, and its resident memory once all 50 are connected (the servers' own processes
 // excluded). Runs the real program several times and prints every run and the median.
 #include "percentile.h"
+#include "processfigures.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -23,23 +24,6 @@ using namespace Qt::StringLiterals;
 using Tether::Bench::percentile;
 
 namespace {
-
-// VmRSS and RssAnon of a process, in KiB.
-std::pair<qint64, qint64> residentKiB(qint64 pid)
-{
-    QFile status(u"/proc/%1/status"_s.arg(pid));
-    qint64 rss = 0;
-    qint64 anonymous = 0;
-    if (!status.open(QIODevice::ReadOnly))
-        return {0, 0};
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            rss = line.mid(6).trimmed().split(' ').first().toLongLong();
-        else if (line.startsWith("RssAnon:"))
-            anonymous = line.mid(8).trimmed().split(' ').first().toLongLong();
-    }
-    return {rss, anonymous};
-}
 
 struct Run
 {
@@ -87,7 +71,10 @@ Run measure(const QString &tether, const QString &configPath, const QProcessEnvi
                 run.connectedMs = clock.elapsed();
                 // Let the start-up settle (tool lists, first batched repaints) before reading memory.
                 QTimer::singleShot(1000, &loop, [&] {
-                    std::tie(run.rssKiB, run.rssAnonKiB) = residentKiB(process.processId());
+                    const Tether::Bench::ProcessFigures figures =
+                        Tether::Bench::processFigures(QString::number(process.processId()));
+                    run.rssKiB = figures.residentKiB;
+                    run.rssAnonKiB = figures.anonymousKiB;
                     loop.quit();
                 });
             }

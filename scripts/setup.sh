@@ -8,6 +8,9 @@ tether_apt_packages=(cmake ninja-build g++ pkg-config qt6-base-dev libgl-dev lib
 # dpkg-shlibdeps, dpkg-buildflags), the tools that judge it, and the shells its completions are
 # tested in.
 tether_package_apt_packages=(help2man librsvg2-bin dpkg-dev lintian appstream desktop-file-utils zsh fish)
+# The fuzz stage of test.sh: clang, and its runtime libraries (libFuzzer, the sanitizers), which
+# clang only recommends.
+tether_sanitizer_packages=(clang libclang-rt-14-dev)
 
 tether_install_packages() {
     local wanted=("$@") missing=() package
@@ -40,10 +43,14 @@ tether_install_npm_packages() {
 }
 
 # Configures (once) and builds a CMake preset: everything, or the targets named after it.
+# With ccache installed every preset compiles through it, so a stage built before is quick.
 tether_build() {
     local preset=$1 targets=()
     shift
     [ $# -gt 0 ] && targets=(--target "$@")
-    [ -f "$tether_root/build/$preset/build.ninja" ] || cmake --preset "$preset" -S "$tether_root" >/dev/null
+    if [ ! -f "$tether_root/build/$preset/build.ninja" ]; then
+        command -v ccache >/dev/null && export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+        cmake --preset "$preset" -S "$tether_root" >/dev/null
+    fi
     cmake --build "$tether_root/build/$preset" --parallel "$(nproc)" "${targets[@]}"
 }

@@ -29,6 +29,8 @@ QString logLine(const ServerEvent &event)
         return u"%1  %2  %3"_s.arg(time, event.level, event.text);
     case ServerEvent::Kind::ConfigChange:
         return u"%1  config  %2"_s.arg(time, event.text);
+    case ServerEvent::Kind::ToolCall:
+        return u"%1  call  %2"_s.arg(time, event.text);
     }
     return {};
 }

@@ -302,8 +302,8 @@ void MainWindow::createMenus()
     const QList<std::pair<ImportFormat, QString>> sources{{ImportFormat::ClaudeDesktop, tr("Claude Desktop…")},
                                                           {ImportFormat::Cursor, tr("Cursor…")},
                                                           {ImportFormat::VsCode, tr("VS Code…")}};
-    for (const auto &[format, label] : sources)
-        m_importMenu->addAction(label, this, [this, format] { importServers(int(format)); });
+    for (const auto &source : sources)
+        m_importMenu->addAction(source.second, this, [this, format = source.first] { importServers(int(format)); });
     file->addSeparator();
     file->addAction(tr("Close window"), QKeySequence::Close, this, &QWidget::close);
     file->addAction(tr("Quit"), QKeySequence::Quit, this, &MainWindow::quitRequested);

@@ -90,16 +90,23 @@ QJsonObject stringProperty(const QString &description)
     return {{u"type"_s, u"string"_s}, {u"description"_s, description}};
 }
 
+// What a tool may be trusted with: a read-only one changes nothing, so a client may call it again.
+enum class ToolEffect { ReadOnly, SideEffects };
+
 QJsonObject tool(const QString &name, const QString &title, const QString &description,
-                 const QJsonObject &properties, const QStringList &required)
+                 const QJsonObject &properties, const QStringList &required,
+                 ToolEffect effect = ToolEffect::SideEffects)
 {
-    return {{u"name"_s, name},
-            {u"title"_s, title},
-            {u"description"_s, description},
-            {u"inputSchema"_s,
-             QJsonObject{{u"type"_s, u"object"_s},
-                         {u"properties"_s, properties},
-                         {u"required"_s, QJsonArray::fromStringList(required)}}}};
+    QJsonObject definition{{u"name"_s, name},
+                           {u"title"_s, title},
+                           {u"description"_s, description},
+                           {u"inputSchema"_s,
+                            QJsonObject{{u"type"_s, u"object"_s},
+                                        {u"properties"_s, properties},
+                                        {u"required"_s, QJsonArray::fromStringList(required)}}}};
+    if (effect == ToolEffect::ReadOnly)
+        definition.insert(u"annotations"_s, QJsonObject{{u"readOnlyHint"_s, true}});
+    return definition;
 }
 
 QJsonObject formatResult(const QJsonObject &arguments)
@@ -140,18 +147,18 @@ QJsonArray buildTools(int extraTools)
 {
     QJsonArray tools{
         tool(u"echo"_s, u"Echo"_s, u"Returns its message unchanged."_s,
-             {{u"message"_s, stringProperty(u"Text to echo back."_s)}}, {u"message"_s}),
+             {{u"message"_s, stringProperty(u"Text to echo back."_s)}}, {u"message"_s}, ToolEffect::ReadOnly),
         tool(u"add"_s, u"Add"_s, u"Adds two numbers and returns the sum as text."_s,
              {{u"a"_s, QJsonObject{{u"type"_s, u"number"_s}, {u"description"_s, u"First addend."_s}}},
               {u"b"_s, QJsonObject{{u"type"_s, u"number"_s}, {u"description"_s, u"Second addend."_s}}}},
-             {u"a"_s, u"b"_s}),
+             {u"a"_s, u"b"_s}, ToolEffect::ReadOnly),
         tool(u"sleep"_s, u"Sleep"_s,
              u"Waits ms milliseconds without blocking other calls; reports progress every 100 ms "
              "when the request has a progress token, and can be cancelled."_s,
              {{u"ms"_s, QJsonObject{{u"type"_s, u"integer"_s},
                                     {u"minimum"_s, 0},
                                     {u"description"_s, u"How long to sleep, in milliseconds."_s}}}},
-             {u"ms"_s}),
+             {u"ms"_s}, ToolEffect::ReadOnly),
         tool(u"fail"_s, u"Fail"_s, u"Always returns a tool error (isError: true)."_s,
              {{u"message"_s, stringProperty(u"Error text to return."_s)}}, {}),
         tool(u"crash"_s, u"Crash"_s, u"Exits the server process at once, without replying."_s,
@@ -179,8 +186,8 @@ QJsonArray buildTools(int extraTools)
                                         {u"maximum"_s, MaxFormatRepeat},
                                         {u"default"_s, 1},
                                         {u"description"_s, u"How many times, separated by spaces."_s}}}},
-             {u"text"_s}),
-        tool(u"image"_s, u"Image"_s, u"Returns a 32x32 PNG picture as image content."_s, {}, {}),
+             {u"text"_s}, ToolEffect::ReadOnly),
+        tool(u"image"_s, u"Image"_s, u"Returns a 32x32 PNG picture as image content."_s, {}, {}, ToolEffect::ReadOnly),
     };
     for (int i = 1; i <= extraTools; ++i) {
         const QString number = QString::number(i);

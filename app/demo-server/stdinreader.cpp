@@ -1,5 +1,7 @@
 #include "stdinreader.h"
 
+#include <QPointer>
+
 #include <cerrno>
 #include <utility>
 #include <unistd.h>
@@ -45,7 +47,11 @@ void StdinReader::readAvailable()
             --lineEnd;
         const QByteArray line = m_buffer.mid(lineStart, lineEnd - lineStart);
         lineStart = newline + 1;
+        // A line may make the server stop reading (--ping-flood deletes this reader).
+        const QPointer<StdinReader> guard(this);
         emit lineReceived(line);
+        if (!guard)
+            return;
     }
     m_buffer.remove(0, lineStart);
 }

@@ -84,12 +84,15 @@ QStringList ConfigRun::adjust(ConfigDocument &document) const
 void ConfigRun::applyChangedFile(const ConfigDocument &document)
 {
     const ConfigChange change = m_manager.applyConfig(document);
-    if (change.added.size() + change.removed.size() + change.restarted.size() + change.policyUpdated.size() == 0)
+    if (change.added.size() + change.removed.size() + change.restarted.size() + change.policyUpdated.size()
+            + change.toolsUpdated.size()
+        == 0)
         return;
     const auto names = [](const QStringList &list) { return list.isEmpty() ? u"none"_s : list.join(u", "_s); };
     QTextStream(stderr) << "tetherctl: " << m_options.source.path << " changed: added " << names(change.added)
                         << "; removed " << names(change.removed) << "; restarted " << names(change.restarted)
-                        << "; new policy, no restart " << names(change.policyUpdated) << Qt::endl;
+                        << "; new policy, no restart " << names(change.policyUpdated) << "; tools hidden or shown "
+                        << names(change.toolsUpdated) << Qt::endl;
 }
 
 void ConfigRun::waitUntilSettled()

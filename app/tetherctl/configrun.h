@@ -27,6 +27,7 @@ public:
     bool start(ConfigStore::FileChanges fileChanges = ConfigStore::FileChanges::Ignore);
 
     ServerManager &manager() { return m_manager; }
+    ConfigStore &store() { return m_store; }
 
     // Until every server has connected or failed at least once (or the timeout passed, or a
     // signal came).

@@ -3,6 +3,7 @@
 #include "exitstatus.h"
 #include "importcommand.h"
 #include "output.h"
+#include "servecommand.h"
 #include "servercommands.h"
 #include "servertarget.h"
 #include "tetherctlusage.h"
@@ -108,8 +109,8 @@ int main(int argc, char *argv[])
         reconnectOverrides.insert(u"enabled", false);
     if (parser.isSet(noHeartbeatOption))
         heartbeatOverrides.insert(u"enabled", false);
-    if (command != u"watch" && !(reconnectOverrides.isEmpty() && heartbeatOverrides.isEmpty()))
-        return usageError(u"the reconnect and heartbeat flags apply to 'watch' only"_s);
+    if (command != u"watch" && command != u"serve" && !(reconnectOverrides.isEmpty() && heartbeatOverrides.isEmpty()))
+        return usageError(u"the reconnect and heartbeat flags apply to 'watch' and 'serve' only"_s);
 
     // The tool arguments of 'call': the last word when it is JSON.
     QJsonObject arguments;
@@ -166,6 +167,12 @@ int main(int argc, char *argv[])
             options.servers = positional;
             return Ctl::configWatch(options);
         }
+        if (command == u"serve") {
+            if (options.json)
+                return usageError(u"'serve' speaks MCP on stdout; it takes no --json"_s);
+            options.servers = positional;
+            return Ctl::serve(options);
+        }
         if (command == u"tools") {
             if (positional.size() > 1)
                 return usageError(u"'tools' takes at most one server name, got '%1'"_s.arg(positional.join(u' ')));
@@ -182,7 +189,7 @@ int main(int argc, char *argv[])
         return Ctl::configCall(options, server, positional.last(), arguments);
     }
 
-    if (command == u"status" || command == u"check" || command == u"servers")
+    if (command == u"status" || command == u"check" || command == u"servers" || command == u"serve")
         return usageError(u"'%1' works on the config file; it takes no --stdio or --url"_s.arg(command));
     Ctl::CommonOptions options;
     options.json = parser.isSet(jsonOption);

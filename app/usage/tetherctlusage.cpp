@@ -27,6 +27,13 @@ const ProgramUsage &tetherctlUsage()
                 {u"watch [SERVER...]"_s, u"Supervise the servers (all, or those named): reconnect them when they "
                                          "crash, hang or fail to start, and print one line per state change until "
                                          "SIGINT, SIGTERM or SIGHUP; then stop them and exit 0."_s},
+                {u"serve [SERVER...]"_s,
+                 u"Be an MCP server on stdin/stdout for an AI client (Claude Desktop, Cursor, VS Code, ...): offer "
+                 "the tools of every server (or of those named) as SERVER__TOOL, supervised as by watch, less those "
+                 "a server's \"tools\": {\"disabled\": [...]} hides. A call to a server that is reconnecting waits "
+                 "for it (at most gateway.outageWaitMs, default 10 s). Runs until stdin closes or SIGINT, SIGTERM or "
+                 "SIGHUP, then stops the servers and exits 0. stdout carries MCP messages only; diagnostics go to "
+                 "stderr."_s},
                 {u"servers"_s, u"Print the names of the servers, one per line, without starting them (--json: an "
                                "array). The shell completions use it."_s},
                 {u"import claude|cursor|vscode [FILE]"_s,
@@ -78,7 +85,7 @@ const ProgramUsage &tetherctlUsage()
                 {{u"h"_s, u"help"_s}, {}, u"Show this help."_s},
                 {{u"version"_s}, {}, u"Show the version."_s},
             }},
-            {u"Reconnect policy (watch)"_s, {
+            {u"Reconnect policy (watch, serve)"_s, {
                 {{u"initial-delay-ms"_s}, u"N"_s, u"Delay before the first retry of an outage (default 500)."_s},
                 {{u"max-delay-ms"_s}, u"N"_s,
                  u"Longest delay; the delay doubles up to it (default 30000). A connection that stays up this long "
@@ -138,6 +145,8 @@ const ProgramUsage &tetherctlUsage()
              u"Call a tool of a remote server that wants a token, taken from the environment variable TOKEN."_s},
             {u"tetherctl watch --url http://127.0.0.1:3001/sse --transport sse"_s,
              u"Supervise a remote server that speaks HTTP+SSE only."_s},
+            {u"tetherctl serve --config ~/.config/tether/servers.json"_s,
+             u"What an AI client runs to reach the tools of every server of that config."_s},
             {u"tetherctl watch --json --max-attempts 3\n--stdio \"tether-demo-server --crash-after-ms 5000\""_s,
              u"Supervise a server that crashes every 5 s, printing each state change as JSON."_s},
         },

@@ -26,12 +26,38 @@ static QString redactedValue(QStringView value)
     return u"…"_s;
 }
 
+// A url scheme as RFC 3986 spells it: a letter, then letters, digits, '+', '-' or '.'.
+static bool isScheme(QStringView text)
+{
+    const auto isAsciiLetter = [](QChar c) { return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z'); };
+    return !text.isEmpty() && isAsciiLetter(text.front())
+           && std::all_of(text.begin(), text.end(), [&](QChar c) {
+                  return isAsciiLetter(c) || (c >= u'0' && c <= u'9') || c == u'+' || c == u'-' || c == u'.';
+              });
+}
+
+// The ':' that ends the user in a url's user info, skipping those inside ${env:…}; -1 when none.
+static qsizetype userInfoColon(QStringView userInfo)
+{
+    for (qsizetype at = 0; at < userInfo.size(); ++at) {
+        if (userInfo.sliced(at).startsWith(u"${")) {
+            at = userInfo.indexOf(u'}', at);
+            if (at < 0)
+                return -1;
+        } else if (userInfo[at] == u':') {
+            return at;
+        }
+    }
+    return -1;
+}
+
 QString redactedUrl(const QString &url)
 {
     // On the text as written: QUrl would percent-encode the braces of ${env:…}.
     QString shown = url;
+    // Only a "://" right after the scheme starts an authority: one in a query or fragment does not.
     const qsizetype authorityStart = shown.indexOf(u"://");
-    if (authorityStart >= 0) {
+    if (authorityStart >= 0 && isScheme(QStringView(shown).first(authorityStart))) {
         const qsizetype hostStart = authorityStart + 3;
         qsizetype authorityEnd = shown.size();
         for (const QChar end : {u'/', u'?', u'#'}) {
@@ -41,10 +67,12 @@ QString redactedUrl(const QString &url)
         }
         const qsizetype at = shown.lastIndexOf(u'@', authorityEnd - 1);
         if (at >= hostStart) {
-            QStringList parts;
-            for (const QString &part : shown.mid(hostStart, at - hostStart).split(u':'))
-                parts.append(redactedValue(part));
-            shown.replace(hostStart, at - hostStart, parts.join(u':'));
+            const QString userInfo = shown.mid(hostStart, at - hostStart);
+            const qsizetype colon = userInfoColon(userInfo);
+            shown.replace(hostStart, at - hostStart,
+                          colon < 0 ? redactedValue(userInfo)
+                                    : redactedValue(QStringView(userInfo).first(colon)) + u':'
+                                          + redactedValue(QStringView(userInfo).sliced(colon + 1)));
         }
     }
     const qsizetype queryStart = shown.indexOf(u'?');

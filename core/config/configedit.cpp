@@ -173,6 +173,34 @@ QJsonObject setServerEnabled(QJsonObject root, const QString &serversKey, const 
     });
 }
 
+QJsonObject setToolHidden(QJsonObject root, const QString &serversKey, const QString &server, const QString &tool,
+                          bool hidden)
+{
+    return editServer(std::move(root), serversKey, server, [&](QJsonObject &object) {
+        QJsonObject tools = object.value(u"tools"_s).toObject();
+        QJsonArray disabled = tools.value(u"disabled"_s).toArray();
+        const bool listed = disabled.contains(QJsonValue(tool));
+        if (hidden == listed)
+            return;
+        if (hidden) {
+            disabled.append(tool);
+        } else {
+            for (qsizetype i = disabled.size() - 1; i >= 0; --i) {
+                if (disabled.at(i) == QJsonValue(tool))
+                    disabled.removeAt(i);
+            }
+        }
+        if (disabled.isEmpty())
+            tools.remove(u"disabled"_s);
+        else
+            tools.insert(u"disabled"_s, disabled);
+        if (tools.isEmpty())
+            object.remove(u"tools"_s);
+        else
+            object.insert(u"tools"_s, tools);
+    });
+}
+
 ServerEntryFields serverEntryFields(const ServerConfig &server)
 {
     const QJsonObject &entry = server.source;

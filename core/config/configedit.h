@@ -47,6 +47,12 @@ QJsonObject removeServer(QJsonObject root, const QString &serversKey, const QStr
 // Enabled is the default: enabling a server that does not say `enabled` adds nothing.
 QJsonObject setServerEnabled(QJsonObject root, const QString &serversKey, const QString &server, bool enabled);
 
+// Hides one tool of a server from the gateway, or shows it again: its name (the server's own) is
+// added to or removed from `tools.disabled`; an emptied list goes, and `tools` with it once
+// nothing else is left in it.
+QJsonObject setToolHidden(QJsonObject root, const QString &serversKey, const QString &server, const QString &tool,
+                          bool hidden);
+
 // A server's entry as the window's server dialog edits it: each field as text, the way it is
 // typed, with variables unexpanded.
 struct ServerEntryFields

@@ -154,6 +154,29 @@ struct Defaults
     std::chrono::milliseconds timeout = ServerConfig{}.requestTimeout;
 };
 
+GatewayConfig readGateway(const Sink &sink, const QJsonValue &value)
+{
+    GatewayConfig gateway;
+    if (value.isUndefined())
+        return gateway;
+    if (!value.isObject()) {
+        sink.add(u"gateway = %1 is not an object: it holds how Tether serves its tools to MCP hosts, such as "
+                 "{\"outageWaitMs\": 10000}"_s.arg(quotedJson(value)));
+        return gateway;
+    }
+    const QJsonObject object = value.toObject();
+    rejectUnknownKeys(sink, u"gateway"_s, object, {u"outageWaitMs"_s, u"toolsPageSize"_s}, u"a gateway setting"_s);
+    if (const QJsonValue wait = object.value(u"outageWaitMs"_s); !wait.isUndefined()) {
+        if (const auto number = readWholeNumber(sink, u"gateway.outageWaitMs"_s, wait, 0, 600000))
+            gateway.outageWait = std::chrono::milliseconds(*number);
+    }
+    if (const QJsonValue pageSize = object.value(u"toolsPageSize"_s); !pageSize.isUndefined()) {
+        if (const auto number = readWholeNumber(sink, u"gateway.toolsPageSize"_s, pageSize, 1, 100000))
+            gateway.toolsPageSize = *number;
+    }
+    return gateway;
+}
+
 // The resolve functions name a server; for `defaults` their messages are given its path instead.
 void addDefaultsPolicyErrors(const Sink &sink, const QStringList &errors)
 {
@@ -223,6 +246,7 @@ public:
 
         readTransport();
         readPolicies(defaults);
+        readHiddenTools();
     }
 
 private:
@@ -541,6 +565,43 @@ private:
         m_server->requestTimeout = readTimeout(m_sink, path(u"timeoutMs"_s), m_object.value(u"timeoutMs"_s), defaults.timeout);
     }
 
+    // "tools": {"disabled": ["name", …]}: the server's own tool names, kept even when the server does
+    // not offer them (yet).
+    void readHiddenTools()
+    {
+        const QString example = u"{\"disabled\": [\"delete_repository\"]}"_s;
+        const QJsonValue value = m_object.value(u"tools"_s);
+        if (value.isUndefined())
+            return;
+        if (!value.isObject()) {
+            m_sink.add(u"%1 = %2 is not an object: write it as %3"_s.arg(path(u"tools"_s), quotedJson(value), example));
+            return;
+        }
+        const QJsonObject object = value.toObject();
+        rejectUnknownKeys(m_sink, path(u"tools"_s), object, {u"disabled"_s}, u"a tools setting"_s);
+        const QJsonValue disabled = object.value(u"disabled"_s);
+        const QString at = memberPath(path(u"tools"_s), u"disabled"_s);
+        if (disabled.isUndefined())
+            return;
+        if (!disabled.isArray()) {
+            m_sink.add(u"%1 = %2 is not an array: it lists the names of the tools to hide, such as "
+                       "[\"delete_repository\"]"_s.arg(at, quotedJson(disabled)));
+            return;
+        }
+        const QJsonArray names = disabled.toArray();
+        for (qsizetype i = 0; i < names.size(); ++i) {
+            const QJsonValue name = names.at(i);
+            if (!name.isString() || name.toString().isEmpty()) {
+                m_sink.add(u"%1[%2] = %3 is not a tool name: give the name the server lists the tool under"_s.arg(at)
+                               .arg(i)
+                               .arg(quotedJson(name)));
+                continue;
+            }
+            if (!m_server->hiddenTools.contains(name.toString()))
+                m_server->hiddenTools.append(name.toString());
+        }
+    }
+
     Sink m_sink;
     QString m_at;
     const QJsonObject &m_object;
@@ -629,6 +690,7 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
         document.serversKey = u"servers"_s;
 
     const Defaults defaults = readDefaults(fileSink, document.root.value(u"defaults"_s));
+    document.gateway = readGateway(fileSink, document.root.value(u"gateway"_s));
 
     const QJsonValue serversValue = document.root.value(document.serversKey);
     if (serversValue.isUndefined())

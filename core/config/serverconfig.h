@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config/gatewayconfig.h"
 #include "config/jsonkeyorder.h"
 #include "config/policy.h"
 #include "config/stdiocommand.h"
@@ -45,12 +46,15 @@ struct ServerConfig
     // one call at a time.
     bool poolConfigured = false;
     std::chrono::milliseconds requestTimeout{60000};
+    // Tools (by the server's own names) the gateway neither lists nor calls: "tools": {"disabled":
+    // […]}. Changing them restarts nothing.
+    QStringList hiddenTools;
     QJsonObject source;   // the server's object exactly as in the file
     QStringList errors;   // why the server is invalid; an invalid server is shown, never started
     QStringList warnings; // what the file says that Tether reads one way but was likely not meant so (a key written twice)
 
     bool isValid() const { return errors.isEmpty(); }
-    // Equal settings: a reload leaves the running server alone.
+    // Equal settings: a reload leaves the running server alone. The hidden tools do not count.
     bool sameSettings(const ServerConfig &other) const;
     // What the window and the log may show: env and header values replaced by "••••••".
     QJsonObject redacted() const;
@@ -67,6 +71,7 @@ struct ConfigDocument
     JsonKeyOrder keyOrder; // the order of every object's keys in the file, which root does not keep
     QString serversKey;    // "mcpServers" (Claude Desktop, Cursor, Tether) or "servers" (VS Code)
     QList<ServerConfig> servers; // in file order
+    GatewayConfig gateway;
     QStringList errors;    // problems with the file as a whole: it is then not used at all
 
     bool isValid() const { return errors.isEmpty(); }

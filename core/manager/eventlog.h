@@ -13,7 +13,13 @@ namespace Tether {
 // One thing that happened to a server, as a value: what the window's Log and Timeline show.
 struct ServerEvent
 {
-    enum class Kind { StateChange, Stderr, ServerLog, ConfigChange };
+    enum class Kind {
+        StateChange,
+        Stderr,
+        ServerLog,
+        ConfigChange,
+        ToolCall, // a call an MCP host made through the gateway: host, tool, duration, outcome; never its arguments
+    };
 
     QDateTime time;
     QString server;

@@ -12,7 +12,17 @@ namespace Tether {
 
 ServerManager::ServerManager(QObject *parent)
     : QObject(parent)
-{}
+{
+    m_waitExpiry.setSingleShot(true);
+    connect(&m_waitExpiry, &QTimer::timeout, this, &ServerManager::expireWaitingCalls);
+    // Waiting calls follow their server's state, from the event loop: never from inside a
+    // supervisor's own signal.
+    const auto release = [this](const QString &name) {
+        QMetaObject::invokeMethod(this, [this, name] { releaseWaitingCalls(name); }, Qt::QueuedConnection);
+    };
+    connect(this, &ServerManager::stateChanged, this, [release](const ServerStatus &status) { release(status.name); });
+    connect(this, &ServerManager::serverRemoved, this, release);
+}
 
 ServerManager::~ServerManager() = default;
 
@@ -65,9 +75,13 @@ ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
             addServer(server);
             change.added.append(server.name);
         } else if (it->second.config.sameSettings(server) && it->second.config.errors == server.errors) {
+            if (it->second.config.hiddenTools != server.hiddenTools)
+                change.toolsUpdated.append(server.name);
             it->second.config = server;
             change.unchanged.append(server.name);
         } else if (onlyPoliciesDiffer(it->second.config, server)) {
+            if (it->second.config.hiddenTools != server.hiddenTools)
+                change.toolsUpdated.append(server.name);
             updatePolicies(it->second, server);
             change.policyUpdated.append(server.name);
         } else {
@@ -81,6 +95,8 @@ ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
         }
     }
     m_order = order;
+    for (const QString &name : std::as_const(change.toolsUpdated))
+        emit toolSwitchesChanged(name);
     return change;
 }
 
@@ -397,7 +413,8 @@ ToolRoute ServerManager::route(const QString &toolName) const
 
 ToolCallTicket ServerManager::callTool(const QString &serverName, const QString &toolName, const QJsonObject &arguments,
                                        ToolCallHandler handler,
-                                       ProgressHandler onProgress)
+                                       ProgressHandler onProgress,
+                                       CallOptions options)
 {
     const ToolCallTicket ticket{m_nextTicket++};
     auto reply = track(ticket, serverName, toolName, std::move(handler));
@@ -420,6 +437,16 @@ ToolCallTicket ServerManager::callTool(const QString &serverName, const QString 
             if (m_activeCalls.contains(id))
                 onProgress(update);
         };
+    }
+    if (options.waitForConnection.count() > 0 || options.retryLostIfSafe) {
+        ActiveCall &call = m_activeCalls.at(ticket.id);
+        call.arguments = arguments;
+        call.onProgress = std::move(progress);
+        call.options = options;
+        call.waitStartedAt = std::chrono::steady_clock::now();
+        call.deadline = call.waitStartedAt + options.waitForConnection;
+        dispatch(ticket.id);
+        return ticket;
     }
     ServerPool *pool = it->second.pool.get();
     const quint64 poolCallId = pool->callTool(toolName, arguments, std::move(reply), std::move(progress));
@@ -444,11 +471,152 @@ ToolCallTicket ServerManager::callTool(const QString &toolName, const QJsonObjec
     return callTool(found.tool->serverName, found.tool->definition.name, arguments, std::move(handler), std::move(onProgress));
 }
 
+void ServerManager::dispatch(quint64 ticket)
+{
+    const auto it = m_activeCalls.find(ticket);
+    if (it == m_activeCalls.end())
+        return;
+    ActiveCall &call = it->second;
+    const auto server = m_servers.find(call.serverName);
+    if (server == m_servers.end() || !server->second.pool) {
+        answer(ticket, ToolCallReply::failure(JsonRpc::ServerUnavailable,
+                                              u"server '%1' is no longer in the config"_s.arg(call.serverName)));
+        return;
+    }
+    const ServerStatus status = statusOf(server->second);
+    const auto now = std::chrono::steady_clock::now();
+    const QDateTime wallNow = QDateTime::currentDateTimeUtc();
+    CallTarget target{status.state, server->second.config.enabled, server->second.pendingStart, std::nullopt};
+    if (status.nextRetryAt.isValid())
+        target.msUntilNextRetry = wallNow.msecsTo(status.nextRetryAt);
+    const qint64 msLeft = std::chrono::duration_cast<std::chrono::milliseconds>(call.deadline - now).count();
+    switch (judgeCall(target, msLeft)) {
+    case CallVerdict::Send:
+        send(ticket);
+        return;
+    case CallVerdict::Wait:
+        call.waiting = true;
+        call.pool = nullptr;
+        scheduleWaitExpiry();
+        return;
+    case CallVerdict::Unavailable:
+        break;
+    }
+    const qint64 waited = call.waiting
+                              ? std::chrono::duration_cast<std::chrono::milliseconds>(now - call.waitStartedAt).count()
+                              : 0;
+    answer(ticket, ToolCallReply::failure(JsonRpc::ServerUnavailable,
+                                          unavailableReason(status, server->second.config.enabled, waited, wallNow)));
+}
+
+void ServerManager::send(quint64 ticket)
+{
+    ActiveCall &call = m_activeCalls.at(ticket);
+    ServerPool *pool = m_servers.at(call.serverName).pool.get();
+    call.waiting = false;
+    call.pool = pool;
+    call.poolCallId = pool->callTool(
+        call.toolName, call.arguments, [this, ticket](const ToolCallReply &reply) { onSentCallAnswered(ticket, reply); },
+        call.onProgress);
+}
+
+void ServerManager::onSentCallAnswered(quint64 ticket, const ToolCallReply &reply)
+{
+    const auto it = m_activeCalls.find(ticket);
+    if (it == m_activeCalls.end())
+        return;
+    ActiveCall &call = it->second;
+    const int code = reply.error && !reply.fromServer ? reply.error->code : 0;
+    const auto now = std::chrono::steady_clock::now();
+    if (code == JsonRpc::ServerUnavailable && call.options.waitForConnection.count() > 0 && now < call.deadline) {
+        // Not sent after all (the server went down meanwhile): it waits for the next connection.
+        call.pool = nullptr;
+        call.waiting = true;
+        dispatch(ticket);
+        return;
+    }
+    if (code == JsonRpc::ConnectionClosed && call.options.retryLostIfSafe) {
+        if (!call.sentAgain && isSafeToSendAgain(call.serverName, call.toolName)) {
+            spdlog::info("server '{}': the call of '{}' was lost with its connection; it is read-only or idempotent, so "
+                         "it goes again once the server is back",
+                         call.serverName, call.toolName);
+            call.sentAgain = true;
+            call.pool = nullptr;
+            call.waitStartedAt = now;
+            call.deadline = now + call.options.waitForConnection;
+            call.waiting = true; // it was in flight: whatever the state now, this counts as a wait
+            dispatch(ticket);
+            return;
+        }
+        const QString why = call.sentAgain
+                                ? u"%1; it was lost again after it was sent a second time"_s.arg(reply.error->message)
+                                : u"%1; the call may have run, so it is not sent again: '%2' is not marked read-only or "
+                                  "idempotent"_s.arg(reply.error->message, call.toolName);
+        answer(ticket, ToolCallReply::failure(JsonRpc::ConnectionClosed, why));
+        return;
+    }
+    answer(ticket, reply);
+}
+
+bool ServerManager::isSafeToSendAgain(const QString &serverName, const QString &toolName) const
+{
+    for (const RegisteredTool &tool : m_registry.serverTools(serverName)) {
+        if (tool.definition.name != toolName)
+            continue;
+        const QJsonObject annotations = tool.definition.annotations();
+        return annotations.value(u"readOnlyHint").toBool(false) || annotations.value(u"idempotentHint").toBool(false);
+    }
+    return false;
+}
+
+void ServerManager::releaseWaitingCalls(const QString &serverName)
+{
+    QList<quint64> waiting;
+    for (const auto &[ticket, call] : m_activeCalls) {
+        if (call.waiting && call.serverName == serverName)
+            waiting.append(ticket);
+    }
+    for (quint64 ticket : std::as_const(waiting))
+        dispatch(ticket); // in call order
+}
+
+void ServerManager::expireWaitingCalls()
+{
+    const auto now = std::chrono::steady_clock::now();
+    QList<quint64> due;
+    for (const auto &[ticket, call] : m_activeCalls) {
+        if (call.waiting && call.deadline <= now)
+            due.append(ticket);
+    }
+    for (quint64 ticket : std::as_const(due))
+        dispatch(ticket);
+    scheduleWaitExpiry();
+}
+
+void ServerManager::scheduleWaitExpiry()
+{
+    std::optional<std::chrono::steady_clock::time_point> earliest;
+    for (const auto &[ticket, call] : m_activeCalls) {
+        if (call.waiting && (!earliest || call.deadline < *earliest))
+            earliest = call.deadline;
+    }
+    if (!earliest) {
+        m_waitExpiry.stop();
+        return;
+    }
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(*earliest - std::chrono::steady_clock::now());
+    m_waitExpiry.start(std::max(left, std::chrono::milliseconds(0)));
+}
+
 ToolCallHandler ServerManager::track(ToolCallTicket ticket, const QString &serverName,
                                                                 const QString &toolName,
                                                                 ToolCallHandler handler)
 {
-    m_activeCalls.emplace(ticket.id, ActiveCall{serverName, toolName, std::move(handler), nullptr, 0});
+    ActiveCall call;
+    call.serverName = serverName;
+    call.toolName = toolName;
+    call.handler = std::move(handler);
+    m_activeCalls.emplace(ticket.id, std::move(call));
     return [this, id = ticket.id](const ToolCallReply &reply) { answer(id, reply); };
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/serverconfig.h"
+#include "manager/callwait.h"
 #include "manager/eventlog.h"
 #include "manager/toolcallticket.h"
 #include "protocol/replies.h"
@@ -9,6 +10,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <QTimer>
 
 #include <map>
 #include <memory>
@@ -24,6 +26,8 @@ struct ConfigChange
     QStringList restarted; // settings changed
     QStringList policyUpdated; // only the reconnect or heartbeat policy changed: applied without a restart
     QStringList unchanged; // left running as they were
+    // Of the servers kept running (policyUpdated or unchanged): those whose hidden tools changed.
+    QStringList toolsUpdated;
 };
 
 // Where a call by tool name alone goes, or why it cannot go anywhere.
@@ -72,9 +76,12 @@ public:
     ToolRoute route(const QString &toolName) const;
     // The handler is answered exactly once: the result, an error, or the cancellation; also
     // when the server stops or is removed meanwhile. Progress stops once it has been answered.
+    // A call that was not sent because its server is not connected fails with ServerUnavailable,
+    // saying why (see CallOptions for waiting instead).
     ToolCallTicket callTool(const QString &serverName, const QString &toolName, const QJsonObject &arguments,
                             ToolCallHandler handler,
-                            ProgressHandler onProgress = {});
+                            ProgressHandler onProgress = {},
+                            CallOptions options = {});
     // By tool name alone (or public name) across every server.
     ToolCallTicket callTool(const QString &toolName, const QJsonObject &arguments,
                             ToolCallHandler handler,
@@ -91,6 +98,8 @@ signals:
     void stateChanged(const Tether::ServerStatus &status);
     void serverAdded(const QString &name);
     void serverRemoved(const QString &name);
+    // The config changed which of the server's tools are hidden (ServerConfig::hiddenTools).
+    void toolSwitchesChanged(const QString &name);
     void allStopped();
 
 private:
@@ -123,6 +132,14 @@ private:
                                                      const QString &toolName,
                                                      ToolCallHandler handler);
     void answer(quint64 ticket, const ToolCallReply &reply);
+    // Calls with a wait: sent, kept waiting, or answered, as the server's state says.
+    void dispatch(quint64 ticket);
+    void send(quint64 ticket);
+    void onSentCallAnswered(quint64 ticket, const ToolCallReply &reply);
+    void releaseWaitingCalls(const QString &serverName);
+    void expireWaitingCalls();
+    void scheduleWaitExpiry();
+    bool isSafeToSendAgain(const QString &serverName, const QString &toolName) const;
 
     // A call not answered yet, and where it went.
     struct ActiveCall
@@ -130,8 +147,16 @@ private:
         QString serverName;
         QString toolName;
         ToolCallHandler handler;
-        QPointer<ServerPool> pool; // none while it fails before reaching one
+        QPointer<ServerPool> pool; // none while it fails before reaching one, or waits
         quint64 poolCallId = 0;
+        // Calls with options keep what they need to be sent (again) later.
+        QJsonObject arguments;
+        ProgressHandler onProgress;
+        CallOptions options;
+        std::chrono::steady_clock::time_point waitStartedAt;
+        std::chrono::steady_clock::time_point deadline; // of the wait for a connection
+        bool waiting = false;
+        bool sentAgain = false;
     };
 
     ToolRegistry m_registry;
@@ -141,8 +166,9 @@ private:
     std::vector<Retiring> m_retiring;
     bool m_stoppingAll = false;
     bool m_allStoppedQueued = false;
-    std::map<quint64, ActiveCall> m_activeCalls; // small when idle, unlike a QHash
+    std::map<quint64, ActiveCall> m_activeCalls; // small when idle, unlike a QHash; in call order
     quint64 m_nextTicket = 1;
+    QTimer m_waitExpiry; // the earliest deadline of a waiting call
 };
 
 } // namespace Tether

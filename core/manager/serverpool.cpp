@@ -220,7 +220,7 @@ quint64 ServerPool::callTool(const QString &toolName, const QJsonObject &argumen
     const quint64 callId = m_nextCallId++;
     if (m_members.empty()) {
         answerLater(this, std::move(handler),
-                    ToolCallReply::failure(JsonRpc::ConnectionClosed, u"server '%1' is stopped"_s.arg(m_config.name)));
+                    ToolCallReply::failure(JsonRpc::ServerUnavailable, u"server '%1' is stopped"_s.arg(m_config.name)));
         return callId;
     }
     ConnectionSupervisor *primary = m_members.front()->supervisor.get();
@@ -355,7 +355,7 @@ void ServerPool::failQueue(const QString &reason)
     std::deque<QueuedCall> queue;
     std::swap(queue, m_queue);
     for (QueuedCall &call : queue)
-        call.handler(ToolCallReply::failure(JsonRpc::ConnectionClosed, reason));
+        call.handler(ToolCallReply::failure(JsonRpc::ServerUnavailable, reason)); // never sent
 }
 
 } // namespace Tether

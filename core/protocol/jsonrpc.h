@@ -25,6 +25,9 @@ enum ErrorCode : int {
     // The server answered, but with nothing usable: a reply that cannot be parsed, or a result
     // of the wrong shape. A protocol error of that server.
     InvalidReply = -32004,
+    // A request that was never sent: its server is not connected (starting, reconnecting, failed,
+    // stopped or disabled). Safe to send again once it is.
+    ServerUnavailable = -32005,
     RequestCancelled = -32800,
 };
 

@@ -20,6 +20,7 @@ struct RpcReply
 {
     QJsonValue result;
     std::optional<JsonRpc::Error> error;
+    bool fromServer = false; // the error is the server's own answer, not one Tether made
     bool ok() const { return !error; }
 
     // A request that got no answer from the server; `code` is a JsonRpc::ErrorCode.
@@ -37,6 +38,7 @@ struct ToolCallReply
 {
     ToolCallResult result;
     std::optional<JsonRpc::Error> error;
+    bool fromServer = false; // the error is the server's own answer, not one Tether made
 
     // A call that got no result from the server; `code` is a JsonRpc::ErrorCode.
     static ToolCallReply failure(int code, const QString &message);

@@ -277,7 +277,7 @@ void McpClientSession::onResponse(const JsonRpc::Message &message)
     JsonRpc::Error error = message.error;
     error.message = m_transport->secrets().scrub(error.message);
     error.data = m_transport->secrets().scrub(error.data);
-    completeRequest(id, RpcReply{{}, error});
+    completeRequest(id, RpcReply{{}, error, true});
 }
 
 void McpClientSession::fail(const QString &reason)
@@ -418,6 +418,7 @@ qint64 McpClientSession::callTool(const QString &name, const QJsonObject &argume
                 callReply.result = std::move(*parsed);
             else
                 callReply.error = wrongShape(u"tools/call"_s, wrong);
+            callReply.fromServer = reply.fromServer;
             handler(callReply);
         },
         std::move(onProgress));

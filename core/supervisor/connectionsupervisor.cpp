@@ -535,7 +535,7 @@ SupervisedCall ConnectionSupervisor::callTool(const QString &toolName, const QJs
         break;
     }
     // Fail fast, but never re-enter the caller.
-    answerLater(this, std::move(handler), ToolCallReply::failure(JsonRpc::ConnectionClosed, reason));
+    answerLater(this, std::move(handler), ToolCallReply::failure(JsonRpc::ServerUnavailable, reason));
     return {};
 }
 

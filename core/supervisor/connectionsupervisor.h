@@ -76,7 +76,8 @@ public:
     void setHeartbeatPolicy(const HeartbeatPolicy &policy);
     const SupervisorSettings &settings() const { return m_settings; }
 
-    // Calls a tool of the current generation; fails fast (never waits) when not connected.
+    // Calls a tool of the current generation; fails fast (never waits) when not connected, with
+    // ServerUnavailable: nothing was sent.
     SupervisedCall callTool(const QString &toolName, const QJsonObject &arguments,
                             ToolCallHandler handler,
                             ProgressHandler onProgress = {});

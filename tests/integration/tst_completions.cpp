@@ -151,10 +151,11 @@ private slots:
             };
             row("a command", u"tetherctl ca"_s, {u"call"_s});
             row("every command", u"tetherctl "_s,
-                {u"call"_s, u"check"_s, u"import"_s, u"servers"_s, u"status"_s, u"tools"_s, u"watch"_s});
+                {u"call"_s, u"check"_s, u"import"_s, u"serve"_s, u"servers"_s, u"status"_s, u"tools"_s, u"watch"_s});
             row("a server of tools", u"tetherctl tools "_s, demoServers);
             row("a server of call, by its start", u"tetherctl call fl"_s, {u"flaky"_s});
             row("the servers of watch, one after another", u"tetherctl watch demo "_s, demoServers);
+            row("the servers of serve", u"tetherctl serve "_s, demoServers);
             row("the servers of the config named", u"tetherctl --config "_s + m_config + u" tools "_s, {u"alpha"_s, u"beta"_s});
             row("no server besides --stdio", u"tetherctl tools --stdio tether-demo-server "_s, {});
             row("no operand of status", u"tetherctl status "_s, {});

@@ -27,15 +27,6 @@ ServerConfig demo(const QString &name, const QStringList &arguments = {})
     return config;
 }
 
-ConfigDocument document(const QList<ServerConfig> &servers)
-{
-    ConfigDocument config;
-    config.path = u"test.json"_s;
-    config.serversKey = u"mcpServers"_s;
-    config.servers = servers;
-    return config;
-}
-
 bool allConnected(const ServerManager &manager, const QStringList &names)
 {
     return std::all_of(names.cbegin(), names.cend(), [&](const QString &name) {
@@ -88,7 +79,7 @@ private slots:
     void runsEveryServerAndUnitesTheirTools()
     {
         ServerManager manager;
-        const ConfigChange change = manager.applyConfig(document({demo(u"alpha"_s), demo(u"beta"_s, {u"--tools"_s, u"2"_s})}));
+        const ConfigChange change = manager.applyConfig(configDocument({demo(u"alpha"_s), demo(u"beta"_s, {u"--tools"_s, u"2"_s})}));
         QCOMPARE(change.added, (QStringList{u"alpha"_s, u"beta"_s}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"alpha"_s, u"beta"_s}), 10000);
         QCOMPARE(manager.serverNames(), (QStringList{u"alpha"_s, u"beta"_s}));
@@ -107,14 +98,14 @@ private slots:
     void reloadRestartsOnlyChangedServers()
     {
         ServerManager manager;
-        manager.applyConfig(document({demo(u"same"_s), demo(u"changed"_s), demo(u"removed"_s)}));
+        manager.applyConfig(configDocument({demo(u"same"_s), demo(u"changed"_s), demo(u"removed"_s)}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"same"_s, u"changed"_s, u"removed"_s}), 10000);
         const qint64 same = pidOf(manager, u"same"_s);
         const qint64 changed = pidOf(manager, u"changed"_s);
         const qint64 removed = pidOf(manager, u"removed"_s);
 
         const ConfigChange change = manager.applyConfig(
-            document({demo(u"same"_s), demo(u"changed"_s, {u"--tools"_s, u"1"_s}), demo(u"added"_s)}));
+            configDocument({demo(u"same"_s), demo(u"changed"_s, {u"--tools"_s, u"1"_s}), demo(u"added"_s)}));
         QCOMPARE(change.unchanged, QStringList{u"same"_s});
         QCOMPARE(change.restarted, QStringList{u"changed"_s});
         QCOMPARE(change.removed, QStringList{u"removed"_s});
@@ -134,7 +125,7 @@ private slots:
     void policyChangeIsAppliedWithoutARestart()
     {
         ServerManager manager;
-        manager.applyConfig(document({demo(u"policy"_s), demo(u"command"_s)}));
+        manager.applyConfig(configDocument({demo(u"policy"_s), demo(u"command"_s)}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"policy"_s, u"command"_s}), 10000);
         const qint64 pid = pidOf(manager, u"policy"_s);
         const qint64 commandPid = pidOf(manager, u"command"_s);
@@ -148,7 +139,7 @@ private slots:
         // A policy change together with another change still restarts.
         ServerConfig command = demo(u"command"_s, {u"--tools"_s, u"1"_s});
         command.reconnect.maxAttempts = 3;
-        const ConfigChange change = manager.applyConfig(document({policy, command}));
+        const ConfigChange change = manager.applyConfig(configDocument({policy, command}));
         QCOMPARE(change.policyUpdated, QStringList{u"policy"_s});
         QCOMPARE(change.restarted, QStringList{u"command"_s});
         QVERIFY(change.unchanged.isEmpty());
@@ -183,7 +174,7 @@ private slots:
     void routesCalls()
     {
         ServerManager manager;
-        manager.applyConfig(document({demo(u"alpha"_s), demo(u"beta"_s, {u"--tools"_s, u"1"_s})}));
+        manager.applyConfig(configDocument({demo(u"alpha"_s), demo(u"beta"_s, {u"--tools"_s, u"1"_s})}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"alpha"_s, u"beta"_s}), 10000);
 
         QCOMPARE(renderContent(call(manager, u"alpha"_s, u"echo"_s, {{u"message"_s, u"to alpha"_s}}).result.content),
@@ -218,7 +209,7 @@ private slots:
         invalid.errors = QStringList{u"test.json: server 'invalid': reconnect.maxAttempts = 0 is out of range"_s};
         ServerConfig disabled = demo(u"disabled"_s);
         disabled.enabled = false;
-        manager.applyConfig(document({invalid, disabled, demo(u"good"_s)}));
+        manager.applyConfig(configDocument({invalid, disabled, demo(u"good"_s)}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"good"_s}), 10000);
         const ServerStatus invalidStatus = *manager.status(u"invalid"_s);
         QCOMPARE(invalidStatus.state, ServerState::Stopped);
@@ -247,11 +238,11 @@ private slots:
     {
         const QStringList stubborn{u"--ignore-sigterm"_s};
         ServerManager manager;
-        manager.applyConfig(document({demo(u"x"_s, stubborn)}));
+        manager.applyConfig(configDocument({demo(u"x"_s, stubborn)}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"x"_s}), 10000);
         const qint64 oldPid = pidOf(manager, u"x"_s);
-        manager.applyConfig(document({demo(u"x"_s, stubborn + QStringList{u"--tools"_s, u"1"_s})}));
-        manager.applyConfig(document({demo(u"x"_s, {u"--tools"_s, u"2"_s})}));
+        manager.applyConfig(configDocument({demo(u"x"_s, stubborn + QStringList{u"--tools"_s, u"1"_s})}));
+        manager.applyConfig(configDocument({demo(u"x"_s, {u"--tools"_s, u"2"_s})}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"x"_s}), 15000);
         QVERIFY2(!processAlive(oldPid), "the new process started while the old one still ran");
         QCOMPARE(manager.registry().serverTools(u"x"_s).size(), 10);
@@ -263,9 +254,9 @@ private slots:
     {
         const QStringList stubborn{u"--ignore-sigterm"_s};
         ServerManager manager;
-        manager.applyConfig(document({demo(u"x"_s, stubborn)}));
+        manager.applyConfig(configDocument({demo(u"x"_s, stubborn)}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"x"_s}), 10000);
-        manager.applyConfig(document({demo(u"x"_s, {u"--tools"_s, u"1"_s})}));
+        manager.applyConfig(configDocument({demo(u"x"_s, {u"--tools"_s, u"1"_s})}));
         QSignalSpy stopped(&manager, &ServerManager::allStopped);
         manager.stopAll();
         QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
@@ -280,9 +271,9 @@ private slots:
         ServerManager manager;
         ServerConfig off = demo(u"off"_s);
         off.enabled = false;
-        manager.applyConfig(document({off, demo(u"removed"_s)}));
+        manager.applyConfig(configDocument({off, demo(u"removed"_s)}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"removed"_s}), 10000);
-        manager.applyConfig(document({off}));
+        manager.applyConfig(configDocument({off}));
         QSignalSpy stopped(&manager, &ServerManager::allStopped);
         manager.stopAll();
         QCOMPARE(stopped.size(), 0); // never from inside stopAll()
@@ -293,7 +284,7 @@ private slots:
     void cancelsACallInFlight()
     {
         ServerManager manager;
-        manager.applyConfig(document({demo(u"demo"_s)}));
+        manager.applyConfig(configDocument({demo(u"demo"_s)}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"demo"_s}), 10000);
 
         Replies replies;
@@ -329,7 +320,7 @@ private slots:
         config.pool = {1, 1, 4};
         config.poolConfigured = true;
         ServerManager manager;
-        manager.applyConfig(document({config}));
+        manager.applyConfig(configDocument({config}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"pooled"_s}), 10000);
 
         Replies running;
@@ -359,7 +350,7 @@ private slots:
     void aCallIsAnsweredOnceWhenTheServerStopsOrItFailsFast()
     {
         ServerManager manager;
-        manager.applyConfig(document({demo(u"demo"_s)}));
+        manager.applyConfig(configDocument({demo(u"demo"_s)}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"demo"_s}), 10000);
 
         Replies stopped;
@@ -384,7 +375,7 @@ private slots:
     void enablingWhileStoppingStartsOnceStopped()
     {
         ServerManager manager;
-        manager.applyConfig(document({demo(u"x"_s, {u"--ignore-sigterm"_s})}));
+        manager.applyConfig(configDocument({demo(u"x"_s, {u"--ignore-sigterm"_s})}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"x"_s}), 10000);
         const qint64 oldPid = pidOf(manager, u"x"_s);
         manager.setEnabled(u"x"_s, false);
@@ -411,7 +402,7 @@ private slots:
         dying.reconnect.maxAttempts = 1;
 
         ServerManager manager;
-        manager.applyConfig(document({leaky, dying}));
+        manager.applyConfig(configDocument({leaky, dying}));
         const auto logged = [&](const QString &server, ServerEvent::Kind kind) {
             const QList<ServerEvent> events = manager.eventLog().events(server);
             return std::any_of(events.cbegin(), events.cend(), [&](const ServerEvent &event) {

@@ -184,9 +184,10 @@ private slots:
 
     void concurrentCallsDoNotBlockEachOther()
     {
+        // Declared first: the connection, gone first, answers the slow call as it closes.
+        std::optional<ToolCallReply> slow;
         Connection c({});
         QVERIFY(c.open());
-        std::optional<ToolCallReply> slow;
         c.session->callTool(u"sleep"_s, {{u"ms"_s, 5000}}, [&](const ToolCallReply &r) { slow = r; });
         QCOMPARE(renderContent(c.call(u"echo"_s, {{u"message"_s, u"fast"_s}}).result.content), u"fast"_s);
         QVERIFY(!slow.has_value());

@@ -172,7 +172,7 @@ private slots:
         QTest::newRow("no command") << QStringList{} << u"no command"_s;
         QTest::newRow("unknown command") << QStringList{u"frobnicate"_s} << u"unknown command 'frobnicate'"_s;
         QTest::newRow("status with --stdio") << QStringList{u"status"_s, u"--stdio"_s, demo()} << u"config file"_s;
-        QTest::newRow("policy flag outside watch") << QStringList{u"tools"_s, u"--max-attempts"_s, u"3"_s} << u"'watch' only"_s;
+        QTest::newRow("policy flag outside watch") << QStringList{u"tools"_s, u"--max-attempts"_s, u"3"_s} << u"'watch' and 'serve' only"_s;
         QTest::newRow("unterminated quote") << QStringList{u"tools"_s, u"--stdio"_s, u"server 'oops"_s} << u"unterminated"_s;
         QTest::newRow("bad timeout") << QStringList{u"tools"_s, u"--timeout-ms"_s, u"soon"_s, u"--stdio"_s, demo()}
                                      << u"--timeout-ms"_s;
@@ -676,7 +676,7 @@ private slots:
         // Only the server whose settings changed restarts.
         QVERIFY(writeFile(path, config({u"--tools"_s, u"1"_s})));
         QTRY_VERIFY_WITH_TIMEOUT((read(), connections(u"edited"_s) == 2), 10000);
-        QVERIFY2(err.contains(u"tetherctl: %1 changed: added none; removed none; restarted edited; new policy, no restart none\n"_s
+        QVERIFY2(err.contains(u"tetherctl: %1 changed: added none; removed none; restarted edited; new policy, no restart none; tools hidden or shown none\n"_s
                                   .arg(path)),
                  qPrintable(err));
         QCOMPARE(connections(u"steady"_s), 1);

@@ -17,4 +17,14 @@ inline ServerConfig demoServerConfig(const QString &name, const QStringList &arg
     return config;
 }
 
+// A config file's document holding `servers`, as ServerManager::applyConfig takes it.
+inline ConfigDocument configDocument(const QList<ServerConfig> &servers)
+{
+    ConfigDocument document;
+    document.path = QStringLiteral("test.json");
+    document.serversKey = QStringLiteral("mcpServers");
+    document.servers = servers;
+    return document;
+}
+
 } // namespace Tether::Testing

@@ -156,6 +156,10 @@ private slots:
     void builtInDefaults();
     void poolConfigured_data();
     void poolConfigured();
+    void hiddenTools_data();
+    void hiddenTools();
+    void gatewaySettings_data();
+    void gatewaySettings();
     void expansion_data();
     void expansion();
     void expansionWithoutBinDir();
@@ -755,6 +759,18 @@ void TestConfig::invalidServer_data()
     // envFile
     row("envFile missing", R"({"command": "x", "envFile": "no-such.env"})", at + u".envFile = \"no-such.env\": …"_s);
     row("envFile number", R"({"command": "x", "envFile": 1})", at + u".envFile = 1 is not a string…"_s);
+    // tools
+    row("tools array", R"({"command": "x", "tools": ["a"]})",
+        at + u".tools = [\"a\"] is not an object: write it as {\"disabled\": [\"delete_repository\"]}"_s);
+    row("tools unknown key", R"({"command": "x", "tools": {"hidden": ["a"]}})",
+        at + u".tools.hidden = [\"a\"] is not a tools setting (known: disabled)"_s);
+    row("tools.disabled string", R"({"command": "x", "tools": {"disabled": "a"}})",
+        at + u".tools.disabled = \"a\" is not an array: it lists the names of the tools to hide, such as "
+             "[\"delete_repository\"]"_s);
+    row("tools.disabled number", R"({"command": "x", "tools": {"disabled": ["a", 5]}})",
+        at + u".tools.disabled[1] = 5 is not a tool name: give the name the server lists the tool under"_s);
+    row("tools.disabled empty name", R"({"command": "x", "tools": {"disabled": [""]}})",
+        at + u".tools.disabled[0] = \"\" is not a tool name…"_s);
 }
 
 void TestConfig::invalidServer()
@@ -829,6 +845,19 @@ void TestConfig::fileErrors_data()
                                             "whole number from 1 to 64"_s;
     QTest::newRow("defaults.timeoutMs") << QByteArray(R"({"defaults": {"timeoutMs": 10}})")
                                         << u"servers.json: defaults.timeoutMs = 10 is out of range…"_s;
+    QTest::newRow("gateway not object") << QByteArray(R"({"gateway": true})")
+                                        << u"servers.json: gateway = true is not an object: it holds how Tether serves "
+                                           "its tools to MCP hosts, such as {\"outageWaitMs\": 10000}"_s;
+    QTest::newRow("gateway unknown key") << QByteArray(R"({"gateway": {"waitMs": 5}})")
+                                         << u"servers.json: gateway.waitMs = 5 is not a gateway setting (known: "
+                                            "outageWaitMs, toolsPageSize)"_s;
+    QTest::newRow("gateway.outageWaitMs negative") << QByteArray(R"({"gateway": {"outageWaitMs": -1}})")
+                                                   << u"servers.json: gateway.outageWaitMs = -1 is out of range: it must "
+                                                      "be a whole number from 0 to 600000"_s;
+    QTest::newRow("gateway.toolsPageSize 0") << QByteArray(R"({"gateway": {"toolsPageSize": 0}})")
+                                             << u"servers.json: gateway.toolsPageSize = 0 is out of range…"_s;
+    QTest::newRow("gateway.outageWaitMs text") << QByteArray(R"({"gateway": {"outageWaitMs": "10s"}})")
+                                               << u"servers.json: gateway.outageWaitMs = \"10s\" is not a number…"_s;
 }
 
 void TestConfig::fileErrors()
@@ -980,6 +1009,57 @@ void TestConfig::builtInDefaults()
     QCOMPARE(bounds.pool, (PoolPolicy{0, 64, 10000}));
     QCOMPARE(bounds.requestTimeout, std::chrono::milliseconds(3600000));
     QCOMPARE(bounds.enabled, false);
+}
+
+void TestConfig::hiddenTools_data()
+{
+    QTest::addColumn<QByteArray>("server");
+    QTest::addColumn<QStringList>("hidden");
+
+    QTest::newRow("none") << QByteArray(R"({"command": "x"})") << QStringList();
+    QTest::newRow("empty tools") << QByteArray(R"({"command": "x", "tools": {}})") << QStringList();
+    QTest::newRow("empty list") << QByteArray(R"({"command": "x", "tools": {"disabled": []}})") << QStringList();
+    QTest::newRow("names as written, in order")
+        << QByteArray(R"({"command": "x", "tools": {"disabled": ["delete_repository", "merge pull.request"]}})")
+        << QStringList{u"delete_repository"_s, u"merge pull.request"_s};
+    QTest::newRow("a name twice counts once")
+        << QByteArray(R"({"command": "x", "tools": {"disabled": ["a", "b", "a"]}})") << QStringList{u"a"_s, u"b"_s};
+    QTest::newRow("remote server") << QByteArray(R"({"url": "https://e.com/mcp", "tools": {"disabled": ["a"]}})")
+                                   << QStringList{u"a"_s};
+}
+
+void TestConfig::hiddenTools()
+{
+    QFETCH(QByteArray, server);
+    QFETCH(QStringList, hidden);
+    const ConfigDocument document = parse(withServer(server));
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    const ServerConfig &config = document.servers.first();
+    QVERIFY2(config.isValid(), qPrintable(config.errors.join(u'\n')));
+    QCOMPARE(config.hiddenTools, hidden);
+}
+
+void TestConfig::gatewaySettings_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<qint64>("outageWaitMs");
+    QTest::addColumn<int>("toolsPageSize");
+
+    QTest::newRow("defaults") << QByteArray(R"({"mcpServers": {}})") << qint64(10000) << 1000;
+    QTest::newRow("empty section") << QByteArray(R"({"gateway": {}})") << qint64(10000) << 1000;
+    QTest::newRow("both") << QByteArray(R"({"gateway": {"outageWaitMs": 2500, "toolsPageSize": 50}})") << qint64(2500) << 50;
+    QTest::newRow("no wait") << QByteArray(R"({"gateway": {"outageWaitMs": 0}})") << qint64(0) << 1000;
+}
+
+void TestConfig::gatewaySettings()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(qint64, outageWaitMs);
+    QFETCH(int, toolsPageSize);
+    const ConfigDocument document = parse(json);
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    QCOMPARE(document.gateway.outageWait.count(), outageWaitMs);
+    QCOMPARE(document.gateway.toolsPageSize, toolsPageSize);
 }
 
 void TestConfig::poolConfigured_data()
@@ -1142,6 +1222,8 @@ void TestConfig::sameSettings_data()
     row("timeout", R"({"command": "x"})", R"({"command": "x", "timeoutMs": 30000})", false);
     row("enabled", R"({"command": "x"})", R"({"command": "x", "enabled": false})", false);
     row("valid and invalid", R"({"command": "x"})", R"({"command": "x", "pool": {"max": 0}})", false);
+    // Hiding a tool is a gateway filter: the server keeps running.
+    row("tools hidden", R"({"command": "x"})", R"({"command": "x", "tools": {"disabled": ["a"]}})", true);
 }
 
 void TestConfig::sameSettings()
@@ -1271,6 +1353,10 @@ void TestConfig::shownUrl()
     QCOMPARE(remote.urlAsWritten, u"https://${env:HOST}/mcp?key=${env:API_TOKEN}&plain=v"_s);
     QCOMPARE(remote.shownUrl(), u"https://${env:HOST}/mcp?key=${env:API_TOKEN}&plain=…"_s);
     QCOMPARE(parseServer(R"({"command": "x"})").urlAsWritten, QString());
+    // The colon of a ${env:} reference in the user info is not the one before the password.
+    QCOMPARE(parseServer(R"({"url": "https://${env:API_TOKEN}:@e.com/mcp"})").shownUrl(), u"https://${env:API_TOKEN}:@e.com/mcp"_s);
+    QCOMPARE(parseServer(R"({"url": "https://me:${env:API_TOKEN}@e.com/mcp"})").shownUrl(), u"https://…:${env:API_TOKEN}@e.com/mcp"_s);
+    QCOMPARE(parseServer(R"({"url": "https://me:pw:more@e.com/mcp"})").shownUrl(), u"https://…:…@e.com/mcp"_s);
     // Built in code, without a url as written.
     ServerConfig built;
     built.transport = TransportKind::Sse;

@@ -32,7 +32,8 @@ ConfigDocument parse(const QJsonObject &root)
     return parseConfig(QJsonDocument(root).toJson(), u"servers.json"_s, context);
 }
 
-const ServerConfig &server(const ConfigDocument &document, const QString &name)
+// A copy: callers pass a temporary document, and a reference into it would dangle.
+ServerConfig server(const ConfigDocument &document, const QString &name)
 {
     const ServerConfig *found = document.server(name);
     if (!found)
@@ -258,6 +259,22 @@ private slots:
         QCOMPARE(quiet, json(Sample));
     }
 
+    void hidesAndShowsTools()
+    {
+        QJsonObject root = setToolHidden(json(Sample), u"mcpServers"_s, u"alpha"_s, u"delete_repository"_s, true);
+        root = setToolHidden(root, u"mcpServers"_s, u"alpha"_s, u"merge"_s, true);
+        root = setToolHidden(root, u"mcpServers"_s, u"alpha"_s, u"merge"_s, true); // once is enough
+        QCOMPARE(server(parse(root), u"alpha"_s).hiddenTools, (QStringList{u"delete_repository"_s, u"merge"_s}));
+        QCOMPARE(root.value(u"mcpServers"_s)[u"alpha"_s][u"x-editor"_s][u"color"_s].toString(), u"red"_s);
+        QVERIFY(server(parse(root), u"beta"_s).hiddenTools.isEmpty());
+
+        root = setToolHidden(root, u"mcpServers"_s, u"alpha"_s, u"delete_repository"_s, false);
+        QCOMPARE(server(parse(root), u"alpha"_s).hiddenTools, QStringList{u"merge"_s});
+        // The last one shown again leaves no empty "tools" behind.
+        root = setToolHidden(root, u"mcpServers"_s, u"alpha"_s, u"merge"_s, false);
+        QCOMPARE(root, json(Sample));
+    }
+
     void aServerTheFileDoesNotHoldIsLeftAlone()
     {
         const QJsonObject sample = json(Sample);
@@ -265,6 +282,7 @@ private slots:
         QCOMPARE(clearServerHeartbeatPolicy(sample, u"mcpServers"_s, u"zeta"_s), sample);
         QCOMPARE(setServerEnabled(sample, u"mcpServers"_s, u"zeta"_s, false), sample);
         QCOMPARE(removeServer(sample, u"mcpServers"_s, u"zeta"_s), sample);
+        QCOMPARE(setToolHidden(sample, u"mcpServers"_s, u"zeta"_s, u"a"_s, true), sample);
     }
 
     void editsVsCodesServersForm()

@@ -856,7 +856,10 @@ private slots:
 
     void stopWhileALargeToolListIsRegisteredRegistersNothing()
     {
-        Harness h;
+        // The stop must outlast the other server's registration, however slow the build.
+        SupervisorSettings settings = fastSettings();
+        settings.closeTimeout = std::chrono::minutes(1);
+        Harness h(settings);
         holdCloseOf(h, {1}); // stopping lasts until the close signal
         QSignalSpy toolsSpy(&h.registry, &ToolRegistry::toolsChanged);
         QSignalSpy stoppedSpy(&h.supervisor, &ConnectionSupervisor::stopped);

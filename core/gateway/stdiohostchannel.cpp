@@ -1,0 +1,159 @@
+#include "stdiohostchannel.h"
+
+#include "common/logging.h"
+#include "transport/lineframer.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+namespace {
+
+// Bytes read per wakeup before the event loop gets a turn.
+constexpr qsizetype ReadBudget = 1024 * 1024;
+
+// Pipes and sockets can be switched to non-blocking use; a file or a terminal is left as it is.
+int makeNonBlocking(int fd)
+{
+    struct stat info{};
+    if (::fstat(fd, &info) != 0 || !(S_ISFIFO(info.st_mode) || S_ISSOCK(info.st_mode)))
+        return -1;
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0)
+        return -1;
+    return flags;
+}
+
+QString systemError(int error)
+{
+    return QString::fromLocal8Bit(std::strerror(error));
+}
+
+} // namespace
+
+StdioHostChannel::StdioHostChannel(int inputFd, int outputFd, QObject *parent)
+    : QObject(parent)
+    , m_input(inputFd)
+    , m_output(outputFd)
+    , m_framer(std::make_unique<LineFramer>(MaxLineBytes))
+{
+    m_inputFlags = makeNonBlocking(m_input);
+    m_outputFlags = makeNonBlocking(m_output);
+    if (m_outputFlags >= 0) {
+        m_writer = std::make_unique<QSocketNotifier>(m_output, QSocketNotifier::Write);
+        m_writer->setEnabled(false);
+        connect(m_writer.get(), &QSocketNotifier::activated, this, &StdioHostChannel::flush);
+    }
+}
+
+StdioHostChannel::~StdioHostChannel()
+{
+    // A terminal or pipe shared with others is handed back as it was found.
+    if (m_inputFlags >= 0)
+        ::fcntl(m_input, F_SETFL, m_inputFlags);
+    if (m_outputFlags >= 0)
+        ::fcntl(m_output, F_SETFL, m_outputFlags);
+}
+
+void StdioHostChannel::start()
+{
+    m_reader = std::make_unique<QSocketNotifier>(m_input, QSocketNotifier::Read);
+    connect(m_reader.get(), &QSocketNotifier::activated, this, &StdioHostChannel::onReadable);
+}
+
+QString StdioHostChannel::transportName() const
+{
+    return u"stdio"_s;
+}
+
+void StdioHostChannel::onReadable()
+{
+    char buffer[64 * 1024];
+    for (qsizetype budget = ReadBudget; budget > 0 && !m_finished;) {
+        const ssize_t count = ::read(m_input, buffer, sizeof buffer);
+        if (count < 0 && errno == EINTR)
+            continue;
+        if (count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (count < 0) {
+            finish(u"stdin cannot be read: %1"_s.arg(systemError(errno)));
+            return;
+        }
+        // A last line without its line end still counts.
+        const QList<QByteArray> lines = m_framer->push(count == 0 ? QByteArrayView("\n") : QByteArrayView(buffer, count));
+        for (const QByteArray &line : lines) {
+            if (m_finished)
+                return;
+            emit messageReceived(line);
+        }
+        if (m_framer->overflowed()) {
+            finish(u"the host sent a line longer than %1 MiB; the session ends"_s.arg(MaxLineBytes / (1024 * 1024)));
+            return;
+        }
+        if (count == 0) {
+            finish(u"the host closed stdin"_s);
+            return;
+        }
+        budget -= count;
+        if (m_inputFlags < 0)
+            return; // a blocking input: read again when the event loop says there is more
+    }
+}
+
+void StdioHostChannel::send(const QByteArray &message, Role, const QJsonValue &)
+{
+    if (m_queue.size() - m_queueOffset + message.size() + 1 > MaxQueuedBytes) {
+        finish(u"the host stopped reading stdout (%1 MiB waiting)"_s.arg(MaxQueuedBytes / (1024 * 1024)));
+        return;
+    }
+    m_queue += message;
+    m_queue += '\n';
+    flush();
+}
+
+void StdioHostChannel::endWithoutResponse(const QJsonValue &)
+{
+    // A stdio host expects nothing for a request it cancelled.
+}
+
+void StdioHostChannel::flush()
+{
+    while (m_queueOffset < m_queue.size()) {
+        const ssize_t written = ::write(m_output, m_queue.constData() + m_queueOffset, size_t(m_queue.size() - m_queueOffset));
+        if (written < 0 && errno == EINTR)
+            continue;
+        if (written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && m_writer) {
+            m_writer->setEnabled(true);
+            return;
+        }
+        if (written < 0) {
+            m_queue.clear();
+            m_queueOffset = 0;
+            finish(u"stdout cannot be written: %1"_s.arg(systemError(errno)));
+            return;
+        }
+        m_queueOffset += qsizetype(written);
+    }
+    m_queue.clear();
+    m_queueOffset = 0;
+    if (m_writer)
+        m_writer->setEnabled(false);
+}
+
+void StdioHostChannel::finish(const QString &reason)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    if (m_reader)
+        m_reader->setEnabled(false);
+    emit finished(reason);
+}
+
+} // namespace Tether

@@ -1,0 +1,40 @@
+#include "fuzzentries.h"
+#include "fuzzinput.h"
+
+#include "protocol/jsonrpc.h"
+#include "transport/lineframer.h"
+
+using namespace Qt::StringLiterals;
+
+namespace Tether::Fuzz {
+
+// What the stdio transport does with its stdout: frame lines, decode each, classify each message.
+QString stdioLines(QByteArrayView input)
+{
+    const StreamInput split = streamInput(input);
+    const qsizetype maxLineBytes = split.smallBounds ? 64 : LineFramer::DefaultMaxLineBytes;
+    LineFramer whole(maxLineBytes);
+    const QList<QByteArray> lines = whole.push(split.stream);
+    LineFramer inPieces(maxLineBytes);
+    QList<QByteArray> linesOfPieces;
+    for (const QByteArrayView piece : pieces(split))
+        linesOfPieces += inPieces.push(piece);
+    if (linesOfPieces != lines || inPieces.overflowed() != whole.overflowed())
+        return u"the stream gives other lines in pieces of %1 bytes than in one read"_s.arg(split.pieceBytes);
+
+    for (const QByteArray &line : lines) {
+        if (line.contains('\n') || line.trimmed().isEmpty())
+            return u"the framer gave a line that holds a newline or is blank"_s;
+        const JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(line);
+        if (decoded.messages.isEmpty() == decoded.error.isEmpty())
+            return u"a decoded line has messages and an error, or neither"_s;
+        for (const QJsonObject &object : decoded.messages) {
+            const JsonRpc::Message message = JsonRpc::classify(object);
+            if ((message.kind == JsonRpc::MessageKind::Invalid) == message.invalidReason.isEmpty())
+                return u"a message is invalid without a reason, or has a reason and is valid"_s;
+        }
+    }
+    return {};
+}
+
+} // namespace Tether::Fuzz

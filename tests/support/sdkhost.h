@@ -1,0 +1,132 @@
+#pragma once
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTest>
+
+#include <functional>
+#include <optional>
+
+namespace Tether::Testing {
+
+// An MCP host made of the official TypeScript SDK client (tests/integration/gateway/sdkhost.mjs,
+// run with node), which starts `program arguments` as its stdio MCP server. The test sends it
+// commands and waits for its events (one JSON object per line; see the script).
+class SdkHost final
+{
+public:
+    SdkHost(const QString &program, const QStringList &arguments,
+            const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
+    {
+        m_process.setProcessEnvironment(environment);
+        QObject::connect(&m_process, &QProcess::readyReadStandardOutput, &m_process, [this] { readEvents(); });
+        QObject::connect(&m_process, &QProcess::readyReadStandardError, &m_process,
+                         [this] { m_stderr += m_process.readAllStandardError(); });
+        m_process.start(QStandardPaths::findExecutable(QStringLiteral("node")),
+                        QStringList{QStringLiteral(TETHER_SDK_HOST), program} + arguments);
+    }
+    ~SdkHost()
+    {
+        if (m_process.state() == QProcess::NotRunning)
+            return;
+        m_process.kill();
+        m_process.waitForFinished(10000);
+    }
+    Q_DISABLE_COPY_MOVE(SdkHost)
+
+    void send(const QJsonObject &command)
+    {
+        m_process.write(QJsonDocument(command).toJson(QJsonDocument::Compact) + '\n');
+    }
+
+    // The first event at or after `from` that `matches`, waiting up to `timeoutMs` for it; its index
+    // in *index.
+    std::optional<QJsonObject> waitFor(const std::function<bool(const QJsonObject &)> &matches, int timeoutMs,
+                                       qsizetype from = 0, qsizetype *index = nullptr)
+    {
+        std::optional<QJsonObject> found;
+        (void)QTest::qWaitFor([&] {
+            for (qsizetype i = from; i < m_events.size(); ++i) {
+                if (matches(m_events.at(i))) {
+                    found = m_events.at(i);
+                    if (index)
+                        *index = i;
+                    return true;
+                }
+            }
+            return m_process.state() == QProcess::NotRunning;
+        }, timeoutMs);
+        return found;
+    }
+
+    // The event of `kind` for the command `id` (or any, when `id` is empty).
+    std::optional<QJsonObject> waitForEvent(const QString &kind, const QString &id = {}, int timeoutMs = 30000,
+                                            qsizetype from = 0)
+    {
+        return waitFor([&](const QJsonObject &event) {
+            return event.value(u"event").toString() == kind && (id.isEmpty() || event.value(u"id").toString() == id);
+        }, timeoutMs, from);
+    }
+
+    // A call's end: its result or its rejection.
+    std::optional<QJsonObject> waitForAnswer(const QString &id, int timeoutMs = 30000)
+    {
+        return waitFor([&](const QJsonObject &event) {
+            const QString kind = event.value(u"event").toString();
+            return (kind == u"result" || kind == u"rejected") && event.value(u"id").toString() == id;
+        }, timeoutMs);
+    }
+
+    // Lists every page of tools: their names, in order.
+    QStringList listToolNames(const QString &id, int timeoutMs = 30000)
+    {
+        send({{QStringLiteral("op"), QStringLiteral("list")}, {QStringLiteral("id"), id}});
+        QStringList names;
+        if (const auto tools = waitForEvent(QStringLiteral("tools"), id, timeoutMs)) {
+            for (const QJsonValue &tool : tools->value(u"tools").toArray())
+                names.append(tool.toObject().value(u"name").toString());
+        }
+        return names;
+    }
+
+    qsizetype count(const QString &kind) const
+    {
+        return std::count_if(m_events.cbegin(), m_events.cend(),
+                             [&](const QJsonObject &event) { return event.value(u"event").toString() == kind; });
+    }
+
+    bool stderrContains(const QString &text, qsizetype from = 0) const
+    {
+        for (qsizetype i = from; i < m_events.size(); ++i) {
+            const QJsonObject &event = m_events.at(i);
+            if (event.value(u"event").toString() == u"stderr" && event.value(u"line").toString().contains(text))
+                return true;
+        }
+        return false;
+    }
+
+    const QList<QJsonObject> &events() const { return m_events; }
+    QProcess &process() { return m_process; }
+    // What node itself wrote on stderr (a crash of the script, say).
+    const QByteArray &nodeStderr() const { return m_stderr; }
+
+private:
+    void readEvents()
+    {
+        m_pending += m_process.readAllStandardOutput();
+        for (qsizetype newline = m_pending.indexOf('\n'); newline >= 0; newline = m_pending.indexOf('\n')) {
+            m_events.append(QJsonDocument::fromJson(m_pending.left(newline)).object());
+            m_pending.remove(0, newline + 1);
+        }
+    }
+
+    QProcess m_process;
+    QByteArray m_pending;
+    QByteArray m_stderr;
+    QList<QJsonObject> m_events;
+};
+
+} // namespace Tether::Testing
