@@ -36,15 +36,16 @@ static bool isScheme(QStringView text)
               });
 }
 
-// The ':' that ends the user in a url's user info, skipping those inside ${env:…}; -1 when none.
-static qsizetype userInfoColon(QStringView userInfo)
+// The first of `stops` in `text` from `from` on, skipping ${…} references (whose names may hold
+// any of them); -1 when none.
+static qsizetype indexOutsideReferences(QStringView text, qsizetype from, QStringView stops)
 {
-    for (qsizetype at = 0; at < userInfo.size(); ++at) {
-        if (userInfo.sliced(at).startsWith(u"${")) {
-            at = userInfo.indexOf(u'}', at);
+    for (qsizetype at = from; at < text.size(); ++at) {
+        if (text.sliced(at).startsWith(u"${")) {
+            at = text.indexOf(u'}', at);
             if (at < 0)
                 return -1;
-        } else if (userInfo[at] == u':') {
+        } else if (stops.contains(text[at])) {
             return at;
         }
     }
@@ -59,31 +60,34 @@ QString redactedUrl(const QString &url)
     const qsizetype authorityStart = shown.indexOf(u"://");
     if (authorityStart >= 0 && isScheme(QStringView(shown).first(authorityStart))) {
         const qsizetype hostStart = authorityStart + 3;
-        qsizetype authorityEnd = shown.size();
-        for (const QChar end : {u'/', u'?', u'#'}) {
-            const qsizetype at = shown.indexOf(end, hostStart);
-            if (at >= 0)
-                authorityEnd = std::min(authorityEnd, at);
-        }
+        const qsizetype end = indexOutsideReferences(shown, hostStart, u"/?#");
+        const qsizetype authorityEnd = end < 0 ? shown.size() : end;
         const qsizetype at = shown.lastIndexOf(u'@', authorityEnd - 1);
         if (at >= hostStart) {
             const QString userInfo = shown.mid(hostStart, at - hostStart);
-            const qsizetype colon = userInfoColon(userInfo);
+            const qsizetype colon = indexOutsideReferences(userInfo, 0, u":");
             shown.replace(hostStart, at - hostStart,
                           colon < 0 ? redactedValue(userInfo)
                                     : redactedValue(QStringView(userInfo).first(colon)) + u':'
                                           + redactedValue(QStringView(userInfo).sliced(colon + 1)));
         }
     }
-    const qsizetype queryStart = shown.indexOf(u'?');
-    if (queryStart < 0)
+    const qsizetype queryStart = indexOutsideReferences(shown, 0, u"?#");
+    if (queryStart < 0 || shown[queryStart] != u'?')
         return shown;
-    const qsizetype fragment = shown.indexOf(u'#', queryStart);
+    const qsizetype fragment = indexOutsideReferences(shown, queryStart, u"#");
     const qsizetype queryEnd = fragment < 0 ? shown.size() : fragment;
+    // Each name=value pair, split where no ${…} reference holds the '&' or '=': so a second pass
+    // finds the very pairs the first one left.
+    const QString query = shown.mid(queryStart + 1, queryEnd - queryStart - 1);
     QStringList items;
-    for (const QString &item : shown.mid(queryStart + 1, queryEnd - queryStart - 1).split(u'&')) {
-        const qsizetype equals = item.indexOf(u'=');
-        items.append(equals < 0 ? item : item.left(equals + 1) + redactedValue(QStringView(item).sliced(equals + 1)));
+    for (qsizetype itemStart = 0; itemStart <= query.size();) {
+        const qsizetype ampersand = indexOutsideReferences(query, itemStart, u"&");
+        const qsizetype itemEnd = ampersand < 0 ? query.size() : ampersand;
+        const QStringView item = QStringView(query).sliced(itemStart, itemEnd - itemStart);
+        const qsizetype equals = indexOutsideReferences(item, 0, u"=");
+        items.append(equals < 0 ? item.toString() : item.first(equals + 1) + redactedValue(item.sliced(equals + 1)));
+        itemStart = itemEnd + 1;
     }
     shown.replace(queryStart + 1, queryEnd - queryStart - 1, items.join(u'&'));
     return shown;
