@@ -115,8 +115,11 @@ bool ConfigStore::save(const QJsonObject &root, QString *error)
     // Judged under the lock, so that no other writer can slip in between the check and the write.
     const auto unlessChangedOnDisk = [&](const ConfigOnDisk &current, QString *why) -> std::optional<QJsonObject> {
         *why = changedOnDisk(target, current);
-        if (!why->isEmpty())
+        if (!why->isEmpty()) {
+            if (m_watcher && !m_source.embedded)
+                m_watcher->reloadSoon(); // as the message promises, even when no change event came
             return std::nullopt;
+        }
         return root;
     };
     QByteArray written;

@@ -27,6 +27,15 @@ public:
     // (empty when the file could not be read at all).
     const QByteArray &lastContent() const { return m_lastContent; }
 
+    // Reads the file again shortly, as a change event would: for a change the events missed (two
+    // saves alike in size and time) that a writer has just seen.
+    // A reload already due is not put off.
+    void reloadSoon()
+    {
+        if (!m_debounce.isActive())
+            m_debounce.start();
+    }
+
 signals:
     void reloaded(const Tether::ConfigDocument &document);
     // The new file is broken: the running set stays as it was.
