@@ -6,6 +6,8 @@
 #include <QApplication>
 #include <QPainter>
 
+#include <algorithm>
+
 namespace Tether {
 
 QColor healthColor(HealthBand band)
@@ -17,6 +19,34 @@ QColor healthColor(HealthBand band)
     case HealthBand::Stopped: return stateColor(ServerState::Stopped);
     }
     return Qt::gray;
+}
+
+QList<HealthBandRect> healthBandRects(const QList<HealthSpan> &spans, const QDateTime &now,
+                                      std::chrono::milliseconds window, const QRectF &strip)
+{
+    QList<HealthBandRect> rects;
+    if (strip.width() <= 0 || window.count() <= 0)
+        return rects;
+    const auto xOf = [&](const QDateTime &time) {
+        return strip.right() - strip.width() * double(time.msecsTo(now)) / double(window.count());
+    };
+    const auto rectOf = [&](const HealthSpan &span, double minWidth) {
+        double left = xOf(span.start);
+        double right = xOf(span.end);
+        if (right - left < minWidth) {
+            const double middle = (left + right) / 2;
+            left = std::clamp(middle - minWidth / 2, strip.left(), std::max(strip.left(), strip.right() - minWidth));
+            right = std::min(strip.right(), left + minWidth);
+        }
+        return QRectF(left, strip.top(), right - left, strip.height());
+    };
+    for (const HealthSpan &span : spans)
+        rects.append({rectOf(span, 1.0), span.band});
+    for (const HealthSpan &span : spans) {
+        if (span.band != HealthBand::Connected)
+            rects.append({rectOf(span, MinOutageWidth), span.band});
+    }
+    return rects;
 }
 
 void HealthStripDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
@@ -32,23 +62,15 @@ void HealthStripDelegate::paint(QPainter *painter, const QStyleOptionViewItem &o
     const auto spans = index.data(ServerTableModel::HealthRole).value<QList<HealthSpan>>();
     if (spans.isEmpty() || strip.width() <= 0)
         return;
-    const QDateTime now = spans.last().end;
-    const double windowMs = double(std::chrono::milliseconds(ServerTableModel::HealthWindow).count());
-    const auto xOf = [&](const QDateTime &time) {
-        return strip.right() - strip.width() * double(time.msecsTo(now)) / windowMs;
-    };
     painter->save();
     painter->setPen(Qt::NoPen);
-    for (const HealthSpan &span : spans) {
-        // At least a pixel, so a short outage still shows.
-        const double left = xOf(span.start);
-        const QRectF band(left, strip.top(), std::max(1.0, xOf(span.end) - left), strip.height());
-        const QColor color = healthColor(span.band);
-        painter->setBrush(span.band == HealthBand::Stopped ? QColor(color.red(), color.green(), color.blue(), 110) : color);
+    for (const auto &[band, kind] : healthBandRects(spans, spans.last().end, ServerTableModel::HealthWindow, strip)) {
+        const QColor color = healthColor(kind);
+        painter->setBrush(kind == HealthBand::Stopped ? QColor(color.red(), color.green(), color.blue(), 110) : color);
         painter->drawRect(band);
-        if (span.band == HealthBand::Failed || span.band == HealthBand::Reconnecting) {
+        if (kind == HealthBand::Failed || kind == HealthBand::Reconnecting) {
             painter->setBrush(QBrush(color.darker(160),
-                                     span.band == HealthBand::Failed ? Qt::DiagCrossPattern : Qt::BDiagPattern));
+                                     kind == HealthBand::Failed ? Qt::DiagCrossPattern : Qt::BDiagPattern));
             painter->drawRect(band);
         }
     }
