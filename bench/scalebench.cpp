@@ -14,6 +14,7 @@
 #include "mainwindow.h"
 #include "manager/servermanager.h"
 #include "percentile.h"
+#include "processfigures.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -74,6 +75,7 @@ struct ToolRun
     double tetherCpuMs = 0;     // the processor time Tether took meanwhile
     double serverCpuMs = 0;     // the processor time the server took, start to stop
     int registered = 0;         // tools in the registry then
+    qint64 anonymousKiB = 0;    // Tether's own memory (heap and stacks) once Connected
     std::vector<double> stalls; // how late each 1 ms tick came, in ms
     std::vector<double> busy;   // the processor time the loop spent between two ticks, in ms
 };
@@ -133,6 +135,7 @@ std::optional<ToolRun> runTools(int extraTools, int pageSize, QString *error)
             run.connectedMs = double(clock.nsecsElapsed()) / 1e6;
             run.tetherCpuMs = cpuMs(RUSAGE_SELF) - tetherCpuBefore;
             run.registered = manager.registry().count();
+            run.anonymousKiB = Bench::processFigures().anonymousKiB;
             QTimer::singleShot(Settle, &loop, &QEventLoop::quit);
         } else if (status.state == ServerState::Failed) {
             *error = u"%1 failed: %2"_s.arg(name, status.reason);
@@ -159,8 +162,11 @@ std::optional<ToolRun> runTools(int extraTools, int pageSize, QString *error)
     store.load(ConfigStore::FileChanges::Ignore);
     const bool finished = execWithin(loop, StepTimeout);
     probe.stop();
-    if (!finished)
-        *error = u"%1 was not Connected within %2 s"_s.arg(name).arg(StepTimeout.count());
+    if (!finished) {
+        const QString lastError = manager.status(name).value_or(ServerStatus{}).lastError;
+        *error = u"%1 was not Connected within %2 s%3"_s.arg(name).arg(StepTimeout.count())
+                     .arg(lastError.isEmpty() ? QString() : u" (last error: %1)"_s.arg(lastError));
+    }
 
     manager.stopAll();
     if (!manager.isAllStopped()) {
@@ -225,6 +231,8 @@ int main(int argc, char *argv[])
             return fail(u"%1 tools registered, %2 expected"_s.arg(run->registered).arg(baseline->registered + count));
         out() << count << " tools: Connected after " << run->connectedMs << " ms; listed and registered in "
               << run->connectedMs - baseline->connectedMs << " ms (target < 1000 ms for 50000)\n";
+        out() << "  Tether's own memory (heap and stacks): " << run->anonymousKiB / 1024.0 << " MiB, "
+              << (run->anonymousKiB - baseline->anonymousKiB) / 1024.0 << " MiB more than with no extra tools\n";
         out() << "  processor time: Tether " << run->tetherCpuMs - baseline->tetherCpuMs << " ms, the server "
               << run->serverCpuMs - baseline->serverCpuMs << " ms (more than a server with no extra tools)\n";
         out() << "  event-loop stall meanwhile: p50 " << percentile(run->stalls, 0.5) << " ms, p99 "

@@ -143,7 +143,7 @@ QJsonObject formatResult(const QJsonObject &arguments)
     return result;
 }
 
-QJsonArray buildTools(int extraTools)
+QJsonArray buildTools()
 {
     QJsonArray tools{
         tool(u"echo"_s, u"Echo"_s, u"Returns its message unchanged."_s,
@@ -189,28 +189,41 @@ QJsonArray buildTools(int extraTools)
              {u"text"_s}, ToolEffect::ReadOnly),
         tool(u"image"_s, u"Image"_s, u"Returns a 32x32 PNG picture as image content."_s, {}, {}, ToolEffect::ReadOnly),
     };
-    for (int i = 1; i <= extraTools; ++i) {
-        const QString number = QString::number(i);
-        tools.append(tool(u"tool_"_s + number, u"Tool "_s + number,
-                          u"Extra tool "_s % number % u" of "_s % QString::number(extraTools)
-                              % u" (--tools); returns its message unchanged."_s,
-                          {{u"message"_s, stringProperty(u"Text to echo back."_s)}},
-                          {u"message"_s}));
-    }
+    return tools;
+}
+
+// The --tools extra tools as compact JSON, made from one serialised template: tens of thousands
+// of them start in moments, so a benchmark of the client is not one of this server's start-up.
+QList<QByteArray> extraToolsJson(int extraTools)
+{
+    const QString numberMark = u"{number}"_s;
+    const QByteArray templateJson =
+        QJsonDocument(tool(u"tool_"_s + numberMark, u"Tool "_s + numberMark,
+                           u"Extra tool "_s % numberMark % u" of "_s % QString::number(extraTools)
+                               % u" (--tools); returns its message unchanged."_s,
+                           {{u"message"_s, stringProperty(u"Text to echo back."_s)}}, {u"message"_s}))
+            .toJson(QJsonDocument::Compact);
+    QList<QByteArray> tools;
+    tools.reserve(extraTools);
+    for (int i = 1; i <= extraTools; ++i)
+        tools.append(QByteArray(templateJson).replace(numberMark.toUtf8(), QByteArray::number(i)));
     return tools;
 }
 
 // --escape-sequences: the echo tool's title and description try to retitle and clear the terminal.
-QJsonArray toolsFor(const DemoOptions &options)
+QList<QByteArray> toolsFor(const DemoOptions &options)
 {
-    QJsonArray tools = buildTools(options.extraTools);
+    QJsonArray tools = buildTools();
     if (options.escapeSequences) {
         QJsonObject echo = tools.at(0).toObject();
         echo.insert(u"title"_s, u"\x1b]0;retitled by the server\x07Echo"_s);
         echo.insert(u"description"_s, u"\x1b[2J\x1b[HReturns its message unchanged."_s);
         tools.replace(0, echo);
     }
-    return tools;
+    QList<QByteArray> compact;
+    for (const QJsonValue &tool : std::as_const(tools))
+        compact.append(QJsonDocument(tool.toObject()).toJson(QJsonDocument::Compact));
+    return compact + extraToolsJson(options.extraTools);
 }
 
 } // namespace
@@ -450,13 +463,17 @@ void DemoServer::handleToolsList(const QJsonValue &id, const QJsonObject &params
     }
 
     const qsizetype end = std::min<qsizetype>(offset + m_options.pageSize, m_tools.size());
-    QJsonArray page;
-    for (qsizetype i = offset; i < end; ++i)
-        page.append(m_tools.at(i));
-    QJsonObject result{{u"tools"_s, page}};
+    QByteArray reply = R"({"jsonrpc":"2.0","id":)" + compactJson(id).toUtf8() + R"(,"result":{"tools":[)";
+    for (qsizetype i = offset; i < end; ++i) {
+        if (i > offset)
+            reply += ',';
+        reply += m_tools.at(i);
+    }
+    reply += ']';
     if (end < m_tools.size())
-        result.insert(u"nextCursor"_s, QString::number(end));
-    sendResult(id, result);
+        reply += R"(,"nextCursor":")" + QByteArray::number(end) + '"';
+    reply += "}}";
+    m_writer.sendCompact(reply);
     // Once the client has the tools, so it counts as connected when stdout ends.
     if (m_options.closeStdout && end == m_tools.size())
         closeStdout();

@@ -54,7 +54,8 @@ private:
     void sendRequest(const QString &id, const QString &method, const QJsonObject &params = {});
 
     const DemoOptions m_options;
-    const QJsonArray m_tools;
+    // Each tool as compact JSON: a page of many tools is joined, not built and serialised again.
+    const QList<QByteArray> m_tools;
     MessageWriter m_writer;
     StdinReader *m_reader = nullptr;
     QTimer *m_listChangedTimer = nullptr;

@@ -30,7 +30,13 @@ void MessageWriter::send(const QJsonObject &message)
 {
     if (m_silenced || m_broken)
         return;
-    const QByteArray json = QJsonDocument(message).toJson(QJsonDocument::Compact);
+    sendCompact(QJsonDocument(message).toJson(QJsonDocument::Compact));
+}
+
+void MessageWriter::sendCompact(const QByteArray &json)
+{
+    if (m_silenced || m_broken)
+        return;
     if (!m_garbage) {
         writeBytes(json + '\n');
         return;

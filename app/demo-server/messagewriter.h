@@ -23,6 +23,8 @@ public:
     bool isSilenced() const { return m_silenced; }
 
     void send(const QJsonObject &message);
+    // A message already serialised as compact JSON, without its line end.
+    void sendCompact(const QByteArray &json);
     // Writes bytes as they are, without garbage decoration.
     void sendRaw(const QByteArray &bytes);
 

@@ -2,6 +2,8 @@
 
 #include "common/jsontext.h"
 
+#include <QCborMap>
+#include <QCborValue>
 #include <QJsonDocument>
 
 using namespace Qt::StringLiterals;
@@ -31,13 +33,13 @@ std::optional<ToolDefinition> parseToolDefinition(const QJsonValue &value, QStri
     if (tool.title.isEmpty())
         tool.title = object.value(u"annotations").toObject().value(u"title").toString();
     tool.description = object.value(u"description").toString();
-    tool.json = QJsonDocument(object).toJson(QJsonDocument::Compact);
+    tool.cbor = QCborMap::fromJsonObject(object).toCborValue().toCbor();
     return tool;
 }
 
 QJsonObject ToolDefinition::raw() const
 {
-    return QJsonDocument::fromJson(json).object();
+    return QCborValue::fromCbor(cbor).toMap().toJsonObject();
 }
 
 // False, with `error` set, when `object` has no `key` of type `expected`; one that may be
