@@ -513,7 +513,7 @@ void MainWindow::updateDetails()
     const std::optional<ServerStatus> status = name.isEmpty() ? std::nullopt : m_manager.status(name);
     m_tools->setTools(name.isEmpty() ? QList<RegisteredTool>() : m_manager.registry().serverTools(name));
     if (config)
-        m_configView->showConfig(*config, m_config.path());
+        m_configView->showConfig(*config, m_config);
     else
         m_configView->clear();
     if (status)

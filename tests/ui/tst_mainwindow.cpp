@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QLabel>
 #include <QApplication>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QMessageBox>
 #include <QSignalSpy>
@@ -476,6 +477,38 @@ private slots:
 
         QVERIFY(stopAllAndWait(fixture.manager));
         QTRY_VERIFY(!callTool->isEnabled());
+    }
+
+    // The Config tab names the built-in config in words, not by its resource path, and shows a
+    // server's entry as the file gives it, in its order; what the defaults fill in is marked apart.
+    void configTabShowsTheEntryAsWritten()
+    {
+        QTemporaryDir dir;
+        ServerManager manager;
+        const ConfigContext context{systemEnvironment(), QFileInfo(demoServer().program).absolutePath()};
+        ConfigStore store({QString::fromUtf16(EmbeddedConfigPath), true}, context, dir.filePath(u"servers.json"_s));
+        QObject::connect(&store, &ConfigStore::documentChanged, &manager, &ServerManager::applyConfig);
+        MainWindow window(manager, store);
+        store.load();
+        window.show();
+        QTRY_VERIFY(manager.status(u"flaky"_s).has_value());
+        window.selectServer(u"flaky"_s);
+
+        const QString config = namedChild<QPlainTextEdit>(window, u"serverConfig"_s)->toPlainText();
+        QVERIFY2(config.startsWith(u"From the built-in example config, not yet a file: the first edit saves it as %1"_s
+                                       .arg(dir.filePath(u"servers.json"_s))), qPrintable(config));
+        QVERIFY2(!config.contains(u":/"_s), qPrintable(config));
+        const qsizetype effect = config.indexOf(u"In effect, with the defaults filling in what the entry leaves out:"_s);
+        QVERIFY2(effect > 0, qPrintable(config));
+        const QString written = config.sliced(0, effect);
+        const QString inEffect = config.sliced(effect);
+        QVERIFY2(written.contains(u"\"command\": \"${tether:bindir}/tether-demo-server\""_s), qPrintable(written));
+        QVERIFY2(written.indexOf(u"\"command\""_s) < written.indexOf(u"\"args\""_s), qPrintable(written)); // the file's order
+        QVERIFY2(written.contains(u"\"initialDelayMs\": 500"_s) && written.contains(u"\"maxDelayMs\": 5000"_s), qPrintable(written));
+        for (const QString &filledIn : {u"maxAttempts"_s, u"jitter"_s, u"heartbeat"_s, u"timeoutMs"_s, u"pool"_s})
+            QVERIFY2(!written.contains(filledIn) && inEffect.contains(filledIn), qPrintable(filledIn + u'\n' + config));
+        QVERIFY2(inEffect.contains(u"\"maxAttempts\": 10"_s), qPrintable(inEffect));
+        QVERIFY(stopAllAndWait(manager));
     }
 
     void configTabWarnsOfAKeyWrittenTwice()
