@@ -235,6 +235,14 @@ void MainWindow::connectViews()
     connect(m_log, &EventLogView::filterChanged, this, &MainWindow::updateLog);
 }
 
+void MainWindow::bringToFront()
+{
+    show();
+    setWindowState((windowState() & ~Qt::WindowMinimized) | Qt::WindowActive);
+    raise();
+    activateWindow();
+}
+
 QSettings MainWindow::windowSettings()
 {
     // Beside servers.json: ~/.config/tether/window.ini

@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QApplication>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QMessageBox>
 #include <QSignalSpy>
@@ -34,6 +35,7 @@ using namespace Tether;
 using namespace Tether::Testing;
 
 Q_DECLARE_METATYPE(Tether::ServerState)
+Q_DECLARE_METATYPE(Tether::TrayNotice)
 
 namespace {
 
@@ -267,6 +269,63 @@ private slots:
         ServerStatus invalid = status(u"x"_s, ServerState::Failed);
         invalid.configErrors = QStringList{u"bad"_s};
         QCOMPARE(aggregateState({invalid, status(u"a"_s, ServerState::Connected)}), ServerState::Connected);
+    }
+
+    // One notice for servers that fail together: by name, so that a broken config is not a flood.
+    void failureNoticesAreGrouped()
+    {
+        ServerStatus a = status(u"a"_s, ServerState::Failed);
+        a.reason = u"gave up after 3 attempts: exited with code 3"_s;
+        QCOMPARE(failureNotice({a}), (TrayNotice{u"a failed"_s, a.reason}));
+        const TrayNotice three = failureNotice({a, status(u"b"_s, ServerState::Failed), status(u"c"_s, ServerState::Failed)});
+        QCOMPARE(three.title, u"3 servers failed: a, b, c"_s);
+        QVERIFY2(three.message.startsWith(u"Open Tether to see why"_s), qPrintable(three.message));
+    }
+
+    void trayGroupsFailuresThatComeTogether()
+    {
+        const QJsonObject failing = demoEntry({{u"args"_s, QJsonArray{u"--fail-at-startup"_s}},
+                                               {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 50}, {u"maxDelayMs"_s, 50},
+                                                                            {u"maxAttempts"_s, 1}, {u"jitter"_s, 0}}}});
+        ConfigFixture fixture({{u"a"_s, failing}, {u"b"_s, failing}, {u"c"_s, failing}, {u"healthy"_s, demoEntry()}});
+        MainWindow window(fixture.manager, fixture.store);
+        TrayIcon tray(fixture.manager, &window);
+        QSignalSpy notices(&tray, &TrayIcon::noticeShown);
+        fixture.store.load();
+        for (const QString &name : {u"a"_s, u"b"_s, u"c"_s})
+            QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(name)->state == ServerState::Failed, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(notices.size(), 1, 2 * int(TrayIcon::FailureGroupingWindow.count()) + 1000);
+        const TrayNotice notice = notices.first().first().value<TrayNotice>();
+        QVERIFY2(notice.title.startsWith(u"3 servers failed: "_s), qPrintable(notice.title));
+        for (const QString &name : {u"a"_s, u"b"_s, u"c"_s})
+            QVERIFY2(notice.title.contains(name), qPrintable(notice.title));
+        QVERIFY2(!notice.title.contains(u"healthy"_s), qPrintable(notice.title));
+        QVERIFY(stopAllAndWait(fixture.manager));
+        QCOMPARE(notices.size(), 1);
+    }
+
+    // Closing the window leaves Tether in the tray: it says so the first time, and never again.
+    void closingToTheTraySaysSoOnce()
+    {
+        MainWindow::windowSettings().remove(u"closedToTrayTold"_s);
+        ConfigFixture fixture({});
+        for (int run = 0; run < 2; ++run) { // the second as after a restart of Tether
+            MainWindow window(fixture.manager, fixture.store);
+            TrayIcon tray(fixture.manager, &window);
+            tray.show();
+            QSignalSpy notices(&tray, &TrayIcon::noticeShown);
+            for (int close = 0; close < 2; ++close) {
+                window.show();
+                window.close();
+                QVERIFY(!window.isVisible());
+            }
+            QCOMPARE(notices.size(), run == 0 ? 1 : 0);
+            if (run == 0) {
+                const TrayNotice notice = notices.first().first().value<TrayNotice>();
+                QCOMPARE(notice.title, u"Tether is still running"_s);
+                QVERIFY2(notice.message.contains(u"Quit"_s), qPrintable(notice.message));
+            }
+        }
     }
 
     void windowDrivesRealServers()
