@@ -2,6 +2,7 @@
 
 #include "mainwindow.h"
 #include "serveractions.h"
+#include "servertablemodel.h"
 #include "stateicons.h"
 
 #include "manager/servermanager.h"
@@ -41,7 +42,7 @@ ServerState aggregateState(const QList<ServerStatus> &statuses)
 TrayNotice failureNotice(const QList<ServerStatus> &failed)
 {
     if (failed.size() == 1)
-        return {TrayIcon::tr("%1 failed").arg(failed.first().name), failed.first().reason};
+        return {TrayIcon::tr("%1 failed").arg(failed.first().name), ServerTableModel::lastEventText(failed.first())};
     QStringList names;
     for (const ServerStatus &status : failed)
         names.append(status.name);

@@ -256,6 +256,33 @@ private slots:
         QCOMPARE(summaryText({status(u"a"_s, ServerState::Stopped)}), u"1 server: 1 stopped"_s);
     }
 
+    // Last event leads with the cause while a server fails; the whole reason is in the tooltip.
+    void lastEventShowsTheCauseFirst()
+    {
+        ServerStatus failed = status(u"github"_s, ServerState::Failed);
+        failed.reason = u"connection failed: could not start 'github-mcp-server': No such file or directory; not retried, "
+                        "since no retry can fix command not found: github-mcp-server"_s;
+        failed.cause = u"command not found: github-mcp-server (install it, or correct \"command\" in the config)"_s;
+        QCOMPARE(ServerTableModel::lastEventText(failed), failed.cause);
+        ServerTableModel model;
+        model.setStatuses({failed});
+        const QModelIndex lastEvent = model.index(0, ServerTableModel::LastEvent);
+        QCOMPARE(lastEvent.data().toString(), failed.cause);
+        const QString tip = lastEvent.data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(failed.cause) && tip.contains(failed.reason), qPrintable(tip));
+
+        // Connected again, the row says so; the cause of the past failure is for Details.
+        ServerStatus connected = failed;
+        connected.state = ServerState::Connected;
+        connected.reason = u"connected"_s;
+        QCOMPARE(ServerTableModel::lastEventText(connected), u"connected"_s);
+        for (const ServerState state : {ServerState::Retrying, ServerState::Reconnecting, ServerState::Disconnected}) {
+            ServerStatus failing = failed;
+            failing.state = state;
+            QCOMPARE(ServerTableModel::lastEventText(failing), failed.cause);
+        }
+    }
+
     void trayShowsTheWorstState()
     {
         QCOMPARE(aggregateState({}), ServerState::Stopped);
@@ -277,6 +304,8 @@ private slots:
         ServerStatus a = status(u"a"_s, ServerState::Failed);
         a.reason = u"gave up after 3 attempts: exited with code 3"_s;
         QCOMPARE(failureNotice({a}), (TrayNotice{u"a failed"_s, a.reason}));
+        a.cause = u"exited with code 3: refusing to start"_s; // the cause first, as in the table
+        QCOMPARE(failureNotice({a}), (TrayNotice{u"a failed"_s, a.cause}));
         const TrayNotice three = failureNotice({a, status(u"b"_s, ServerState::Failed), status(u"c"_s, ServerState::Failed)});
         QCOMPARE(three.title, u"3 servers failed: a, b, c"_s);
         QVERIFY2(three.message.startsWith(u"Open Tether to see why"_s), qPrintable(three.message));
