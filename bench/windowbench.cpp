@@ -134,6 +134,8 @@ int main(int argc, char *argv[])
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(u"XDG_CONFIG_HOME"_s, home.filePath(u"config"_s));
     environment.insert(u"XDG_DATA_HOME"_s, home.filePath(u"data"_s));
+    // Nor a Tether already running for this user, to which each run would hand over.
+    environment.insert(u"XDG_RUNTIME_DIR"_s, home.path());
     // The platform asked for ($QT_QPA_PLATFORM, as in the smoke test), else the display, else offscreen.
     const bool display = environment.contains(u"DISPLAY"_s) || environment.contains(u"WAYLAND_DISPLAY"_s);
     QString platform = u"of $DISPLAY"_s;

@@ -38,7 +38,8 @@ if $dark; then
         >"$config_home/qt6ct/qt6ct.conf"
     theme=(QT_QPA_PLATFORMTHEME=qt6ct)
 fi
-env "${theme[@]}" DISPLAY="$display" XDG_CONFIG_HOME="$config_home" "$tether_root/build/release/app/tether" >"$log" 2>&1 &
+# A runtime folder of its own (mktemp's are the user's alone), so that a Tether already running is not asked instead.
+env "${theme[@]}" DISPLAY="$display" XDG_CONFIG_HOME="$config_home" XDG_RUNTIME_DIR="$config_home" "$tether_root/build/release/app/tether" >"$log" 2>&1 &
 tether_pid=$!
 # The states are in the log as they happen: wait for demo and flaky Connected, broken Failed.
 for _ in $(seq 1 90); do

@@ -127,6 +127,8 @@ void BackoffChart::paintEvent(QPaintEvent *)
     else if (retriesNotDrawn() > 1)
         caption = tr("Delay before each retry; retries %1 to %2 (not drawn) wait %3 each")
                       .arg(MaxBars + 1).arg(m_policy.maxAttempts).arg(rest);
+    if (!isEnabled())
+        caption = tr("Last valid values: %1").arg(caption);
     painter.drawText(QRect(plot.left(), area.top() + gap / 2, plot.width(), metrics.height()),
                      Qt::AlignLeft | Qt::AlignTop, metrics.elidedText(caption, Qt::ElideRight, plot.width()));
 }

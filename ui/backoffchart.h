@@ -10,7 +10,8 @@
 namespace Tether {
 
 // The backoff schedule of a reconnect policy: the delay before each retry of one outage as a
-// bar, with the range jitter spreads it over shaded around it.
+// bar, with the range jitter spreads it over shaded around it. Disabled, it is greyed and its
+// caption says it shows the last valid values.
 class BackoffChart final : public QWidget
 {
     Q_OBJECT

@@ -235,6 +235,14 @@ void MainWindow::connectViews()
     connect(m_log, &EventLogView::filterChanged, this, &MainWindow::updateLog);
 }
 
+void MainWindow::bringToFront()
+{
+    show();
+    setWindowState((windowState() & ~Qt::WindowMinimized) | Qt::WindowActive);
+    raise();
+    activateWindow();
+}
+
 QSettings MainWindow::windowSettings()
 {
     // Beside servers.json: ~/.config/tether/window.ini
@@ -513,7 +521,7 @@ void MainWindow::updateDetails()
     const std::optional<ServerStatus> status = name.isEmpty() ? std::nullopt : m_manager.status(name);
     m_tools->setTools(name.isEmpty() ? QList<RegisteredTool>() : m_manager.registry().serverTools(name));
     if (config)
-        m_configView->showConfig(*config, m_config.path());
+        m_configView->showConfig(*config, m_config);
     else
         m_configView->clear();
     if (status)

@@ -40,6 +40,8 @@ public:
     QTableView *table() const { return m_table; }
     void selectServer(const QString &name);
     QString selectedServer() const;
+    // Shown, unminimized and raised: from the tray, or for a second launch of Tether.
+    void bringToFront();
     // Where the window remembers its geometry and splitter between runs.
     static QSettings windowSettings();
 

@@ -2,6 +2,7 @@
 
 #include <QEvent>
 #include <QLabel>
+#include <QLayout>
 #include <QTextDocument>
 
 namespace Tether {
@@ -55,6 +56,18 @@ void showMessage(QLabel *label, const QString &text)
 {
     label->setText(text);
     label->setVisible(!text.isEmpty());
+}
+
+void growToFit(QWidget *window)
+{
+    QLayout *layout = window->layout();
+    if (!layout || !window->isVisible())
+        return; // a window not yet shown is sized to its contents when it is
+    layout->activate();
+    const int needed = layout->hasHeightForWidth() ? layout->totalHeightForWidth(window->width())
+                                                   : layout->totalSizeHint().height();
+    if (needed > window->height())
+        window->resize(window->width(), needed);
 }
 
 QString plainToolTip(const QString &text)

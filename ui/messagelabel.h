@@ -14,6 +14,11 @@ QLabel *newMessageLabel(QWidget *parent);
 // Shows `text` in such a label, or hides it when `text` is empty.
 void showMessage(QLabel *label, const QString &text);
 
+// Grows a shown window to the height its layout needs at its width, after messages appeared in it:
+// the minimum a layout asks for counts one line of each word-wrapped label, so a longer message
+// would be cut off. It never shrinks the window, so what the user resized stays.
+void growToFit(QWidget *window);
+
 // Text from a server or another program for a tool tip, which Qt would otherwise read as markup
 // when it looks like some ("<b>", "<img …>"): shown as written.
 QString plainToolTip(const QString &text);

@@ -17,6 +17,8 @@ void ServerDetailsView::showStatus(const ServerStatus &status)
 {
     QStringList lines{tr("Server: %1").arg(status.name), tr("Transport: %1").arg(status.transport),
                       tr("State: %1 — %2").arg(stateName(status.state), status.reason)};
+    if (!status.cause.isEmpty())
+        lines.append(tr("Cause of the last failure: %1").arg(status.cause));
     for (const QString &error : status.configErrors)
         lines.append(tr("Configuration: %1").arg(error));
     if (!status.lastError.isEmpty())

@@ -14,8 +14,8 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -41,7 +41,8 @@ ServerDialog::ServerDialog(const ConfigDocument &document, const QString &edited
     , m_headers(new NameValueEditor(tr("Header"), tr("value"), this))
     , m_timeout(new QLineEdit(this))
     , m_enabled(new QCheckBox(tr("Enabled: &start the server with Tether"), this))
-    , m_otherProblems(new QListWidget(this))
+    , m_messageText(newMessageLabel(this))
+    , m_hint(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(editedServer.isEmpty() ? tr("Add server") : tr("Edit server %1").arg(editedServer));
@@ -58,7 +59,8 @@ ServerDialog::ServerDialog(const ConfigDocument &document, const QString &edited
     m_headers->setObjectName(u"headers"_s);
     m_timeout->setObjectName(u"timeout"_s);
     m_enabled->setObjectName(u"enabled"_s);
-    m_otherProblems->setObjectName(u"otherProblems"_s);
+    m_messageText->setObjectName(u"messages"_s);
+    m_hint->setObjectName(u"hint"_s);
 
     m_name->setPlaceholderText(tr("how Tether and its tools refer to the server"));
     m_transport->addItem(tr("stdio: a program Tether starts"), transportName(TransportKind::Stdio));
@@ -72,9 +74,8 @@ ServerDialog::ServerDialog(const ConfigDocument &document, const QString &edited
     m_workingDirectory->setPlaceholderText(tr("Tether's own folder"));
     m_url->setPlaceholderText(tr("https://example.com/mcp"));
     m_headers->setToolTip(tr("Sent with every request. A value may use ${env:NAME}, such as Bearer ${env:TOKEN}."));
-    m_otherProblems->setWordWrap(true);
-    m_otherProblems->setMaximumHeight(fontMetrics().height() * 6);
-    m_otherProblems->hide();
+    m_hint->setWordWrap(true);
+    m_hint->hide();
 
     auto *browse = new QPushButton(tr("B&rowse…"), this);
     browse->setObjectName(u"browseWorkingDirectory"_s);
@@ -85,42 +86,70 @@ ServerDialog::ServerDialog(const ConfigDocument &document, const QString &edited
     workingDirectoryLayout->addWidget(m_workingDirectory);
     workingDirectoryLayout->addWidget(browse);
 
-    addRow(tr("&Name:"), m_name, withMessage(m_name, Field::Name));
-    addRow(tr("&Transport:"), m_transport, withMessage(m_transport, Field::Transport));
-    m_stdioRows = {withMessage(m_command, Field::Command), withMessage(m_arguments, Field::Arguments),
-                   withMessage(m_environment, Field::Environment),
-                   withMessage(workingDirectory, Field::WorkingDirectory, m_workingDirectory->objectName())};
-    addRow(tr("&Command:"), m_command, m_stdioRows.at(0));
-    addRow(tr("&Arguments:"), m_arguments, m_stdioRows.at(1));
-    addRow(tr("&Environment:"), m_environment, m_stdioRows.at(2));
-    addRow(tr("&Working directory:"), m_workingDirectory, m_stdioRows.at(3));
-    m_remoteRows = {withMessage(m_url, Field::Url), withMessage(m_headers, Field::Headers)};
-    addRow(tr("&URL:"), m_url, m_remoteRows.at(0));
-    addRow(tr("&Headers:"), m_headers, m_remoteRows.at(1));
-    addRow(tr("Request t&imeout (ms):"), m_timeout, withMessage(m_timeout, Field::Timeout));
-    m_form->addRow(QString(), withMessage(m_enabled, Field::Enabled));
-    // Mnemonics of its own, so that none clashes with the platform's.
-    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&OK"));
+    addRow(tr("&Name:"), m_name, Field::Name);
+    addRow(tr("&Transport:"), m_transport, Field::Transport);
+    m_stdioRows = {m_command, m_arguments, m_environment, workingDirectory};
+    addRow(tr("&Command:"), m_command, Field::Command);
+    addRow(tr("&Arguments:"), m_arguments, Field::Arguments);
+    addRow(tr("&Environment:"), m_environment, Field::Environment);
+    addRow(tr("&Working directory:"), m_workingDirectory, Field::WorkingDirectory, workingDirectory);
+    m_remoteRows = {m_url, m_headers};
+    addRow(tr("&URL:"), m_url, Field::Url);
+    addRow(tr("&Headers:"), m_headers, Field::Headers);
+    addRow(tr("Request t&imeout (ms):"), m_timeout, Field::Timeout);
+    m_form->addRow(QString(), m_enabled);
+    m_labels.insert(Field::Enabled, tr("Enabled"));
+    // Mnemonics of their own, so that none clashes with the platform's.
+    m_buttons->button(QDialogButtonBox::Ok)->setText(editedServer.isEmpty() ? tr("A&dd") : tr("&OK"));
     m_buttons->button(QDialogButtonBox::Cancel)->setText(tr("Cancel"));
+
+    // A fixed height for messages, whichever there are: the fields above stay where they are.
+    auto *messages = new QWidget(this);
+    auto *messagesLayout = new QVBoxLayout(messages);
+    messagesLayout->setContentsMargins(0, 0, 0, 0);
+    messagesLayout->addWidget(m_messageText);
+    messagesLayout->addWidget(m_hint);
+    messagesLayout->addStretch();
+    auto *messageArea = new QScrollArea(this);
+    messageArea->setObjectName(u"messageArea"_s);
+    messageArea->setWidget(messages);
+    messageArea->setWidgetResizable(true);
+    messageArea->setFrameShape(QFrame::NoFrame);
+    messageArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    messageArea->setFixedHeight(fontMetrics().lineSpacing() * 5);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(m_form);
-    layout->addWidget(m_otherProblems);
+    layout->addWidget(messageArea);
     layout->addStretch();
     layout->addWidget(m_buttons);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
-    if (const ServerConfig *server = document.server(editedServer))
+    if (const ServerConfig *server = document.server(editedServer)) {
         load(*server);
-    else
+    } else {
         m_enabled->setChecked(true);
+        m_untouched = {Field::Name, Field::Command, Field::Arguments, Field::Environment, Field::WorkingDirectory,
+                       Field::Url, Field::Headers, Field::Timeout};
+    }
     showTransportFields();
 
-    for (QLineEdit *edit : {m_name, m_command, m_arguments, m_workingDirectory, m_url, m_timeout})
-        connect(edit, &QLineEdit::textChanged, this, &ServerDialog::validate);
-    for (NameValueEditor *editor : {m_environment, m_headers})
-        connect(editor, &NameValueEditor::changed, this, &ServerDialog::validate);
+    const QList<std::pair<QLineEdit *, Field>> edits{{m_name, Field::Name}, {m_command, Field::Command},
+                                                     {m_arguments, Field::Arguments}, {m_workingDirectory, Field::WorkingDirectory},
+                                                     {m_url, Field::Url}, {m_timeout, Field::Timeout}};
+    for (const auto &[edit, field] : edits) {
+        connect(edit, &QLineEdit::textChanged, this, [this, field] {
+            m_untouched.remove(field);
+            validate();
+        });
+    }
+    for (const auto &[editor, field] : {std::pair{m_environment, Field::Environment}, std::pair{m_headers, Field::Headers}}) {
+        connect(editor, &NameValueEditor::changed, this, [this, field] {
+            m_untouched.remove(field);
+            validate();
+        });
+    }
     connect(m_enabled, &QCheckBox::toggled, this, &ServerDialog::validate);
     connect(m_transport, &QComboBox::currentIndexChanged, this, [this] {
         showTransportFields();
@@ -134,25 +163,32 @@ QString ServerDialog::serverName() const
     return m_name->text().trimmed();
 }
 
-QWidget *ServerDialog::withMessage(QWidget *field, Field which, const QString &name)
-{
-    auto *wrapper = new QWidget(this);
-    auto *layout = new QVBoxLayout(wrapper);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    layout->addWidget(field);
-    QLabel *message = newMessageLabel(wrapper);
-    message->setObjectName((name.isEmpty() ? field->objectName() : name) + u"Message"_s);
-    layout->addWidget(message);
-    m_messageLabels.insert(which, message);
-    return wrapper;
-}
-
-void ServerDialog::addRow(const QString &labelText, QWidget *field, QWidget *row)
+void ServerDialog::addRow(const QString &labelText, QWidget *field, Field which, QWidget *row)
 {
     auto *label = new QLabel(labelText, this);
     label->setBuddy(field); // the field itself: the row around it takes no focus
-    m_form->addRow(label, row);
+    m_form->addRow(label, row ? row : field);
+    m_labels.insert(which, fieldName(labelText).remove(u" (ms)"_s));
+}
+
+QList<FieldLabel> ServerDialog::fieldLabels() const
+{
+    // The paths the config's messages name, to the labels of the form.
+    const QString server = memberPath(m_serversKey, serverName());
+    const QList<std::tuple<QString, Field, QString>> keys{
+        {u"type"_s, Field::Transport, QString()},       {u"command"_s, Field::Command, QString()},
+        {u"args"_s, Field::Arguments, tr("Argument")},  {u"env"_s, Field::Environment, tr("Environment variable")},
+        {u"cwd"_s, Field::WorkingDirectory, QString()}, {u"url"_s, Field::Url, QString()},
+        {u"headers"_s, Field::Headers, tr("Header")},   {u"timeoutMs"_s, Field::Timeout, QString()},
+        {u"enabled"_s, Field::Enabled, QString()}};
+    // The policies, which the form does not show, are judged with paths of their own.
+    QList<FieldLabel> labels{{server, tr("The server")},
+                             {u"reconnect"_s, {}, tr("Reconnect setting")},
+                             {u"heartbeat"_s, {}, tr("Heartbeat setting")},
+                             {server + u".pool"_s, {}, tr("Pool setting")}};
+    for (const auto &[key, field, item] : keys)
+        labels.append({server + u'.' + key, m_labels.value(field), item});
+    return labels;
 }
 
 TransportKind ServerDialog::currentTransport() const
@@ -269,12 +305,29 @@ void ServerDialog::validate()
             m_timeout->setPlaceholderText(tr("default: %1").arg(server.requestTimeout.count()));
     }
 
-    m_messages = problems;
-    for (auto it = m_messageLabels.constBegin(); it != m_messageLabels.constEnd(); ++it)
-        showMessage(it.value(), m_messages.value(it.key()).join(u'\n'));
-    m_otherProblems->clear();
-    m_otherProblems->addItems(m_messages.value(Field::Other));
-    m_otherProblems->setVisible(m_messages.contains(Field::Other));
+    // Shown in the form's words, but for the fields of a new server that nobody has changed yet.
+    const QList<FieldLabel> labels = fieldLabels();
+    m_problems.clear();
+    m_messages.clear();
+    QStringList toFillIn;
+    QStringList shown;
+    for (auto it = problems.constBegin(); it != problems.constEnd(); ++it) {
+        QStringList &messages = m_problems[it.key()];
+        // The dialog is about this one server: the policies' messages need not name it.
+        const QString aboutServer = u"server '%1': "_s.arg(serverName());
+        for (const QString &problem : it.value())
+            messages.append(inFormWords(problem.startsWith(aboutServer) ? problem.sliced(aboutServer.size()) : problem, labels));
+        if (m_untouched.contains(it.key())) {
+            toFillIn.append(m_labels.value(it.key()));
+            continue;
+        }
+        m_messages.insert(it.key(), messages);
+        shown += messages;
+    }
+    showMessage(m_messageText, shown.join(u'\n'));
+    showMessage(m_hint, toFillIn.isEmpty() ? QString()
+                        : m_editedServer.isEmpty() ? tr("To add the server, fill in: %1.").arg(toFillIn.join(u", "_s))
+                                                   : tr("Fill in: %1.").arg(toFillIn.join(u", "_s)));
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(isEntryValid());
 }
 

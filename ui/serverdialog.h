@@ -1,11 +1,14 @@
 #pragma once
 
+#include "fieldmessage.h"
+
 #include "config/configcontext.h"
 #include "config/serverconfig.h"
 
 #include <QDialog>
 #include <QJsonObject>
 #include <QMap>
+#include <QSet>
 #include <QStringList>
 
 class QCheckBox;
@@ -14,7 +17,6 @@ class QDialogButtonBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
-class QListWidget;
 
 namespace Tether {
 
@@ -23,8 +25,10 @@ struct ServerEntryFields;
 
 // Adds a server or edits one. buildServerEntry makes the entry from the fields, and it is judged
 // exactly as the config file is: parseConfig reads it in a one-server document with the config's
-// defaults and the program's context, and each message appears next to the field it names. OK
-// stays disabled while any message is shown.
+// defaults and the program's context. Its messages, in the words of the form's labels, fill a
+// message area of fixed height under the fields, so that no field moves as they come and go.
+// A new server's fields are judged once they have been changed: an untouched form shows a plain
+// hint of what to fill in, not errors. Add (OK) stays disabled while anything is wrong.
 // The dialog edits nothing itself: the caller writes serverName() and serverEntry() into the config.
 class ServerDialog final : public QDialog
 {
@@ -32,7 +36,7 @@ class ServerDialog final : public QDialog
     Q_DISABLE_COPY_MOVE(ServerDialog)
 
 public:
-    // Where a message is shown; Other is the list under the fields.
+    // What a message concerns; Other is the rest of the entry (its policies, say).
     enum class Field { Name, Transport, Command, Arguments, Environment, WorkingDirectory, Url, Headers, Timeout, Enabled, Other };
 
     // `editedServer` empty: a new server. Editing starts from the server's entry as written in the
@@ -42,14 +46,15 @@ public:
 
     QString serverName() const;
     QJsonObject serverEntry() const { return m_entry; }
+    // The messages shown about `field`.
     QStringList messages(Field field) const { return m_messages.value(field); }
-    bool isEntryValid() const { return m_messages.isEmpty(); }
+    bool isEntryValid() const { return m_problems.isEmpty(); }
 
 private:
-    // The field with its message label under it; the label is named after the field, or `name`.
-    QWidget *withMessage(QWidget *field, Field which, const QString &name = QString());
-    // A row of the form: `row` holds `field`, which the label's mnemonic reaches.
-    void addRow(const QString &labelText, QWidget *field, QWidget *row);
+    // A row of the form: `row` holds `field`, which the label's mnemonic reaches; messages about
+    // `which` name it by the label.
+    void addRow(const QString &labelText, QWidget *field, Field which, QWidget *row = nullptr);
+    QList<FieldLabel> fieldLabels() const;
     TransportKind currentTransport() const;
     void load(const ServerConfig &server);
     void showTransportFields();
@@ -66,8 +71,10 @@ private:
     QJsonObject m_original;
     TransportKind m_originalTransport = TransportKind::Stdio;
     QJsonObject m_entry;
-    QMap<Field, QStringList> m_messages;
-    QMap<Field, QLabel *> m_messageLabels;
+    QMap<Field, QStringList> m_problems; // everything wrong with the entry
+    QMap<Field, QStringList> m_messages; // what is shown of it: nothing about a new server's untouched fields
+    QMap<Field, QString> m_labels;
+    QSet<Field> m_untouched;
 
     QFormLayout *m_form;
     QLineEdit *m_name;
@@ -80,7 +87,8 @@ private:
     NameValueEditor *m_headers;
     QLineEdit *m_timeout;
     QCheckBox *m_enabled;
-    QListWidget *m_otherProblems;
+    QLabel *m_messageText;
+    QLabel *m_hint;
     QDialogButtonBox *m_buttons;
     QList<QWidget *> m_stdioRows;
     QList<QWidget *> m_remoteRows;

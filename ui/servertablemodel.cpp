@@ -187,6 +187,13 @@ static QString stateText(const ServerStatus &status)
     return text;
 }
 
+QString ServerTableModel::lastEventText(const ServerStatus &status)
+{
+    static const QList<ServerState> failing{ServerState::Retrying, ServerState::Reconnecting, ServerState::Failed,
+                                            ServerState::Disconnected};
+    return failing.contains(status.state) && !status.cause.isEmpty() ? status.cause : status.reason;
+}
+
 static QString uptimeText(const ServerStatus &status, const QDateTime &now)
 {
     if (!status.connectedSince.isValid())
@@ -218,7 +225,7 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
                 return status.pid;
             // Remote servers have an address instead of a process.
             return status.transport.startsWith(u"stdio"_s) ? QVariant() : QVariant(status.transport.section(u": "_s, 1));
-        case LastEvent: return status.reason;
+        case LastEvent: return lastEventText(status);
         case ColumnCount: break;
         }
         return {};
@@ -244,7 +251,11 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
         return tr("Last %1 min: %2").arg(HealthWindow.count()).arg(summary.isEmpty() ? tr("no history yet") : summary);
     }
     if (role == Qt::ToolTipRole) {
-        QString tip = status.name + u" — "_s + stateText(status) + u'\n' + status.reason;
+        // The cause first, as in the row, then the whole story.
+        const QString lastEvent = lastEventText(status);
+        QString tip = status.name + u" — "_s + stateText(status) + u'\n' + lastEvent;
+        if (lastEvent != status.reason)
+            tip += u"\n\n"_s + status.reason;
         if (!status.lastError.isEmpty() && status.lastError != status.reason)
             tip += u"\n"_s + tr("Last error: %1").arg(status.lastError);
         return plainToolTip(tip); // reasons quote what servers write

@@ -45,6 +45,9 @@ public:
 
     // The text of the next-retry column: "in 3.2 s", empty when nothing is scheduled.
     static QString countdownText(const ServerStatus &status, const QDateTime &now);
+    // The Last event column: while a server fails, the cause in a few words with what to do
+    // (its whole story in the tooltip and Details); otherwise the reason of its state.
+    static QString lastEventText(const ServerStatus &status);
     // "connected 9 min 40 s, reconnecting 20 s" over the strip's window.
     static QString healthSummary(const QList<HealthSpan> &spans);
 

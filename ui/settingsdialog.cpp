@@ -1,6 +1,7 @@
 #include "settingsdialog.h"
 
 #include "backoffchart.h"
+#include "fieldmessage.h"
 #include "messagelabel.h"
 
 #include "common/duration.h"
@@ -162,7 +163,7 @@ void SettingsDialog::buildSection(SectionId id, const QString &title, const QStr
     grid->setColumnStretch(3, 1);
     int row = 0;
     for (const auto &[name, labelText] : fields) {
-        Field field{name, new QLineEdit(section.box), newMessageLabel(section.box)};
+        Field field{name, fieldName(labelText), new QLineEdit(section.box), newMessageLabel(section.box)};
         field.edit->setObjectName(section.name + u'.' + name);
         field.error->setObjectName(field.edit->objectName() + u"Message"_s);
         field.edit->setMaximumWidth(field.edit->fontMetrics().averageCharWidth() * 14);
@@ -291,13 +292,22 @@ SettingsDialog::Judgement SettingsDialog::judgeFields(SectionId id)
             byField[named].append(text);
     }
     for (const Field &field : std::as_const(section.fields)) {
-        const QString text = byField.value(field.name).join(u'\n');
+        const QString text = inSectionWords(id, byField.value(field.name).join(u'\n'));
         showMessage(field.error, text);
         field.edit->setToolTip(plainToolTip(text));
     }
-    showMessage(section.otherErrors, other.join(u'\n'));
+    showMessage(section.otherErrors, inSectionWords(id, other.join(u'\n')));
     section.invalid = !judgement.errors.isEmpty();
     return judgement;
+}
+
+QString SettingsDialog::inSectionWords(SectionId id, const QString &message) const
+{
+    const Section &section = m_sections[id];
+    QList<FieldLabel> labels;
+    for (const Field &field : section.fields)
+        labels.append({section.name + u'.' + field.name, field.label});
+    return inFormWords(message, labels);
 }
 
 void SettingsDialog::onFieldEdited(SectionId id)
@@ -305,10 +315,9 @@ void SettingsDialog::onFieldEdited(SectionId id)
     if (m_loading)
         return;
     const Judgement judgement = judgeFields(id);
-    if (judgement.errors.isEmpty()) {
+    if (judgement.errors.isEmpty())
         currentScope().own[id] = judgement.policy;
-        updateFigures(id);
-    }
+    updateFigures(id);
     updateButtons();
 }
 
@@ -336,32 +345,35 @@ void SettingsDialog::restoreDefaults()
 void SettingsDialog::updateFigures(SectionId id)
 {
     const QJsonObject policy = effective(m_scopes.at(m_current), id);
-    QLabel *summary = m_sections[id].summary;
+    const Section &section = m_sections[id];
+    QString figures;
     if (id == Reconnect) {
         const ReconnectPolicy reconnect = reconnectPolicy(policy);
         m_chart->setPolicy(reconnect);
-        if (!reconnect.enabled) {
-            summary->setText(tr("Reconnect is off: a server whose connection fails or is lost stays Disconnected until "
-                                "you reconnect it."));
-            return;
-        }
-        summary->setText(tr("Gives up after about %1 (%2 retries).\nStability window %3: a connection that stays up "
-                            "this long ends the outage, and the next one starts with all %2 retries.")
-                             .arg(formatDuration(reconnect.totalRetryTime()))
-                             .arg(reconnect.maxAttempts)
-                             .arg(formatDuration(reconnect.stabilityWindow())));
-        return;
+        m_chart->setEnabled(!section.invalid);
+        figures = reconnect.enabled
+            ? tr("Gives up after about %1 (%2 retries).\nStability window %3: a connection that stays up this long "
+                 "ends the outage, and the next one starts with all %2 retries.")
+                  .arg(formatDuration(reconnect.totalRetryTime()))
+                  .arg(reconnect.maxAttempts)
+                  .arg(formatDuration(reconnect.stabilityWindow()))
+            : tr("Reconnect is off: a server whose connection fails or is lost stays Disconnected until you "
+                 "reconnect it.");
+    } else {
+        const HeartbeatPolicy heartbeat = heartbeatPolicy(policy);
+        figures = heartbeat.enabled
+            ? tr("A hung server is detected within %1 (%2 unanswered pings, one every %3, each given %4).")
+                  .arg(formatDuration(hungServerDetectionTime(heartbeat)))
+                  .arg(heartbeat.maxFailures)
+                  .arg(formatDuration(milliseconds(heartbeat.intervalMs)),
+                       formatDuration(milliseconds(heartbeat.timeoutMs)))
+            : tr("Heartbeat is off: a server that hangs without exiting is not noticed.");
     }
-    const HeartbeatPolicy heartbeat = heartbeatPolicy(policy);
-    if (!heartbeat.enabled) {
-        summary->setText(tr("Heartbeat is off: a server that hangs without exiting is not noticed."));
-        return;
-    }
-    summary->setText(tr("A hung server is detected within %1 (%2 unanswered pings, one every %3, each given %4).")
-                         .arg(formatDuration(hungServerDetectionTime(heartbeat)))
-                         .arg(heartbeat.maxFailures)
-                         .arg(formatDuration(milliseconds(heartbeat.intervalMs)),
-                              formatDuration(milliseconds(heartbeat.timeoutMs))));
+    // Greyed, and said in words: figures that do not follow what is typed must not pass for its result.
+    section.summary->setEnabled(!section.invalid);
+    section.summary->setText(section.invalid ? tr("Until the value marked in red is corrected, these figures are "
+                                                  "for the last valid values:\n%1").arg(figures)
+                                             : figures);
 }
 
 QStringList SettingsDialog::serversBrokenByDefaults() const
@@ -379,7 +391,7 @@ QStringList SettingsDialog::serversBrokenByDefaults() const
             const QString prefix = u"server '%1': "_s.arg(scope.server);
             QStringList reasons;
             for (const QString &error : errors)
-                reasons.append(error.startsWith(prefix) ? error.sliced(prefix.size()) : error);
+                reasons.append(inSectionWords(id, error.startsWith(prefix) ? error.sliced(prefix.size()) : error));
             messages.append(tr("Server '%1' has its own %2 settings, and with these defaults they are not valid: %3. "
                                "Change the defaults, or that server's own settings (Settings for: Server: %1); "
                                "saved like this, Tether would stop the server.")
@@ -394,6 +406,7 @@ void SettingsDialog::updateButtons()
     const bool invalid = std::any_of(m_sections.cbegin(), m_sections.cend(), [](const Section &s) { return s.invalid; });
     const QStringList broken = serversBrokenByDefaults();
     showMessage(m_conflicts, broken.join(u'\n'));
+    growToFit(this);
     m_saveButton->setEnabled(!invalid && broken.isEmpty());
     // Another scope's values are shown only once these are right: nothing invalid is hidden away.
     m_scope->setEnabled(!invalid);

@@ -70,6 +70,7 @@ private:
     struct Field
     {
         QString name;
+        QString label; // how messages name it
         QLineEdit *edit = nullptr;
         QLabel *error = nullptr;
     };
@@ -111,7 +112,10 @@ private:
     void save();
     // Judges the fields as typed; shows each message under its field. Returns the judgement.
     Judgement judgeFields(SectionId id);
+    // The figures of the policy in effect: while a field is invalid, the last valid one, and they say so.
     void updateFigures(SectionId id);
+    // A resolver's message in the words of the section's labels.
+    QString inSectionWords(SectionId id, const QString &message) const;
     // One message for each server the edited defaults would make invalid under its own settings.
     QStringList serversBrokenByDefaults() const;
     void updateButtons();

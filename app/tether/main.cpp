@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "singleinstance.h"
 #include "trayicon.h"
 
 #include "common/logging.h"
@@ -11,6 +12,7 @@
 #include <QCloseEvent>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QTableView>
 #include <QTextStream>
 #include <QTimer>
@@ -81,6 +83,26 @@ int main(int argc, char *argv[])
     }
     configureAppLogging();
 
+    // One Tether per user: a second launch hands over to the running one and touches no server.
+    const ConfigSource source = locateConfig(parser.value(u"config"_s));
+    const QString requestedConfig = parser.isSet(u"config"_s) ? QFileInfo(parser.value(u"config"_s)).absoluteFilePath() : QString();
+    InstanceListener instance(instanceSocketPath(),
+                              [&source](const QString &requested) { return answerSecondLaunch(source, requested); });
+    std::optional<LaunchAnswer> running;
+    QString instanceError;
+    if (!instance.claim(requestedConfig, &running, &instanceError)) {
+        QTextStream(stderr) << "tether: " << instanceError << Qt::endl;
+        return 1;
+    }
+    if (running) {
+        if (!running->activated) {
+            QTextStream(stderr) << "tether: " << running->refusal << Qt::endl;
+            return 1;
+        }
+        QTextStream(stdout) << "tether: already running; its window was brought to the front" << Qt::endl;
+        return 0;
+    }
+
     // Each supervised child costs a few file descriptors.
     rlimit files{};
     if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
@@ -88,9 +110,10 @@ int main(int argc, char *argv[])
         setrlimit(RLIMIT_NOFILE, &files);
     }
 
-    ConfigStore config(locateConfig(parser.value(u"config"_s)), programConfigContext());
+    ConfigStore config(source, programConfigContext());
     ServerManager manager;
     MainWindow window(manager, config);
+    QObject::connect(&instance, &InstanceListener::activationRequested, &window, &MainWindow::bringToFront);
     QObject::connect(&config, &ConfigStore::documentChanged, &manager, &ServerManager::applyConfig);
     // Quitting stops every server and waits (bounded) until their processes have exited.
     bool quitting = false;
@@ -98,6 +121,7 @@ int main(int argc, char *argv[])
         if (quitting)
             return;
         quitting = true;
+        instance.stopListening();
         // Tool call dialogs too: nothing stays on screen while the servers stop.
         for (QWidget *widget : QApplication::topLevelWidgets())
             widget->hide();

@@ -35,14 +35,20 @@ const ProgramUsage &tetherUsage()
              "settings; defaults gives every server's reconnect, heartbeat and timeoutMs. ${env:NAME} is replaced "
              "by the environment variable NAME and ${tether:bindir} by the folder of Tether's programs. The README "
              "describes every setting."_s},
+            {u"One Tether per user"_s,
+             u"Started while Tether runs, tether brings the running window to the front and exits 0, supervising "
+             "nothing itself. Given a --config other than the running one's, it says so and exits 1: quit the "
+             "running Tether first. The two meet on $XDG_RUNTIME_DIR/tether.socket."_s},
             {u"Qt options"_s,
              u"Tether also takes the options of every Qt application, such as -platform NAME and -style NAME."_s},
         },
         .exitStatus = {
             {u"0"_s, u"Tether was quit (File > Quit, the tray's Quit, SIGINT, SIGTERM or SIGHUP) and every server has stopped"_s},
-            {u"1"_s, u"the command line was wrong; a line on stderr says why"_s},
+            {u"0"_s, u"Tether was already running and its window was brought to the front"_s},
+            {u"1"_s, u"the command line was wrong, or Tether already runs another config; a line on stderr says why"_s},
         },
         .environment = {
+            {u"XDG_RUNTIME_DIR"_s, u"The folder of the socket that keeps Tether to one instance per user."_s},
             {u"XDG_CONFIG_HOME"_s, u"The folder of the config file and the window's settings (default ~/.config)."_s},
             {u"XDG_DATA_HOME"_s, u"The folder of the log (default ~/.local/share)."_s},
             {u"DISPLAY, WAYLAND_DISPLAY"_s,
@@ -58,6 +64,8 @@ const ProgramUsage &tetherUsage()
              u"The config file, unless --config names another. When it does not exist, the built-in demo "
              "configuration runs: three tether-demo-server processes named demo, flaky and broken."_s},
             {u"$XDG_CONFIG_HOME/tether/window.ini"_s, u"The window's size, splitter and columns."_s},
+            {u"$XDG_RUNTIME_DIR/tether.socket"_s,
+             u"Where the running Tether listens for a second launch; one left by a Tether that was killed is replaced."_s},
             {u"$XDG_DATA_HOME/tether/tether.log"_s,
              u"Tether's log, also written to stderr: three files of 5 MiB at most."_s},
         },

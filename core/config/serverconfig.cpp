@@ -93,6 +93,18 @@ QJsonObject ServerConfig::redacted() const
     return json;
 }
 
+QJsonObject ServerConfig::redactedSource() const
+{
+    QJsonObject json = source;
+    for (const QString &key : {u"env"_s, u"headers"_s}) {
+        if (json.value(key).isObject())
+            json.insert(key, hiddenValues(json.value(key), {}));
+    }
+    if (json.value(u"url"_s).isString())
+        json.insert(u"url"_s, redactedUrl(json.value(u"url"_s).toString()));
+    return json;
+}
+
 QString ServerConfig::describe() const
 {
     const auto written = [this](const QString &key, const QString &resolved) {

@@ -58,6 +58,9 @@ struct ServerConfig
     bool sameSettings(const ServerConfig &other) const;
     // What the window and the log may show: env and header values replaced by "••••••".
     QJsonObject redacted() const;
+    // The entry as the file gives it (`source`, no defaults filled in), hidden the same way:
+    // env and header values, and a url's user info and query values.
+    QJsonObject redactedSource() const;
     // "stdio: node server.js" or "http: https://…"
     QString describe() const;
     // The url as written, with its user info and query values hidden: what messages may show.

@@ -1,4 +1,5 @@
 #include "connectionsupervisor.h"
+#include "failurecause.h"
 
 #include "common/displaytext.h"
 #include "common/duration.h"
@@ -89,6 +90,7 @@ ServerStatus ConnectionSupervisor::status() const
     status.connectedSince = m_connectedSince;
     status.heartbeatMisses = m_heartbeat.misses();
     status.lastError = m_lastError;
+    status.cause = m_cause;
     status.lastExitCode = m_lastExitCode;
     status.lastExitSignal = m_lastExitSignal;
     status.lastStderrTail = m_lastStderrTail;
@@ -346,6 +348,7 @@ void ConnectionSupervisor::onToolsRegistered(const ToolSyncQueue::Job &job, cons
         spdlog::info("{}: connected with {} tools", label(), toolCount);
     }
     // Starting -> Connected
+    m_cause.clear();
     apply(m_core.connected(now), recovering ? u"recovered"_s : u"connected"_s);
     m_heartbeat.start();
     if (const auto stable = m_core.stableAt())
@@ -384,10 +387,27 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
     McpClientSession *session = generation->session.get();
     // Starting -> Retrying | Failed | Disconnected ("connection failed"),
     // Connected -> Reconnecting | Failed | Disconnected ("connection lost")
-    const SupervisorDecision decision = established ? m_core.connectionLost(now) : m_core.attemptFailed(now);
+    FailureFacts facts;
+    facts.error = reason;
+    if (const std::optional<TransportClosure> &closure = session->transportClosure()) {
+        facts.program = closure->program;
+        facts.startErrno = closure->startErrno;
+        facts.exitCode = closure->exitCode;
+        facts.exitSignal = closure->exitSignal;
+        facts.lastStderrLine = closure->lastStderrLine();
+    }
+    const FailureCause cause = failureCause(facts);
+    m_cause = cause.text();
+    const SupervisorDecision decision = !cause.retryable ? m_core.unfixableFailure(now)
+                                        : established    ? m_core.connectionLost(now)
+                                                         : m_core.attemptFailed(now);
     const QString what = (established ? u"connection lost: "_s : u"connection failed: "_s) + reason;
     switch (decision.action) {
     case SupervisorDecision::Action::GiveUp:
+        if (!cause.retryable) {
+            apply(decision, u"%1; not retried, since no retry can fix %2"_s.arg(what, cause.summary));
+            break;
+        }
         apply(decision, u"gave up after %1 attempt%2; last error: %3"_s.arg(m_core.attempt())
                             .arg(m_core.attempt() == 1 ? u""_s : u"s"_s, what));
         break;

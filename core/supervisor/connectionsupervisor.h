@@ -150,6 +150,7 @@ private:
     QString m_transportDescription;
     QString m_reason;
     QString m_lastError;
+    QString m_cause; // of the last failure, in a few words; cleared once connected
     std::optional<int> m_lastExitCode;
     std::optional<int> m_lastExitSignal;
     QStringList m_lastStderrTail;

@@ -28,6 +28,9 @@ struct ServerStatus
     QDateTime connectedSince;   // invalid unless Connected
     int heartbeatMisses = 0;    // pings in a row without an answer; a warning while Connected
     QString lastError;
+    // The cause of the last failure in a few words with what to do ("command not found: x
+    // (install it, …)"); empty while nothing has failed since the last connection.
+    QString cause;
     std::optional<int> lastExitCode;   // of the last generation that ended
     std::optional<int> lastExitSignal;
     QStringList lastStderrTail; // the last stderr lines of the last generation that ended

@@ -82,6 +82,22 @@ SupervisorDecision SupervisorCore::connectionLost(SteadyClock::time_point now)
     return failure(now, true);
 }
 
+SupervisorDecision SupervisorCore::unfixableFailure(SteadyClock::time_point now)
+{
+    if (m_state != ServerState::Starting && m_state != ServerState::Connected)
+        return {SupervisorDecision::Action::None, m_state, {}};
+    if (!m_policy.enabled)
+        return failure(now, m_state == ServerState::Connected);
+    // Starting | Connected -> Failed, the budget untouched
+    m_connectedAt.reset();
+    if (!m_inOutage) {
+        m_inOutage = true;
+        m_outageStartedAt = now;
+    }
+    m_state = ServerState::Failed;
+    return {SupervisorDecision::Action::GiveUp, m_state, {}};
+}
+
 SupervisorDecision SupervisorCore::failure(SteadyClock::time_point now, bool wasEstablished)
 {
     m_connectedAt.reset();

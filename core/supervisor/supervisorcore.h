@@ -53,6 +53,10 @@ public:
     SupervisorDecision attemptFailed(SteadyClock::time_point now);
     // An established connection ended.
     SupervisorDecision connectionLost(SteadyClock::time_point now);
+    // The attempt in progress failed, or the connection ended, for a cause no retry can fix
+    // (failureCause's retryable is false): Failed at once, no retry spent; Disconnected as any
+    // failure when reconnect is off.
+    SupervisorDecision unfixableFailure(SteadyClock::time_point now);
     // Ends the outage once the connection has been up for the stability window. True if it did.
     bool checkStability(SteadyClock::time_point now);
     // The previous generation never reported closed: reconnecting could run two copies at once.

@@ -39,6 +39,7 @@ StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions
     // The escalation graces are promised to servers: never cut them short.
     m_closeTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_closeTimer, &QTimer::timeout, this, &StdioTransport::onCloseTimer);
+    m_closure.program = m_command.program;
     m_stdoutEndTimer.setSingleShot(true);
     m_stdoutEndTimer.setInterval(options.stdoutEndGrace);
     connect(&m_stdoutEndTimer, &QTimer::timeout, this, &StdioTransport::onStdoutEnded);
@@ -145,7 +146,8 @@ void StdioTransport::readLauncherReport()
         m_processId = words.last().toLongLong();
     } else if (words.size() == 2 && words.first() == "failed") {
         m_startFailed = true;
-        m_closure.error = u"could not start '%1': %2"_s.arg(m_command.program, qt_error_string(words.last().toInt()));
+        m_closure.startErrno = words.last().toInt();
+        m_closure.error = u"could not start '%1': %2"_s.arg(m_command.program, qt_error_string(*m_closure.startErrno));
     }
     closeLauncherReport();
 }

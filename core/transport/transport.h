@@ -19,6 +19,8 @@ struct TransportClosure
     std::optional<int> exitCode;
     std::optional<int> exitSignal;
     QStringList stderrTail;     // the last lines the server wrote to stderr
+    std::optional<int> startErrno; // stdio: the program could not be started, with this errno of its exec
+    QString program;            // stdio: the program that was (or could not be) started
 
     QString lastStderrLine() const { return stderrTail.isEmpty() ? QString() : stderrTail.last(); }
     // One line for people: "process exited with code 3", "protocol error: …; process killed by SIGKILL".

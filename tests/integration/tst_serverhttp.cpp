@@ -4,6 +4,7 @@
 #include "manager/servermanager.h"
 #include "session/mcpclientsession.h"
 #include "support/awaitreply.h"
+#include "support/httpfixture.h"
 #include "support/openready.h"
 #include "support/stopallandwait.h"
 #include "support/testprocess.h"
@@ -190,6 +191,38 @@ private slots:
         QSignalSpy closed(&client, &McpClientSession::closed);
         client.close();
         QTRY_COMPARE(closed.size(), 1);
+    }
+
+    // Credentials the server refuses are not fixed by asking again: Failed after one attempt,
+    // with the cause first, and the server asked once.
+    void refusedCredentialsAreNotRetried_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("cause");
+        QTest::newRow("401") << 401 << u"HTTP 401: needs a token (set \"Authorization\" in the server's \"headers\")"_s;
+        QTest::newRow("403") << 403 << u"HTTP 403: access refused (check the token in the server's \"headers\")"_s;
+    }
+
+    void refusedCredentialsAreNotRetried()
+    {
+        QFETCH(int, status);
+        QFETCH(QString, cause);
+        HttpFixture fixture;
+        fixture.setHandler([status](const FixtureRequest &) {
+            return FixtureReply{status, {{"WWW-Authenticate", "Bearer realm=\"mcp\""}}, {}};
+        });
+        ServerManager manager;
+        manager.applyConfig(restartingServerConfig(fixture.url(), QJsonObject{{u"enabled"_s, false}}));
+        manager.startAll();
+        QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"remote"_s)->state, ServerState::Failed, 10000);
+        const ServerStatus failed = *manager.status(u"remote"_s);
+        QCOMPARE(failed.cause, cause);
+        QCOMPARE(failed.generation, quint64(1));
+        QCOMPARE(failed.attempt, 0);
+        QVERIFY2(failed.reason.contains(u"not retried"_s) && failed.reason.contains(u"HTTP %1"_s.arg(status)),
+                 qPrintable(failed.reason));
+        QCOMPARE(fixture.posts(u"initialize"_s).size(), 1);
+        QVERIFY(stopAllAndWait(manager));
     }
 
     void managerRecoversWithANewSessionAfterAServerRestart()

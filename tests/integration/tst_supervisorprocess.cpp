@@ -1,6 +1,7 @@
 // The connection supervisor against real tether-demo-server processes.
 #include "supervisor/connectionsupervisor.h"
 #include "support/awaitreply.h"
+#include "support/testfiles.h"
 #include "support/testprocess.h"
 
 #include <QSignalSpy>
@@ -21,8 +22,17 @@ struct Supervised
 {
     explicit Supervised(const QStringList &demoArguments, SupervisorSettings settings = quickSettings(),
                         StdioTransportOptions transportOptions = QuickClose)
+        : Supervised(demoServer(demoArguments), settings, transportOptions)
+    {}
+
+    // Any program, not only the demo server.
+    static std::unique_ptr<Supervised> running(const StdioServerCommand &command)
     {
-        const StdioServerCommand command = demoServer(demoArguments);
+        return std::make_unique<Supervised>(command, quickSettings(), QuickClose);
+    }
+
+    Supervised(const StdioServerCommand &command, SupervisorSettings settings, StdioTransportOptions transportOptions)
+    {
         supervisor = std::make_unique<ConnectionSupervisor>(
             u"demo"_s, [command, transportOptions] { return std::make_unique<StdioTransport>(command, transportOptions); },
             settings, &registry);
@@ -208,6 +218,51 @@ private slots:
         QVERIFY2(status.reason.contains(u"gave up after 5 attempts"_s), qPrintable(status.reason));
         QCOMPARE(status.toolCount, 0);
         QCOMPARE(s.registry.count(), 0);
+    }
+
+    // A program that is missing or cannot run: no retry can fix it, so the server fails at once,
+    // its budget untouched, and says why in a few words.
+    void unfixableFailuresAreNotRetried_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QString>("cause");
+        static QTemporaryDir dir;
+        const QString notExecutable = dir.filePath(u"github-mcp-server"_s);
+        writeFile(notExecutable, "#!/bin/sh\n");
+        QTest::newRow("not found") << u"/nonexistent/github-mcp-server"_s
+                                   << u"command not found: /nonexistent/github-mcp-server (install it, or correct \"command\" in the config)"_s;
+        QTest::newRow("not executable") << notExecutable
+                                        << u"not an executable program: %1 (make it executable (chmod +x), or correct "
+                                           "\"command\" in the config)"_s.arg(notExecutable);
+    }
+
+    void unfixableFailuresAreNotRetried()
+    {
+        QFETCH(QString, program);
+        QFETCH(QString, cause);
+        const std::unique_ptr<Supervised> supervised = Supervised::running(StdioServerCommand{program, {}, {}, {}, {}});
+        Supervised &s = *supervised;
+        s.supervisor->start();
+        QVERIFY(s.waitFor(ServerState::Failed));
+        const ServerStatus status = s.supervisor->status();
+        QCOMPARE(s.stateHistory(), (QList<ServerState>{ServerState::Starting, ServerState::Failed}));
+        QCOMPARE(status.generation, quint64(1));
+        QCOMPARE(status.attempt, 0);
+        QCOMPARE(status.cause, cause);
+        QVERIFY2(status.reason.contains(u"not retried, since no retry can fix"_s), qPrintable(status.reason));
+        QVERIFY2(status.reason.contains(u"could not start"_s), qPrintable(status.reason)); // the whole story stays
+    }
+
+    // A server that exits is retried as before; its cause reads as its exit and what it said last.
+    void aFailureSaysItsCauseFirst()
+    {
+        Supervised s({u"--fail-at-startup"_s});
+        s.supervisor->start();
+        QVERIFY(s.waitFor(ServerState::Retrying));
+        QCOMPARE(s.supervisor->status().cause, u"exited with code 3: demo: refusing to start (--fail-at-startup)"_s);
+        QVERIFY(s.waitFor(ServerState::Failed, 20000));
+        QCOMPARE(s.supervisor->status().generation, quint64(6)); // 1 + maxAttempts: the budget, as the spec counts it
+        QCOMPARE(s.supervisor->status().cause, u"exited with code 3: demo: refusing to start (--fail-at-startup)"_s);
     }
 
     void stopDuringAnOutageStopsAtOnce()

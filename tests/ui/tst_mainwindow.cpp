@@ -17,6 +17,8 @@
 #include <QAction>
 #include <QLabel>
 #include <QApplication>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QMessageBox>
 #include <QSignalSpy>
@@ -33,6 +35,7 @@ using namespace Tether;
 using namespace Tether::Testing;
 
 Q_DECLARE_METATYPE(Tether::ServerState)
+Q_DECLARE_METATYPE(Tether::TrayNotice)
 
 namespace {
 
@@ -253,6 +256,33 @@ private slots:
         QCOMPARE(summaryText({status(u"a"_s, ServerState::Stopped)}), u"1 server: 1 stopped"_s);
     }
 
+    // Last event leads with the cause while a server fails; the whole reason is in the tooltip.
+    void lastEventShowsTheCauseFirst()
+    {
+        ServerStatus failed = status(u"github"_s, ServerState::Failed);
+        failed.reason = u"connection failed: could not start 'github-mcp-server': No such file or directory; not retried, "
+                        "since no retry can fix command not found: github-mcp-server"_s;
+        failed.cause = u"command not found: github-mcp-server (install it, or correct \"command\" in the config)"_s;
+        QCOMPARE(ServerTableModel::lastEventText(failed), failed.cause);
+        ServerTableModel model;
+        model.setStatuses({failed});
+        const QModelIndex lastEvent = model.index(0, ServerTableModel::LastEvent);
+        QCOMPARE(lastEvent.data().toString(), failed.cause);
+        const QString tip = lastEvent.data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(failed.cause) && tip.contains(failed.reason), qPrintable(tip));
+
+        // Connected again, the row says so; the cause of the past failure is for Details.
+        ServerStatus connected = failed;
+        connected.state = ServerState::Connected;
+        connected.reason = u"connected"_s;
+        QCOMPARE(ServerTableModel::lastEventText(connected), u"connected"_s);
+        for (const ServerState state : {ServerState::Retrying, ServerState::Reconnecting, ServerState::Disconnected}) {
+            ServerStatus failing = failed;
+            failing.state = state;
+            QCOMPARE(ServerTableModel::lastEventText(failing), failed.cause);
+        }
+    }
+
     void trayShowsTheWorstState()
     {
         QCOMPARE(aggregateState({}), ServerState::Stopped);
@@ -266,6 +296,65 @@ private slots:
         ServerStatus invalid = status(u"x"_s, ServerState::Failed);
         invalid.configErrors = QStringList{u"bad"_s};
         QCOMPARE(aggregateState({invalid, status(u"a"_s, ServerState::Connected)}), ServerState::Connected);
+    }
+
+    // One notice for servers that fail together: by name, so that a broken config is not a flood.
+    void failureNoticesAreGrouped()
+    {
+        ServerStatus a = status(u"a"_s, ServerState::Failed);
+        a.reason = u"gave up after 3 attempts: exited with code 3"_s;
+        QCOMPARE(failureNotice({a}), (TrayNotice{u"a failed"_s, a.reason}));
+        a.cause = u"exited with code 3: refusing to start"_s; // the cause first, as in the table
+        QCOMPARE(failureNotice({a}), (TrayNotice{u"a failed"_s, a.cause}));
+        const TrayNotice three = failureNotice({a, status(u"b"_s, ServerState::Failed), status(u"c"_s, ServerState::Failed)});
+        QCOMPARE(three.title, u"3 servers failed: a, b, c"_s);
+        QVERIFY2(three.message.startsWith(u"Open Tether to see why"_s), qPrintable(three.message));
+    }
+
+    void trayGroupsFailuresThatComeTogether()
+    {
+        const QJsonObject failing = demoEntry({{u"args"_s, QJsonArray{u"--fail-at-startup"_s}},
+                                               {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 50}, {u"maxDelayMs"_s, 50},
+                                                                            {u"maxAttempts"_s, 1}, {u"jitter"_s, 0}}}});
+        ConfigFixture fixture({{u"a"_s, failing}, {u"b"_s, failing}, {u"c"_s, failing}, {u"healthy"_s, demoEntry()}});
+        MainWindow window(fixture.manager, fixture.store);
+        TrayIcon tray(fixture.manager, &window);
+        QSignalSpy notices(&tray, &TrayIcon::noticeShown);
+        fixture.store.load();
+        for (const QString &name : {u"a"_s, u"b"_s, u"c"_s})
+            QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(name)->state == ServerState::Failed, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(notices.size(), 1, 2 * int(TrayIcon::FailureGroupingWindow.count()) + 1000);
+        const TrayNotice notice = notices.first().first().value<TrayNotice>();
+        QVERIFY2(notice.title.startsWith(u"3 servers failed: "_s), qPrintable(notice.title));
+        for (const QString &name : {u"a"_s, u"b"_s, u"c"_s})
+            QVERIFY2(notice.title.contains(name), qPrintable(notice.title));
+        QVERIFY2(!notice.title.contains(u"healthy"_s), qPrintable(notice.title));
+        QVERIFY(stopAllAndWait(fixture.manager));
+        QCOMPARE(notices.size(), 1);
+    }
+
+    // Closing the window leaves Tether in the tray: it says so the first time, and never again.
+    void closingToTheTraySaysSoOnce()
+    {
+        MainWindow::windowSettings().remove(u"closedToTrayTold"_s);
+        ConfigFixture fixture({});
+        for (int run = 0; run < 2; ++run) { // the second as after a restart of Tether
+            MainWindow window(fixture.manager, fixture.store);
+            TrayIcon tray(fixture.manager, &window);
+            tray.show();
+            QSignalSpy notices(&tray, &TrayIcon::noticeShown);
+            for (int close = 0; close < 2; ++close) {
+                window.show();
+                window.close();
+                QVERIFY(!window.isVisible());
+            }
+            QCOMPARE(notices.size(), run == 0 ? 1 : 0);
+            if (run == 0) {
+                const TrayNotice notice = notices.first().first().value<TrayNotice>();
+                QCOMPARE(notice.title, u"Tether is still running"_s);
+                QVERIFY2(notice.message.contains(u"Quit"_s), qPrintable(notice.message));
+            }
+        }
     }
 
     void windowDrivesRealServers()
@@ -476,6 +565,38 @@ private slots:
 
         QVERIFY(stopAllAndWait(fixture.manager));
         QTRY_VERIFY(!callTool->isEnabled());
+    }
+
+    // The Config tab names the built-in config in words, not by its resource path, and shows a
+    // server's entry as the file gives it, in its order; what the defaults fill in is marked apart.
+    void configTabShowsTheEntryAsWritten()
+    {
+        QTemporaryDir dir;
+        ServerManager manager;
+        const ConfigContext context{systemEnvironment(), QFileInfo(demoServer().program).absolutePath()};
+        ConfigStore store({QString::fromUtf16(EmbeddedConfigPath), true}, context, dir.filePath(u"servers.json"_s));
+        QObject::connect(&store, &ConfigStore::documentChanged, &manager, &ServerManager::applyConfig);
+        MainWindow window(manager, store);
+        store.load();
+        window.show();
+        QTRY_VERIFY(manager.status(u"flaky"_s).has_value());
+        window.selectServer(u"flaky"_s);
+
+        const QString config = namedChild<QPlainTextEdit>(window, u"serverConfig"_s)->toPlainText();
+        QVERIFY2(config.startsWith(u"From the built-in example config, not yet a file: the first edit saves it as %1"_s
+                                       .arg(dir.filePath(u"servers.json"_s))), qPrintable(config));
+        QVERIFY2(!config.contains(u":/"_s), qPrintable(config));
+        const qsizetype effect = config.indexOf(u"In effect, with the defaults filling in what the entry leaves out:"_s);
+        QVERIFY2(effect > 0, qPrintable(config));
+        const QString written = config.sliced(0, effect);
+        const QString inEffect = config.sliced(effect);
+        QVERIFY2(written.contains(u"\"command\": \"${tether:bindir}/tether-demo-server\""_s), qPrintable(written));
+        QVERIFY2(written.indexOf(u"\"command\""_s) < written.indexOf(u"\"args\""_s), qPrintable(written)); // the file's order
+        QVERIFY2(written.contains(u"\"initialDelayMs\": 500"_s) && written.contains(u"\"maxDelayMs\": 5000"_s), qPrintable(written));
+        for (const QString &filledIn : {u"maxAttempts"_s, u"jitter"_s, u"heartbeat"_s, u"timeoutMs"_s, u"pool"_s})
+            QVERIFY2(!written.contains(filledIn) && inEffect.contains(filledIn), qPrintable(filledIn + u'\n' + config));
+        QVERIFY2(inEffect.contains(u"\"maxAttempts\": 10"_s), qPrintable(inEffect));
+        QVERIFY(stopAllAndWait(manager));
     }
 
     void configTabWarnsOfAKeyWrittenTwice()

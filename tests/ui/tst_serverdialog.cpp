@@ -16,7 +16,6 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QPushButton>
 #include <QTest>
 
@@ -166,19 +165,19 @@ private slots:
 
         const QString stdio = u"stdio"_s;
         const QString http = u"http"_s;
-        QTest::newRow("empty name") << stdio << u"name"_s << QString() << Field::Name << u"has an empty name"_s;
-        QTest::newRow("blank name") << stdio << u"name"_s << u"   "_s << Field::Name << u"has an empty name"_s;
+        QTest::newRow("empty name") << stdio << u"name"_s << QString() << Field::Name << u"The server has an empty name"_s;
+        QTest::newRow("blank name") << stdio << u"name"_s << u"   "_s << Field::Name << u"The server has an empty name"_s;
         QTest::newRow("name of another server") << stdio << u"name"_s << u"demo"_s << Field::Name
                                                 << u"A server named \"demo\" already exists"_s;
-        QTest::newRow("empty command") << stdio << u"command"_s << QString() << Field::Command << u"is empty"_s;
+        QTest::newRow("empty command") << stdio << u"command"_s << QString() << Field::Command << u"Command is empty"_s;
         QTest::newRow("unknown variable in command") << stdio << u"command"_s << u"${tether:home}/server"_s
-                                                     << Field::Command << u"Tether cannot expand"_s;
+                                                     << Field::Command << u"Command uses ${tether:home}, which Tether cannot expand"_s;
         QTest::newRow("unterminated quote") << stdio << u"arguments"_s << u"--root 'My Documents"_s
                                             << Field::Arguments << u"unterminated ' quote"_s;
         QTest::newRow("unset variable in arguments") << stdio << u"arguments"_s << u"--token ${env:NOT_SET_X}"_s
-                                                     << Field::Arguments << u"NOT_SET_X is not set"_s;
+                                                     << Field::Arguments << u"Argument 2 uses ${env:NOT_SET_X}, but NOT_SET_X is not set"_s;
         QTest::newRow("unset variable in env") << stdio << u"environment"_s << u"API_KEY|${env:NOT_SET_X}"_s
-                                               << Field::Environment << u"NOT_SET_X is not set"_s;
+                                               << Field::Environment << u"Environment variable \"API_KEY\" uses ${env:NOT_SET_X}, but NOT_SET_X is not set"_s;
         QTest::newRow("env name with =") << stdio << u"environment"_s << u"A=B|1"_s << Field::Environment
                                          << u"not a valid environment variable name"_s;
         QTest::newRow("env value without name") << stdio << u"environment"_s << u"|1"_s << Field::Environment
@@ -187,7 +186,7 @@ private slots:
                                         << u"\"DEBUG\" is given twice"_s;
         QTest::newRow("unclosed variable in cwd") << stdio << u"workingDirectory"_s << u"${env:HOME"_s
                                                   << Field::WorkingDirectory << u"without a closing"_s;
-        QTest::newRow("empty url") << http << u"url"_s << QString() << Field::Url << u"is empty"_s;
+        QTest::newRow("empty url") << http << u"url"_s << QString() << Field::Url << u"URL is empty"_s;
         QTest::newRow("url without scheme") << http << u"url"_s << u"example.com/mcp"_s << Field::Url
                                             << u"is not an http or https URL"_s;
         QTest::newRow("ftp url") << http << u"url"_s << u"ftp://example.com/mcp"_s << Field::Url
@@ -200,7 +199,8 @@ private slots:
                                                    << u"not a valid header name"_s;
         QTest::newRow("unset variable in header") << http << u"headers"_s << u"Authorization|Bearer ${env:NOT_SET_X}"_s
                                                   << Field::Headers << u"NOT_SET_X is not set"_s;
-        QTest::newRow("timeout too short") << stdio << u"timeout"_s << u"500"_s << Field::Timeout << u"out of range"_s;
+        QTest::newRow("timeout too short") << stdio << u"timeout"_s << u"500"_s << Field::Timeout
+                                           << u"Request timeout (500) is out of range"_s;
         QTest::newRow("timeout not whole") << http << u"timeout"_s << u"1500.5"_s << Field::Timeout << u"out of range"_s;
         QTest::newRow("timeout not a number") << stdio << u"timeout"_s << u"soon"_s << Field::Timeout
                                               << u"is not a number"_s;
@@ -230,14 +230,86 @@ private slots:
         const QString shownMessages = dialog.messages(expectedField).join(u'\n');
         QVERIFY2(shownMessages.contains(messagePart), qPrintable(shownMessages));
         QVERIFY2(!shownMessages.contains(ConfigPath), qPrintable(shownMessages)); // the file is known here
+        // In the words of the form, not the file's: no JSON path, no "key = value".
+        QVERIFY2(!shownMessages.contains(u"mcpServers"_s) && !shownMessages.contains(u" = "_s), qPrintable(shownMessages));
         QVERIFY2(dialog.messages(Field::Other).isEmpty(), qPrintable(dialog.messages(Field::Other).join(u'\n')));
-        auto *label = namedChild<QLabel>(dialog, field + u"Message"_s);
+        auto *label = namedChild<QLabel>(dialog, u"messages"_s);
         QVERIFY(label->isVisibleTo(&dialog));
         QCOMPARE(label->text(), shownMessages);
         QVERIFY(!dialog.isEntryValid());
         QVERIFY(!okButton(dialog)->isEnabled());
         // A secret never appears in a message.
         QVERIFY(!shownMessages.contains(u"s3cr3t"_s));
+    }
+
+    // An empty form is not wrong yet: it says what to fill in, in plain words, and Add waits. A
+    // field's messages appear once it has been changed.
+    void anUntouchedFormShowsAHintNotErrors()
+    {
+        ServerDialog dialog(document(OneServer), QString(), context());
+        auto *messages = namedChild<QLabel>(dialog, u"messages"_s);
+        auto *hint = namedChild<QLabel>(dialog, u"hint"_s);
+        QVERIFY(!okButton(dialog)->isEnabled());
+        QCOMPARE(okButton(dialog)->text(), u"A&dd"_s);
+        QVERIFY2(messages->isHidden(), qPrintable(messages->text()));
+        for (const Field field : {Field::Name, Field::Command, Field::Other})
+            QVERIFY(dialog.messages(field).isEmpty());
+        QVERIFY(hint->isVisibleTo(&dialog));
+        QCOMPARE(hint->text(), u"To add the server, fill in: Name, Command."_s);
+        QVERIFY(hint->palette().color(QPalette::WindowText) == dialog.palette().color(QPalette::WindowText));
+
+        edit(dialog, u"name"_s)->setText(u"files"_s);
+        QCOMPARE(hint->text(), u"To add the server, fill in: Command."_s);
+        QVERIFY(messages->isHidden());
+        chooseTransport(dialog, u"http"_s);
+        QCOMPARE(hint->text(), u"To add the server, fill in: URL."_s);
+        chooseTransport(dialog, u"stdio"_s);
+        edit(dialog, u"command"_s)->setText(u"npx"_s);
+        QVERIFY(hint->isHidden());
+        QVERIFY(okButton(dialog)->isEnabled());
+
+        // Emptied again, a field is wrong, and says so by its label.
+        edit(dialog, u"command"_s)->clear();
+        QVERIFY(!okButton(dialog)->isEnabled());
+        QVERIFY(messages->isVisibleTo(&dialog));
+        QVERIFY2(messages->text().startsWith(u"Command is empty: "_s), qPrintable(messages->text()));
+        edit(dialog, u"name"_s)->clear();
+        QVERIFY2(messages->text().startsWith(u"The server has an empty name: give the server a name"_s), qPrintable(messages->text()));
+    }
+
+    // Messages come and go in an area of their own: no field moves, and the dialog keeps its size.
+    void fieldsStayInPlaceAsMessagesComeAndGo()
+    {
+        ServerDialog dialog(document(OneServer), QString(), context());
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const QStringList fields{u"name"_s, u"transport"_s, u"command"_s, u"arguments"_s, u"environment"_s,
+                                 u"workingDirectory"_s, u"timeout"_s, u"enabled"_s};
+        const auto places = [&] {
+            QApplication::processEvents();
+            QList<QRect> rects{QRect(QPoint(), dialog.size()), okButton(dialog)->geometry()};
+            for (const QString &name : fields) {
+                const QWidget *widget = namedChild<QWidget>(dialog, name);
+                rects.append(QRect(widget->mapTo(&dialog, QPoint()), widget->size()));
+            }
+            return rects;
+        };
+        const QList<QRect> before = places();
+        edit(dialog, u"name"_s)->setText(u"demo"_s); // taken
+        edit(dialog, u"command"_s)->setText(u"${tether:home}/server"_s);
+        edit(dialog, u"arguments"_s)->setText(u"--root 'My Documents --token ${env:NOT_SET_X}"_s);
+        edit(dialog, u"timeout"_s)->setText(u"soon"_s);
+        QCOMPARE(dialog.messages(Field::Name).size(), 1);
+        QCOMPARE(dialog.messages(Field::Command).size(), 1);
+        QVERIFY(!dialog.messages(Field::Arguments).isEmpty());
+        QCOMPARE(dialog.messages(Field::Timeout).size(), 1);
+        QCOMPARE(places(), before);
+        edit(dialog, u"name"_s)->setText(u"files"_s);
+        edit(dialog, u"command"_s)->setText(u"npx"_s);
+        edit(dialog, u"arguments"_s)->clear();
+        edit(dialog, u"timeout"_s)->clear();
+        QVERIFY(dialog.isEntryValid());
+        QCOMPARE(places(), before);
     }
 
     void messagesGoAwayWhenFixed()
@@ -249,7 +321,7 @@ private slots:
         QVERIFY(!okButton(dialog)->isEnabled());
         edit(dialog, u"name"_s)->setText(u"demo-2"_s);
         QVERIFY(dialog.messages(Field::Name).isEmpty());
-        QVERIFY(!namedChild<QLabel>(dialog, u"nameMessage"_s)->isVisibleTo(&dialog));
+        QVERIFY(!namedChild<QLabel>(dialog, u"messages"_s)->isVisibleTo(&dialog));
         QVERIFY(okButton(dialog)->isEnabled());
     }
 
@@ -261,10 +333,10 @@ private slots:
         QVERIFY(!okButton(dialog)->isEnabled());
         const QStringList other = dialog.messages(Field::Other);
         QCOMPARE(other.size(), 1);
-        QVERIFY2(other.first().contains(u"maxAttempts"_s), qPrintable(other.first()));
-        auto *list = namedChild<QListWidget>(dialog, u"otherProblems"_s);
-        QVERIFY(list->isVisibleTo(&dialog));
-        QCOMPARE(list->count(), 1);
+        QVERIFY2(other.first().startsWith(u"Reconnect setting \"maxAttempts\" (-1) is out of range"_s), qPrintable(other.first()));
+        auto *messages = namedChild<QLabel>(dialog, u"messages"_s);
+        QVERIFY(messages->isVisibleTo(&dialog));
+        QCOMPARE(messages->text(), other.first());
     }
 
     void editKeepsWhatItDoesNotShow()
@@ -443,8 +515,9 @@ private slots:
     void messagesFollowThePalette()
     {
         ServerDialog dialog(document(OneServer), QString(), context());
-        const QLabel *message = namedChild<QLabel>(dialog, u"nameMessage"_s);
-        QVERIFY(!message->isHidden()); // no name yet
+        edit(dialog, u"name"_s)->setText(u"demo"_s);
+        const QLabel *message = namedChild<QLabel>(dialog, u"messages"_s);
+        QVERIFY(!message->isHidden()); // a name taken
         const auto colour = [message] { return message->palette().color(QPalette::WindowText); };
         const QPalette light = dialog.palette();
         QVERIFY(light.color(QPalette::Window).lightness() >= 128);

@@ -181,41 +181,42 @@ private slots:
         const QString failures = u"heartbeat.maxFailures"_s;
         const QString wholeDelay = u"it must be a whole number from 0 to 3600000"_s;
 
-        row("initial delay negative", initial, u"-1"_s, initial, u"reconnect.initialDelayMs = -1 is out of range: "_s + wholeDelay);
-        row("initial delay too long", initial, u"3600001"_s, initial, u"= 3600001 is out of range: "_s + wholeDelay);
-        row("initial delay fraction", initial, u"1.5"_s, initial, u"= 1.5 is out of range: "_s + wholeDelay);
-        row("initial delay not a number", initial, u"soon"_s, initial, u"= \"soon\" is not a number: "_s + wholeDelay);
-        row("initial delay empty", initial, QString(), initial, u"= \"\" is not a number"_s);
+        // In the labels' words, never the config's keys.
+        row("initial delay negative", initial, u"-1"_s, initial, u"First delay (-1) is out of range: "_s + wholeDelay);
+        row("initial delay too long", initial, u"3600001"_s, initial, u"First delay (3600001) is out of range: "_s + wholeDelay);
+        row("initial delay fraction", initial, u"1.5"_s, initial, u"First delay (1.5) is out of range: "_s + wholeDelay);
+        row("initial delay not a number", initial, u"soon"_s, initial, u"First delay (\"soon\") is not a number: "_s + wholeDelay);
+        row("initial delay empty", initial, QString(), initial, u"First delay is empty: "_s + wholeDelay);
         row("initial delay over the longest", initial, u"40000"_s, maxDelay,
-            u"reconnect.maxDelayMs = 30000 is less than reconnect.initialDelayMs = 40000"_s);
-        row("max delay negative", maxDelay, u"-5"_s, maxDelay, u"reconnect.maxDelayMs = -5 is out of range: it must be a whole number from 0 to 86400000"_s);
-        row("max delay too long", maxDelay, u"86400001"_s, maxDelay, u"= 86400001 is out of range"_s);
-        row("max delay fraction", maxDelay, u"2.5"_s, maxDelay, u"= 2.5 is out of range"_s);
+            u"Longest delay (30000) is less than First delay (40000)"_s);
+        row("max delay negative", maxDelay, u"-5"_s, maxDelay, u"Longest delay (-5) is out of range: it must be a whole number from 0 to 86400000"_s);
+        row("max delay too long", maxDelay, u"86400001"_s, maxDelay, u"Longest delay (86400001) is out of range"_s);
+        row("max delay fraction", maxDelay, u"2.5"_s, maxDelay, u"Longest delay (2.5) is out of range"_s);
         row("max delay under the first", maxDelay, u"100"_s, maxDelay,
-            u"reconnect.maxDelayMs = 100 is less than reconnect.initialDelayMs = 500: the longest delay must be at least the first one"_s);
-        row("attempts zero", attempts, u"0"_s, attempts, u"reconnect.maxAttempts = 0 is out of range: it must be a whole number from 1 to 1000"_s);
-        row("attempts negative", attempts, u"-1"_s, attempts, u"reconnect.maxAttempts = -1 is out of range"_s);
-        row("attempts too many", attempts, u"1001"_s, attempts, u"reconnect.maxAttempts = 1001 is out of range"_s);
-        row("attempts fraction", attempts, u"2.5"_s, attempts, u"reconnect.maxAttempts = 2.5 is out of range"_s);
-        row("attempts not a number", attempts, u"many"_s, attempts, u"reconnect.maxAttempts = \"many\" is not a number"_s);
-        row("jitter negative", jitter, u"-0.1"_s, jitter, u"reconnect.jitter = -0.1 is out of range: it must be a number from 0 to 1"_s);
-        row("jitter over one", jitter, u"1.5"_s, jitter, u"reconnect.jitter = 1.5 is out of range"_s);
-        row("jitter not a number", jitter, u"some"_s, jitter, u"reconnect.jitter = \"some\" is not a number"_s);
-        row("interval too short", interval, u"99"_s, interval, u"heartbeat.intervalMs = 99 is out of range: it must be a whole number from 100 to 86400000"_s);
-        row("interval too long", interval, u"86400001"_s, interval, u"heartbeat.intervalMs = 86400001 is out of range"_s);
-        row("interval fraction", interval, u"1000.5"_s, interval, u"heartbeat.intervalMs = 1000.5 is out of range"_s);
-        row("interval not a number", interval, u"often"_s, interval, u"heartbeat.intervalMs = \"often\" is not a number"_s);
+            u"Longest delay (100) is less than First delay (500): the longest delay must be at least the first one"_s);
+        row("attempts zero", attempts, u"0"_s, attempts, u"Retries per outage (0) is out of range: it must be a whole number from 1 to 1000"_s);
+        row("attempts negative", attempts, u"-1"_s, attempts, u"Retries per outage (-1) is out of range"_s);
+        row("attempts too many", attempts, u"1001"_s, attempts, u"Retries per outage (1001) is out of range"_s);
+        row("attempts fraction", attempts, u"2.5"_s, attempts, u"Retries per outage (2.5) is out of range"_s);
+        row("attempts not a number", attempts, u"many"_s, attempts, u"Retries per outage (\"many\") is not a number"_s);
+        row("jitter negative", jitter, u"-0.1"_s, jitter, u"Jitter (-0.1) is out of range: it must be a number from 0 to 1"_s);
+        row("jitter over one", jitter, u"1.5"_s, jitter, u"Jitter (1.5) is out of range"_s);
+        row("jitter not a number", jitter, u"some"_s, jitter, u"Jitter (\"some\") is not a number"_s);
+        row("interval too short", interval, u"99"_s, interval, u"Ping every (99) is out of range: it must be a whole number from 100 to 86400000"_s);
+        row("interval too long", interval, u"86400001"_s, interval, u"Ping every (86400001) is out of range"_s);
+        row("interval fraction", interval, u"1000.5"_s, interval, u"Ping every (1000.5) is out of range"_s);
+        row("interval not a number", interval, u"often"_s, interval, u"Ping every (\"often\") is not a number"_s);
         row("interval under the timeout", interval, u"5000"_s, timeout,
-            u"heartbeat.timeoutMs = 10000 is more than heartbeat.intervalMs = 5000: a ping must time out before the next one is due"_s);
-        row("timeout too short", timeout, u"9"_s, timeout, u"heartbeat.timeoutMs = 9 is out of range: it must be a whole number from 10 to 3600000"_s);
-        row("timeout too long", timeout, u"3600001"_s, timeout, u"heartbeat.timeoutMs = 3600001 is out of range"_s);
-        row("timeout fraction", timeout, u"10.5"_s, timeout, u"heartbeat.timeoutMs = 10.5 is out of range"_s);
+            u"Answer within (10000) is more than Ping every (5000): a ping must time out before the next one is due"_s);
+        row("timeout too short", timeout, u"9"_s, timeout, u"Answer within (9) is out of range: it must be a whole number from 10 to 3600000"_s);
+        row("timeout too long", timeout, u"3600001"_s, timeout, u"Answer within (3600001) is out of range"_s);
+        row("timeout fraction", timeout, u"10.5"_s, timeout, u"Answer within (10.5) is out of range"_s);
         row("timeout over the interval", timeout, u"40000"_s, timeout,
-            u"heartbeat.timeoutMs = 40000 is more than heartbeat.intervalMs = 30000"_s);
-        row("failures zero", failures, u"0"_s, failures, u"heartbeat.maxFailures = 0 is out of range: it must be a whole number from 1 to 100"_s);
-        row("failures too many", failures, u"101"_s, failures, u"heartbeat.maxFailures = 101 is out of range"_s);
-        row("failures fraction", failures, u"1.5"_s, failures, u"heartbeat.maxFailures = 1.5 is out of range"_s);
-        row("failures not a number", failures, u"3x"_s, failures, u"heartbeat.maxFailures = \"3x\" is not a number"_s);
+            u"Answer within (40000) is more than Ping every (30000)"_s);
+        row("failures zero", failures, u"0"_s, failures, u"Unanswered pings in a row (0) is out of range: it must be a whole number from 1 to 100"_s);
+        row("failures too many", failures, u"101"_s, failures, u"Unanswered pings in a row (101) is out of range"_s);
+        row("failures fraction", failures, u"1.5"_s, failures, u"Unanswered pings in a row (1.5) is out of range"_s);
+        row("failures not a number", failures, u"3x"_s, failures, u"Unanswered pings in a row (\"3x\") is not a number"_s);
     }
 
     void refusesEachInvalidValue()
@@ -243,6 +244,7 @@ private slots:
             const QString shown = fieldError(dialog, shownAt)->text();
             QVERIFY2(shown.contains(message), qPrintable(shown));
             QVERIFY2(!shown.startsWith(u"server '"_s), qPrintable(shown)); // the scope is the dialog's own
+            QVERIFY2(!shown.contains(u"reconnect."_s) && !shown.contains(u"heartbeat."_s), qPrintable(shown));
             QVERIFY(!saveButton(dialog)->isEnabled());
             QVERIFY(!scopeSelector(dialog)->isEnabled());
 
@@ -456,7 +458,7 @@ private slots:
         QVERIFY(!conflicts(dialog)->isHidden());
         const QString message = conflicts(dialog)->text();
         QVERIFY2(message.contains(u"Server 'beta'"_s)
-                     && message.contains(u"reconnect.maxDelayMs = 10000 is less than reconnect.initialDelayMs = 20000"_s),
+                     && message.contains(u"Longest delay (10000) is less than First delay (20000)"_s),
                  qPrintable(message));
         QVERIFY2(!message.contains(u"alpha"_s), qPrintable(message));
         QVERIFY(scopeSelector(dialog)->isEnabled()); // beta's own settings may be the ones to change
@@ -465,10 +467,10 @@ private slots:
 
         type(field(dialog, u"heartbeat.intervalMs"_s), u"15000"_s);
         QVERIFY2(conflicts(dialog)->text().contains(
-                     u"heartbeat.timeoutMs = 20000 is more than heartbeat.intervalMs = 15000"_s),
+                     u"Answer within (20000) is more than Ping every (15000)"_s),
                  qPrintable(conflicts(dialog)->text()));
         type(field(dialog, u"heartbeat.intervalMs"_s), u"30000"_s);
-        QVERIFY2(!conflicts(dialog)->text().contains(u"heartbeat"_s), qPrintable(conflicts(dialog)->text()));
+        QVERIFY2(!conflicts(dialog)->text().contains(u"heartbeat settings"_s), qPrintable(conflicts(dialog)->text()));
         QVERIFY(!saveButton(dialog)->isEnabled());
 
         // Defaults that suit beta: saved.
@@ -584,6 +586,61 @@ private slots:
         enabledBox(dialog, u"reconnect"_s)->click();
         QVERIFY(chart->bars().isEmpty());
         QCOMPARE(chart->retriesNotDrawn(), 0);
+    }
+
+    // At the size the dialog opens with, a message of several lines is shown whole, and the
+    // fields keep their room.
+    void messagesAreShownWholeAtTheDefaultSize()
+    {
+        SettingsDialog dialog(parse(QByteArray("{}")));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        type(field(dialog, u"reconnect.maxDelayMs"_s), u"100"_s);
+        type(field(dialog, u"heartbeat.intervalMs"_s), u"5000"_s);
+        for (const QString &path : {u"reconnect.maxDelayMs"_s, u"heartbeat.timeoutMs"_s}) {
+            const QLabel *message = fieldError(dialog, path);
+            QVERIFY(message->isVisible());
+            // More than one line at its width, and all of them shown.
+            QVERIFY(message->heightForWidth(message->width()) > message->fontMetrics().lineSpacing() * 3 / 2);
+            QTRY_VERIFY2(message->height() >= message->heightForWidth(message->width()),
+                         qPrintable(u"%1: %2 of %3 pixels"_s.arg(path).arg(message->height()).arg(message->heightForWidth(message->width()))));
+            QVERIFY(field(dialog, path)->height() >= field(dialog, path)->sizeHint().height());
+        }
+        const QLabel *figures = summary(dialog, u"reconnect"_s);
+        QTRY_VERIFY(figures->height() >= figures->heightForWidth(figures->width()));
+    }
+
+    // While a value is invalid the figures and the chart cannot follow it: they are greyed and
+    // say that they show the last valid values, and follow again once it is corrected.
+    void figuresSayWhenTheyShowTheLastValidValues()
+    {
+        SettingsDialog dialog(parse(QByteArray("{}")));
+        QLabel *reconnect = summary(dialog, u"reconnect"_s);
+        QLabel *heartbeat = summary(dialog, u"heartbeat"_s);
+        const BackoffChart *chart = backoffChart(dialog);
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"3"_s);
+        QVERIFY(chart->isEnabled());
+        QVERIFY(reconnect->isEnabled());
+
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"0"_s);
+        QVERIFY2(reconnect->text().startsWith(u"Until the value marked in red is corrected, these figures are for the last "
+                                              "valid values"_s), qPrintable(reconnect->text()));
+        QVERIFY2(reconnect->text().contains(u"Gives up after about 3.5 s (3 retries)"_s), qPrintable(reconnect->text()));
+        QVERIFY(!reconnect->isEnabled());
+        QVERIFY(!chart->isEnabled());
+        QCOMPARE(chart->bars().size(), 3);
+        QVERIFY(heartbeat->isEnabled()); // its own values are valid
+        QVERIFY(!heartbeat->text().contains(u"last valid"_s));
+
+        type(field(dialog, u"reconnect.maxAttempts"_s), u"4"_s);
+        QVERIFY2(reconnect->text().startsWith(u"Gives up after about 7.5 s (4 retries)"_s), qPrintable(reconnect->text()));
+        QVERIFY(reconnect->isEnabled());
+        QVERIFY(chart->isEnabled());
+
+        type(field(dialog, u"heartbeat.maxFailures"_s), u""_s);
+        QVERIFY(heartbeat->text().contains(u"last valid values"_s));
+        QVERIFY(!heartbeat->isEnabled());
+        QVERIFY(chart->isEnabled());
     }
 
     // The bars are drawn in the palette's accent, whichever palette it is.

@@ -34,6 +34,8 @@ private slots:
         environment.insert(u"XDG_DATA_HOME"_s, home.filePath(u"data"_s));
         environment.insert(u"XDG_STATE_HOME"_s, home.filePath(u"state"_s));
         environment.insert(u"XDG_CONFIG_HOME"_s, home.filePath(u"config"_s));
+        // A runtime folder of its own: one Tether per user would otherwise meet any other running.
+        environment.insert(u"XDG_RUNTIME_DIR"_s, home.path());
         QProcess window;
         window.setProcessEnvironment(environment);
         window.start(QStringLiteral(TETHER_APP), {u"--config"_s, server.config()});

@@ -1303,6 +1303,15 @@ void TestConfig::redaction()
     QCOMPARE(remoteJson.value(u"headers"_s).toObject(),
              (QJsonObject{{u"Authorization"_s, u"••••••"_s}, {u"X-Key"_s, u"••••••"_s}}));
     QCOMPARE(remote->describe(), u"http: https://mcp.example.com/mcp?key=${env:API_TOKEN}"_s);
+
+    // The entry as written: nothing filled in, the same secrets hidden.
+    QCOMPARE(local->redactedSource(), QJsonObject({{u"command"_s, u"node"_s},
+                                                   {u"args"_s, QJsonArray{u"server.js"_s, u"--token=${env:API_TOKEN}"_s}},
+                                                   {u"env"_s, localJson.value(u"env"_s)}}));
+    QCOMPARE(remote->redactedSource(), QJsonObject({{u"url"_s, remoteJson.value(u"url"_s)},
+                                                    {u"headers"_s, remoteJson.value(u"headers"_s)}}));
+    QCOMPARE(written->redactedSource().value(u"url"_s), written->redacted().value(u"url"_s));
+    QVERIFY(!QJsonDocument(written->redactedSource()).toJson().contains(Secret.toUtf8()));
 }
 
 void TestConfig::errorsNeverShowSecrets()

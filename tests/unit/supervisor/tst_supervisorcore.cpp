@@ -13,6 +13,7 @@ using Action = SupervisorDecision::Action;
 using std::chrono::milliseconds;
 
 Q_DECLARE_METATYPE(Tether::ServerState)
+Q_DECLARE_METATYPE(Tether::SupervisorDecision::Action)
 
 namespace Tether {
 char *toString(ServerState state)
@@ -81,6 +82,8 @@ static SupervisorDecision apply(SupervisorCore &core, const QString &event, Stea
         return core.attemptFailed(now);
     if (event == u"lose")
         return core.connectionLost(now);
+    if (event == u"unfixable")
+        return core.unfixableFailure(now);
     if (event == u"retryDue")
         return core.retryDue();
     if (event == u"stop")
@@ -556,6 +559,49 @@ private slots:
         }
     }
 
+    // A cause no retry can fix: Failed at once from Starting or Connected, with the whole budget
+    // left for the next start; with reconnect off, Disconnected as any failure.
+    void unfixableFailureGivesUpAtOnce_data()
+    {
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<bool>("reconnect");
+        QTest::addColumn<ServerState>("state");
+        QTest::addColumn<Action>("action");
+        QTest::newRow("first attempt") << u"start"_s << true << ServerState::Failed << Action::GiveUp;
+        QTest::newRow("a retry") << u"start fail retryDue"_s << true << ServerState::Failed << Action::GiveUp;
+        QTest::newRow("connected") << u"start connect"_s << true << ServerState::Failed << Action::GiveUp;
+        QTest::newRow("reconnect off") << u"start"_s << false << ServerState::Disconnected << Action::WaitForManual;
+        QTest::newRow("reconnect off, connected") << u"start connect"_s << false << ServerState::Disconnected
+                                                  << Action::WaitForManual;
+    }
+
+    void unfixableFailureGivesUpAtOnce()
+    {
+        QFETCH(QString, setup);
+        QFETCH(bool, reconnect);
+        QFETCH(ServerState, state);
+        QFETCH(Action, action);
+        SupervisorCore core(policy(500, 30000, 10, 0.2, reconnect), fixedRandom(0.5));
+        SteadyClock::time_point now = T0;
+        for (const QString &step : setup.split(u' ')) {
+            now += 1s;
+            apply(core, step, now);
+        }
+        const int attempt = core.attempt();
+        const SupervisorDecision decision = core.unfixableFailure(now + 1s);
+        QCOMPARE(decision.action, action);
+        QCOMPARE(decision.state, state);
+        QCOMPARE(decision.delay, 0ms);
+        QCOMPARE(core.state(), state);
+        QCOMPARE(core.attempt(), attempt); // no retry spent
+        QVERIFY(core.inOutage());
+        QVERIFY(!core.connectedAt());
+        // A start afterwards has the whole budget.
+        QCOMPARE(core.start(now + 2s).action, Action::StartAttempt);
+        QCOMPARE(core.attempt(), 0);
+        QVERIFY(!core.inOutage());
+    }
+
     void disabledPolicyWaitsForManual()
     {
         const ReconnectPolicy disabled = policy(500, 30000, 10, 0.2, false);
@@ -689,6 +735,10 @@ private slots:
         QTest::newRow("attemptFailed while Stopping") << u"start stop"_s << u"fail"_s << ServerState::Stopping;
         QTest::newRow("connectionLost while Stopping") << u"start connect stop"_s << u"lose"_s << ServerState::Stopping;
         QTest::newRow("second stopRequested") << u"start connect stop"_s << u"stop"_s << ServerState::Stopping;
+        QTest::newRow("unfixable while Stopped") << QString() << u"unfixable"_s << ServerState::Stopped;
+        QTest::newRow("unfixable while Retrying") << u"start fail"_s << u"unfixable"_s << ServerState::Retrying;
+        QTest::newRow("unfixable while Failed") << u"start unfixable"_s << u"unfixable"_s << ServerState::Failed;
+        QTest::newRow("unfixable while Stopping") << u"start stop"_s << u"unfixable"_s << ServerState::Stopping;
         QTest::newRow("retryDue after stopFinished") << u"start fail stop stopFinished"_s << u"retryDue"_s << ServerState::Stopped;
     }
 

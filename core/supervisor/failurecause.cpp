@@ -1,0 +1,85 @@
+#include "failurecause.h"
+
+#include "common/displaytext.h"
+
+#include <QRegularExpression>
+
+#include <cerrno>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+namespace {
+
+// How far a summary may run in the table's Last event column.
+constexpr qsizetype SummaryChars = 80;
+
+// One line of at most SummaryChars, cut with "…".
+QString shortened(const QString &text)
+{
+    const QString line = withVisibleControls(text.trimmed());
+    return line.size() <= SummaryChars ? line : line.first(SummaryChars - 1) + u'…';
+}
+
+// The HTTP status a transport's message reports: "… answered initialize with HTTP 401 …".
+std::optional<int> httpStatusIn(const QString &error)
+{
+    static const QRegularExpression answered(uR"(\bwith HTTP (\d{3})\b)"_s);
+    const QRegularExpressionMatch match = answered.match(error);
+    return match.hasMatch() ? std::optional<int>(match.captured(1).toInt()) : std::nullopt;
+}
+
+} // namespace
+
+QString FailureCause::text() const
+{
+    return hint.isEmpty() ? summary : u"%1 (%2)"_s.arg(summary, hint);
+}
+
+FailureCause failureCause(const FailureFacts &facts)
+{
+    if (facts.startErrno) {
+        switch (*facts.startErrno) {
+        case ENOENT:
+            return {u"command not found: %1"_s.arg(facts.program),
+                    u"install it, or correct \"command\" in the config"_s, false};
+        case EACCES:
+        case ENOEXEC:
+        case EISDIR:
+            return {u"not an executable program: %1"_s.arg(facts.program),
+                    u"make it executable (chmod +x), or correct \"command\" in the config"_s, false};
+        default:
+            return {u"could not start %1: %2"_s.arg(facts.program, qt_error_string(*facts.startErrno)), {}, true};
+        }
+    }
+    if (const std::optional<int> status = httpStatusIn(facts.error)) {
+        if (*status == 401)
+            return {u"HTTP 401: needs a token"_s, u"set \"Authorization\" in the server's \"headers\""_s, false};
+        if (*status == 403)
+            return {u"HTTP 403: access refused"_s, u"check the token in the server's \"headers\""_s, false};
+        if (*status == 404)
+            return {u"HTTP 404: no MCP endpoint at this URL"_s, u"check \"url\" in the config"_s, true};
+        if (*status >= 500)
+            return {u"HTTP %1: the server is failing"_s.arg(*status), u"its own logs say why"_s, true};
+        return {u"HTTP %1"_s.arg(*status), {}, true};
+    }
+    static const QRegularExpression unsupportedVersion(uR"(protocol version '([^']*)', which Tether does not speak)"_s);
+    if (const QRegularExpressionMatch match = unsupportedVersion.match(facts.error); match.hasMatch())
+        return {u"unsupported protocol version %1"_s.arg(match.captured(1)), u"update the server or Tether"_s, false};
+    if (facts.exitCode || facts.exitSignal) {
+        const QString ended = facts.exitCode ? u"exited with code %1"_s.arg(*facts.exitCode)
+                                             : u"killed by %1"_s.arg(signalName(*facts.exitSignal));
+        const QString said = facts.lastStderrLine.trimmed();
+        return {said.isEmpty() ? ended : u"%1: %2"_s.arg(ended, shortened(said)), {}, true};
+    }
+    if (facts.error.startsWith(u"connection lost: heartbeat: "_s) || facts.error.startsWith(u"heartbeat: "_s))
+        return {u"hung: pings got no answer"_s, {}, true};
+    if (facts.error.contains(u": connection refused"_s))
+        return {u"connection refused"_s, u"is the server running and listening at its url?"_s, true};
+    if (facts.error.contains(u"could not be resolved (DNS)"_s))
+        return {u"host not found"_s, u"check \"url\" in the config"_s, true};
+    return {shortened(facts.error), {}, true};
+}
+
+} // namespace Tether

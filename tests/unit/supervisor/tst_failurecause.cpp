@@ -1,0 +1,91 @@
+// The cause of a failure in a few words, and whether a retry could fix it.
+#include "supervisor/failurecause.h"
+
+#include <QTest>
+
+#include <cerrno>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+
+class TestFailureCause final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void failureCause_data()
+    {
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<int>("startErrno"); // 0: started
+        QTest::addColumn<int>("exitCode");   // -1: none
+        QTest::addColumn<int>("exitSignal"); // 0: none
+        QTest::addColumn<QString>("lastStderrLine");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("retryable");
+
+        const QString closed = u"connection closed during initialize: process exited with code 3"_s;
+        const auto row = [](const char *name, const QString &error, int startErrno, int exitCode, int exitSignal,
+                            const QString &stderrLine, const QString &text, bool retryable) {
+            QTest::newRow(name) << error << startErrno << exitCode << exitSignal << stderrLine << text << retryable;
+        };
+        row("not found", u"could not start 'github-mcp-server': No such file or directory"_s, ENOENT, -1, 0, QString(),
+            u"command not found: github-mcp-server (install it, or correct \"command\" in the config)"_s, false);
+        row("not executable", u"could not start 'github-mcp-server': Permission denied"_s, EACCES, -1, 0, QString(),
+            u"not an executable program: github-mcp-server (make it executable (chmod +x), or correct \"command\" in the config)"_s,
+            false);
+        row("not a program", u"could not start 'github-mcp-server': Exec format error"_s, ENOEXEC, -1, 0, QString(),
+            u"not an executable program: github-mcp-server (make it executable (chmod +x), or correct \"command\" in the config)"_s,
+            false);
+        row("another start error", u"could not start 'github-mcp-server': Too many open files"_s, EMFILE, -1, 0, QString(),
+            u"could not start github-mcp-server: Too many open files"_s, true);
+        row("exited", closed, 0, 3, 0, u"refusing to start"_s, u"exited with code 3: refusing to start"_s, true);
+        row("exited silently", closed, 0, 3, 0, QString(), u"exited with code 3"_s, true);
+        row("killed", u"connection closed: process killed by SIGKILL"_s, 0, -1, 9, QString(), u"killed by SIGKILL"_s, true);
+        row("401", u"initialize failed: https://mcp.example.com/mcp answered initialize with HTTP 401 Unauthorized: the server "
+                   "needs credentials"_s, 0, -1, 0, QString(),
+            u"HTTP 401: needs a token (set \"Authorization\" in the server's \"headers\")"_s, false);
+        row("403", u"https://mcp.example.com/mcp answered initialize with HTTP 403 Forbidden: refused"_s, 0, -1, 0, QString(),
+            u"HTTP 403: access refused (check the token in the server's \"headers\")"_s, false);
+        row("404", u"https://mcp.example.com/x answered initialize with HTTP 404 Not Found"_s, 0, -1, 0, QString(),
+            u"HTTP 404: no MCP endpoint at this URL (check \"url\" in the config)"_s, true);
+        row("503", u"https://mcp.example.com/mcp answered initialize with HTTP 503 Service Unavailable"_s, 0, -1, 0, QString(),
+            u"HTTP 503: the server is failing (its own logs say why)"_s, true);
+        row("protocol version", u"server 'demo' answered protocol version '1999-01-01', which Tether does not speak (Tether "
+                                "speaks 2025-11-25); update the server or Tether"_s, 0, -1, 0, QString(),
+            u"unsupported protocol version 1999-01-01 (update the server or Tether)"_s, false);
+        row("refused", u"could not connect to http://127.0.0.1:9/mcp: connection refused; is the server running and listening "
+                       "there?"_s, 0, -1, 0, QString(),
+            u"connection refused (is the server running and listening at its url?)"_s, true);
+        row("hung", u"heartbeat: 3 pings in a row got no answer within 10 s"_s, 0, -1, 0, QString(),
+            u"hung: pings got no answer"_s, true);
+        row("anything else", u"tools/list failed: a result of the wrong shape"_s, 0, -1, 0, QString(),
+            u"tools/list failed: a result of the wrong shape"_s, true);
+    }
+
+    void failureCause()
+    {
+        QFETCH(QString, error);
+        QFETCH(int, startErrno);
+        QFETCH(int, exitCode);
+        QFETCH(int, exitSignal);
+        QFETCH(QString, lastStderrLine);
+        QFETCH(QString, text);
+        QFETCH(bool, retryable);
+        FailureFacts facts;
+        facts.error = error;
+        facts.program = u"github-mcp-server"_s;
+        if (startErrno)
+            facts.startErrno = startErrno;
+        if (exitCode >= 0)
+            facts.exitCode = exitCode;
+        if (exitSignal)
+            facts.exitSignal = exitSignal;
+        facts.lastStderrLine = lastStderrLine;
+        const FailureCause cause = Tether::failureCause(facts);
+        QCOMPARE(cause.text(), text);
+        QCOMPARE(cause.retryable, retryable);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFailureCause)
+#include "tst_failurecause.moc"
