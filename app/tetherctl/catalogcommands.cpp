@@ -240,10 +240,12 @@ int getPrompt(const CommonOptions &options, const QString &name, const QJsonObje
 
 namespace {
 
-// The catalogs of the connected servers, once listed; the exit status instead when the command
-// cannot go on. A server named on the command line that is not connected is an error.
+// The catalogs of the connected servers, once listed, with the servers still running; the exit
+// status instead when the command cannot go on (the config cannot be used, a signal came: the
+// servers are then stopped). A server named on the command line that is not connected is an
+// error: `failed` is set.
 std::optional<int> connectedCatalogs(ConfigRun &run, const Interruption &interruption, const ConfigOptions &options,
-                                     QList<NamedCatalog> *catalogs)
+                                     QList<NamedCatalog> *catalogs, bool *failed)
 {
     if (const std::optional<int> status = startAndSettle(run, interruption))
         return status;
@@ -252,16 +254,15 @@ std::optional<int> connectedCatalogs(ConfigRun &run, const Interruption &interru
         run.shutDown();
         return interruption.exitStatus();
     }
-    std::optional<int> failure;
     for (const ServerStatus &status : run.manager().statuses()) {
         if (status.state == ServerState::Connected) {
             catalogs->append({status.name, run.manager().catalog(status.name)});
         } else if (!options.servers.isEmpty()) {
             printError(u"server '%1' is not connected: %2"_s.arg(status.name, status.reason));
-            failure = Failure;
+            *failed = true;
         }
     }
-    return failure;
+    return std::nullopt;
 }
 
 ConfigOptions scopedTo(const ConfigOptions &options, const QString &serverName)
@@ -295,11 +296,11 @@ int configResources(const ConfigOptions &options)
     Interruption interruption;
     ConfigRun run(options, &interruption);
     QList<NamedCatalog> catalogs;
-    const std::optional<int> failure = connectedCatalogs(run, interruption, options, &catalogs);
-    if (interruption.happened())
-        return *failure;
+    bool failed = false;
+    if (const std::optional<int> status = connectedCatalogs(run, interruption, options, &catalogs, &failed))
+        return *status;
     run.shutDown();
-    int exitStatus = failure.value_or(Success);
+    int exitStatus = failed ? Failure : Success;
     for (const NamedCatalog &named : catalogs) {
         if (!named.catalog.resourcesError.isEmpty()) {
             printError(named.catalog.resourcesError);
@@ -315,11 +316,11 @@ int configPrompts(const ConfigOptions &options)
     Interruption interruption;
     ConfigRun run(options, &interruption);
     QList<NamedCatalog> catalogs;
-    const std::optional<int> failure = connectedCatalogs(run, interruption, options, &catalogs);
-    if (interruption.happened())
-        return *failure;
+    bool failed = false;
+    if (const std::optional<int> status = connectedCatalogs(run, interruption, options, &catalogs, &failed))
+        return *status;
     run.shutDown();
-    int exitStatus = failure.value_or(Success);
+    int exitStatus = failed ? Failure : Success;
     for (const NamedCatalog &named : catalogs) {
         if (!named.catalog.promptsError.isEmpty()) {
             printError(named.catalog.promptsError);
@@ -354,11 +355,12 @@ int configRead(const ConfigOptions &options, const QString &serverName, const QS
     Interruption interruption;
     ConfigRun run(scoped, &interruption);
     QList<NamedCatalog> catalogs;
-    const std::optional<int> failure = connectedCatalogs(run, interruption, scoped, &catalogs);
-    if (failure) {
-        if (!interruption.happened())
-            run.shutDown();
-        return *failure;
+    bool failed = false;
+    if (const std::optional<int> status = connectedCatalogs(run, interruption, scoped, &catalogs, &failed))
+        return *status;
+    if (failed) {
+        run.shutDown();
+        return Failure;
     }
     QString server = serverName;
     QString error;
@@ -397,11 +399,12 @@ int configPrompt(const ConfigOptions &options, const QString &serverName, const 
     Interruption interruption;
     ConfigRun run(scoped, &interruption);
     QList<NamedCatalog> catalogs;
-    const std::optional<int> failure = connectedCatalogs(run, interruption, scoped, &catalogs);
-    if (failure) {
-        if (!interruption.happened())
-            run.shutDown();
-        return *failure;
+    bool failed = false;
+    if (const std::optional<int> status = connectedCatalogs(run, interruption, scoped, &catalogs, &failed))
+        return *status;
+    if (failed) {
+        run.shutDown();
+        return Failure;
     }
     QString server = serverName;
     QString error;

@@ -354,11 +354,13 @@ void ConnectionSupervisor::onToolsRegistered(const ToolSyncQueue::Job &job, cons
     m_heartbeat.start();
     if (const auto stable = m_core.stableAt())
         m_stabilityTimer.start(duration_cast<milliseconds>(*stable - now));
-    if (!m_settings.listsCatalog)
+    // What the state change set off may have ended the generation meanwhile.
+    McpClientSession *session = m_settings.listsCatalog && isCurrent(job.generation) ? establishedSession() : nullptr;
+    if (!session)
         return;
     ServerCatalog catalog = m_catalog;
-    catalog.offersResources = generation->session->offers(u"resources");
-    catalog.offersPrompts = generation->session->offers(u"prompts");
+    catalog.offersResources = session->offers(u"resources");
+    catalog.offersPrompts = session->offers(u"prompts");
     catalog.resourcesListed = !catalog.offersResources;
     catalog.promptsListed = !catalog.offersPrompts;
     if (!catalog.offersResources) {
