@@ -129,7 +129,8 @@ void PromptsView::showCatalog(const ServerCatalog &catalog)
     else if (!catalog.promptsListed)
         status = tr("Listing the prompts…");
     else
-        status = tr("%n prompt(s); arguments marked * are required", nullptr, int(m_prompts.size()));
+        status = (m_prompts.size() == 1 ? tr("1 prompt") : tr("%1 prompts").arg(m_prompts.size()))
+                 + tr("; arguments marked * are required");
     m_status->setText(status);
 }
 

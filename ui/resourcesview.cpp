@@ -145,8 +145,8 @@ void ResourcesView::showCatalog(const ServerCatalog &catalog)
     else if (!catalog.resourcesListed)
         status = tr("Listing the resources…");
     else
-        status = tr("%n resource(s)", nullptr, int(catalog.resources.size()))
-                 + tr(", %n template(s)", nullptr, int(catalog.templates.size()));
+        status = (catalog.resources.size() == 1 ? tr("1 resource") : tr("%1 resources").arg(catalog.resources.size()))
+                 + (catalog.templates.size() == 1 ? tr(", 1 template") : tr(", %1 templates").arg(catalog.templates.size()));
     m_status->setText(status);
     m_read->setEnabled(!m_server.isEmpty() && !m_uri->text().trimmed().isEmpty());
 }
