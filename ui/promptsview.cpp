@@ -1,17 +1,16 @@
 #include "promptsview.h"
 
+#include "catalogtabs.h"
 #include "messagelabel.h"
 
 #include "manager/servermanager.h"
 
 #include <QFormLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
-#include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -31,11 +30,8 @@ PromptsView::PromptsView(ServerManager &manager, QWidget *parent)
     , m_messages(new QPlainTextEdit(this))
 {
     m_status->setObjectName(u"promptsStatus"_s);
-    m_status->setWordWrap(true);
     m_list->setObjectName(u"promptList"_s);
     m_list->setHeaderLabels({tr("Name"), tr("Arguments"), tr("Description")});
-    m_list->setRootIsDecorated(false);
-    m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_description->setObjectName(u"promptDescription"_s);
     m_description->setWordWrap(true);
     m_description->setTextFormat(Qt::PlainText);
@@ -45,25 +41,12 @@ PromptsView::PromptsView(ServerManager &manager, QWidget *parent)
     m_messages->setObjectName(u"promptMessages"_s);
     m_messages->setReadOnly(true);
 
-    auto *left = new QWidget(this);
-    auto *leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(m_status);
-    leftLayout->addWidget(m_list);
-    auto *right = new QWidget(this);
-    auto *rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addWidget(m_description);
-    rightLayout->addLayout(m_form);
-    rightLayout->addWidget(m_get, 0, Qt::AlignLeft);
-    rightLayout->addWidget(m_message);
-    rightLayout->addWidget(m_messages, 1);
-    auto *splitter = new QSplitter(this);
-    splitter->addWidget(left);
-    splitter->addWidget(right);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(splitter);
+    QVBoxLayout *detail = layOutCatalogView(this, m_status, m_list);
+    detail->addWidget(m_description);
+    detail->addLayout(m_form);
+    detail->addWidget(m_get, 0, Qt::AlignLeft);
+    detail->addWidget(m_message);
+    detail->addWidget(m_messages, 1);
     setServer({});
 
     connect(&m_manager, &ServerManager::catalogChanged, this, [this](const QString &name) {
@@ -117,21 +100,10 @@ void PromptsView::showCatalog(const ServerCatalog &catalog)
     if (still == m_prompts.cend() || !m_chosen || !(*still == *m_chosen))
         choosePrompt(still == m_prompts.cend() ? QString() : current);
 
-    QString status;
-    if (m_server.isEmpty())
-        status = tr("No server selected.");
-    else if (!catalog.promptsListed && !catalog.offersPrompts)
-        status = tr("Prompts are listed once the server has connected.");
-    else if (!catalog.offersPrompts)
-        status = tr("This server offers no prompts.");
-    else if (!catalog.promptsError.isEmpty())
-        status = tr("Could not list the prompts: %1").arg(catalog.promptsError);
-    else if (!catalog.promptsListed)
-        status = tr("Listing the prompts…");
-    else
-        status = (m_prompts.size() == 1 ? tr("1 prompt") : tr("%1 prompts").arg(m_prompts.size()))
-                 + tr("; arguments marked * are required");
-    m_status->setText(status);
+    const QString counted = (m_prompts.size() == 1 ? tr("1 prompt") : tr("%1 prompts").arg(m_prompts.size()))
+                            + tr("; arguments marked * are required");
+    m_status->setText(catalogStatus({!m_server.isEmpty(), catalog.offersPrompts, catalog.promptsListed, catalog.promptsError},
+                                    tr("prompts"), counted));
 }
 
 void PromptsView::choosePrompt(const QString &name)

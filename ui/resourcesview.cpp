@@ -1,11 +1,11 @@
 #include "resourcesview.h"
 
+#include "catalogtabs.h"
 #include "messagelabel.h"
 
 #include "manager/servermanager.h"
 
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -14,7 +14,6 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -38,11 +37,8 @@ ResourcesView::ResourcesView(ServerManager &manager, QWidget *parent)
     , m_imageArea(new QScrollArea(this))
 {
     m_status->setObjectName(u"resourcesStatus"_s);
-    m_status->setWordWrap(true);
     m_list->setObjectName(u"resourceList"_s);
     m_list->setHeaderLabels({tr("Name"), tr("URI"), tr("Type")});
-    m_list->setRootIsDecorated(false);
-    m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_uri->setObjectName(u"resourceUri"_s);
     m_uri->setPlaceholderText(tr("URI to read; a template's {placeholders} filled in"));
     m_read->setObjectName(u"readResource"_s);
@@ -51,30 +47,17 @@ ResourcesView::ResourcesView(ServerManager &manager, QWidget *parent)
     m_text->setReadOnly(true);
     m_image->setObjectName(u"resourceImage"_s);
     m_image->setAlignment(Qt::AlignCenter);
+    m_imageArea->setWidget(m_image);
+    m_imageArea->setWidgetResizable(true);
 
-    auto *left = new QWidget(this);
-    auto *leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(m_status);
-    leftLayout->addWidget(m_list);
-    auto *right = new QWidget(this);
-    auto *rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
+    QVBoxLayout *detail = layOutCatalogView(this, m_status, m_list);
     auto *uriRow = new QHBoxLayout;
     uriRow->addWidget(m_uri);
     uriRow->addWidget(m_read);
-    rightLayout->addLayout(uriRow);
-    rightLayout->addWidget(m_message);
-    rightLayout->addWidget(m_text, 1);
-    m_imageArea->setWidget(m_image);
-    m_imageArea->setWidgetResizable(true);
-    rightLayout->addWidget(m_imageArea, 1);
-    auto *splitter = new QSplitter(this);
-    splitter->addWidget(left);
-    splitter->addWidget(right);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(splitter);
+    detail->addLayout(uriRow);
+    detail->addWidget(m_message);
+    detail->addWidget(m_text, 1);
+    detail->addWidget(m_imageArea, 1);
     clearPreview();
     setServer({});
 
@@ -133,21 +116,12 @@ void ResourcesView::showCatalog(const ServerCatalog &catalog)
             m_list->setCurrentItem(m_list->topLevelItem(row));
     }
 
-    QString status;
-    if (m_server.isEmpty())
-        status = tr("No server selected.");
-    else if (!catalog.resourcesListed && !catalog.offersResources)
-        status = tr("Resources are listed once the server has connected.");
-    else if (!catalog.offersResources)
-        status = tr("This server offers no resources.");
-    else if (!catalog.resourcesError.isEmpty())
-        status = tr("Could not list the resources: %1").arg(catalog.resourcesError);
-    else if (!catalog.resourcesListed)
-        status = tr("Listing the resources…");
-    else
-        status = (catalog.resources.size() == 1 ? tr("1 resource") : tr("%1 resources").arg(catalog.resources.size()))
-                 + (catalog.templates.size() == 1 ? tr(", 1 template") : tr(", %1 templates").arg(catalog.templates.size()));
-    m_status->setText(status);
+    const QString counted =
+        (catalog.resources.size() == 1 ? tr("1 resource") : tr("%1 resources").arg(catalog.resources.size()))
+        + (catalog.templates.size() == 1 ? tr(", 1 template") : tr(", %1 templates").arg(catalog.templates.size()));
+    m_status->setText(catalogStatus({!m_server.isEmpty(), catalog.offersResources, catalog.resourcesListed,
+                                     catalog.resourcesError},
+                                    tr("resources"), counted));
     m_read->setEnabled(!m_server.isEmpty() && !m_uri->text().trimmed().isEmpty());
 }
 

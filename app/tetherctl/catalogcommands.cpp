@@ -265,14 +265,6 @@ std::optional<int> connectedCatalogs(ConfigRun &run, const Interruption &interru
     return std::nullopt;
 }
 
-ConfigOptions scopedTo(const ConfigOptions &options, const QString &serverName)
-{
-    ConfigOptions scoped = options;
-    if (!serverName.isEmpty())
-        scoped.servers = {serverName};
-    return scoped;
-}
-
 // The one server whose catalog says yes to `offers`, or why there is none.
 QString serverOffering(const QList<NamedCatalog> &catalogs, const std::function<bool(const ServerCatalog &)> &offers,
                        QString *error, const QString &what, const QString &fix)
@@ -289,147 +281,140 @@ QString serverOffering(const QList<NamedCatalog> &catalogs, const std::function<
     return {};
 }
 
+
+// Every connected server's list of one kind, printed by `print`; why a list failed (its `error`)
+// on stderr.
+int listCatalogs(const ConfigOptions &options, QString ServerCatalog::*error,
+                 void (*print)(const QList<NamedCatalog> &, bool json, bool serverColumn))
+{
+    Interruption interruption;
+    ConfigRun run(options, &interruption);
+    QList<NamedCatalog> catalogs;
+    bool failed = false;
+    if (const std::optional<int> status = connectedCatalogs(run, interruption, options, &catalogs, &failed))
+        return *status;
+    run.shutDown();
+    for (const NamedCatalog &named : std::as_const(catalogs)) {
+        if (!(named.catalog.*error).isEmpty()) {
+            printError(named.catalog.*error);
+            failed = true;
+        }
+    }
+    print(catalogs, options.json, true);
+    return failed ? Failure : Success;
+}
+
 } // namespace
 
 int configResources(const ConfigOptions &options)
 {
-    Interruption interruption;
-    ConfigRun run(options, &interruption);
-    QList<NamedCatalog> catalogs;
-    bool failed = false;
-    if (const std::optional<int> status = connectedCatalogs(run, interruption, options, &catalogs, &failed))
-        return *status;
-    run.shutDown();
-    int exitStatus = failed ? Failure : Success;
-    for (const NamedCatalog &named : catalogs) {
-        if (!named.catalog.resourcesError.isEmpty()) {
-            printError(named.catalog.resourcesError);
-            exitStatus = Failure;
-        }
-    }
-    printResources(catalogs, options.json, true);
-    return exitStatus;
+    return listCatalogs(options, &ServerCatalog::resourcesError, printResources);
 }
 
 int configPrompts(const ConfigOptions &options)
 {
-    Interruption interruption;
-    ConfigRun run(options, &interruption);
-    QList<NamedCatalog> catalogs;
-    bool failed = false;
-    if (const std::optional<int> status = connectedCatalogs(run, interruption, options, &catalogs, &failed))
-        return *status;
-    run.shutDown();
-    int exitStatus = failed ? Failure : Success;
-    for (const NamedCatalog &named : catalogs) {
-        if (!named.catalog.promptsError.isEmpty()) {
-            printError(named.catalog.promptsError);
-            exitStatus = Failure;
-        }
-    }
-    printPrompts(catalogs, options.json, true);
-    return exitStatus;
+    return listCatalogs(options, &ServerCatalog::promptsError, printPrompts);
 }
 
-// Sends one request through `send` on a running config and waits for its reply, or a signal.
+namespace {
+
+// Runs the config's servers (or the one named), picks the server with `choose` when none is
+// named (it says why there is none in its error), sends one request with `send`, waits for its
+// reply and has `print` print it.
 template<typename Reply>
-std::optional<Reply> awaitReply(ConfigRun &run, const Interruption &interruption,
-                                const std::function<void(std::function<void(const Reply &)>)> &send)
+int askOneServer(const ConfigOptions &options, const QString &serverName,
+                 const std::function<QString(const QList<NamedCatalog> &, QString *error)> &choose,
+                 const std::function<void(ServerManager &, const QString &server, std::function<void(const Reply &)>)> &send,
+                 const std::function<int(const QString &server, const Reply &)> &print)
 {
+    ConfigOptions scoped = options;
+    if (!serverName.isEmpty())
+        scoped.servers = {serverName};
+    Interruption interruption;
+    ConfigRun run(scoped, &interruption);
+    QList<NamedCatalog> catalogs;
+    bool failed = false;
+    if (const std::optional<int> status = connectedCatalogs(run, interruption, scoped, &catalogs, &failed))
+        return *status;
+    QString error;
+    const QString server = failed || !serverName.isEmpty() ? serverName : choose(catalogs, &error);
+    if (failed || server.isEmpty()) {
+        run.shutDown();
+        if (!error.isEmpty())
+            printError(error);
+        return Failure;
+    }
     std::optional<Reply> reply;
     QEventLoop loop;
     QObject::connect(&interruption, &Interruption::interrupted, &loop, &QEventLoop::quit);
-    send([&](const Reply &received) {
+    send(run.manager(), server, [&](const Reply &received) {
         reply = received;
         loop.quit();
     });
     if (!reply && !interruption.happened())
         loop.exec();
     run.shutDown();
-    return reply;
+    if (const std::optional<int> interrupted = interruption.exitStatus())
+        return *interrupted;
+    return print(server, *reply);
 }
+
+} // namespace
 
 int configRead(const ConfigOptions &options, const QString &serverName, const QString &uri)
 {
-    const ConfigOptions scoped = scopedTo(options, serverName);
-    Interruption interruption;
-    ConfigRun run(scoped, &interruption);
-    QList<NamedCatalog> catalogs;
-    bool failed = false;
-    if (const std::optional<int> status = connectedCatalogs(run, interruption, scoped, &catalogs, &failed))
-        return *status;
-    if (failed) {
-        run.shutDown();
-        return Failure;
-    }
-    QString server = serverName;
-    QString error;
-    if (server.isEmpty()) {
+    const QString fix = u"name the server: tetherctl read SERVER URI"_s;
+    const auto choose = [&](const QList<NamedCatalog> &catalogs, QString *error) {
         // The server that lists the URI, else the one server that has resources at all.
-        server = serverOffering(catalogs, [&uri](const ServerCatalog &catalog) {
+        QString server = serverOffering(catalogs, [&uri](const ServerCatalog &catalog) {
             return std::any_of(catalog.resources.cbegin(), catalog.resources.cend(),
                                [&uri](const ResourceDefinition &resource) { return resource.uri == uri; });
-        }, &error, u"the resource '%1'"_s.arg(uri), u"name the server: tetherctl read SERVER URI"_s);
-        if (server.isEmpty()) {
+        }, error, u"the resource '%1'"_s.arg(uri), fix);
+        if (server.isEmpty())
             server = serverOffering(catalogs, [](const ServerCatalog &catalog) { return catalog.offersResources; },
-                                    &error, u"resources"_s, u"name the server: tetherctl read SERVER URI"_s);
-        }
-    }
-    if (server.isEmpty()) {
-        run.shutDown();
-        printError(u"cannot read '%1': %2"_s.arg(uri, error));
-        return Failure;
-    }
-    const std::optional<ResourceReadReply> reply = awaitReply<ResourceReadReply>(
-        run, interruption, [&](ResourceReadHandler done) { run.manager().readResource(server, uri, std::move(done)); });
-    if (const std::optional<int> interrupted = interruption.exitStatus())
-        return *interrupted;
-    if (reply->error) {
-        printError(u"reading '%1' from server '%2' failed: %3"_s.arg(uri, server, reply->error->message));
-        return Failure;
-    }
-    printContents(reply->contents, options.json);
-    return Success;
+                                    error, u"resources"_s, fix);
+        error->prepend(u"cannot read '%1': "_s.arg(uri));
+        return server;
+    };
+    return askOneServer<ResourceReadReply>(
+        options, serverName, choose,
+        [&uri](ServerManager &manager, const QString &server, ResourceReadHandler done) {
+            manager.readResource(server, uri, std::move(done));
+        },
+        [&](const QString &server, const ResourceReadReply &reply) {
+            if (reply.error) {
+                printError(u"reading '%1' from server '%2' failed: %3"_s.arg(uri, server, reply.error->message));
+                return int(Failure);
+            }
+            printContents(reply.contents, options.json);
+            return int(Success);
+        });
 }
 
 int configPrompt(const ConfigOptions &options, const QString &serverName, const QString &name,
                  const QJsonObject &arguments)
 {
-    const ConfigOptions scoped = scopedTo(options, serverName);
-    Interruption interruption;
-    ConfigRun run(scoped, &interruption);
-    QList<NamedCatalog> catalogs;
-    bool failed = false;
-    if (const std::optional<int> status = connectedCatalogs(run, interruption, scoped, &catalogs, &failed))
-        return *status;
-    if (failed) {
-        run.shutDown();
-        return Failure;
-    }
-    QString server = serverName;
-    QString error;
-    if (server.isEmpty()) {
-        server = serverOffering(catalogs, [&name](const ServerCatalog &catalog) {
+    const auto choose = [&](const QList<NamedCatalog> &catalogs, QString *error) {
+        const QString server = serverOffering(catalogs, [&name](const ServerCatalog &catalog) {
             return std::any_of(catalog.prompts.cbegin(), catalog.prompts.cend(),
                                [&name](const PromptDefinition &prompt) { return prompt.name == name; });
-        }, &error, u"the prompt '%1'"_s.arg(name), u"name the server: tetherctl prompt SERVER NAME"_s);
-    }
-    if (server.isEmpty()) {
-        run.shutDown();
-        printError(u"cannot get the prompt '%1': %2"_s.arg(name, error));
-        return Failure;
-    }
-    const std::optional<PromptReply> reply = awaitReply<PromptReply>(run, interruption, [&](PromptHandler done) {
-        run.manager().getPrompt(server, name, arguments, std::move(done));
-    });
-    if (const std::optional<int> interrupted = interruption.exitStatus())
-        return *interrupted;
-    if (reply->error) {
-        printError(u"getting the prompt '%1' from server '%2' failed: %3"_s.arg(name, server, reply->error->message));
-        return Failure;
-    }
-    printPrompt(reply->result, options.json);
-    return Success;
+        }, error, u"the prompt '%1'"_s.arg(name), u"name the server: tetherctl prompt SERVER NAME"_s);
+        error->prepend(u"cannot get the prompt '%1': "_s.arg(name));
+        return server;
+    };
+    return askOneServer<PromptReply>(
+        options, serverName, choose,
+        [&](ServerManager &manager, const QString &server, PromptHandler done) {
+            manager.getPrompt(server, name, arguments, std::move(done));
+        },
+        [&](const QString &server, const PromptReply &reply) {
+            if (reply.error) {
+                printError(u"getting the prompt '%1' from server '%2' failed: %3"_s.arg(name, server, reply.error->message));
+                return int(Failure);
+            }
+            printPrompt(reply.result, options.json);
+            return int(Success);
+        });
 }
 
 } // namespace Tether::Ctl

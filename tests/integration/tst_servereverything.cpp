@@ -234,14 +234,9 @@ private slots:
     // connected and listed again when the server says its list changed.
     void managerKeepsTheCatalogAndFollowsListChanged()
     {
-        ServerConfig config;
-        config.name = u"everything"_s;
-        config.command = serverEverything();
-        config.heartbeat.enabled = false;
-        config.requestTimeout = std::chrono::seconds(30);
         ServerManager manager;
         QSignalSpy changed(&manager, &ServerManager::catalogChanged);
-        manager.applyConfig(configDocument({config}));
+        manager.applyConfig(configDocument({serverEverythingConfig(u"everything"_s)}));
         QTRY_VERIFY_WITH_TIMEOUT(manager.catalog(u"everything"_s).isListed(), 30000);
         ServerCatalog catalog = manager.catalog(u"everything"_s);
         QVERIFY(catalog.offersResources && catalog.offersPrompts);

@@ -30,16 +30,6 @@ using namespace Tether::Testing;
 
 namespace {
 
-ServerConfig everythingConfig()
-{
-    ServerConfig config;
-    config.name = u"everything"_s;
-    config.command = serverEverything();
-    config.heartbeat.enabled = false;
-    config.requestTimeout = std::chrono::seconds(30);
-    return config;
-}
-
 QTreeWidgetItem *itemWithText(QTreeWidget *list, int column, const QString &text)
 {
     for (int row = 0; row < list->topLevelItemCount(); ++row) {
@@ -83,7 +73,7 @@ private slots:
     void resourcesTabListsAndPreviewsText()
     {
         ServerManager manager;
-        manager.applyConfig(configDocument({everythingConfig()}));
+        manager.applyConfig(configDocument({serverEverythingConfig(u"everything"_s)}));
         ResourcesView view(manager);
         view.setServer(u"everything"_s);
         view.show();
@@ -203,7 +193,7 @@ private slots:
     void promptsTabFillsArgumentsAndShowsMessages()
     {
         ServerManager manager;
-        manager.applyConfig(configDocument({everythingConfig()}));
+        manager.applyConfig(configDocument({serverEverythingConfig(u"everything"_s)}));
         PromptsView view(manager);
         view.setServer(u"everything"_s);
         view.show();
@@ -262,7 +252,7 @@ private slots:
         QCOMPARE(tabs.count(), 2);
         QCOMPARE(tabs.tabText(0), u"Resources"_s);
         QCOMPARE(tabs.tabText(1), u"Prompts"_s);
-        manager.applyConfig(configDocument({everythingConfig()}));
+        manager.applyConfig(configDocument({serverEverythingConfig(u"everything"_s)}));
         selection.select(servers.index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         auto *prompts = namedChild<QTreeWidget>(tabs, u"promptList"_s);
         auto *resources = namedChild<QTreeWidget>(tabs, u"resourceList"_s);
