@@ -595,7 +595,7 @@ private slots:
         for (const ResourceDefinition &definition : std::as_const(reply->resources))
             uris.append(definition.uri);
         QCOMPARE(uris, (QStringList{u"a:1"_s, u"a:2"_s, u"a:3"_s}));
-        QCOMPARE(reply->resources.at(1).name, u"2"_s);
+        QCOMPARE(reply->resources.at(1).name, u"a:2"_s);
         QCOMPARE(reply->templates.size(), 2);
         QCOMPARE(reply->templates.at(0).uriTemplate, u"a:text/{id}"_s);
         QCOMPARE(reply->templates.at(1).mimeType, u"image/png"_s);
