@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "catalogtabs.h"
 #include "eventlogview.h"
 #include "healthstripdelegate.h"
 #include "importdialog.h"
@@ -126,6 +127,7 @@ void MainWindow::layOutWidgets()
     auto *tabs = new QTabWidget(this);
     tabs->setObjectName(u"serverTabs"_s);
     tabs->addTab(m_tools, tr("Tools"));
+    addCatalogTabs(tabs, m_manager, m_table->selectionModel(), ServerTableModel::NameRole);
     tabs->addTab(m_log, tr("Log"));
     tabs->addTab(m_timeline, tr("Timeline"));
     tabs->addTab(m_details, tr("Details"));

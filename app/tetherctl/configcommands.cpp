@@ -14,20 +14,6 @@ using namespace Qt::StringLiterals;
 
 namespace Tether::Ctl {
 
-// Starts the servers and waits until each has connected or failed once. The exit status instead
-// when the command cannot go on: the config cannot be used, or a signal came (the servers are
-// then stopped and waited for).
-static std::optional<int> startAndSettle(ConfigRun &run, const Interruption &interruption)
-{
-    if (!run.start())
-        return Failure;
-    run.waitUntilSettled();
-    if (!interruption.happened())
-        return std::nullopt;
-    run.shutDown();
-    return interruption.exitStatus();
-}
-
 static QString statusWord(const ServerStatus &status)
 {
     if (!status.configErrors.isEmpty())

@@ -1,5 +1,6 @@
 #include "configrun.h"
 
+#include "exitstatus.h"
 #include "output.h"
 
 #include "common/logging.h"
@@ -97,6 +98,16 @@ void ConfigRun::applyChangedFile(const ConfigDocument &document)
 
 void ConfigRun::waitUntilSettled()
 {
+    waitUntil([this] { return allSettled(); });
+}
+
+void ConfigRun::waitForCatalogs()
+{
+    waitUntil([this] { return allCatalogsListed(); });
+}
+
+void ConfigRun::waitUntil(const std::function<bool()> &done)
+{
     QEventLoop loop;
     QTimer deadline;
     deadline.setSingleShot(true);
@@ -106,14 +117,24 @@ void ConfigRun::waitUntilSettled()
             return;
         QObject::connect(m_interruption, &Interruption::interrupted, &loop, &QEventLoop::quit);
     }
-    QObject::connect(&m_manager, &ServerManager::stateChanged, &loop, [&] {
-        if (allSettled())
+    const auto check = [&] {
+        if (done())
             loop.quit();
-    });
-    if (allSettled())
+    };
+    QObject::connect(&m_manager, &ServerManager::stateChanged, &loop, check);
+    QObject::connect(&m_manager, &ServerManager::catalogChanged, &loop, check);
+    if (done())
         return;
     deadline.start(m_options.timeout);
     loop.exec();
+}
+
+bool ConfigRun::allCatalogsListed() const
+{
+    const QList<ServerStatus> statuses = m_manager.statuses();
+    return std::all_of(statuses.cbegin(), statuses.cend(), [this](const ServerStatus &status) {
+        return status.state != ServerState::Connected || m_manager.catalog(status.name).isListed();
+    });
 }
 
 bool ConfigRun::allSettled() const
@@ -141,6 +162,17 @@ void ConfigRun::shutDown()
         loop.exec();
     else
         QCoreApplication::processEvents();
+}
+
+std::optional<int> startAndSettle(ConfigRun &run, const Interruption &interruption)
+{
+    if (!run.start())
+        return Failure;
+    run.waitUntilSettled();
+    if (!interruption.happened())
+        return std::nullopt;
+    run.shutDown();
+    return interruption.exitStatus();
 }
 
 } // namespace Tether::Ctl

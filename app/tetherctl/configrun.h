@@ -8,6 +8,9 @@
 
 #include <QStringList>
 
+#include <functional>
+#include <optional>
+
 namespace Tether::Ctl {
 
 // A manager running the servers of a config, for one command. For a one-shot command a signal
@@ -32,6 +35,8 @@ public:
     // Until every server has connected or failed at least once (or the timeout passed, or a
     // signal came).
     void waitUntilSettled();
+    // Until the resources and prompts of every connected server are listed (same bounds).
+    void waitForCatalogs();
     // Stops every server and waits until their processes have exited.
     void shutDown();
 
@@ -42,6 +47,9 @@ private:
     // Runs the file as changed on disk and says what that changed.
     void applyChangedFile(const ConfigDocument &document);
     bool allSettled() const;
+    bool allCatalogsListed() const;
+    // Runs the event loop until `done` holds after a change of a server, or the timeout or a signal.
+    void waitUntil(const std::function<bool()> &done);
 
     const ConfigOptions &m_options;
     const Interruption *m_interruption;
@@ -49,5 +57,10 @@ private:
     ConfigStore m_store;
     bool m_running = false; // the first document runs: the store's later ones are changes of the file
 };
+
+// Starts the servers and waits until each has connected or failed once. The exit status instead
+// when the command cannot go on: the config cannot be used, or a signal came (the servers are
+// then stopped and waited for).
+std::optional<int> startAndSettle(ConfigRun &run, const Interruption &interruption);
 
 } // namespace Tether::Ctl

@@ -1,3 +1,4 @@
+#include "catalogcommands.h"
 #include "configcommands.h"
 #include "configoptions.h"
 #include "exitstatus.h"
@@ -54,6 +55,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption jsonOption(u"json"_s);
     const QCommandLineOption timeoutOption(u"timeout-ms"_s);
     const QCommandLineOption verboseOption(u"verbose"_s);
+    const QCommandLineOption argOption(u"arg"_s);
     // Policy flags of watch: each maps to a field that resolveReconnectPolicy/resolveHeartbeatPolicy judge.
     const std::array<std::pair<QCommandLineOption, QString>, 4> reconnectFlags{{
         {QCommandLineOption(u"initial-delay-ms"_s), u"initialDelayMs"_s},
@@ -111,6 +113,17 @@ int main(int argc, char *argv[])
         heartbeatOverrides.insert(u"enabled", false);
     if (command != u"watch" && command != u"serve" && !(reconnectOverrides.isEmpty() && heartbeatOverrides.isEmpty()))
         return usageError(u"the reconnect and heartbeat flags apply to 'watch' and 'serve' only"_s);
+
+    // The arguments of 'prompt', each --arg NAME=VALUE.
+    QJsonObject promptArguments;
+    if (parser.isSet(argOption) && command != u"prompt")
+        return usageError(u"--arg applies to 'prompt' only"_s);
+    for (const QString &argument : parser.values(argOption)) {
+        const qsizetype equals = argument.indexOf(u'=');
+        if (equals <= 0)
+            return usageError(u"--arg wants NAME=VALUE, such as --arg city=Paris, not '%1'"_s.arg(argument));
+        promptArguments.insert(argument.left(equals), argument.mid(equals + 1));
+    }
 
     // The tool arguments of 'call': the last word when it is JSON.
     QJsonObject arguments;
@@ -173,11 +186,22 @@ int main(int argc, char *argv[])
             options.servers = positional;
             return Ctl::serve(options);
         }
-        if (command == u"tools") {
+        if (command == u"tools" || command == u"resources" || command == u"prompts") {
             if (positional.size() > 1)
-                return usageError(u"'tools' takes at most one server name, got '%1'"_s.arg(positional.join(u' ')));
+                return usageError(u"'%1' takes at most one server name, got '%2'"_s.arg(command, positional.join(u' ')));
             options.servers = positional;
-            return Ctl::configTools(options);
+            if (command == u"resources")
+                return Ctl::configResources(options);
+            return command == u"tools" ? Ctl::configTools(options) : Ctl::configPrompts(options);
+        }
+        if (command == u"read" || command == u"prompt") {
+            const QString operand = command == u"read" ? u"URI"_s : u"NAME"_s;
+            if (positional.isEmpty() || positional.size() > 2)
+                return usageError(u"'%1' takes [SERVER] %2, got '%3'"_s.arg(command, operand, positional.join(u' ')));
+            const QString server = positional.size() == 2 ? positional.first() : QString();
+            if (command == u"read")
+                return Ctl::configRead(options, server, positional.last());
+            return Ctl::configPrompt(options, server, positional.last(), promptArguments);
         }
         if (positional.isEmpty())
             return usageError(u"'call' needs the name of the tool to call"_s);
@@ -232,10 +256,20 @@ int main(int argc, char *argv[])
         return Ctl::watch(options, settings);
     }
 
-    if (command == u"tools") {
+    if (command == u"tools" || command == u"resources" || command == u"prompts") {
         if (!positional.isEmpty())
-            return usageError(u"'tools' takes no arguments besides the server, got '%1'"_s.arg(positional.join(u' ')));
-        return Ctl::listTools(options);
+            return usageError(u"'%1' takes no arguments besides the server, got '%2'"_s.arg(command, positional.join(u' ')));
+        if (command == u"resources")
+            return Ctl::listResources(options);
+        return command == u"tools" ? Ctl::listTools(options) : Ctl::listPrompts(options);
+    }
+    if (command == u"read" || command == u"prompt") {
+        const QString operand = command == u"read" ? u"URI"_s : u"NAME"_s;
+        if (positional.size() != 1)
+            return usageError(u"'%1' takes %2 besides the server, got '%3'"_s.arg(command, operand, positional.join(u' ')));
+        if (command == u"read")
+            return Ctl::readResource(options, positional.first());
+        return Ctl::getPrompt(options, positional.first(), promptArguments);
     }
 
     if (positional.isEmpty())

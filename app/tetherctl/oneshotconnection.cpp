@@ -55,16 +55,60 @@ bool OneShotConnection::open()
     return m_session->isReady();
 }
 
-std::optional<ToolListReply> OneShotConnection::listTools()
+template<typename Reply, typename Send>
+std::optional<Reply> OneShotConnection::ask(Send send)
 {
     // Shared with the handler: the session may still hold it after a failure returned here.
-    const auto reply = std::make_shared<std::optional<ToolListReply>>();
-    m_session->listTools([this, reply](const ToolListReply &received) {
+    const auto reply = std::make_shared<std::optional<Reply>>();
+    m_callInFlight = send(std::function<void(const Reply &)>([this, reply](const Reply &received) {
         *reply = received;
         m_loop.quit();
-    });
+    }));
     waitFor(*reply);
+    m_callInFlight = 0;
     return *reply;
+}
+
+std::optional<ToolListReply> OneShotConnection::listTools()
+{
+    return ask<ToolListReply>([this](ToolListHandler done) {
+        m_session->listTools(std::move(done));
+        return qint64(0);
+    });
+}
+
+std::optional<ResourceListReply> OneShotConnection::listResources()
+{
+    return ask<ResourceListReply>([this](ResourceListHandler done) {
+        m_session->listResources(std::move(done));
+        return qint64(0);
+    });
+}
+
+std::optional<PromptListReply> OneShotConnection::listPrompts()
+{
+    return ask<PromptListReply>([this](PromptListHandler done) {
+        m_session->listPrompts(std::move(done));
+        return qint64(0);
+    });
+}
+
+std::optional<ResourceReadReply> OneShotConnection::readResource(const QString &uri)
+{
+    return ask<ResourceReadReply>(
+        [this, &uri](ResourceReadHandler done) { return m_session->readResource(uri, std::move(done)); });
+}
+
+std::optional<PromptReply> OneShotConnection::getPrompt(const QString &name, const QJsonObject &arguments)
+{
+    return ask<PromptReply>([this, &name, &arguments](PromptHandler done) {
+        return m_session->getPrompt(name, arguments, std::move(done));
+    });
+}
+
+bool OneShotConnection::offers(QStringView capability) const
+{
+    return m_session->offers(capability);
 }
 
 std::optional<ToolCallReply> OneShotConnection::callTool(const QString &name, const QJsonObject &arguments,

@@ -37,6 +37,12 @@ public:
     std::optional<ToolListReply> listTools();
     std::optional<ToolCallReply> callTool(const QString &name, const QJsonObject &arguments,
                                           const ProgressHandler &onProgress);
+    std::optional<ResourceListReply> listResources();
+    std::optional<PromptListReply> listPrompts();
+    std::optional<ResourceReadReply> readResource(const QString &uri);
+    std::optional<PromptReply> getPrompt(const QString &name, const QJsonObject &arguments);
+    // Whether the server's initialize result advertises `capability` ("resources", "prompts").
+    bool offers(QStringView capability) const;
     QString failure() const { return m_failure; }
     const Interruption &interruption() const { return m_interruption; }
 
@@ -44,6 +50,9 @@ private:
     // Runs the loop until `reply` is set or the connection fails.
     template<typename Reply>
     void waitFor(const std::optional<Reply> &reply);
+    // Sends a request with `send`, which passes on the handler it is given, and waits for its reply.
+    template<typename Reply, typename Send>
+    std::optional<Reply> ask(Send send);
     void close();
 
     const CommonOptions &m_options;

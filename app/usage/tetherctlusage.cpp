@@ -24,6 +24,19 @@ const ProgramUsage &tetherctlUsage()
                  u"Call a tool with JSON arguments (an object; default {}) and print the result content. Without "
                  "SERVER the tool is found by its name or public name across every server; a name that several "
                  "servers offer is an error naming them."_s},
+                {u"resources [SERVER]"_s,
+                 u"List the resources of every server (or of one): URI, name, type, description; then its resource "
+                 "templates, URIs with {placeholders} to fill in for read (--json: {\"resources\": [...], "
+                 "\"resourceTemplates\": [...]} as the servers sent them, each with its \"server\")."_s},
+                {u"read [SERVER] URI"_s,
+                 u"Read a resource and print its text; bytes of a text type as text, other bytes summarised (--json: "
+                 "the contents, bytes as base64 \"blob\"). Without SERVER it goes to the server that lists URI, or "
+                 "to the only server with resources."_s},
+                {u"prompts [SERVER]"_s,
+                 u"List the prompts of every server (or of one) with their arguments, the required ones marked *."_s},
+                {u"prompt [SERVER] NAME [--arg NAME=VALUE...]"_s,
+                 u"Get a prompt filled in with the arguments and print its messages, one \"role: text\" each (--json: "
+                 "the prompts/get result). Without SERVER it goes to the server that offers the prompt."_s},
                 {u"watch [SERVER...]"_s, u"Supervise the servers (all, or those named): reconnect them when they "
                                          "crash, hang or fail to start, and print one line per state change until "
                                          "SIGINT, SIGTERM or SIGHUP; then stop them and exit 0."_s},
@@ -47,9 +60,17 @@ const ProgramUsage &tetherctlUsage()
                 {u"tools --stdio \"CMD ARGS...\""_s, u"List the server's tools (name and description)."_s},
                 {u"call --stdio \"CMD ARGS...\" TOOL ['JSON']"_s,
                  u"Call TOOL with JSON arguments and print the result."_s},
+                {u"resources --stdio \"CMD ARGS...\""_s, u"List the server's resources and resource templates."_s},
+                {u"read --stdio \"CMD ARGS...\" URI"_s, u"Read a resource, as read above."_s},
+                {u"prompts --stdio \"CMD ARGS...\""_s, u"List the server's prompts."_s},
+                {u"prompt --stdio \"CMD ARGS...\" NAME [--arg NAME=VALUE...]"_s, u"Get a prompt, as prompt above."_s},
                 {u"watch --stdio \"CMD ARGS...\""_s, u"Supervise the server, as watch above."_s},
                 {u"tools --url URL"_s, u"The same for a remote server."_s},
                 {u"call --url URL TOOL ['JSON']"_s, {}},
+                {u"resources --url URL"_s, {}},
+                {u"read --url URL URI"_s, {}},
+                {u"prompts --url URL"_s, {}},
+                {u"prompt --url URL NAME [--arg NAME=VALUE...]"_s, {}},
                 {u"watch --url URL"_s, {}},
             }},
         },
@@ -77,6 +98,8 @@ const ProgramUsage &tetherctlUsage()
                  u"Print machine-readable JSON: the tools array as the server sent it, the whole tools/call "
                  "result object, one object per line of watch. Without it, control characters from a server "
                  "(ESC, CR and the like) are printed as \\x1b."_s},
+                {{u"arg"_s}, u"NAME=VALUE"_s,
+                 u"With prompt: give the prompt's argument NAME this value (repeatable)."_s},
                 {{u"timeout-ms"_s}, u"N"_s,
                  u"Request timeout in milliseconds, also bounding the handshake (default 60000)."_s},
                 {{u"v"_s, u"verbose"_s}, {},
@@ -140,6 +163,11 @@ const ProgramUsage &tetherctlUsage()
             {u"tetherctl tools --json\n--stdio \"npx -y @modelcontextprotocol/server-everything\""_s,
              u"The tools as JSON, as the server sent them."_s},
             {u"tetherctl tools --url http://127.0.0.1:3001/mcp"_s, u"The tools of a remote server."_s},
+            {u"tetherctl read --stdio \"npx -y @modelcontextprotocol/server-everything\"\n"
+             "demo://resource/dynamic/text/1"_s,
+             u"Read a resource of a server given on the command line."_s},
+            {u"tetherctl prompt everything args-prompt --arg city=Paris --arg state=IDF"_s,
+             u"Get the prompt args-prompt of the server everything, with its two arguments."_s},
             {u"tetherctl call --url https://example.com/mcp\n"
              "--header 'Authorization: Bearer ${env:TOKEN}' search '{\"query\": \"qt\"}'"_s,
              u"Call a tool of a remote server that wants a token, taken from the environment variable TOKEN."_s},

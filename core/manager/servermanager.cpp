@@ -138,6 +138,10 @@ void ServerManager::addServer(const ServerConfig &config)
             m_eventLog.append({{}, name, ServerEvent::Kind::StateChange, {}, snapshot.reason, snapshot});
             emit stateChanged(snapshot);
         });
+        connect(pool, &ServerPool::catalogChanged, this, [this, pool, name = config.name] {
+            if (isCurrentPool(name, pool))
+                emit catalogChanged(name);
+        });
         connect(pool, &ServerPool::stderrLine, this, [this, pool, name = config.name](const QString &line) {
             if (isCurrentPool(name, pool))
                 m_eventLog.append({{}, name, ServerEvent::Kind::Stderr, u"stderr"_s, line, {}});
@@ -411,6 +415,41 @@ ToolRoute ServerManager::route(const QString &toolName) const
     return {std::nullopt, error};
 }
 
+std::optional<JsonRpc::Error> ServerManager::unusableServer(const QString &name) const
+{
+    const auto it = m_servers.find(name);
+    if (it == m_servers.end())
+        return JsonRpc::Error{JsonRpc::InvalidParams,
+                              u"there is no server named '%1' (servers: %2)"_s.arg(name, m_order.join(u", "_s)), {}};
+    if (!it->second.pool)
+        return JsonRpc::Error{JsonRpc::InvalidParams,
+                              u"server '%1' cannot run: %2"_s.arg(name, it->second.config.errors.join(u"; "_s)), {}};
+    return std::nullopt;
+}
+
+ServerCatalog ServerManager::catalog(const QString &name) const
+{
+    const auto it = m_servers.find(name);
+    return it == m_servers.end() || !it->second.pool ? ServerCatalog{} : it->second.pool->catalog();
+}
+
+void ServerManager::readResource(const QString &serverName, const QString &uri, ResourceReadHandler handler)
+{
+    if (const std::optional<JsonRpc::Error> unusable = unusableServer(serverName))
+        answerLater(this, std::move(handler), ResourceReadReply{{}, unusable});
+    else
+        m_servers.at(serverName).pool->readResource(uri, std::move(handler));
+}
+
+void ServerManager::getPrompt(const QString &serverName, const QString &promptName, const QJsonObject &arguments,
+                              PromptHandler handler)
+{
+    if (const std::optional<JsonRpc::Error> unusable = unusableServer(serverName))
+        answerLater(this, std::move(handler), PromptReply{{}, unusable});
+    else
+        m_servers.at(serverName).pool->getPrompt(promptName, arguments, std::move(handler));
+}
+
 ToolCallTicket ServerManager::callTool(const QString &serverName, const QString &toolName, const QJsonObject &arguments,
                                        ToolCallHandler handler,
                                        ProgressHandler onProgress,
@@ -419,16 +458,8 @@ ToolCallTicket ServerManager::callTool(const QString &serverName, const QString 
     const ToolCallTicket ticket{m_nextTicket++};
     auto reply = track(ticket, serverName, toolName, std::move(handler));
     const auto it = m_servers.find(serverName);
-    if (it == m_servers.end()) {
-        answerLater(this, std::move(reply),
-                    ToolCallReply::failure(JsonRpc::InvalidParams, u"there is no server named '%1' (servers: %2)"_s.arg(
-                                               serverName, m_order.join(u", "_s))));
-        return ticket;
-    }
-    if (!it->second.pool) {
-        answerLater(this, std::move(reply),
-                    ToolCallReply::failure(JsonRpc::InvalidParams, u"server '%1' cannot run: %2"_s.arg(
-                                               serverName, it->second.config.errors.join(u"; "_s))));
+    if (const std::optional<JsonRpc::Error> unusable = unusableServer(serverName)) {
+        answerLater(this, std::move(reply), ToolCallReply{{}, unusable});
         return ticket;
     }
     ProgressHandler progress;

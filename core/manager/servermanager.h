@@ -5,6 +5,7 @@
 #include "manager/eventlog.h"
 #include "manager/toolcallticket.h"
 #include "protocol/replies.h"
+#include "supervisor/servercatalog.h"
 #include "supervisor/serverstatus.h"
 #include "supervisor/toolregistry.h"
 
@@ -73,6 +74,14 @@ public:
     void stopAll();
     bool isAllStopped() const;
 
+    // The server's resources and prompts as last listed; empty for an unknown server.
+    ServerCatalog catalog(const QString &name) const;
+    // Each handler is answered exactly once, like a call's; fails fast when the server is not
+    // connected.
+    void readResource(const QString &serverName, const QString &uri, ResourceReadHandler handler);
+    void getPrompt(const QString &serverName, const QString &promptName, const QJsonObject &arguments,
+                   PromptHandler handler);
+
     ToolRoute route(const QString &toolName) const;
     // The handler is answered exactly once: the result, an error, or the cancellation; also
     // when the server stops or is removed meanwhile. Progress stops once it has been answered.
@@ -100,6 +109,8 @@ signals:
     void serverRemoved(const QString &name);
     // The config changed which of the server's tools are hidden (ServerConfig::hiddenTools).
     void toolSwitchesChanged(const QString &name);
+    // Its resources or prompts changed: read them with catalog().
+    void catalogChanged(const QString &name);
     void allStopped();
 
 private:
@@ -126,6 +137,8 @@ private:
     bool isCurrentPool(const QString &name, const ServerPool *pool) const;
     void checkAllStopped();
     ServerStatus statusOf(const Server &server) const;
+    // Why nothing can be sent to the server `name`: it does not exist or its config is invalid.
+    std::optional<JsonRpc::Error> unusableServer(const QString &name) const;
     // Registers a call and returns its handler as the layers below must call it: at most once
     // through to the caller's.
     ToolCallHandler track(ToolCallTicket ticket, const QString &serverName,

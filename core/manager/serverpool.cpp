@@ -41,12 +41,14 @@ ServerPool::Member *ServerPool::addMember()
     auto member = std::make_unique<Member>();
     member->id = m_nextMemberId++;
     ToolRegistry *registry = m_registry;
+    SupervisorSettings settings = settingsOf(m_config);
     if (!m_members.empty()) {
         member->ownRegistry = std::make_unique<ToolRegistry>();
         registry = member->ownRegistry.get();
+        settings.listsCatalog = false; // the first session's resources and prompts are the server's
     }
     member->supervisor = std::make_unique<ConnectionSupervisor>(m_config.name, transportFactoryFor(m_config),
-                                                                settingsOf(m_config), registry);
+                                                                std::move(settings), registry);
     member->idleSince = QDateTime::currentDateTimeUtc();
     const int id = member->id;
     ConnectionSupervisor *supervisor = member->supervisor.get();
@@ -56,6 +58,7 @@ ServerPool::Member *ServerPool::addMember()
         if (!m_members.empty() && m_members.front()->id == id)
             emit statusChanged(status());
     });
+    connect(supervisor, &ConnectionSupervisor::catalogChanged, this, &ServerPool::catalogChanged);
     connect(supervisor, &ConnectionSupervisor::stderrLine, this, &ServerPool::stderrLine);
     connect(supervisor, &ConnectionSupervisor::serverLogMessage, this, &ServerPool::serverLogMessage);
     connect(supervisor, &ConnectionSupervisor::stopped, this, [this](bool complete) {
@@ -101,6 +104,32 @@ void ServerPool::removeMember(int id)
 ServerState ServerPool::state() const
 {
     return m_members.empty() ? ServerState::Stopped : m_members.front()->supervisor->state();
+}
+
+ServerCatalog ServerPool::catalog() const
+{
+    return m_members.empty() ? ServerCatalog{} : m_members.front()->supervisor->catalog();
+}
+
+JsonRpc::Error ServerPool::stoppedError() const
+{
+    return {JsonRpc::ServerUnavailable, u"server '%1' is stopped"_s.arg(m_config.name), {}};
+}
+
+void ServerPool::readResource(const QString &uri, ResourceReadHandler handler)
+{
+    if (m_members.empty())
+        answerLater(this, std::move(handler), ResourceReadReply{{}, stoppedError()});
+    else
+        m_members.front()->supervisor->readResource(uri, std::move(handler));
+}
+
+void ServerPool::getPrompt(const QString &name, const QJsonObject &arguments, PromptHandler handler)
+{
+    if (m_members.empty())
+        answerLater(this, std::move(handler), PromptReply{{}, stoppedError()});
+    else
+        m_members.front()->supervisor->getPrompt(name, arguments, std::move(handler));
 }
 
 ServerStatus ServerPool::status() const
@@ -219,8 +248,7 @@ quint64 ServerPool::callTool(const QString &toolName, const QJsonObject &argumen
 {
     const quint64 callId = m_nextCallId++;
     if (m_members.empty()) {
-        answerLater(this, std::move(handler),
-                    ToolCallReply::failure(JsonRpc::ServerUnavailable, u"server '%1' is stopped"_s.arg(m_config.name)));
+        answerLater(this, std::move(handler), ToolCallReply{{}, stoppedError()});
         return callId;
     }
     ConnectionSupervisor *primary = m_members.front()->supervisor.get();

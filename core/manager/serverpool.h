@@ -41,6 +41,12 @@ public:
     quint64 callTool(const QString &toolName, const QJsonObject &arguments,
                      ToolCallHandler handler,
                      ProgressHandler onProgress = {});
+    // The first session's resources and prompts. Reads and gets go to that session, beside any
+    // call it runs: they change nothing on the server.
+    ServerCatalog catalog() const;
+    void readResource(const QString &uri, ResourceReadHandler handler);
+    void getPrompt(const QString &name, const QJsonObject &arguments, PromptHandler handler);
+
     // A queued call leaves the queue, a call in flight is cancelled on its session; either way
     // its handler is answered at once with `reason`. Does nothing for a call already answered
     // or one being answered with an error without having been sent.
@@ -49,6 +55,7 @@ public:
 signals:
     void statusChanged(const Tether::ServerStatus &status);
     void stateChanged(const Tether::ServerStatus &status);
+    void catalogChanged(const Tether::ServerCatalog &catalog);
     void stopped(bool complete);
     void stderrLine(const QString &line);
     void serverLogMessage(const QString &level, const QString &logger, const QString &text);
@@ -74,6 +81,7 @@ private:
     };
 
     Member *addMember();
+    JsonRpc::Error stoppedError() const;
     Member *member(int id) const;
     ConnectionSupervisor *supervisorOf(int memberId) const; // closing sessions included
     void removeMember(int id);

@@ -85,16 +85,153 @@ std::optional<ServerIdentity> parseInitializeResult(const QJsonValue &result, QS
     return identity;
 }
 
-std::optional<ToolListPage> parseToolListPage(const QJsonValue &result, QString *error)
+std::optional<ListPage> parseListPage(const QJsonValue &result, QStringView key, QString *error)
 {
     if (!isObject(result, error))
         return std::nullopt;
     const QJsonObject object = result.toObject();
     // A null cursor says "no next page" as plainly as a missing one.
-    if (!hasField(object, u"tools", QJsonValue::Array, true, error)
+    if (!hasField(object, key, QJsonValue::Array, true, error)
         || (!object.value(u"nextCursor").isNull() && !hasField(object, u"nextCursor", QJsonValue::String, false, error)))
         return std::nullopt;
-    return ToolListPage{object.value(u"tools").toArray(), object.value(u"nextCursor").toString()};
+    return ListPage{object.value(key).toArray(), object.value(u"nextCursor").toString()};
+}
+
+// An entry of a list: an object whose `key` is a non-empty string, and whose optional text
+// fields are strings when present; `what` names it in the error ("a resource entry").
+static std::optional<QJsonObject> listEntry(const QJsonValue &value, QStringView key, QStringView what,
+                                            QString *error)
+{
+    if (!value.isObject()) {
+        *error = u"%1 is %2, not an object"_s.arg(what, jsonKind(value));
+        return std::nullopt;
+    }
+    const QJsonObject object = value.toObject();
+    QString wrong;
+    if (!hasField(object, key, QJsonValue::String, true, &wrong) || object.value(key).toString().isEmpty()) {
+        *error = u"%1 has no \"%2\"%3"_s.arg(what, key, 
+                     object.contains(key) ? u" ("_s + (wrong.isEmpty() ? u"it is empty"_s : wrong) + u')' : QString());
+        return std::nullopt;
+    }
+    for (QStringView field : {u"name", u"title", u"description", u"mimeType"}) {
+        if (!hasField(object, field, QJsonValue::String, false, &wrong)) {
+            *error = u"%1 '%2' is unusable: %3"_s.arg(what, object.value(key).toString(), wrong);
+            return std::nullopt;
+        }
+    }
+    return object;
+}
+
+std::optional<ResourceDefinition> parseResource(const QJsonValue &value, QString *error)
+{
+    const std::optional<QJsonObject> object = listEntry(value, u"uri", u"a resource entry", error);
+    if (!object)
+        return std::nullopt;
+    return ResourceDefinition{object->value(u"uri").toString(), object->value(u"name").toString(),
+                              object->value(u"title").toString(), object->value(u"description").toString(),
+                              object->value(u"mimeType").toString(), *object};
+}
+
+std::optional<ResourceTemplate> parseResourceTemplate(const QJsonValue &value, QString *error)
+{
+    const std::optional<QJsonObject> object = listEntry(value, u"uriTemplate", u"a resource template entry", error);
+    if (!object)
+        return std::nullopt;
+    return ResourceTemplate{object->value(u"uriTemplate").toString(), object->value(u"name").toString(),
+                            object->value(u"title").toString(), object->value(u"description").toString(),
+                            object->value(u"mimeType").toString(), *object};
+}
+
+std::optional<QList<ResourceContents>> parseResourceReadResult(const QJsonValue &result, QString *error)
+{
+    if (!isObject(result, error))
+        return std::nullopt;
+    const QJsonObject object = result.toObject();
+    if (!hasField(object, u"contents", QJsonValue::Array, true, error))
+        return std::nullopt;
+    QList<ResourceContents> contents;
+    const QJsonArray entries = object.value(u"contents").toArray();
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        const QJsonObject entry = entries.at(i).toObject();
+        QString wrong;
+        if (!entries.at(i).isObject())
+            wrong = u" is %1, not an object"_s.arg(jsonKind(entries.at(i)));
+        else if (!hasField(entry, u"uri", QJsonValue::String, true, &wrong)
+                 || !hasField(entry, u"mimeType", QJsonValue::String, false, &wrong)
+                 || !hasField(entry, u"text", QJsonValue::String, false, &wrong)
+                 || !hasField(entry, u"blob", QJsonValue::String, false, &wrong))
+            wrong.prepend(u": "_s);
+        else if (entry.contains(u"text") == entry.contains(u"blob"))
+            wrong = entry.contains(u"text") ? u" has both \"text\" and \"blob\""_s : u" has neither \"text\" nor \"blob\""_s;
+        ResourceContents part{entry.value(u"uri").toString(), entry.value(u"mimeType").toString(), {}, {}};
+        if (wrong.isEmpty() && entry.contains(u"text")) {
+            part.text = entry.value(u"text").toString();
+        } else if (wrong.isEmpty()) {
+            auto decoded = QByteArray::fromBase64Encoding(entry.value(u"blob").toString().toLatin1(),
+                                                          QByteArray::AbortOnBase64DecodingErrors);
+            if (decoded)
+                part.blob = std::move(*decoded);
+            else
+                wrong = u" has a \"blob\" that is not base64"_s;
+        }
+        if (!wrong.isEmpty()) {
+            *error = u"contents[%1]%2"_s.arg(i).arg(wrong);
+            return std::nullopt;
+        }
+        contents.append(std::move(part));
+    }
+    return contents;
+}
+
+std::optional<PromptDefinition> parsePrompt(const QJsonValue &value, QString *error)
+{
+    const std::optional<QJsonObject> object = listEntry(value, u"name", u"a prompt entry", error);
+    if (!object)
+        return std::nullopt;
+    PromptDefinition prompt{object->value(u"name").toString(), object->value(u"title").toString(),
+                            object->value(u"description").toString(), {}, *object};
+    QString wrong;
+    if (!hasField(*object, u"arguments", QJsonValue::Array, false, &wrong)) {
+        *error = u"the prompt '%1' is unusable: %2"_s.arg(prompt.name, wrong);
+        return std::nullopt;
+    }
+    for (const QJsonValue &argumentValue : object->value(u"arguments").toArray()) {
+        const QJsonObject argument = argumentValue.toObject();
+        if (!argumentValue.isObject() || !hasField(argument, u"name", QJsonValue::String, true, &wrong)
+            || !hasField(argument, u"required", QJsonValue::Bool, false, &wrong)) {
+            *error = u"the prompt '%1' has an unusable argument: %2"_s.arg(
+                prompt.name, argumentValue.isObject() ? wrong : u"an entry is not an object"_s);
+            return std::nullopt;
+        }
+        prompt.arguments.append({argument.value(u"name").toString(), argument.value(u"title").toString(),
+                                 argument.value(u"description").toString(), argument.value(u"required").toBool()});
+    }
+    return prompt;
+}
+
+std::optional<PromptResult> parsePromptResult(const QJsonValue &result, QString *error)
+{
+    if (!isObject(result, error))
+        return std::nullopt;
+    const QJsonObject object = result.toObject();
+    if (!hasField(object, u"messages", QJsonValue::Array, true, error)
+        || !hasField(object, u"description", QJsonValue::String, false, error))
+        return std::nullopt;
+    const QJsonArray messages = object.value(u"messages").toArray();
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        QString wrong;
+        const QJsonObject message = messages.at(i).toObject();
+        if (!messages.at(i).isObject())
+            wrong = u" is %1, not an object"_s.arg(jsonKind(messages.at(i)));
+        else if (!hasField(message, u"role", QJsonValue::String, true, &wrong)
+                 || !hasField(message, u"content", QJsonValue::Object, true, &wrong))
+            wrong.prepend(u": "_s);
+        if (!wrong.isEmpty()) {
+            *error = u"messages[%1]%2"_s.arg(i).arg(wrong);
+            return std::nullopt;
+        }
+    }
+    return PromptResult{object.value(u"description").toString(), messages, object};
 }
 
 std::optional<ToolCallResult> parseToolCallResult(const QJsonValue &result, QString *error)
@@ -155,6 +292,17 @@ QString renderContent(const QJsonArray &content)
         }
     }
     return parts.join(u'\n');
+}
+
+QString renderPromptMessages(const QJsonArray &messages)
+{
+    QStringList parts;
+    for (const QJsonValue &message : messages) {
+        const QJsonObject object = message.toObject();
+        parts.append(object.value(u"role").toString() + u": "_s
+                     + renderContent(QJsonArray{object.value(u"content")}));
+    }
+    return parts.join(u"\n\n"_s);
 }
 
 } // namespace Tether

@@ -67,14 +67,15 @@ std::optional<ToolDefinition> parseToolDefinition(const QJsonValue &value, QStri
 // The server's answer to initialize, with the version it chose.
 std::optional<ServerIdentity> parseInitializeResult(const QJsonValue &result, QString *error);
 
-// One page of a tools/list result: its entries, each still to be judged on its own with
-// parseToolDefinition, and the cursor of the next page (empty on the last).
-struct ToolListPage
+// One page of a paginated list (tools/list, resources/list, resources/templates/list,
+// prompts/list): the entries under `key`, each still to be judged on its own (parseToolDefinition,
+// parseResource, …), and the cursor of the next page (empty on the last).
+struct ListPage
 {
-    QJsonArray tools;
+    QJsonArray entries;
     QString nextCursor;
 };
-std::optional<ToolListPage> parseToolListPage(const QJsonValue &result, QString *error);
+std::optional<ListPage> parseListPage(const QJsonValue &result, QStringView key, QString *error);
 
 struct ToolCallResult
 {
@@ -86,7 +87,82 @@ struct ToolCallResult
 
 std::optional<ToolCallResult> parseToolCallResult(const QJsonValue &result, QString *error);
 
+// A resource a server offers (resources/list), its JSON kept for --json.
+struct ResourceDefinition
+{
+    QString uri;
+    QString name;
+    QString title;
+    QString description;
+    QString mimeType;
+    QJsonObject raw;
+
+    bool operator==(const ResourceDefinition &) const = default;
+};
+std::optional<ResourceDefinition> parseResource(const QJsonValue &value, QString *error);
+
+// A family of resources named by an RFC 6570 URI template (resources/templates/list).
+struct ResourceTemplate
+{
+    QString uriTemplate;
+    QString name;
+    QString title;
+    QString description;
+    QString mimeType;
+    QJsonObject raw;
+
+    bool operator==(const ResourceTemplate &) const = default;
+};
+std::optional<ResourceTemplate> parseResourceTemplate(const QJsonValue &value, QString *error);
+
+// One part of what resources/read returns: text, or bytes the server sent as base64 `blob`.
+struct ResourceContents
+{
+    QString uri;
+    QString mimeType;
+    std::optional<QString> text;
+    QByteArray blob; // decoded
+
+    bool isImage() const { return !text && mimeType.startsWith(u"image/"); }
+    bool operator==(const ResourceContents &) const = default;
+};
+std::optional<QList<ResourceContents>> parseResourceReadResult(const QJsonValue &result, QString *error);
+
+struct PromptArgument
+{
+    QString name;
+    QString title;
+    QString description;
+    bool required = false;
+
+    bool operator==(const PromptArgument &) const = default;
+};
+
+// A prompt a server offers (prompts/list).
+struct PromptDefinition
+{
+    QString name;
+    QString title;
+    QString description;
+    QList<PromptArgument> arguments;
+    QJsonObject raw;
+
+    bool operator==(const PromptDefinition &) const = default;
+};
+std::optional<PromptDefinition> parsePrompt(const QJsonValue &value, QString *error);
+
+// What prompts/get returns: messages, each a role and one content block.
+struct PromptResult
+{
+    QString description;
+    QJsonArray messages;
+    QJsonObject raw;
+};
+std::optional<PromptResult> parsePromptResult(const QJsonValue &result, QString *error);
+
 // Human-readable rendering of a content list: text as is, other kinds summarised.
 QString renderContent(const QJsonArray &content);
+// A prompt's messages for people: "role: content" each, the content as renderContent shows it.
+QString renderPromptMessages(const QJsonArray &messages);
 
 } // namespace Tether

@@ -44,6 +44,33 @@ struct ToolCallReply
     static ToolCallReply failure(int code, const QString &message);
 };
 
+struct ResourceListReply
+{
+    QList<ResourceDefinition> resources;
+    QList<ResourceTemplate> templates;
+    QStringList warnings; // entries that were skipped, and why
+    std::optional<JsonRpc::Error> error;
+};
+
+struct PromptListReply
+{
+    QList<PromptDefinition> prompts;
+    QStringList warnings; // entries that were skipped, and why
+    std::optional<JsonRpc::Error> error;
+};
+
+struct ResourceReadReply
+{
+    QList<ResourceContents> contents;
+    std::optional<JsonRpc::Error> error;
+};
+
+struct PromptReply
+{
+    PromptResult result;
+    std::optional<JsonRpc::Error> error;
+};
+
 struct ProgressUpdate
 {
     double progress = 0;
@@ -55,6 +82,10 @@ using ReplyHandler = std::function<void(const RpcReply &)>;
 using ToolListHandler = std::function<void(const ToolListReply &)>;
 using ToolCallHandler = std::function<void(const ToolCallReply &)>;
 using ProgressHandler = std::function<void(const ProgressUpdate &)>;
+using ResourceListHandler = std::function<void(const ResourceListReply &)>;
+using PromptListHandler = std::function<void(const PromptListReply &)>;
+using ResourceReadHandler = std::function<void(const ResourceReadReply &)>;
+using PromptHandler = std::function<void(const PromptReply &)>;
 
 // Answers `handler` from the event loop rather than from inside the call that failed, so that
 // a caller is never re-entered; not at all once `context` is gone.

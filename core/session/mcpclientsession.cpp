@@ -11,7 +11,7 @@ using namespace Qt::StringLiterals;
 namespace Tether {
 
 // A server that keeps handing out new cursors is broken; stop before memory runs out.
-static constexpr int MaxToolPages = 1000;
+static constexpr int MaxListPages = 1000;
 
 QString SessionClosure::describe() const
 {
@@ -231,14 +231,19 @@ void McpClientSession::onServerRequest(const JsonRpc::Message &message)
 void McpClientSession::onNotification(const JsonRpc::Message &message)
 {
     const QString &method = message.method;
-    if (method == u"notifications/tools/list_changed") {
-        // Before the handshake ends the first tools/list is still to come and will see the
-        // new list anyway: passing this on would only duplicate that first sync.
-        if (m_state == State::Ready)
-            emit toolsListChanged();
-        else
-            spdlog::debug("{}: tools/list_changed before the handshake ended, covered by the first sync",
-                          serverLabel());
+    const bool listChanged = method == u"notifications/tools/list_changed"
+                             || method == u"notifications/resources/list_changed"
+                             || method == u"notifications/prompts/list_changed";
+    if (listChanged && m_state != State::Ready) {
+        // Before the handshake ends the first lists are still to come and will see the new
+        // ones anyway: passing this on would only duplicate that first sync.
+        spdlog::debug("{}: {} before the handshake ended, covered by the first sync", serverLabel(), method);
+    } else if (method == u"notifications/tools/list_changed") {
+        emit toolsListChanged();
+    } else if (method == u"notifications/resources/list_changed") {
+        emit resourcesListChanged();
+    } else if (method == u"notifications/prompts/list_changed") {
+        emit promptsListChanged();
     } else if (method == u"notifications/message") {
         const SecretScrubber &secrets = m_transport->secrets();
         emit logMessage(message.params.value(u"level").toString(),
@@ -334,69 +339,192 @@ void McpClientSession::onTransportClosed(const TransportClosure &closure)
     emit closed(SessionClosure{m_wasReady, m_failure, closure});
 }
 
-void McpClientSession::listTools(ToolListHandler handler)
+// The entries that `parse` accepts, the first of each `key`; why the others were left out.
+template<typename Entry>
+static QList<Entry> keptEntries(const QJsonArray &entries, std::optional<Entry> (*parse)(const QJsonValue &, QString *),
+                                QString Entry::*key, QStringView what, QStringList *warnings)
 {
-    fetchToolPage({}, std::make_shared<ToolListReply>(), std::make_shared<QSet<QString>>(),
-                  std::make_shared<QSet<QString>>(), std::move(handler));
+    QList<Entry> kept;
+    QSet<QString> keys;
+    for (const QJsonValue &value : entries) {
+        QString error;
+        std::optional<Entry> entry = parse(value, &error);
+        if (!entry) {
+            warnings->append(error);
+            continue;
+        }
+        const QString &name = (*entry).*key;
+        if (keys.contains(name)) {
+            warnings->append(u"the %1 '%2' is listed twice; the first one is kept"_s.arg(what, name));
+            continue;
+        }
+        keys.insert(name);
+        kept.append(std::move(*entry));
+    }
+    return kept;
 }
 
-void McpClientSession::fetchToolPage(const QString &cursor, std::shared_ptr<ToolListReply> accumulated,
-                                     std::shared_ptr<QSet<QString>> seenCursors,
-                                     std::shared_ptr<QSet<QString>> toolNames,
-                                     ToolListHandler handler)
+void McpClientSession::logSkipped(const QString &method, const QStringList &warnings) const
+{
+    for (const QString &warning : warnings)
+        spdlog::warn("{}: {}: {}", serverLabel(), method, warning);
+}
+
+JsonRpc::Error McpClientSession::notOffered(QStringView capability) const
+{
+    return {JsonRpc::MethodNotFound,
+            u"%1 offers no %2: its initialize result does not advertise the \"%2\" capability"_s.arg(serverLabel(),
+                                                                                                     capability),
+            {}};
+}
+
+void McpClientSession::listTools(ToolListHandler handler)
+{
+    listEntries(u"tools/list"_s, u"tools"_s, [this, handler = std::move(handler)](const ListedEntries &listed) {
+        ToolListReply reply;
+        reply.error = listed.error;
+        if (!listed.error) {
+            reply.tools = keptEntries(listed.entries, parseToolDefinition, &ToolDefinition::name, u"tool", &reply.warnings);
+            logSkipped(u"tools/list"_s, reply.warnings);
+        }
+        handler(reply);
+    });
+}
+
+void McpClientSession::listResources(ResourceListHandler handler)
+{
+    if (!offers(u"resources")) {
+        answerLater(this, std::move(handler), ResourceListReply{});
+        return;
+    }
+    listEntries(u"resources/list"_s, u"resources"_s, [this, handler = std::move(handler)](const ListedEntries &listed) {
+        auto reply = std::make_shared<ResourceListReply>();
+        reply->error = listed.error;
+        if (listed.error) {
+            handler(*reply);
+            return;
+        }
+        reply->resources = keptEntries(listed.entries, parseResource, &ResourceDefinition::uri, u"resource",
+                                       &reply->warnings);
+        listEntries(u"resources/templates/list"_s, u"resourceTemplates"_s, [this, reply, handler](const ListedEntries &templates) {
+            // A server with nothing but fixed resources may not know the method at all.
+            const bool unknown = templates.error && templates.error->code == JsonRpc::MethodNotFound;
+            if (templates.error && !unknown)
+                reply->error = templates.error;
+            else if (!unknown)
+                reply->templates = keptEntries(templates.entries, parseResourceTemplate, &ResourceTemplate::uriTemplate,
+                                               u"resource template", &reply->warnings);
+            if (!reply->error)
+                logSkipped(u"resources/list"_s, reply->warnings);
+            handler(*reply);
+        });
+    });
+}
+
+void McpClientSession::listPrompts(PromptListHandler handler)
+{
+    if (!offers(u"prompts")) {
+        answerLater(this, std::move(handler), PromptListReply{});
+        return;
+    }
+    listEntries(u"prompts/list"_s, u"prompts"_s, [this, handler = std::move(handler)](const ListedEntries &listed) {
+        PromptListReply reply;
+        reply.error = listed.error;
+        if (!listed.error) {
+            reply.prompts = keptEntries(listed.entries, parsePrompt, &PromptDefinition::name, u"prompt", &reply.warnings);
+            logSkipped(u"prompts/list"_s, reply.warnings);
+        }
+        handler(reply);
+    });
+}
+
+qint64 McpClientSession::readResource(const QString &uri, ResourceReadHandler handler)
+{
+    if (!offers(u"resources")) {
+        answerLater(this, std::move(handler), ResourceReadReply{{}, notOffered(u"resources")});
+        return 0;
+    }
+    return request(u"resources/read"_s, {{u"uri"_s, uri}}, [this, handler = std::move(handler)](const RpcReply &reply) {
+        ResourceReadReply readReply;
+        QString wrong;
+        if (!reply.ok())
+            readReply.error = reply.error;
+        else if (std::optional<QList<ResourceContents>> contents = parseResourceReadResult(reply.result, &wrong))
+            readReply.contents = std::move(*contents);
+        else
+            readReply.error = wrongShape(u"resources/read"_s, wrong);
+        handler(readReply);
+    });
+}
+
+qint64 McpClientSession::getPrompt(const QString &name, const QJsonObject &arguments, PromptHandler handler)
+{
+    if (!offers(u"prompts")) {
+        answerLater(this, std::move(handler), PromptReply{{}, notOffered(u"prompts")});
+        return 0;
+    }
+    const QJsonObject params{{u"name"_s, name}, {u"arguments"_s, arguments}};
+    return request(u"prompts/get"_s, params, [this, handler = std::move(handler)](const RpcReply &reply) {
+        PromptReply promptReply;
+        QString wrong;
+        if (!reply.ok())
+            promptReply.error = reply.error;
+        else if (std::optional<PromptResult> result = parsePromptResult(reply.result, &wrong))
+            promptReply.result = std::move(*result);
+        else
+            promptReply.error = wrongShape(u"prompts/get"_s, wrong);
+        handler(promptReply);
+    });
+}
+
+void McpClientSession::listEntries(const QString &method, const QString &key, ListedEntriesHandler handler)
+{
+    fetchPage(method, key, {}, std::make_shared<ListedEntries>(), std::make_shared<QSet<QString>>(), std::move(handler));
+}
+
+void McpClientSession::fetchPage(const QString &method, const QString &key, const QString &cursor,
+                                 std::shared_ptr<ListedEntries> accumulated, std::shared_ptr<QSet<QString>> seenCursors,
+                                 ListedEntriesHandler handler)
 {
     QJsonObject params;
     if (!cursor.isNull())
         params.insert(u"cursor", cursor);
-    request(u"tools/list"_s, params, [this, accumulated, seenCursors, toolNames, handler](const RpcReply &reply) {
+    request(method, params, [this, method, key, accumulated, seenCursors, handler](const RpcReply &reply) {
+        const QString failed = method + u" failed: "_s;
         if (!reply.ok()) {
             accumulated->error = reply.error;
-            accumulated->error->message = u"tools/list failed: "_s + reply.error->message;
+            accumulated->error->message.prepend(failed);
             handler(*accumulated);
             return;
         }
         QString wrong;
-        const std::optional<ToolListPage> page = parseToolListPage(reply.result, &wrong);
+        const std::optional<ListPage> page = parseListPage(reply.result, key, &wrong);
         if (!page) {
-            accumulated->error = wrongShape(u"tools/list"_s, wrong);
-            accumulated->error->message.prepend(u"tools/list failed: "_s);
+            accumulated->error = wrongShape(method, wrong);
+            accumulated->error->message.prepend(failed);
             handler(*accumulated);
             return;
         }
-        for (const QJsonValue &entry : page->tools) {
-            QString error;
-            std::optional<ToolDefinition> tool = parseToolDefinition(entry, &error);
-            if (!tool) {
-                accumulated->warnings.append(error);
-                continue;
-            }
-            if (toolNames->contains(tool->name)) {
-                accumulated->warnings.append(u"the tool '%1' is listed twice; the first one is kept"_s.arg(tool->name));
-                continue;
-            }
-            toolNames->insert(tool->name);
-            accumulated->tools.append(std::move(*tool));
-        }
+        for (const QJsonValue &entry : page->entries)
+            accumulated->entries.append(entry);
         const QString &next = page->nextCursor;
         if (next.isEmpty()) {
-            for (const QString &warning : std::as_const(accumulated->warnings))
-                spdlog::warn("{}: tools/list: {}", serverLabel(), warning);
             handler(*accumulated);
             return;
         }
         const qsizetype pagesRead = seenCursors->size() + 1;
-        if (seenCursors->contains(next) || pagesRead >= MaxToolPages) {
+        if (seenCursors->contains(next) || pagesRead >= MaxListPages) {
             const QString why = seenCursors->contains(next)
                                     ? u"%1 returned the cursor '%2' again; its pagination never ends"_s.arg(serverLabel(), next)
                                     : u"%1 still gave a next cursor after %2 pages, the most Tether reads; its pagination seems never to end"_s
                                           .arg(serverLabel())
                                           .arg(pagesRead);
-            accumulated->error = JsonRpc::Error{JsonRpc::InvalidReply, u"tools/list failed: "_s + why, {}};
+            accumulated->error = JsonRpc::Error{JsonRpc::InvalidReply, failed + why, {}};
             handler(*accumulated);
             return;
         }
         seenCursors->insert(next);
-        fetchToolPage(next, accumulated, seenCursors, toolNames, handler);
+        fetchPage(method, key, next, accumulated, seenCursors, handler);
     });
 }
 

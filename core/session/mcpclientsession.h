@@ -75,8 +75,19 @@ public:
     // Sends notifications/cancelled and fails the request locally at once.
     void cancel(qint64 requestId, const QString &reason);
 
-    // Follows nextCursor until the last page.
+    // Whether the server's initialize result advertises `capability` ("resources", "prompts").
+    bool offers(QStringView capability) const { return m_serverIdentity.capabilities.contains(capability); }
+
+    // Each list follows nextCursor until the last page. Resources and prompts are asked for only
+    // of a server that offers them: the lists of one that does not are empty, and reading or
+    // getting from it fails without a request.
     void listTools(ToolListHandler handler);
+    // resources/list, then resources/templates/list.
+    void listResources(ResourceListHandler handler);
+    void listPrompts(PromptListHandler handler);
+    qint64 readResource(const QString &uri, ResourceReadHandler handler);
+    // `arguments` maps names to strings, as prompts/get wants them.
+    qint64 getPrompt(const QString &name, const QJsonObject &arguments, PromptHandler handler);
     qint64 callTool(const QString &name, const QJsonObject &arguments,
                     ToolCallHandler handler, ProgressHandler onProgress = {});
     void ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout = {});
@@ -92,6 +103,8 @@ signals:
     // Emitted exactly once, after the transport has closed.
     void closed(const Tether::SessionClosure &closure);
     void toolsListChanged();
+    void resourcesListChanged();
+    void promptsListChanged();
     void logMessage(const QString &level, const QString &logger, const QJsonValue &data);
     void progressNotified(const QJsonValue &progressToken, const Tether::ProgressUpdate &update);
     void stderrLine(const QString &line);
@@ -118,10 +131,21 @@ private:
     void fail(const QString &reason);
     void completeRequest(qint64 requestId, const RpcReply &reply);
     void failAllPending(const QString &reason);
-    void fetchToolPage(const QString &cursor, std::shared_ptr<ToolListReply> accumulated,
-                       std::shared_ptr<QSet<QString>> seenCursors,
-                       std::shared_ptr<QSet<QString>> toolNames, // of the tools kept so far
-                       ToolListHandler handler);
+    // Every entry of a paginated list, or why there are none.
+    struct ListedEntries
+    {
+        QJsonArray entries;
+        std::optional<JsonRpc::Error> error;
+    };
+    using ListedEntriesHandler = std::function<void(const ListedEntries &)>;
+    // The entries under `key` of every page of `method`.
+    void listEntries(const QString &method, const QString &key, ListedEntriesHandler handler);
+    void fetchPage(const QString &method, const QString &key, const QString &cursor,
+                   std::shared_ptr<ListedEntries> accumulated, std::shared_ptr<QSet<QString>> seenCursors,
+                   ListedEntriesHandler handler);
+    void logSkipped(const QString &method, const QStringList &warnings) const;
+    // The failure of a request to a server that does not offer `capability`.
+    JsonRpc::Error notOffered(QStringView capability) const;
     QString serverLabel() const;
     // The failure of a request whose result has the wrong shape, `what` saying how.
     JsonRpc::Error wrongShape(const QString &method, const QString &what) const;

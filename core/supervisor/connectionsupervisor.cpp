@@ -161,6 +161,7 @@ void ConnectionSupervisor::finishStop(bool complete)
     // Every pending request failed when its session closed, so no sync is still running.
     m_toolSyncs.clear();
     m_registry->unregisterServer(m_name);
+    setCatalog({});
     // Stopping -> Stopped
     m_core.stopFinished();
     m_heartbeat.clearMisses();
@@ -212,6 +213,7 @@ void ConnectionSupervisor::apply(const SupervisorDecision &decision, const QStri
         break;
     case Action::GiveUp:
         m_registry->unregisterServer(m_name);
+        setCatalog({});
         spdlog::error("{}: {}; its tools are unregistered and it will not be restarted automatically. "
                       "Fix the cause, then use Reconnect or Start", label(), reason);
         break;
@@ -258,6 +260,8 @@ void ConnectionSupervisor::launchGeneration()
         if (isCurrent(number))
             m_toolSyncs.enqueue(number, false);
     });
+    connect(session, &McpClientSession::resourcesListChanged, this, [this, number] { syncResources(number); });
+    connect(session, &McpClientSession::promptsListChanged, this, [this, number] { syncPrompts(number); });
     connect(session, &McpClientSession::stderrLine, this, [this, number](const QString &line) {
         if (isCurrent(number))
             emit stderrLine(line);
@@ -353,6 +357,87 @@ void ConnectionSupervisor::onToolsRegistered(const ToolSyncQueue::Job &job, cons
     m_heartbeat.start();
     if (const auto stable = m_core.stableAt())
         m_stabilityTimer.start(duration_cast<milliseconds>(*stable - now));
+    // What the state change set off may have ended the generation meanwhile.
+    McpClientSession *session = m_settings.listsCatalog && isCurrent(job.generation) ? establishedSession() : nullptr;
+    if (!session)
+        return;
+    ServerCatalog catalog = m_catalog;
+    catalog.offersResources = session->offers(u"resources");
+    catalog.offersPrompts = session->offers(u"prompts");
+    catalog.resourcesListed = !catalog.offersResources;
+    catalog.promptsListed = !catalog.offersPrompts;
+    if (!catalog.offersResources) {
+        catalog.resources.clear();
+        catalog.templates.clear();
+        catalog.resourcesError.clear();
+    }
+    if (!catalog.offersPrompts) {
+        catalog.prompts.clear();
+        catalog.promptsError.clear();
+    }
+    setCatalog(std::move(catalog));
+    syncResources(job.generation);
+    syncPrompts(job.generation);
+}
+
+McpClientSession *ConnectionSupervisor::establishedSession() const
+{
+    const Generation *generation = current();
+    return generation && generation->established && generation->session->isReady() ? generation->session.get()
+                                                                                    : nullptr;
+}
+
+void ConnectionSupervisor::setCatalog(ServerCatalog catalog)
+{
+    if (catalog == m_catalog)
+        return;
+    m_catalog = std::move(catalog);
+    emit catalogChanged(m_catalog);
+}
+
+void ConnectionSupervisor::syncResources(quint64 number)
+{
+    McpClientSession *session = isCurrent(number) && m_settings.listsCatalog ? establishedSession() : nullptr;
+    if (!session || !session->offers(u"resources"))
+        return; // not established yet: the first listing, once it is, reads the newest list
+    const quint64 sync = ++m_resourceSyncs;
+    session->listResources([this, number, sync](const ResourceListReply &reply) {
+        if (!isCurrent(number) || sync != m_resourceSyncs)
+            return;
+        ServerCatalog catalog = m_catalog;
+        catalog.resourcesListed = true;
+        if (reply.error) {
+            spdlog::warn("{}: could not list its resources ({}); the previous list stays", label(), reply.error->message);
+            catalog.resourcesError = reply.error->message;
+        } else {
+            catalog.resources = reply.resources;
+            catalog.templates = reply.templates;
+            catalog.resourcesError.clear();
+        }
+        setCatalog(std::move(catalog));
+    });
+}
+
+void ConnectionSupervisor::syncPrompts(quint64 number)
+{
+    McpClientSession *session = isCurrent(number) && m_settings.listsCatalog ? establishedSession() : nullptr;
+    if (!session || !session->offers(u"prompts"))
+        return;
+    const quint64 sync = ++m_promptSyncs;
+    session->listPrompts([this, number, sync](const PromptListReply &reply) {
+        if (!isCurrent(number) || sync != m_promptSyncs)
+            return;
+        ServerCatalog catalog = m_catalog;
+        catalog.promptsListed = true;
+        if (reply.error) {
+            spdlog::warn("{}: could not list its prompts ({}); the previous list stays", label(), reply.error->message);
+            catalog.promptsError = reply.error->message;
+        } else {
+            catalog.prompts = reply.prompts;
+            catalog.promptsError.clear();
+        }
+        setCatalog(std::move(catalog));
+    });
 }
 
 void ConnectionSupervisor::onStabilityWindowElapsed()
@@ -529,11 +614,35 @@ SupervisedCall ConnectionSupervisor::callTool(const QString &toolName, const QJs
                                              ToolCallHandler handler,
                                              ProgressHandler onProgress)
 {
-    Generation *generation = current();
-    if (generation && generation->established && generation->session->isReady()) {
-        return {generation->number,
-                generation->session->callTool(toolName, arguments, std::move(handler), std::move(onProgress))};
+    if (McpClientSession *session = establishedSession())
+        return {m_currentGeneration, session->callTool(toolName, arguments, std::move(handler), std::move(onProgress))};
+    // Fail fast, but never re-enter the caller.
+    answerLater(this, std::move(handler), ToolCallReply::failure(JsonRpc::ServerUnavailable, unavailableReason()));
+    return {};
+}
+
+void ConnectionSupervisor::readResource(const QString &uri, ResourceReadHandler handler)
+{
+    if (McpClientSession *session = establishedSession()) {
+        session->readResource(uri, std::move(handler));
+        return;
     }
+    answerLater(this, std::move(handler),
+                ResourceReadReply{{}, JsonRpc::Error{JsonRpc::ServerUnavailable, unavailableReason(), {}}});
+}
+
+void ConnectionSupervisor::getPrompt(const QString &name, const QJsonObject &arguments, PromptHandler handler)
+{
+    if (McpClientSession *session = establishedSession()) {
+        session->getPrompt(name, arguments, std::move(handler));
+        return;
+    }
+    answerLater(this, std::move(handler),
+                PromptReply{{}, JsonRpc::Error{JsonRpc::ServerUnavailable, unavailableReason(), {}}});
+}
+
+QString ConnectionSupervisor::unavailableReason() const
+{
     QString reason;
     switch (m_core.state()) {
     case ServerState::Starting:
@@ -554,9 +663,7 @@ SupervisedCall ConnectionSupervisor::callTool(const QString &toolName, const QJs
         reason = u"%1 is %2"_s.arg(label(), stateName(m_core.state()).toLower());
         break;
     }
-    // Fail fast, but never re-enter the caller.
-    answerLater(this, std::move(handler), ToolCallReply::failure(JsonRpc::ServerUnavailable, reason));
-    return {};
+    return reason;
 }
 
 void ConnectionSupervisor::cancelCall(const SupervisedCall &call, const QString &reason)

@@ -2,6 +2,7 @@
 
 #include "config/policy.h"
 #include "heartbeat.h"
+#include "servercatalog.h"
 #include "serverstatus.h"
 #include "supervisorcore.h"
 #include "toolregistry.h"
@@ -41,6 +42,8 @@ struct SupervisorSettings
     // on it (longer than the stdio close escalation of 2 s + 2 s).
     std::chrono::milliseconds closeTimeout{8000};
     RandomSource random; // empty: the global random generator
+    // Whether the server's resources and prompts are listed (and followed) for its catalog.
+    bool listsCatalog = true;
 };
 
 // Supervises one MCP server: each connection attempt is a fresh generation (transport and
@@ -81,12 +84,20 @@ public:
     SupervisedCall callTool(const QString &toolName, const QJsonObject &arguments,
                             ToolCallHandler handler,
                             ProgressHandler onProgress = {});
+    // The resources and prompts of the current generation, as last listed (kept through an
+    // outage, like the tools; cleared by a stop).
+    const ServerCatalog &catalog() const { return m_catalog; }
+    // Read and get on the current generation; fail fast like callTool when not connected.
+    void readResource(const QString &uri, ResourceReadHandler handler);
+    void getPrompt(const QString &name, const QJsonObject &arguments, PromptHandler handler);
+
     // Sends notifications/cancelled for a call still in flight and answers its handler at once
     // with `reason`; does nothing once the call has been answered.
     void cancelCall(const SupervisedCall &call, const QString &reason);
 
 signals:
     void statusChanged(const Tether::ServerStatus &status);
+    void catalogChanged(const Tether::ServerCatalog &catalog);
     // The state word changed; `status` is the snapshot right after.
     void stateChanged(const Tether::ServerStatus &status);
     void stderrLine(const QString &line);
@@ -124,6 +135,14 @@ private:
     void onSyncFinished(const ToolSyncQueue::Job &job, const ToolListReply &reply);
     void onToolsRegistered(const ToolSyncQueue::Job &job, const ToolChange &change, qsizetype toolCount);
     bool pingCurrent(std::chrono::milliseconds timeout, ReplyHandler onReply);
+    // Lists the resources (or prompts) of `generation` anew; only the newest listing is kept.
+    void syncResources(quint64 generation);
+    void syncPrompts(quint64 generation);
+    void setCatalog(ServerCatalog catalog);
+    // Why nothing can be sent to the server now, when it is not connected.
+    QString unavailableReason() const;
+    // The established current generation's session, if any.
+    McpClientSession *establishedSession() const;
     void finishStop(bool complete);
     void publish();
     QString label() const;
@@ -159,6 +178,9 @@ private:
     std::optional<qint64> m_nextDelayMs;
     QDateTime m_connectedSince;
     ServerState m_publishedState = ServerState::Stopped;
+    ServerCatalog m_catalog;
+    quint64 m_resourceSyncs = 0; // listings started: a reply to any but the last is stale
+    quint64 m_promptSyncs = 0;
 };
 
 } // namespace Tether

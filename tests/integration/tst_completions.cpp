@@ -151,9 +151,12 @@ private slots:
             };
             row("a command", u"tetherctl ca"_s, {u"call"_s});
             row("every command", u"tetherctl "_s,
-                {u"call"_s, u"check"_s, u"import"_s, u"serve"_s, u"servers"_s, u"status"_s, u"tools"_s, u"watch"_s});
+                {u"call"_s, u"check"_s, u"import"_s, u"prompt"_s, u"prompts"_s, u"read"_s, u"resources"_s, u"serve"_s,
+                 u"servers"_s, u"status"_s, u"tools"_s, u"watch"_s});
             row("a server of tools", u"tetherctl tools "_s, demoServers);
             row("a server of call, by its start", u"tetherctl call fl"_s, {u"flaky"_s});
+            row("a server of read", u"tetherctl read "_s, demoServers);
+            row("a server of prompt, by its start", u"tetherctl prompt de"_s, {u"demo"_s});
             row("the servers of watch, one after another", u"tetherctl watch demo "_s, demoServers);
             row("the servers of serve", u"tetherctl serve "_s, demoServers);
             row("the servers of the config named", u"tetherctl --config "_s + m_config + u" tools "_s, {u"alpha"_s, u"beta"_s});

@@ -209,6 +209,17 @@ private slots:
                                            << u"config file"_s;
         QTest::newRow("servers with an operand") << QStringList{u"servers"_s, u"demo"_s} << u"takes no arguments"_s;
         QTest::newRow("servers with --stdio") << QStringList{u"servers"_s, u"--stdio"_s, demo()} << u"config file"_s;
+        QTest::newRow("read without uri") << QStringList{u"read"_s, u"--stdio"_s, demo()} << u"'read' takes URI"_s;
+        QTest::newRow("prompt with two names") << QStringList{u"prompt"_s, u"--stdio"_s, demo(), u"a"_s, u"b"_s}
+                                               << u"'prompt' takes NAME besides the server"_s;
+        QTest::newRow("read of the config with three words") << QStringList{u"read"_s, u"a"_s, u"b"_s, u"c"_s}
+                                                             << u"'read' takes [SERVER] URI"_s;
+        QTest::newRow("resources with an operand") << QStringList{u"resources"_s, u"--stdio"_s, demo(), u"x"_s}
+                                                   << u"'resources' takes no arguments besides the server"_s;
+        QTest::newRow("arg outside prompt") << QStringList{u"call"_s, u"--arg"_s, u"a=b"_s, u"--stdio"_s, demo(), u"echo"_s}
+                                            << u"--arg applies to 'prompt' only"_s;
+        QTest::newRow("arg without value") << QStringList{u"prompt"_s, u"--stdio"_s, demo(), u"p"_s, u"--arg"_s, u"city"_s}
+                                           << u"--arg wants NAME=VALUE, such as --arg city=Paris, not 'city'"_s;
     }
 
     void usageErrorsExitWithTwo()
@@ -278,6 +289,121 @@ private slots:
         const Run run = tetherctl({u"call"_s, u"--stdio"_s, everything(), u"echo"_s, u"{\"message\": \"over stdio\"}"_s});
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(run.out, u"Echo: over stdio\n"_s);
+    }
+
+    void serverEverythingResources()
+    {
+        const Run run = tetherctl({u"resources"_s, u"--stdio"_s, everything()});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.startsWith(u"URI "_s), qPrintable(run.out));
+        QVERIFY2(run.out.contains(QRegularExpression(u"^demo://resource/static/document/features.md +features.md +text/markdown "
+                                                     "+Static document file"_s, QRegularExpression::MultilineOption)),
+                 qPrintable(run.out));
+        QVERIFY2(run.out.contains(QRegularExpression(u"^demo://resource/dynamic/blob/\\{resourceId\\} +Dynamic Blob Resource "
+                                                     "+application/octet-stream"_s, QRegularExpression::MultilineOption)),
+                 qPrintable(run.out));
+
+        const Run json = tetherctl({u"resources"_s, u"--json"_s, u"--stdio"_s, everything()});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject listed = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(listed.value(u"resourceTemplates").toArray().size(), 2);
+        QCOMPARE(listed.value(u"resourceTemplates").toArray().first().toObject().value(u"uriTemplate").toString(),
+                 u"demo://resource/dynamic/text/{resourceId}"_s);
+        QVERIFY(!listed.value(u"resources").toArray().isEmpty());
+        QVERIFY(!listed.value(u"resources").toArray().first().toObject().contains(u"server"));
+    }
+
+    void serverEverythingReadsResources()
+    {
+        const Run text = tetherctl({u"read"_s, u"--stdio"_s, everything(), u"demo://resource/dynamic/text/7"_s});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.startsWith(u"Resource 7: This is a plaintext resource created at "_s), qPrintable(text.out));
+        QCOMPARE(text.out.count(u'\n'), 1);
+        // Bytes of a text type are printed as text; --json gives them as base64.
+        const Run blob = tetherctl({u"read"_s, u"--stdio"_s, everything(), u"demo://resource/dynamic/blob/8"_s});
+        QCOMPARE(blob.exitCode, 0);
+        QVERIFY2(blob.out.startsWith(u"Resource 8: This is a base64 blob created at "_s), qPrintable(blob.out));
+        const Run json = tetherctl({u"read"_s, u"--json"_s, u"--stdio"_s, everything(), u"demo://resource/dynamic/blob/8"_s});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject part = QJsonDocument::fromJson(json.out.toUtf8()).object().value(u"contents").toArray().first().toObject();
+        QCOMPARE(part.value(u"uri").toString(), u"demo://resource/dynamic/blob/8"_s);
+        QVERIFY(QByteArray::fromBase64(part.value(u"blob").toString().toLatin1()).startsWith("Resource 8: This is a base64 blob"));
+
+        const Run unknown = tetherctl({u"read"_s, u"--stdio"_s, everything(), u"demo://nothing"_s});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(oneLine(unknown.err) && unknown.err.contains(u"reading 'demo://nothing' from server 'node' failed: "_s),
+                 qPrintable(unknown.err));
+    }
+
+    void serverEverythingPrompts()
+    {
+        const Run list = tetherctl({u"prompts"_s, u"--stdio"_s, everything()});
+        QCOMPARE(list.exitCode, 0);
+        QVERIFY2(list.out.contains(QRegularExpression(u"^args-prompt +city\\*, state +A prompt with two arguments"_s,
+                                                      QRegularExpression::MultilineOption)),
+                 qPrintable(list.out));
+        QVERIFY2(list.out.contains(QRegularExpression(u"^simple-prompt +- +"_s, QRegularExpression::MultilineOption)),
+                 qPrintable(list.out));
+
+        const Run prompt = tetherctl({u"prompt"_s, u"--stdio"_s, everything(), u"args-prompt"_s, u"--arg"_s,
+                                      u"city=Paris"_s, u"--arg"_s, u"state=Île-de-France"_s});
+        QCOMPARE(prompt.exitCode, 0);
+        QCOMPARE(prompt.out, u"user: What's weather in Paris, Île-de-France?\n"_s);
+
+        const Run missing = tetherctl({u"prompt"_s, u"--stdio"_s, everything(), u"args-prompt"_s});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(oneLine(missing.err) && missing.err.contains(u"getting the prompt 'args-prompt' from server 'node' failed"_s),
+                 qPrintable(missing.err));
+    }
+
+    // A server that offers none says so, and is not asked.
+    void serverWithoutResourcesOrPrompts()
+    {
+        const Run resources = tetherctl({u"resources"_s, u"--stdio"_s, demo()});
+        QCOMPARE(resources.exitCode, 0);
+        QCOMPARE(resources.out, u"(server 'tether-demo-server' offers no resources)\n"_s);
+        const Run read = tetherctl({u"read"_s, u"--stdio"_s, demo(), u"a:b"_s});
+        QCOMPARE(read.exitCode, 2);
+        QVERIFY2(read.err.contains(u"offers no resources: its initialize result does not advertise"_s), qPrintable(read.err));
+    }
+
+    // On a config: every server's resources and prompts, and a read or a prompt routed to the
+    // server that offers it.
+    void resourcesAndPromptsOfAConfig()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"everything"_s, QJsonObject{{u"command"_s, u"node"_s},
+                                          {u"args"_s, QJsonArray{serverEverythingScript(), u"stdio"_s}}}},
+            {u"demo"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
+        }}}).toJson()));
+
+        const Run resources = tetherctl({u"resources"_s, u"--config"_s, path});
+        QCOMPARE(resources.exitCode, 0);
+        QVERIFY2(resources.out.startsWith(u"SERVER "_s), qPrintable(resources.out));
+        QVERIFY2(resources.out.contains(QRegularExpression(u"^everything +demo://resource/dynamic/text/\\{resourceId\\} "_s,
+                                                           QRegularExpression::MultilineOption)),
+                 qPrintable(resources.out));
+        const Run json = tetherctl({u"prompts"_s, u"--json"_s, u"--config"_s, path});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonArray prompts = QJsonDocument::fromJson(json.out.toUtf8()).array();
+        QCOMPARE(prompts.size(), 4);
+        QCOMPARE(prompts.first().toObject().value(u"server").toString(), u"everything"_s);
+
+        const Run read = tetherctl({u"read"_s, u"--config"_s, path, u"demo://resource/static/document/features.md"_s});
+        QCOMPARE(read.exitCode, 0);
+        QVERIFY2(read.out.contains(u"## Prompts"_s), qPrintable(read.out));
+        const Run prompt = tetherctl({u"prompt"_s, u"--config"_s, path, u"args-prompt"_s, u"--arg"_s, u"city=Oslo"_s});
+        QCOMPARE(prompt.exitCode, 0);
+        QCOMPARE(prompt.out, u"user: What's weather in Oslo?\n"_s);
+        const Run named = tetherctl({u"prompt"_s, u"--config"_s, path, u"demo"_s, u"args-prompt"_s});
+        QCOMPARE(named.exitCode, 2);
+        QVERIFY2(named.err.contains(u"server 'demo' offers no prompts"_s), qPrintable(named.err));
+        const Run nowhere = tetherctl({u"prompt"_s, u"--config"_s, path, u"no-such-prompt"_s});
+        QCOMPARE(nowhere.exitCode, 2);
+        QVERIFY2(nowhere.err.contains(u"cannot get the prompt 'no-such-prompt': no connected server offers the prompt"_s),
+                 qPrintable(nowhere.err));
     }
 
     void remoteServerTools_data()

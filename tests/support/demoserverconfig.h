@@ -17,6 +17,18 @@ inline ServerConfig demoServerConfig(const QString &name, const QStringList &arg
     return config;
 }
 
+// server-everything over stdio as a configured server named `name`, likewise without a heartbeat
+// (and with a 30 s request timeout: node starts slowly on a busy machine).
+inline ServerConfig serverEverythingConfig(const QString &name)
+{
+    ServerConfig config;
+    config.name = name;
+    config.command = serverEverything();
+    config.heartbeat.enabled = false;
+    config.requestTimeout = std::chrono::seconds(30);
+    return config;
+}
+
 // A config file's document holding `servers`, as ServerManager::applyConfig takes it.
 inline ConfigDocument configDocument(const QList<ServerConfig> &servers)
 {

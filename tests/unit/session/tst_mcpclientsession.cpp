@@ -36,7 +36,9 @@ struct Harness
     static QJsonObject initializeResult(const QString &version = u"2025-11-25"_s)
     {
         return {{u"protocolVersion"_s, version},
-                {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, true}}}}},
+                {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, true}}},
+                                                {u"resources"_s, QJsonObject{{u"listChanged"_s, true}}},
+                                                {u"prompts"_s, QJsonObject{}}}},
                 {u"serverInfo"_s, QJsonObject{{u"name"_s, u"fake-server"_s}, {u"version"_s, u"9.1"_s}}}};
     }
 
@@ -56,6 +58,11 @@ struct Harness
 QJsonObject textResult(const QString &text, bool isError = false)
 {
     return {{u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, text}}}}, {u"isError"_s, isError}};
+}
+
+QJsonObject resource(const QString &uri)
+{
+    return {{u"uri"_s, uri}, {u"name"_s, uri.section(u'/', -1)}, {u"mimeType"_s, u"text/plain"_s}};
 }
 
 QJsonObject tool(const QString &name)
@@ -470,6 +477,59 @@ private slots:
             << u"\"structuredContent\" is an array, not an object"_s;
         QTest::newRow("tools/call result null") << u"tools/call"_s << QJsonValue(QJsonValue::Null)
                                                 << u"the result is null, not an object"_s;
+        QTest::newRow("resources an object") << u"resources/list"_s
+                                             << QJsonValue(QJsonObject{{u"resources"_s, QJsonObject{}}})
+                                             << u"\"resources\" is an object, not an array"_s;
+        QTest::newRow("no resourceTemplates") << u"resources/templates/list"_s
+                                              << QJsonValue(QJsonObject{{u"templates"_s, QJsonArray{}}})
+                                              << u"\"resourceTemplates\" is missing"_s;
+        QTest::newRow("resources cursor an object")
+            << u"resources/list"_s
+            << QJsonValue(QJsonObject{{u"resources"_s, QJsonArray{}}, {u"nextCursor"_s, QJsonObject{}}})
+            << u"\"nextCursor\" is an object, not a string"_s;
+        QTest::newRow("no contents") << u"resources/read"_s << QJsonValue(QJsonObject{{u"text"_s, u"x"_s}})
+                                     << u"\"contents\" is missing"_s;
+        QTest::newRow("contents entry a string") << u"resources/read"_s
+                                                 << QJsonValue(QJsonObject{{u"contents"_s, QJsonArray{u"x"_s}}})
+                                                 << u"contents[0] is a string, not an object"_s;
+        QTest::newRow("contents entry without uri")
+            << u"resources/read"_s << QJsonValue(QJsonObject{{u"contents"_s, QJsonArray{QJsonObject{{u"text"_s, u"x"_s}}}}})
+            << u"contents[0]: \"uri\" is missing"_s;
+        QTest::newRow("neither text nor blob")
+            << u"resources/read"_s
+            << QJsonValue(QJsonObject{{u"contents"_s, QJsonArray{QJsonObject{{u"uri"_s, u"a:b"_s}}}}})
+            << u"contents[0] has neither \"text\" nor \"blob\""_s;
+        QTest::newRow("both text and blob")
+            << u"resources/read"_s
+            << QJsonValue(QJsonObject{{u"contents"_s, QJsonArray{QJsonObject{
+                                          {u"uri"_s, u"a:b"_s}, {u"text"_s, u"x"_s}, {u"blob"_s, u"eA=="_s}}}}})
+            << u"contents[0] has both \"text\" and \"blob\""_s;
+        QTest::newRow("text a number")
+            << u"resources/read"_s
+            << QJsonValue(QJsonObject{{u"contents"_s, QJsonArray{QJsonObject{{u"uri"_s, u"a:b"_s}, {u"text"_s, 3}}}}})
+            << u"contents[0]: \"text\" is a number, not a string"_s;
+        QTest::newRow("blob not base64")
+            << u"resources/read"_s
+            << QJsonValue(QJsonObject{{u"contents"_s, QJsonArray{QJsonObject{{u"uri"_s, u"a:b"_s}, {u"blob"_s, u"*!*"_s}}}}})
+            << u"contents[0] has a \"blob\" that is not base64"_s;
+        QTest::newRow("prompts a string") << u"prompts/list"_s << QJsonValue(QJsonObject{{u"prompts"_s, u"p"_s}})
+                                          << u"\"prompts\" is a string, not an array"_s;
+        QTest::newRow("no messages") << u"prompts/get"_s << QJsonValue(QJsonObject{{u"description"_s, u"d"_s}})
+                                     << u"\"messages\" is missing"_s;
+        QTest::newRow("description a number")
+            << u"prompts/get"_s << QJsonValue(QJsonObject{{u"messages"_s, QJsonArray{}}, {u"description"_s, 1}})
+            << u"\"description\" is a number, not a string"_s;
+        QTest::newRow("message without role")
+            << u"prompts/get"_s
+            << QJsonValue(QJsonObject{{u"messages"_s, QJsonArray{QJsonObject{{u"content"_s, QJsonObject{}}}}}})
+            << u"messages[0]: \"role\" is missing"_s;
+        QTest::newRow("message content a string")
+            << u"prompts/get"_s
+            << QJsonValue(QJsonObject{{u"messages"_s, QJsonArray{QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"hi"_s}}}}})
+            << u"messages[0]: \"content\" is a string, not an object"_s;
+        QTest::newRow("message a number") << u"prompts/get"_s
+                                          << QJsonValue(QJsonObject{{u"messages"_s, QJsonArray{7}}})
+                                          << u"messages[0] is a number, not an object"_s;
     }
 
     void resultsOfTheWrongShapeAreProtocolErrors()
@@ -481,11 +541,24 @@ private slots:
         QVERIFY(h.openReady());
         std::optional<JsonRpc::Error> error;
         bool answered = false;
-        if (method == u"tools/list") {
-            h.session->listTools([&](const ToolListReply &r) { answered = true; error = r.error; });
-        } else {
-            h.session->callTool(u"echo"_s, {}, [&](const ToolCallReply &r) { answered = true; error = r.error; });
-        }
+        const auto onReply = [&](const auto &r) {
+            answered = true;
+            error = r.error;
+        };
+        if (method == u"tools/list")
+            h.session->listTools(onReply);
+        else if (method == u"tools/call")
+            h.session->callTool(u"echo"_s, {}, onReply);
+        else if (method.startsWith(u"resources/") && method.endsWith(u"/list"))
+            h.session->listResources(onReply);
+        else if (method == u"resources/read")
+            h.session->readResource(u"a:b"_s, onReply);
+        else if (method == u"prompts/list")
+            h.session->listPrompts(onReply);
+        else
+            h.session->getPrompt(u"p"_s, {}, onReply);
+        if (method == u"resources/templates/list")
+            h.answer(u"resources/list"_s, QJsonObject{{u"resources"_s, QJsonArray{}}});
         h.answer(method, result);
         QVERIFY(answered);
         QVERIFY(error.has_value());
@@ -494,6 +567,199 @@ private slots:
                                          "error of the server"_s.arg(method, saying)),
                  qPrintable(error->message));
         QVERIFY(h.session->isReady()); // one bad result fails its request, not the connection
+    }
+
+    void resourcesAndTemplatesFollowCursorsAndKeepTheFirstOfAUri()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<ResourceListReply> reply;
+        h.session->listResources([&](const ResourceListReply &r) { reply = r; });
+        h.answer(u"resources/list"_s, QJsonObject{{u"resources"_s, QJsonArray{resource(u"a:1"_s), resource(u"a:2"_s)}},
+                                                  {u"nextCursor"_s, u"r2"_s}});
+        QCOMPARE(h.transport->lastSent(u"resources/list"_s).value(u"params").toObject().value(u"cursor").toString(), u"r2"_s);
+        h.answer(u"resources/list"_s, QJsonObject{{u"resources"_s, QJsonArray{resource(u"a:1"_s), QJsonObject{{u"name"_s, u"no uri"_s}},
+                                                                             resource(u"a:3"_s)}}});
+        QCOMPARE(h.transport->countSent(u"resources/templates/list"_s), 1);
+        const QJsonObject textTemplate{{u"uriTemplate"_s, u"a:text/{id}"_s}, {u"name"_s, u"text"_s}};
+        h.answer(u"resources/templates/list"_s, QJsonObject{{u"resourceTemplates"_s, QJsonArray{textTemplate}},
+                                                            {u"nextCursor"_s, u"t2"_s}});
+        QVERIFY(!reply);
+        h.answer(u"resources/templates/list"_s,
+                 QJsonObject{{u"resourceTemplates"_s, QJsonArray{QJsonObject{{u"uriTemplate"_s, u"a:blob/{id}"_s},
+                                                                             {u"name"_s, u"blob"_s},
+                                                                             {u"mimeType"_s, u"image/png"_s}}}}});
+        QVERIFY(reply);
+        QVERIFY(!reply->error);
+        QStringList uris;
+        for (const ResourceDefinition &definition : std::as_const(reply->resources))
+            uris.append(definition.uri);
+        QCOMPARE(uris, (QStringList{u"a:1"_s, u"a:2"_s, u"a:3"_s}));
+        QCOMPARE(reply->resources.at(1).name, u"a:2"_s);
+        QCOMPARE(reply->templates.size(), 2);
+        QCOMPARE(reply->templates.at(0).uriTemplate, u"a:text/{id}"_s);
+        QCOMPARE(reply->templates.at(1).mimeType, u"image/png"_s);
+        QCOMPARE(reply->warnings, (QStringList{u"the resource 'a:1' is listed twice; the first one is kept"_s,
+                                               u"a resource entry has no \"uri\""_s}));
+    }
+
+    void entriesOfTheWrongShapeAreSkippedWithAWarning_data()
+    {
+        QTest::addColumn<QJsonValue>("entry");
+        QTest::addColumn<QString>("warning");
+        QTest::newRow("not an object") << QJsonValue(u"p"_s) << u"a prompt entry is a string, not an object"_s;
+        QTest::newRow("no name") << QJsonValue(QJsonObject{{u"description"_s, u"d"_s}})
+                                 << u"a prompt entry has no \"name\""_s;
+        QTest::newRow("name a number") << QJsonValue(QJsonObject{{u"name"_s, 4}})
+                                       << u"a prompt entry has no \"name\" (\"name\" is a number, not a string)"_s;
+        QTest::newRow("description an array")
+            << QJsonValue(QJsonObject{{u"name"_s, u"p"_s}, {u"description"_s, QJsonArray{}}})
+            << u"a prompt entry 'p' is unusable: \"description\" is an array, not a string"_s;
+        QTest::newRow("arguments an object")
+            << QJsonValue(QJsonObject{{u"name"_s, u"p"_s}, {u"arguments"_s, QJsonObject{}}})
+            << u"the prompt 'p' is unusable: \"arguments\" is an object, not an array"_s;
+        QTest::newRow("an argument without a name")
+            << QJsonValue(QJsonObject{{u"name"_s, u"p"_s}, {u"arguments"_s, QJsonArray{QJsonObject{{u"required"_s, true}}}}})
+            << u"the prompt 'p' has an unusable argument: \"name\" is missing"_s;
+        QTest::newRow("required a string")
+            << QJsonValue(QJsonObject{{u"name"_s, u"p"_s},
+                                      {u"arguments"_s, QJsonArray{QJsonObject{{u"name"_s, u"a"_s}, {u"required"_s, u"yes"_s}}}}})
+            << u"the prompt 'p' has an unusable argument: \"required\" is a string, not a boolean"_s;
+    }
+
+    void entriesOfTheWrongShapeAreSkippedWithAWarning()
+    {
+        QFETCH(QJsonValue, entry);
+        QFETCH(QString, warning);
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<PromptListReply> reply;
+        h.session->listPrompts([&](const PromptListReply &r) { reply = r; });
+        const QJsonObject good{{u"name"_s, u"good"_s},
+                               {u"arguments"_s, QJsonArray{QJsonObject{{u"name"_s, u"city"_s}, {u"required"_s, true}},
+                                                           QJsonObject{{u"name"_s, u"state"_s}}}}};
+        h.answer(u"prompts/list"_s, QJsonObject{{u"prompts"_s, QJsonArray{entry, good}}});
+        QVERIFY(reply);
+        QVERIFY(!reply->error);
+        QCOMPARE(reply->warnings, QStringList{warning});
+        QCOMPARE(reply->prompts.size(), 1);
+        QCOMPARE(reply->prompts.first().arguments,
+                 (QList<PromptArgument>{{u"city"_s, {}, {}, true}, {u"state"_s, {}, {}, false}}));
+    }
+
+    void promptListStopsOnARepeatedCursor()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<PromptListReply> reply;
+        h.session->listPrompts([&](const PromptListReply &r) { reply = r; });
+        h.answer(u"prompts/list"_s, QJsonObject{{u"prompts"_s, QJsonArray{}}, {u"nextCursor"_s, u"again"_s}});
+        h.answer(u"prompts/list"_s, QJsonObject{{u"prompts"_s, QJsonArray{}}, {u"nextCursor"_s, u"again"_s}});
+        QVERIFY(reply);
+        QVERIFY(reply->error);
+        QCOMPARE(reply->error->code, int(JsonRpc::InvalidReply));
+        QVERIFY2(reply->error->message.startsWith(u"prompts/list failed: server 'fake' returned the cursor 'again' again"_s),
+                 qPrintable(reply->error->message));
+    }
+
+    void readsTextAndBlobContents()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<ResourceReadReply> reply;
+        h.session->readResource(u"a:1"_s, [&](const ResourceReadReply &r) { reply = r; });
+        QCOMPARE(h.transport->lastSent(u"resources/read"_s).value(u"params").toObject().value(u"uri").toString(), u"a:1"_s);
+        h.answer(u"resources/read"_s,
+                 QJsonObject{{u"contents"_s, QJsonArray{QJsonObject{{u"uri"_s, u"a:1"_s}, {u"text"_s, u"hello"_s}},
+                                                        QJsonObject{{u"uri"_s, u"a:1#png"_s}, {u"mimeType"_s, u"image/png"_s},
+                                                                    {u"blob"_s, u"iVBORw=="_s}}}}});
+        QVERIFY(reply);
+        QVERIFY(!reply->error);
+        QCOMPARE(reply->contents.size(), 2);
+        QCOMPARE(reply->contents.at(0).text, std::optional<QString>(u"hello"_s));
+        QVERIFY(!reply->contents.at(0).isImage());
+        QCOMPARE(reply->contents.at(1).blob, QByteArray("\x89PNG"));
+        QVERIFY(reply->contents.at(1).isImage());
+    }
+
+    void getsAPromptWithItsArguments()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<PromptReply> reply;
+        h.session->getPrompt(u"weather"_s, {{u"city"_s, u"Paris"_s}}, [&](const PromptReply &r) { reply = r; });
+        const QJsonObject params = h.transport->lastSent(u"prompts/get"_s).value(u"params").toObject();
+        QCOMPARE(params.value(u"name").toString(), u"weather"_s);
+        QCOMPARE(params.value(u"arguments").toObject(), (QJsonObject{{u"city"_s, u"Paris"_s}}));
+        const QJsonObject text{{u"type"_s, u"text"_s}, {u"text"_s, u"What's the weather in Paris?"_s}};
+        h.answer(u"prompts/get"_s, QJsonObject{{u"description"_s, u"Weather"_s},
+                                               {u"messages"_s, QJsonArray{QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, text}}}}});
+        QVERIFY(reply);
+        QVERIFY(!reply->error);
+        QCOMPARE(reply->result.description, u"Weather"_s);
+        QCOMPARE(renderPromptMessages(reply->result.messages), u"user: What's the weather in Paris?"_s);
+    }
+
+    // A server that does not advertise resources or prompts is never asked for them.
+    void asksOnlyForWhatTheServerOffers()
+    {
+        Harness h;
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        QJsonObject result = Harness::initializeResult();
+        result.insert(u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}});
+        h.answer(u"initialize"_s, result);
+        QVERIFY(h.session->isReady());
+        QVERIFY(!h.session->offers(u"resources"));
+        std::optional<ResourceListReply> resources;
+        std::optional<PromptListReply> prompts;
+        std::optional<ResourceReadReply> read;
+        std::optional<PromptReply> prompt;
+        h.session->listResources([&](const ResourceListReply &r) { resources = r; });
+        h.session->listPrompts([&](const PromptListReply &r) { prompts = r; });
+        h.session->readResource(u"a:1"_s, [&](const ResourceReadReply &r) { read = r; });
+        h.session->getPrompt(u"p"_s, {}, [&](const PromptReply &r) { prompt = r; });
+        QVERIFY(!resources); // answered later, never from inside the call
+        QTRY_VERIFY(resources && prompts && read && prompt);
+        QVERIFY(!resources->error && resources->resources.isEmpty() && resources->templates.isEmpty());
+        QVERIFY(!prompts->error && prompts->prompts.isEmpty());
+        QCOMPARE(read->error->code, int(JsonRpc::MethodNotFound));
+        QCOMPARE(read->error->message,
+                 u"server 'fake' offers no resources: its initialize result does not advertise the \"resources\" capability"_s);
+        QVERIFY(prompt->error->message.contains(u"offers no prompts"_s));
+        for (const QString &method : {u"resources/list"_s, u"resources/templates/list"_s, u"resources/read"_s,
+                                      u"prompts/list"_s, u"prompts/get"_s})
+            QCOMPARE(h.transport->countSent(method), 0);
+    }
+
+    void templatesUnknownToTheServerAreNone()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<ResourceListReply> reply;
+        h.session->listResources([&](const ResourceListReply &r) { reply = r; });
+        h.answer(u"resources/list"_s, QJsonObject{{u"resources"_s, QJsonArray{resource(u"a:1"_s)}}});
+        h.transport->inject(JsonRpc::makeError(h.idOf(u"resources/templates/list"_s), JsonRpc::MethodNotFound, u"no"_s));
+        QVERIFY(reply);
+        QVERIFY(!reply->error);
+        QCOMPARE(reply->resources.size(), 1);
+        QVERIFY(reply->templates.isEmpty());
+    }
+
+    void listChangedOfResourcesAndPromptsIsSignalledOnceReady()
+    {
+        Harness h;
+        QSignalSpy resources(h.session.get(), &McpClientSession::resourcesListChanged);
+        QSignalSpy prompts(h.session.get(), &McpClientSession::promptsListChanged);
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/resources/list_changed"_s));
+        h.answer(u"initialize"_s, Harness::initializeResult());
+        QCOMPARE(resources.size(), 0); // the first listing covers it
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/resources/list_changed"_s));
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/prompts/list_changed"_s));
+        QCOMPARE(resources.size(), 1);
+        QCOMPARE(prompts.size(), 1);
     }
 
     void initializeResultOfTheWrongShapeFails_data()

@@ -307,6 +307,7 @@ private slots:
     {
         qRegisterMetaType<ServerStatus>();
         qRegisterMetaType<ToolChange>();
+        qRegisterMetaType<ServerCatalog>();
         m_logs = std::make_shared<LogCapture>();
         auto logger = std::make_shared<spdlog::logger>("tst_connectionsupervisor", m_logs);
         logger->set_level(spdlog::level::debug);
@@ -379,6 +380,73 @@ private slots:
         QVERIFY(!outcome->reply.error);
         QCOMPARE(outcome->reply.result.content.at(0).toObject().value(u"text").toString(), u"hi back"_s);
         QVERIFY(logged(spdlog::level::info, {u"connected with 2 tools"_s}));
+    }
+
+    // The catalog: listed once connected, only what the server offers, again on list_changed;
+    // of two listings in flight the newer one's answer is kept, whichever comes last.
+    void catalogFollowsWhatTheServerOffers()
+    {
+        Harness h;
+        QSignalSpy catalogs(&h.supervisor, &ConnectionSupervisor::catalogChanged);
+        h.supervisor.start();
+        QVERIFY(h.waitForInitialize(1));
+        FakeTransport *fake = h.fake(1);
+        QJsonObject result = initializeResult();
+        result.insert(u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}, {u"resources"_s, QJsonObject{}}});
+        fake->inject(JsonRpc::makeResult(fake->lastSent(u"initialize"_s).value(u"id"), result));
+        QCOMPARE(fake->countSent(u"resources/list"_s), 0); // not before it is connected
+        QVERIFY(h.answerToolsList(1, tools({u"echo"_s})));
+        QCOMPARE(h.supervisor.state(), ServerState::Connected);
+        QTRY_COMPARE(fake->countSent(u"resources/list"_s), 1);
+        QCOMPARE(fake->countSent(u"prompts/list"_s), 0);
+        QVERIFY(h.supervisor.catalog().offersResources && !h.supervisor.catalog().offersPrompts);
+        QVERIFY(!h.supervisor.catalog().isListed());
+
+        // Each request of `method` sent so far, by id, for answers out of order.
+        const auto ids = [fake](const QString &method) {
+            QJsonArray found;
+            for (const QJsonObject &message : std::as_const(fake->sent)) {
+                if (message.value(u"method").toString() == method)
+                    found.append(message.value(u"id"));
+            }
+            return found;
+        };
+        const auto resources = [](const QString &uri) {
+            return QJsonObject{{u"resources"_s, QJsonArray{QJsonObject{{u"uri"_s, uri}, {u"name"_s, uri}}}}};
+        };
+        const QJsonObject noTemplates{{u"resourceTemplates"_s, QJsonArray{}}};
+        fake->inject(JsonRpc::makeResult(ids(u"resources/list"_s).at(0), resources(u"a:first"_s)));
+        fake->inject(JsonRpc::makeResult(ids(u"resources/templates/list"_s).at(0), noTemplates));
+        QVERIFY(h.supervisor.catalog().isListed());
+        QCOMPARE(h.supervisor.catalog().resources.first().uri, u"a:first"_s);
+        const qsizetype changesSoFar = catalogs.size();
+
+        fake->inject(notification(u"notifications/resources/list_changed"_s));
+        fake->inject(notification(u"notifications/resources/list_changed"_s));
+        QCOMPARE(ids(u"resources/list"_s).size(), 3);
+        // The newer listing ends first; the older one's answer, later, changes nothing.
+        fake->inject(JsonRpc::makeResult(ids(u"resources/list"_s).at(2), resources(u"a:newest"_s)));
+        fake->inject(JsonRpc::makeResult(ids(u"resources/templates/list"_s).at(1), noTemplates));
+        fake->inject(JsonRpc::makeResult(ids(u"resources/list"_s).at(1), resources(u"a:older"_s)));
+        fake->inject(JsonRpc::makeResult(ids(u"resources/templates/list"_s).at(2), noTemplates));
+        QCOMPARE(h.supervisor.catalog().resources.size(), 1);
+        QCOMPARE(h.supervisor.catalog().resources.first().uri, u"a:newest"_s);
+        QCOMPARE(catalogs.size(), changesSoFar + 1);
+        QCOMPARE(catalogs.last().first().value<ServerCatalog>(), h.supervisor.catalog());
+
+        // A listing that fails keeps the list before it and says why.
+        fake->inject(notification(u"notifications/resources/list_changed"_s));
+        fake->inject(JsonRpc::makeResult(ids(u"resources/list"_s).at(3), QJsonObject{{u"resources"_s, 5}}));
+        QCOMPARE(h.supervisor.catalog().resources.first().uri, u"a:newest"_s);
+        QVERIFY2(h.supervisor.catalog().resourcesError.contains(u"\"resources\" is a number, not an array"_s),
+                 qPrintable(h.supervisor.catalog().resourcesError));
+        QVERIFY(logged(spdlog::level::warn, {u"could not list its resources"_s, u"the previous list stays"_s}));
+
+        // A stop empties it.
+        QSignalSpy stopped(&h.supervisor, &ConnectionSupervisor::stopped);
+        h.supervisor.stop();
+        QTRY_COMPARE(stopped.size(), 1);
+        QCOMPARE(h.supervisor.catalog(), ServerCatalog{});
     }
 
     // 2. A crash of an established connection recovers with a fresh generation and no tool flapping.
