@@ -219,6 +219,7 @@ void ServerManager::removeServer(const QString &name)
     std::unique_ptr<ServerPool> pool = std::move(it->second.pool);
     m_servers.erase(it);
     m_order.removeAll(name);
+    m_callStatistics.erase(name);
     if (pool)
         retire(name, std::move(pool));
     emit serverRemoved(name);
@@ -616,6 +617,7 @@ ToolCallHandler ServerManager::track(ToolCallTicket ticket, const QString &serve
     call.serverName = serverName;
     call.toolName = toolName;
     call.handler = std::move(handler);
+    call.startedAt = std::chrono::steady_clock::now();
     m_activeCalls.emplace(ticket.id, std::move(call));
     return [this, id = ticket.id](const ToolCallReply &reply) { answer(id, reply); };
 }
@@ -626,8 +628,18 @@ void ServerManager::answer(quint64 ticket, const ToolCallReply &reply)
     if (it == m_activeCalls.end())
         return; // answered already: this is a late reply to a cancelled call
     const ToolCallHandler handler = std::move(it->second.handler);
+    if (m_servers.contains(it->second.serverName)) {
+        m_callStatistics[it->second.serverName].record(callOutcomeOf(reply),
+                                                        std::chrono::steady_clock::now() - it->second.startedAt);
+    }
     m_activeCalls.erase(it);
     handler(reply);
+}
+
+CallStatistics ServerManager::callStatistics(const QString &serverName) const
+{
+    const auto it = m_callStatistics.find(serverName);
+    return it == m_callStatistics.end() ? CallStatistics{} : it->second;
 }
 
 bool ServerManager::cancelToolCall(ToolCallTicket ticket, const QString &reason)
