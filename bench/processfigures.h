@@ -11,6 +11,7 @@ namespace Tether::Bench {
 struct ProcessFigures
 {
     qint64 residentKiB = 0;  // VmRSS: everything resident, code and libraries too
+    qint64 peakResidentKiB = 0; // VmHWM: the most VmRSS has been so far
     qint64 anonymousKiB = 0; // RssAnon: heap and stacks, what the process allocated itself
     qint64 threads = 0;
 };
@@ -27,6 +28,8 @@ inline ProcessFigures processFigures(const QString &pid = QStringLiteral("self")
     for (const QByteArray &line : status.readAll().split('\n')) {
         if (line.startsWith("VmRSS:"))
             figures.residentKiB = number(line);
+        else if (line.startsWith("VmHWM:"))
+            figures.peakResidentKiB = number(line);
         else if (line.startsWith("RssAnon:"))
             figures.anonymousKiB = number(line);
         else if (line.startsWith("Threads:"))

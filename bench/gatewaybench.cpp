@@ -1,0 +1,337 @@
+// Tether's gateway as the host sees it: the official TypeScript SDK's client
+// (bench/sdk-gateway-client.mjs, run with the machine's node) calls tether-demo-server's `echo`
+// directly over stdio and through `tetherctl serve` (stdio), the legs taking turns within one
+// run, one call at a time and with several in flight. Then 1000 exposed tools are listed through
+// the gateway, and the upstream server is killed with SIGKILL during a stream of calls.
+//
+// A leg is a target the client connects to: a command it starts (stdio) or a URL (HTTP, for a
+// server this program runs for the whole benchmark); the gateway legs are compared with the direct
+// one. Exits with 1, saying why, when it cannot finish.
+#include "callfigures.h"
+#include "common/logging.h"
+#include "execwithin.h"
+#include "percentile.h"
+#include "processfigures.h"
+#include "serverhandshake.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTextStream>
+#include <QTimer>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using Bench::describe;
+using Bench::execWithin;
+using Bench::Figures;
+using Bench::figuresFromJson;
+using Bench::percentile;
+using Bench::SideFigures;
+using Bench::startAndHandshakeOnce;
+
+namespace {
+
+// How long one run of the client may take before the benchmark gives up.
+constexpr std::chrono::minutes ClientTimeout(10);
+
+struct Settings
+{
+    int calls = 0;
+    int inFlight = 0;
+    int warmup = 0;
+    int rounds = 0;
+    int tools = 0;
+    int lists = 0;
+    int kills = 0;
+    int killCalls = 0;
+};
+
+// Where the client connects, and what it calls there.
+struct Leg
+{
+    QString name;
+    QString tool;
+    QStringList target; // "stdio" COMMAND ARG... or "http" URL
+    QStringList env;    // NAME=VALUE for a command the client starts
+    qint64 serverPid = 0; // an HTTP leg's server, whose memory is sampled; 0: the started command
+    bool isGateway = false;
+};
+
+// What one run of the client said, and the memory of the process it measured against.
+struct ClientRun
+{
+    QJsonObject figures;
+    double connectMs = 0;
+    qint64 peakResidentKiB = 0; // VmHWM, sampled while the client ran
+};
+
+int fail(const QString &why)
+{
+    QTextStream(stderr) << "tether-gateway-bench: " << why << Qt::endl;
+    return 1;
+}
+
+// Runs the client once for `job` against `leg`; nothing when it failed (`error` says why).
+std::optional<ClientRun> runClient(const Leg &leg, const QString &job, const QStringList &options, QString *error)
+{
+    QStringList arguments{QStringLiteral(TETHER_SDK_GATEWAY_CLIENT_SCRIPT), u"--tool"_s, leg.tool};
+    arguments += options;
+    for (const QString &entry : leg.env)
+        arguments += {u"--env"_s, entry};
+    arguments += {job, u"--"_s};
+    arguments += leg.target;
+
+    QProcess node;
+    node.setProcessChannelMode(QProcess::SeparateChannels);
+    ClientRun run;
+    qint64 sampledPid = leg.serverPid;
+    QByteArray pending;
+    QEventLoop loop;
+    QTimer sampler;
+    sampler.setInterval(std::chrono::milliseconds(20));
+    const auto sample = [&] {
+        if (sampledPid > 0)
+            run.peakResidentKiB = std::max(run.peakResidentKiB, Bench::processFigures(QString::number(sampledPid)).peakResidentKiB);
+    };
+    QObject::connect(&sampler, &QTimer::timeout, &loop, sample);
+    QObject::connect(&node, &QProcess::readyReadStandardOutput, &loop, [&] {
+        pending += node.readAllStandardOutput();
+        for (qsizetype end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+            const QJsonObject line = QJsonDocument::fromJson(pending.left(end)).object();
+            pending.remove(0, end + 1);
+            const QString event = line.value(u"event").toString();
+            if (event == u"connected") {
+                run.connectMs = line.value(u"connectMs").toDouble();
+                if (sampledPid == 0)
+                    sampledPid = line.value(u"pid").toInteger();
+                sampler.start();
+            } else if (event == u"figures") {
+                sample(); // the last look before the client closes the connection
+                run.figures = line;
+            }
+        }
+    });
+    QObject::connect(&node, &QProcess::finished, &loop, &QEventLoop::quit);
+    node.start(QStandardPaths::findExecutable(u"node"_s), arguments);
+    if (!node.waitForStarted(10000)) {
+        *error = u"node could not be started: %1"_s.arg(node.errorString());
+        return std::nullopt;
+    }
+    if (!execWithin(loop, ClientTimeout)) {
+        node.kill();
+        node.waitForFinished();
+        *error = u"the client's %1 job against %2 took longer than %3 min"_s.arg(job, leg.name).arg(ClientTimeout.count());
+        return std::nullopt;
+    }
+    if (node.exitStatus() != QProcess::NormalExit || node.exitCode() != 0 || run.figures.isEmpty()) {
+        const QList<QByteArray> said = node.readAllStandardError().trimmed().split('\n');
+        *error = u"the client's %1 job against %2 failed (exit %3): %4"_s.arg(job, leg.name).arg(node.exitCode())
+                     .arg(QString::fromUtf8(said.mid(std::max<qsizetype>(0, said.size() - 8)).join('\n')));
+        return std::nullopt;
+    }
+    return run;
+}
+
+// A config file for `tetherctl serve` with the demo server as "demo": it reconnects at once.
+QString writeGatewayConfig(const QDir &folder, const QString &fileName, const QStringList &demoArguments)
+{
+    const QJsonObject demo{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)},
+                           {u"args"_s, QJsonArray::fromStringList(demoArguments)},
+                           {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 0}}}};
+    const QString path = folder.filePath(fileName);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{{u"demo"_s, demo}}}}).toJson());
+    return path;
+}
+
+Leg directLeg(const QStringList &demoArguments = {})
+{
+    return {u"direct (stdio)"_s, u"echo"_s, QStringList{u"stdio"_s, QStringLiteral(TETHER_DEMO_SERVER)} + demoArguments,
+            {}, 0, false};
+}
+
+// `tetherctl serve` on its own: an empty runtime folder, so that it finds no running instance to
+// bridge to and supervises the config's servers itself.
+Leg stdioGatewayLeg(const QString &configPath, const QString &runtimeFolder)
+{
+    return {u"Tether gateway (stdio)"_s, u"demo__echo"_s,
+            {u"stdio"_s, QStringLiteral(TETHER_CTL), u"serve"_s, u"--config"_s, configPath},
+            {u"XDG_RUNTIME_DIR="_s + runtimeFolder}, 0, true};
+}
+
+QString mib(qint64 kib)
+{
+    return QString::number(double(kib) / 1024.0, 'f', 1) + u" MiB"_s;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"tools/call, tools/list and an upstream crash through Tether's gateway, with the official TypeScript SDK client "
+        "as the host, beside the same calls made directly."_s);
+    parser.addHelpOption();
+    const QCommandLineOption callsOption(u"calls"_s, u"Timed calls per figure, leg and round (default 1000)."_s, u"n"_s,
+                                         u"1000"_s);
+    const QCommandLineOption inFlightOption(u"in-flight"_s, u"Calls in flight for the concurrent figures and the kill "
+                                                            "(default 16)."_s,
+                                            u"n"_s, u"16"_s);
+    const QCommandLineOption warmupOption(u"warmup"_s, u"Untimed calls before each leg's figures, and before each kill "
+                                                       "(default 200)."_s,
+                                          u"n"_s, u"200"_s);
+    const QCommandLineOption roundsOption(u"rounds"_s, u"Rounds, each leg in turn (default 3)."_s, u"n"_s, u"3"_s);
+    const QCommandLineOption toolsOption(u"tools"_s, u"Tools the server offers for the tools/list figure (default 1000)."_s,
+                                         u"n"_s, u"1000"_s);
+    const QCommandLineOption listsOption(u"lists"_s, u"Timed tools/list runs, each of every page (default 5)."_s, u"n"_s,
+                                         u"5"_s);
+    const QCommandLineOption killsOption(u"kills"_s, u"Runs with an upstream SIGKILL (default 3)."_s, u"n"_s, u"3"_s);
+    const QCommandLineOption killCallsOption(u"kill-calls"_s, u"Calls after each kill (default 300)."_s, u"n"_s, u"300"_s);
+    parser.addOptions({callsOption, inFlightOption, warmupOption, roundsOption, toolsOption, listsOption, killsOption,
+                       killCallsOption});
+    parser.process(app);
+    spdlog::set_level(spdlog::level::err);
+
+    Settings settings;
+    settings.calls = std::max(1, parser.value(callsOption).toInt());
+    settings.inFlight = std::max(1, parser.value(inFlightOption).toInt());
+    settings.warmup = std::max(1, parser.value(warmupOption).toInt());
+    settings.rounds = std::max(1, parser.value(roundsOption).toInt());
+    settings.tools = std::max(8, parser.value(toolsOption).toInt());
+    settings.lists = std::max(1, parser.value(listsOption).toInt());
+    settings.kills = std::max(1, parser.value(killsOption).toInt());
+    settings.killCalls = std::max(1, parser.value(killCallsOption).toInt());
+
+    QTemporaryDir folder;
+    const QDir work(folder.path());
+    const QString runtime = work.filePath(u"runtime"_s);
+    if (!folder.isValid() || !work.mkdir(u"runtime"_s)
+        || !QFile::setPermissions(runtime, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
+        return fail(u"no temporary folder for the configs"_s);
+    const QString echoConfig = writeGatewayConfig(work, u"echo.json"_s, {});
+    // The demo server offers 8 tools of its own.
+    const QStringList manyTools{u"--tools"_s, QString::number(settings.tools - 8)};
+    const QString toolsConfig = writeGatewayConfig(work, u"tools.json"_s, manyTools);
+    if (echoConfig.isEmpty() || toolsConfig.isEmpty())
+        return fail(u"the configs could not be written in %1"_s.arg(work.path()));
+
+    QTextStream out(stdout);
+    const QStringList callOptions{u"--calls"_s, QString::number(settings.calls), u"--in-flight"_s,
+                                  QString::number(settings.inFlight), u"--warmup"_s, QString::number(settings.warmup)};
+    const std::vector<Leg> legs{directLeg(), stdioGatewayLeg(echoConfig, runtime)};
+    std::vector<SideFigures> figures(legs.size());
+    std::vector<qint64> peakResidentKiB(legs.size(), 0);
+    for (int round = 0; round < settings.rounds; ++round) {
+        for (size_t i = 0; i < legs.size(); ++i) {
+            QString error;
+            const std::optional<ClientRun> run = runClient(legs.at(i), u"calls"_s, callOptions, &error);
+            if (!run)
+                return fail(error);
+            figures.at(i).sequential.add(figuresFromJson(run->figures.value(u"sequential").toObject()));
+            figures.at(i).concurrent.add(figuresFromJson(run->figures.value(u"concurrent").toObject()));
+            peakResidentKiB.at(i) = std::max(peakResidentKiB.at(i), run->peakResidentKiB);
+        }
+    }
+
+    out << "tools/call echo of tether-demo-server, the official TypeScript SDK client as the host\n"
+        << settings.rounds << " rounds of " << settings.calls << " timed calls per figure and leg, after " << settings.warmup
+        << " warm-up calls per leg and round\n\n";
+    const Leg &direct = legs.front();
+    const auto section = [&](const QString &label, Figures SideFigures::*mode) {
+        out << label << "\n";
+        for (size_t i = 0; i < legs.size(); ++i)
+            out << "  " << legs.at(i).name.leftJustified(26) << describe(figures.at(i).*mode) << "\n";
+        for (size_t i = 1; i < legs.size(); ++i) {
+            if (!legs.at(i).isGateway)
+                continue;
+            const Figures &ours = figures.at(i).*mode;
+            const Figures &base = figures.front().*mode;
+            out << "  " << legs.at(i).name << " ÷ " << direct.name << ": throughput "
+                << QString::number(ours.callsPerSecond() / base.callsPerSecond(), 'f', 2) << " (target: at least 0.8), p50 "
+                << QString::number(ours.p50() - base.p50(), 'f', 3) << " ms added (target: at most 0.15 ms)\n";
+        }
+    };
+    section(u"sequential (one call at a time)"_s, &SideFigures::sequential);
+    section(u"%1 in flight"_s.arg(settings.inFlight), &SideFigures::concurrent);
+    for (size_t i = 0; i < legs.size(); ++i) {
+        if (legs.at(i).isGateway)
+            out << "resident memory of " << legs.at(i).name << " at most " << mib(peakResidentKiB.at(i))
+                << " (its servers not counted; target: under 30 MB)\n";
+    }
+    out << "\n";
+    out.flush();
+
+    // tools/list of every page, after a first one that the gateway may hold until its server is up.
+    const QStringList listOptions{u"--lists"_s, QString::number(settings.lists)};
+    const std::vector<Leg> listLegs{directLeg(manyTools), stdioGatewayLeg(toolsConfig, runtime)};
+    for (const Leg &leg : listLegs) {
+        QString error;
+        const std::optional<ClientRun> run = runClient(leg, u"list"_s, listOptions, &error);
+        if (!run)
+            return fail(error);
+        std::vector<double> listMs;
+        for (const QJsonValue &ms : run->figures.value(u"listMs").toArray())
+            listMs.push_back(ms.toDouble());
+        out << "tools/list " << leg.name.leftJustified(26) << run->figures.value(u"tools").toInt() << " tools in median "
+            << QString::number(percentile(listMs, 0.5), 'f', 1) << " ms, at most "
+            << QString::number(*std::max_element(listMs.begin(), listMs.end()), 'f', 1) << " ms"
+            << (leg.isGateway ? u" (target: 1000 in under 50 ms)"_s : QString()) << "\n";
+    }
+    out.flush();
+
+    // The server's own start and handshake, which recovery cannot beat.
+    std::vector<double> handshakes;
+    for (int i = 0; i < 5; ++i) {
+        QString error;
+        const std::optional<double> ms = startAndHandshakeOnce({QStringLiteral(TETHER_DEMO_SERVER), {}, {}, {}, {}},
+                                                               std::chrono::seconds(30), &error);
+        if (!ms)
+            return fail(u"the demo server did not start: "_s + error);
+        handshakes.push_back(*ms);
+    }
+    const double handshakeMs = percentile(handshakes, 0.5);
+
+    const QStringList killOptions{u"--calls"_s, QString::number(settings.killCalls), u"--in-flight"_s,
+                                  QString::number(settings.inFlight), u"--warmup"_s, QString::number(settings.warmup)};
+    std::vector<double> recoveries;
+    int failed = 0;
+    bool toolsUnchanged = true;
+    for (int kill = 0; kill < settings.kills; ++kill) {
+        QString error;
+        const std::optional<ClientRun> run = runClient(stdioGatewayLeg(echoConfig, runtime), u"kill"_s, killOptions, &error);
+        if (!run)
+            return fail(error);
+        const QJsonValue recovery = run->figures.value(u"firstGoodAfterKillMs");
+        if (recovery.isDouble())
+            recoveries.push_back(recovery.toDouble());
+        failed += run->figures.value(u"failedAfterKill").toInt();
+        toolsUnchanged = toolsUnchanged && run->figures.value(u"toolsUnchanged").toBool();
+    }
+    if (recoveries.empty())
+        return fail(u"no call succeeded after any of the kills"_s);
+    out << "\nupstream SIGKILL during calls through the gateway (" << settings.kills << " kills, " << settings.inFlight
+        << " in flight, " << settings.killCalls << " calls after each): kill → first good call median "
+        << QString::number(percentile(recoveries, 0.5), 'f', 1) << " ms, at most "
+        << QString::number(*std::max_element(recoveries.begin(), recoveries.end()), 'f', 1)
+        << " ms (target: the server's start and handshake, " << QString::number(handshakeMs, 'f', 1)
+        << " ms, plus 10 ms), failed calls " << failed << " (target: 0), tool list unchanged: "
+        << (toolsUnchanged ? "yes" : "no") << "\n";
+    return 0;
+}
