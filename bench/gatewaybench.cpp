@@ -1,12 +1,15 @@
 // Tether's gateway as the host sees it: the official TypeScript SDK's client
 // (bench/sdk-gateway-client.mjs, run with the machine's node) calls tether-demo-server's `echo`
-// directly over stdio and through `tetherctl serve` (stdio), the legs taking turns within one
+// directly over stdio, through `tetherctl serve` (stdio) and through supergateway (a plain
+// stdio-to-Streamable-HTTP bridge, pinned in package-lock.json), the legs taking turns within one
 // run, one call at a time and with several in flight. Then 1000 exposed tools are listed through
 // the gateway, and the upstream server is killed with SIGKILL during a stream of calls.
 //
 // A leg is a target the client connects to: a command it starts (stdio) or a URL (HTTP, for a
-// server this program runs for the whole benchmark); the gateway legs are compared with the direct
-// one. Exits with 1, saying why, when it cannot finish.
+// server this program runs for the whole benchmark), compared with another leg: Tether over stdio
+// with the direct calls, and Tether over HTTP, once it serves HTTP, with supergateway. Exits with
+// 1, saying why, when it cannot finish.
+#include "../tests/support/testprocess.h"
 #include "callfigures.h"
 #include "common/logging.h"
 #include "execwithin.h"
@@ -59,15 +62,17 @@ struct Settings
     int killCalls = 0;
 };
 
-// Where the client connects, and what it calls there.
+// Where the client connects, what it calls there, and what the figures are compared with.
 struct Leg
 {
     QString name;
     QString tool;
-    QStringList target; // "stdio" COMMAND ARG... or "http" URL
-    QStringList env;    // NAME=VALUE for a command the client starts
-    qint64 serverPid = 0; // an HTTP leg's server, whose memory is sampled; 0: the started command
-    bool isGateway = false;
+    QStringList target;   // "stdio" COMMAND ARG... or "http" URL
+    QStringList env;      // NAME=VALUE for a command the client starts
+    qint64 serverPid = 0; // an HTTP leg's server; 0: the command the client starts
+    bool measureMemory = false; // of the gateway in between
+    QString comparedWith; // the name of the leg this one's figures are divided by
+    QString targets;      // what the comparison should show
 };
 
 // What one run of the client said, and the memory of the process it measured against.
@@ -159,10 +164,13 @@ QString writeGatewayConfig(const QDir &folder, const QString &fileName, const QS
     return path;
 }
 
+const QString DirectName = u"direct (stdio)"_s;
+const QString SupergatewayName = u"supergateway (HTTP)"_s;
+
 Leg directLeg(const QStringList &demoArguments = {})
 {
-    return {u"direct (stdio)"_s, u"echo"_s, QStringList{u"stdio"_s, QStringLiteral(TETHER_DEMO_SERVER)} + demoArguments,
-            {}, 0, false};
+    return {DirectName, u"echo"_s, QStringList{u"stdio"_s, QStringLiteral(TETHER_DEMO_SERVER)} + demoArguments, {}, 0,
+            false, {}, {}};
 }
 
 // `tetherctl serve` on its own: an empty runtime folder, so that it finds no running instance to
@@ -171,8 +179,54 @@ Leg stdioGatewayLeg(const QString &configPath, const QString &runtimeFolder)
 {
     return {u"Tether gateway (stdio)"_s, u"demo__echo"_s,
             {u"stdio"_s, QStringLiteral(TETHER_CTL), u"serve"_s, u"--config"_s, configPath},
-            {u"XDG_RUNTIME_DIR="_s + runtimeFolder}, 0, true};
+            {u"XDG_RUNTIME_DIR="_s + runtimeFolder}, 0, true, DirectName,
+            u"targets: at least 0.8 of the throughput, at most 0.15 ms added at p50"_s};
 }
+
+// supergateway 4.0.0 in its stateful mode, where a session keeps one server process (its
+// stateless mode starts one per request); it runs for the whole benchmark.
+class Supergateway final
+{
+public:
+    Supergateway()
+        : m_port(Testing::freeLoopbackPort())
+    {
+        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_process.setStandardOutputFile(QProcess::nullDevice());
+    }
+    ~Supergateway()
+    {
+        m_process.kill();
+        m_process.waitForFinished();
+    }
+    Q_DISABLE_COPY_MOVE(Supergateway)
+
+    static bool isInstalled() { return QFile::exists(QStringLiteral(TETHER_SUPERGATEWAY)); }
+
+    // Starts it and waits until its port takes connections.
+    bool start()
+    {
+        m_process.start(QStandardPaths::findExecutable(u"node"_s),
+                        {QStringLiteral(TETHER_SUPERGATEWAY), u"--stdio"_s, QStringLiteral(TETHER_DEMO_SERVER),
+                         u"--outputTransport"_s, u"streamableHttp"_s, u"--stateful"_s, u"--port"_s,
+                         QString::number(m_port), u"--logLevel"_s, u"none"_s});
+        return m_process.waitForStarted(10000) && QTest::qWaitFor([&] {
+                   QTcpSocket probe;
+                   probe.connectToHost(QHostAddress::LocalHost, m_port);
+                   return probe.waitForConnected(100) || m_process.state() != QProcess::Running;
+               }, 30000) && m_process.state() == QProcess::Running;
+    }
+
+    Leg leg() const
+    {
+        return {SupergatewayName, u"echo"_s, {u"http"_s, u"http://127.0.0.1:%1/mcp"_s.arg(m_port)}, {},
+                m_process.processId(), true, {}, {}};
+    }
+
+private:
+    quint16 m_port;
+    QProcess m_process;
+};
 
 QString mib(qint64 kib)
 {
@@ -235,7 +289,14 @@ int main(int argc, char *argv[])
     QTextStream out(stdout);
     const QStringList callOptions{u"--calls"_s, QString::number(settings.calls), u"--in-flight"_s,
                                   QString::number(settings.inFlight), u"--warmup"_s, QString::number(settings.warmup)};
-    const std::vector<Leg> legs{directLeg(), stdioGatewayLeg(echoConfig, runtime)};
+    std::vector<Leg> legs{directLeg(), stdioGatewayLeg(echoConfig, runtime)};
+    Supergateway supergateway;
+    if (!Supergateway::isInstalled())
+        out << "supergateway is not installed (npm ci installs it from package-lock.json): its leg is left out\n";
+    else if (!supergateway.start())
+        return fail(u"supergateway did not start"_s);
+    else
+        legs.push_back(supergateway.leg());
     std::vector<SideFigures> figures(legs.size());
     std::vector<qint64> peakResidentKiB(legs.size(), 0);
     for (int round = 0; round < settings.rounds; ++round) {
@@ -253,27 +314,31 @@ int main(int argc, char *argv[])
     out << "tools/call echo of tether-demo-server, the official TypeScript SDK client as the host\n"
         << settings.rounds << " rounds of " << settings.calls << " timed calls per figure and leg, after " << settings.warmup
         << " warm-up calls per leg and round\n\n";
-    const Leg &direct = legs.front();
+    const auto legNamed = [&](const QString &name) {
+        return std::find_if(legs.cbegin(), legs.cend(), [&](const Leg &leg) { return leg.name == name; }) - legs.cbegin();
+    };
     const auto section = [&](const QString &label, Figures SideFigures::*mode) {
         out << label << "\n";
         for (size_t i = 0; i < legs.size(); ++i)
             out << "  " << legs.at(i).name.leftJustified(26) << describe(figures.at(i).*mode) << "\n";
-        for (size_t i = 1; i < legs.size(); ++i) {
-            if (!legs.at(i).isGateway)
+        for (size_t i = 0; i < legs.size(); ++i) {
+            const auto base = size_t(legNamed(legs.at(i).comparedWith));
+            if (base >= legs.size())
                 continue;
             const Figures &ours = figures.at(i).*mode;
-            const Figures &base = figures.front().*mode;
-            out << "  " << legs.at(i).name << " ÷ " << direct.name << ": throughput "
-                << QString::number(ours.callsPerSecond() / base.callsPerSecond(), 'f', 2) << " (target: at least 0.8), p50 "
-                << QString::number(ours.p50() - base.p50(), 'f', 3) << " ms added (target: at most 0.15 ms)\n";
+            const Figures &theirs = figures.at(base).*mode;
+            out << "  " << legs.at(i).name << " ÷ " << legs.at(base).name << ": throughput "
+                << QString::number(ours.callsPerSecond() / theirs.callsPerSecond(), 'f', 2) << ", p50 "
+                << QString::number(ours.p50() - theirs.p50(), 'f', 3) << " ms added (" << legs.at(i).targets << ")\n";
         }
     };
     section(u"sequential (one call at a time)"_s, &SideFigures::sequential);
     section(u"%1 in flight"_s.arg(settings.inFlight), &SideFigures::concurrent);
     for (size_t i = 0; i < legs.size(); ++i) {
-        if (legs.at(i).isGateway)
+        if (legs.at(i).measureMemory)
             out << "resident memory of " << legs.at(i).name << " at most " << mib(peakResidentKiB.at(i))
-                << " (its servers not counted; target: under 30 MB)\n";
+                << " (its servers not counted)" << (legs.at(i).name == SupergatewayName ? QString() : u"; target: under 30 MB"_s)
+                << "\n";
     }
     out << "\n";
     out.flush();
@@ -292,7 +357,7 @@ int main(int argc, char *argv[])
         out << "tools/list " << leg.name.leftJustified(26) << run->figures.value(u"tools").toInt() << " tools in median "
             << QString::number(percentile(listMs, 0.5), 'f', 1) << " ms, at most "
             << QString::number(*std::max_element(listMs.begin(), listMs.end()), 'f', 1) << " ms"
-            << (leg.isGateway ? u" (target: 1000 in under 50 ms)"_s : QString()) << "\n";
+            << (leg.measureMemory ? u" (target: 1000 in under 50 ms)"_s : QString()) << "\n";
     }
     out.flush();
 
