@@ -484,6 +484,11 @@ void ServerManager::dispatch(quint64 ticket)
                                               u"server '%1' is no longer in the config"_s.arg(call.serverName)));
         return;
     }
+    // The common case, a connected server, needs no status snapshot (judgeCall would send it too).
+    if (server->second.config.enabled && server->second.pool->state() == ServerState::Connected) {
+        send(ticket);
+        return;
+    }
     const ServerStatus status = statusOf(server->second);
     const auto now = std::chrono::steady_clock::now();
     const QDateTime wallNow = QDateTime::currentDateTimeUtc();
