@@ -81,6 +81,7 @@ struct ClientRun
     QJsonObject figures;
     double connectMs = 0;
     qint64 peakResidentKiB = 0; // VmHWM, sampled while the client ran
+    double processorMs = -1;    // used by it from the connection to the figures; -1: unknown
 };
 
 int fail(const QString &why)
@@ -92,7 +93,7 @@ int fail(const QString &why)
 // Runs the client once for `job` against `leg`; nothing when it failed (`error` says why).
 std::optional<ClientRun> runClient(const Leg &leg, const QString &job, const QStringList &options, QString *error)
 {
-    QStringList arguments{QStringLiteral(TETHER_SDK_GATEWAY_CLIENT_SCRIPT), u"--tool"_s, leg.tool};
+    QStringList arguments{QStringLiteral(TETHER_SDK_GATEWAY_CLIENT_SCRIPT), u"--hold"_s, u"--tool"_s, leg.tool};
     arguments += options;
     for (const QString &entry : leg.env)
         arguments += {u"--env"_s, entry};
@@ -103,6 +104,7 @@ std::optional<ClientRun> runClient(const Leg &leg, const QString &job, const QSt
     node.setProcessChannelMode(QProcess::SeparateChannels);
     ClientRun run;
     qint64 sampledPid = leg.serverPid;
+    qint64 processorNsAtConnection = -1;
     QByteArray pending;
     QEventLoop loop;
     QTimer sampler;
@@ -122,10 +124,15 @@ std::optional<ClientRun> runClient(const Leg &leg, const QString &job, const QSt
                 run.connectMs = line.value(u"connectMs").toDouble();
                 if (sampledPid == 0)
                     sampledPid = line.value(u"pid").toInteger();
+                processorNsAtConnection = Bench::processorTimeNs(QString::number(sampledPid));
                 sampler.start();
             } else if (event == u"figures") {
-                sample(); // the last look before the client closes the connection
+                sample(); // the last look: the client holds the connection until it is told to close it
+                const qint64 processorNs = Bench::processorTimeNs(QString::number(sampledPid));
+                if (processorNsAtConnection >= 0 && processorNs >= processorNsAtConnection)
+                    run.processorMs = double(processorNs - processorNsAtConnection) / 1e6;
                 run.figures = line;
+                node.write("close\n");
             }
         }
     });
@@ -299,6 +306,8 @@ int main(int argc, char *argv[])
         legs.push_back(supergateway.leg());
     std::vector<SideFigures> figures(legs.size());
     std::vector<qint64> peakResidentKiB(legs.size(), 0);
+    std::vector<double> processorMs(legs.size(), 0); // of the process measured: the server, or the gateway
+    std::vector<bool> processorKnown(legs.size(), true);
     for (int round = 0; round < settings.rounds; ++round) {
         for (size_t i = 0; i < legs.size(); ++i) {
             QString error;
@@ -308,6 +317,8 @@ int main(int argc, char *argv[])
             figures.at(i).sequential.add(figuresFromJson(run->figures.value(u"sequential").toObject()));
             figures.at(i).concurrent.add(figuresFromJson(run->figures.value(u"concurrent").toObject()));
             peakResidentKiB.at(i) = std::max(peakResidentKiB.at(i), run->peakResidentKiB);
+            processorMs.at(i) += run->processorMs;
+            processorKnown.at(i) = processorKnown.at(i) && run->processorMs >= 0;
         }
     }
 
@@ -334,6 +345,15 @@ int main(int argc, char *argv[])
     };
     section(u"sequential (one call at a time)"_s, &SideFigures::sequential);
     section(u"%1 in flight"_s.arg(settings.inFlight), &SideFigures::concurrent);
+    // Independent of how busy the machine is, unlike the figures above.
+    const int callsPerLeg = (settings.warmup + 2 * settings.calls) * settings.rounds;
+    out << "processor time per call:";
+    for (size_t i = 0; i < legs.size(); ++i) {
+        out << (i > 0 ? "," : "") << " " << (legs.at(i).measureMemory ? legs.at(i).name : u"the server called directly"_s)
+            << " " << (processorKnown.at(i) ? QString::number(processorMs.at(i) * 1000.0 / callsPerLeg, 'f', 1) + u" µs"_s
+                                            : u"unknown"_s);
+    }
+    out << "\n";
     for (size_t i = 0; i < legs.size(); ++i) {
         if (legs.at(i).measureMemory)
             out << "resident memory of " << legs.at(i).name << " at most " << mib(peakResidentKiB.at(i))

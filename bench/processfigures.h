@@ -38,6 +38,18 @@ inline ProcessFigures processFigures(const QString &pid = QStringLiteral("self")
     return figures;
 }
 
+// The processor time the process has used so far, in ns (its first field of /proc/<pid>/schedstat:
+// exact, unlike the clock ticks of /proc/<pid>/stat); -1 when it cannot be read.
+inline qint64 processorTimeNs(const QString &pid = QStringLiteral("self"))
+{
+    QFile schedstat(QStringLiteral("/proc/%1/schedstat").arg(pid));
+    if (!schedstat.open(QIODevice::ReadOnly))
+        return -1;
+    bool ok = false;
+    const qint64 ns = schedstat.readAll().split(' ').first().toLongLong(&ok);
+    return ok ? ns : -1;
+}
+
 inline qint64 openFileDescriptors(const QString &pid = QStringLiteral("self"))
 {
     return QDir(QStringLiteral("/proc/%1/fd").arg(pid)).entryList(QDir::Files | QDir::System).size();

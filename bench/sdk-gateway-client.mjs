@@ -11,7 +11,8 @@
 //          descendant of the started command (the upstream server behind a gateway), then
 //          CALLS more; the tool list before and after
 // Options: --tool NAME (echo), --calls N (1000), --in-flight N (16), --warmup N (200),
-//          --lists N (5), --env NAME=VALUE (for the started command; repeatable).
+//          --lists N (5), --env NAME=VALUE (for the started command; repeatable), --hold (after the
+//          figures, wait for a line on stdin before closing: the caller looks at the processes first).
 // Prints one JSON line {"event":"connected","pid":…,"connectMs":…} once connected, then one
 // {"event":"figures",…} line with the job's figures; the benchmark computes the percentiles.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -29,6 +30,7 @@ const { values: options, positionals } = parseArgs({
         warmup: { type: 'string', default: '200' },
         lists: { type: 'string', default: '5' },
         env: { type: 'string', multiple: true, default: [] },
+        hold: { type: 'boolean', default: false },
     },
 });
 const [job, mode, target, ...args] = positionals;
@@ -39,7 +41,7 @@ const lists = Number(options.lists);
 if (!['calls', 'list', 'kill'].includes(job) || !['stdio', 'http'].includes(mode) || !target
     || !(calls > 0) || !(inFlight > 0) || !(warmup >= 0) || !(lists > 0)) {
     process.stderr.write('usage: node sdk-gateway-client.mjs [--tool NAME] [--calls N] [--in-flight N] [--warmup N] '
-        + '[--lists N] [--env NAME=VALUE]... calls|list|kill -- stdio COMMAND [ARG...] | -- http URL\n');
+        + '[--lists N] [--env NAME=VALUE]... [--hold] calls|list|kill -- stdio COMMAND [ARG...] | -- http URL\n');
     process.exit(2);
 }
 
@@ -163,4 +165,11 @@ if (job === 'calls') {
         toolsBefore: before.length, toolsUnchanged: JSON.stringify(before) === JSON.stringify(after),
     });
 }
+if (options.hold) {
+    await new Promise((resolve) => {
+        process.stdin.once('data', resolve);
+        process.stdin.once('end', resolve);
+    });
+}
 await client.close();
+process.exit(0); // stdin may still be open
