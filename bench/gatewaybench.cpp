@@ -208,7 +208,19 @@ public:
     }
     Q_DISABLE_COPY_MOVE(Supergateway)
 
-    static bool isInstalled() { return QFile::exists(QStringLiteral(TETHER_SUPERGATEWAY)); }
+    // Why it cannot run here; empty when it can.
+    static QString unavailableReason()
+    {
+        if (!QFile::exists(QStringLiteral(TETHER_SUPERGATEWAY)))
+            return u"it is not installed (npm ci installs it from package-lock.json)"_s;
+        QProcess node;
+        node.start(QStandardPaths::findExecutable(u"node"_s), {u"--version"_s});
+        node.waitForFinished(10000);
+        const QString version = QString::fromLatin1(node.readAllStandardOutput()).trimmed(); // "v20.20.2"
+        if (version.mid(1).section(u'.', 0, 0).toInt() < 20)
+            return u"supergateway 4.0.0 needs Node.js 20 or later, and this node is %1"_s.arg(version);
+        return {};
+    }
 
     // Starts it and waits until its port takes connections.
     bool start()
@@ -298,8 +310,8 @@ int main(int argc, char *argv[])
                                   QString::number(settings.inFlight), u"--warmup"_s, QString::number(settings.warmup)};
     std::vector<Leg> legs{directLeg(), stdioGatewayLeg(echoConfig, runtime)};
     Supergateway supergateway;
-    if (!Supergateway::isInstalled())
-        out << "supergateway is not installed (npm ci installs it from package-lock.json): its leg is left out\n";
+    if (const QString why = Supergateway::unavailableReason(); !why.isEmpty())
+        out << "the supergateway leg is left out: " << why << "\n";
     else if (!supergateway.start())
         return fail(u"supergateway did not start"_s);
     else
