@@ -50,11 +50,11 @@ tether_extract_promtool() {
     [ -x "$tools/promtool" ] && return 0
     echo "tether: extracting promtool from Debian's prometheus package into $tools" >&2
     unpacked=$(mktemp -d)
-    chmod 0755 "$unpacked" # apt downloads as its own user where it can
+    # As root apt warns that it downloads into a folder its own user cannot write, and does.
     if ! (cd "$unpacked" && apt-get download -qq prometheus 2>/dev/null); then
         [ "$(id -u)" -eq 0 ] && apt-get update -qq
         (cd "$unpacked" && apt-get download -qq prometheus) || {
-            echo "tether: apt-get download prometheus failed; promtool is needed by tst_metrics" >&2
+            echo "tether: apt-get download prometheus failed; promtool is needed by tst_metricsscrape" >&2
             rm -rf "$unpacked"
             return 1
         }
