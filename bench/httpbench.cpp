@@ -7,7 +7,7 @@
 // up, then times `echo` calls one after another, and then with a fixed number in flight.
 #include "../tests/support/testprocess.h"
 #include "common/logging.h"
-#include "percentile.h"
+#include "callfigures.h"
 #include "session/mcpclientsession.h"
 #include "transport/streamablehttptransport.h"
 
@@ -28,29 +28,13 @@
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
-using Bench::percentile;
+using Bench::describe;
+using Bench::Figures;
+using Bench::figuresFromJson;
+using Bench::SideFigures;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-struct Figures
-{
-    std::vector<double> latenciesMs;
-    double seconds = 0;
-
-    double callsPerSecond() const { return seconds > 0 ? double(latenciesMs.size()) / seconds : 0; }
-    void add(const Figures &other)
-    {
-        latenciesMs.insert(latenciesMs.end(), other.latenciesMs.begin(), other.latenciesMs.end());
-        seconds += other.seconds;
-    }
-};
-
-struct SideFigures
-{
-    Figures sequential;
-    Figures concurrent;
-};
 
 struct Settings
 {
@@ -158,15 +142,6 @@ std::optional<SideFigures> measureTether(const Settings &settings, QString *erro
     return side;
 }
 
-Figures figuresFromJson(const QJsonObject &json)
-{
-    Figures figures;
-    figures.seconds = json.value(u"seconds").toDouble();
-    for (const QJsonValue &latency : json.value(u"latenciesMs").toArray())
-        figures.latenciesMs.push_back(latency.toDouble());
-    return figures;
-}
-
 std::optional<SideFigures> measureSdk(const Settings &settings, QString *error)
 {
     QProcess node;
@@ -186,13 +161,6 @@ std::optional<SideFigures> measureSdk(const Settings &settings, QString *error)
     const QJsonObject json = QJsonDocument::fromJson(node.readAllStandardOutput()).object();
     return SideFigures{figuresFromJson(json.value(u"sequential").toObject()),
                        figuresFromJson(json.value(u"concurrent").toObject())};
-}
-
-QString describe(const Figures &figures)
-{
-    return u"%1 calls/s  p50 %2 ms  p99 %3 ms"_s.arg(figures.callsPerSecond(), 7, 'f', 0)
-        .arg(percentile(figures.latenciesMs, 0.5), 6, 'f', 2)
-        .arg(percentile(figures.latenciesMs, 0.99), 6, 'f', 2);
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "common/logging.h"
 #include "execwithin.h"
 #include "percentile.h"
+#include "serverhandshake.h"
 #include "session/mcpclientsession.h"
 #include "supervisor/connectionsupervisor.h"
 #include "transport/stdiotransport.h"
@@ -31,6 +32,7 @@ using namespace Qt::StringLiterals;
 using namespace Tether;
 using Bench::execWithin;
 using Bench::percentile;
+using Bench::startAndHandshakeOnce;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -52,37 +54,6 @@ int fail(const QString &why)
 {
     QTextStream(stderr) << "tether-recovery-bench: " << why << Qt::endl;
     return 1;
-}
-
-// Spawn + initialize + tools/list with nothing around it; nothing when that failed (`error` says why).
-std::optional<double> startAndHandshakeOnce(QString *error)
-{
-    McpClientSession session(std::make_unique<StdioTransport>(demo()), SessionOptions{u"demo"_s, std::chrono::seconds(10)});
-    QEventLoop loop;
-    std::optional<double> elapsed;
-    const auto start = Clock::now();
-    QObject::connect(&session, &McpClientSession::ready, &loop, [&] {
-        session.listTools([&](const ToolListReply &reply) {
-            if (reply.error)
-                *error = u"tools/list failed: "_s + reply.error->message;
-            else
-                elapsed = msSince(start);
-            loop.quit();
-        });
-    });
-    QObject::connect(&session, &McpClientSession::failed, &loop, [&](const QString &reason) {
-        *error = reason;
-        loop.quit();
-    });
-    session.open();
-    if (!execWithin(loop, StepTimeout))
-        *error = u"no answer within %1 s"_s.arg(StepTimeout.count());
-    if (session.state() != McpClientSession::State::Closed) {
-        QObject::connect(&session, &McpClientSession::closed, &loop, [&] { loop.quit(); });
-        session.close();
-        loop.exec();
-    }
-    return elapsed;
 }
 
 // The kernel's own part: kill -> the exit is observable (pidfd readable), with no Tether
@@ -142,7 +113,7 @@ int main(int argc, char *argv[])
     std::vector<double> exitNotification;
     for (int i = 0; i < kills; ++i) {
         QString error;
-        const std::optional<double> handshake = startAndHandshakeOnce(&error);
+        const std::optional<double> handshake = startAndHandshakeOnce(demo(), StepTimeout, &error);
         if (!handshake)
             return fail(u"the demo server (%1) did not start and list its tools: %2"_s.arg(QStringLiteral(TETHER_DEMO_SERVER), error));
         baseline.push_back(*handshake);

@@ -42,6 +42,29 @@ tether_install_npm_packages() {
     echo "$wanted" > "$stamp"
 }
 
+# promtool, which the metrics test checks Tether's /metrics text with, from Debian's prometheus
+# package: extracted into build/tools/ once rather than installed, since installing the package
+# would also set up a prometheus daemon and user.
+tether_extract_promtool() {
+    local tools="$tether_root/build/tools" unpacked
+    [ -x "$tools/promtool" ] && return 0
+    echo "tether: extracting promtool from Debian's prometheus package into $tools" >&2
+    unpacked=$(mktemp -d)
+    # As root apt warns that it downloads into a folder its own user cannot write, and does.
+    if ! (cd "$unpacked" && apt-get download -qq prometheus 2>/dev/null); then
+        [ "$(id -u)" -eq 0 ] && apt-get update -qq
+        (cd "$unpacked" && apt-get download -qq prometheus) || {
+            echo "tether: apt-get download prometheus failed; promtool is needed by tst_metricsscrape" >&2
+            rm -rf "$unpacked"
+            return 1
+        }
+    fi
+    dpkg-deb -x "$unpacked"/prometheus_*.deb "$unpacked/root"
+    mkdir -p "$tools"
+    mv "$unpacked/root/usr/bin/promtool" "$tools/promtool"
+    rm -rf "$unpacked"
+}
+
 # Configures (once) and builds a CMake preset: everything, or the targets named after it.
 # With ccache installed every preset compiles through it, so a stage built before is quick.
 tether_build() {

@@ -26,6 +26,7 @@ done
 
 stage_debug() {
     tether_install_npm_packages
+    tether_extract_promtool
     tether_build debug
     (cd "$tether_root/build/debug" && ctest --output-on-failure --timeout 300 "$@")
 }

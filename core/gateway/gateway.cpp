@@ -55,6 +55,7 @@ GatewaySession *Gateway::openSession(HostChannel *channel)
 {
     m_sessions.push_back(std::make_unique<GatewaySession>(*this, *channel));
     GatewaySession *session = m_sessions.back().get();
+    ++m_sessionsOpened[channel->transportName()];
     connect(session, &GatewaySession::hostChanged, this, &Gateway::statusChanged);
     emit statusChanged();
     return session;
@@ -209,6 +210,8 @@ GatewayStatus Gateway::status()
         if (const quint64 calls = m_callsByServer.value(name))
             status.callsByServer.append({name, calls});
     }
+    for (const auto &[transport, opened] : m_sessionsOpened)
+        status.sessionsOpened.append({transport, opened});
     status.exposedTools = catalog().size();
     return status;
 }

@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -93,6 +94,7 @@ private:
     QSet<QString> m_settling;
     QTimer m_settleTimer;
     QHash<QString, quint64> m_callsByServer;
+    std::map<QString, quint64> m_sessionsOpened; // by transport name
     QSet<QString> m_warnedHiddenNames; // "<server>\0<tool>"
 };
 

@@ -24,6 +24,7 @@ struct GatewayStatus
 {
     QList<GatewayHost> hosts;
     QList<std::pair<QString, quint64>> callsByServer; // tool calls made through the gateway, by server name
+    QList<std::pair<QString, quint64>> sessionsOpened; // hosts connected since the gateway began, by transport
     int exposedTools = 0;
 };
 

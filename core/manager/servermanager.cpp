@@ -223,6 +223,7 @@ void ServerManager::removeServer(const QString &name)
     std::unique_ptr<ServerPool> pool = std::move(it->second.pool);
     m_servers.erase(it);
     m_order.removeAll(name);
+    m_callStatistics.erase(name);
     if (pool)
         retire(name, std::move(pool));
     emit serverRemoved(name);
@@ -514,6 +515,11 @@ void ServerManager::dispatch(quint64 ticket)
                                               u"server '%1' is no longer in the config"_s.arg(call.serverName)));
         return;
     }
+    // The common case, a connected server, needs no status snapshot (judgeCall would send it too).
+    if (server->second.config.enabled && server->second.pool->state() == ServerState::Connected) {
+        send(ticket);
+        return;
+    }
     const ServerStatus status = statusOf(server->second);
     const auto now = std::chrono::steady_clock::now();
     const QDateTime wallNow = QDateTime::currentDateTimeUtc();
@@ -647,6 +653,7 @@ ToolCallHandler ServerManager::track(ToolCallTicket ticket, const QString &serve
     call.serverName = serverName;
     call.toolName = toolName;
     call.handler = std::move(handler);
+    call.startedAt = std::chrono::steady_clock::now();
     m_activeCalls.emplace(ticket.id, std::move(call));
     return [this, id = ticket.id](const ToolCallReply &reply) { answer(id, reply); };
 }
@@ -657,8 +664,18 @@ void ServerManager::answer(quint64 ticket, const ToolCallReply &reply)
     if (it == m_activeCalls.end())
         return; // answered already: this is a late reply to a cancelled call
     const ToolCallHandler handler = std::move(it->second.handler);
+    if (m_servers.contains(it->second.serverName)) {
+        m_callStatistics[it->second.serverName].record(callOutcomeOf(reply),
+                                                        std::chrono::steady_clock::now() - it->second.startedAt);
+    }
     m_activeCalls.erase(it);
     handler(reply);
+}
+
+CallStatistics ServerManager::callStatistics(const QString &serverName) const
+{
+    const auto it = m_callStatistics.find(serverName);
+    return it == m_callStatistics.end() ? CallStatistics{} : it->second;
 }
 
 bool ServerManager::cancelToolCall(ToolCallTicket ticket, const QString &reason)

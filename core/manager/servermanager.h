@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/serverconfig.h"
+#include "manager/callstatistics.h"
 #include "manager/callwait.h"
 #include "manager/eventlog.h"
 #include "manager/toolcallticket.h"
@@ -101,6 +102,9 @@ public:
     // error. Returns false when the call had already been answered.
     bool cancelToolCall(ToolCallTicket ticket, const QString &reason = {});
     int callsInFlight() const { return int(m_activeCalls.size()); }
+    // The calls of a server answered so far, from its first entry in the config (a restart with
+    // new settings keeps them; a removal forgets them).
+    CallStatistics callStatistics(const QString &serverName) const;
 
 signals:
     void statusChanged(const Tether::ServerStatus &status);
@@ -160,6 +164,7 @@ private:
         QString serverName;
         QString toolName;
         ToolCallHandler handler;
+        std::chrono::steady_clock::time_point startedAt;
         QPointer<ServerPool> pool; // none while it fails before reaching one, or waits
         quint64 poolCallId = 0;
         // Calls with options keep what they need to be sent (again) later.
@@ -180,6 +185,7 @@ private:
     bool m_stoppingAll = false;
     bool m_allStoppedQueued = false;
     std::map<quint64, ActiveCall> m_activeCalls; // small when idle, unlike a QHash; in call order
+    std::map<QString, CallStatistics> m_callStatistics; // of servers in the config
     quint64 m_nextTicket = 1;
     QTimer m_waitExpiry; // the earliest deadline of a waiting call
 };

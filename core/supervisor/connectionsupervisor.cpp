@@ -95,6 +95,8 @@ ServerStatus ConnectionSupervisor::status() const
     status.lastExitSignal = m_lastExitSignal;
     status.lastStderrTail = m_lastStderrTail;
     status.lastExitGeneration = m_lastExitGeneration;
+    status.outages = m_core.outages();
+    status.connectedMsTotal = m_core.connectedTime(SteadyClock::now()).count();
     return status;
 }
 
@@ -143,7 +145,7 @@ void ConnectionSupervisor::stop()
     m_nextRetryAt = {};
     m_reason = u"stopping"_s;
     // Any state but Stopped -> Stopping
-    m_core.stopRequested();
+    m_core.stopRequested(SteadyClock::now());
     publish();
     closeCurrentGeneration();
     // The fence: from here on nothing a generation says changes anything.
@@ -598,7 +600,7 @@ void ConnectionSupervisor::onBarrierTimeout()
                                .arg(lingeringPids(), formatDuration(m_settings.closeTimeout));
     m_lastError = reason;
     // Starting -> Failed
-    apply(m_core.abandon(), reason);
+    apply(m_core.abandon(SteadyClock::now()), reason);
 }
 
 bool ConnectionSupervisor::pingCurrent(milliseconds timeout, ReplyHandler onReply)

@@ -1,14 +1,8 @@
 #include "serverstate.h"
 
-#include <array>
-
 using namespace Qt::StringLiterals;
 
 namespace Tether {
-
-static constexpr std::array AllStates{ServerState::Stopped,  ServerState::Starting,     ServerState::Connected,
-                                      ServerState::Retrying, ServerState::Reconnecting, ServerState::Failed,
-                                      ServerState::Disconnected, ServerState::Stopping};
 
 QString stateName(ServerState state)
 {
@@ -27,7 +21,7 @@ QString stateName(ServerState state)
 
 bool stateFromName(const QString &name, ServerState *state)
 {
-    for (ServerState candidate : AllStates) {
+    for (ServerState candidate : AllServerStates) {
         if (stateName(candidate).compare(name, Qt::CaseInsensitive) == 0) {
             *state = candidate;
             return true;

@@ -2,6 +2,8 @@
 
 #include <QString>
 
+#include <array>
+
 namespace Tether {
 
 // The states a person sees, with the same words in the window, tetherctl and the log.
@@ -15,6 +17,10 @@ enum class ServerState {
     Disconnected, // failed or lost while reconnect is disabled: manual recovery needed
     Stopping,
 };
+
+inline constexpr std::array AllServerStates{ServerState::Stopped,  ServerState::Starting,     ServerState::Connected,
+                                            ServerState::Retrying, ServerState::Reconnecting, ServerState::Failed,
+                                            ServerState::Disconnected, ServerState::Stopping};
 
 QString stateName(ServerState state);
 // The state for a word of stateName(), case-insensitive; false when there is none.

@@ -23,6 +23,8 @@ struct ServerStatus
     std::optional<qint64> nextDelayMs; // the retry scheduled now, if any
     QDateTime nextRetryAt;      // when it starts (invalid when none is scheduled)
     quint64 generation = 0;     // connection attempts so far
+    quint64 outages = 0;        // outages begun so far (a failed start or a lost connection begins one)
+    qint64 connectedMsTotal = 0; // time spent Connected so far, over every generation
     qint64 pid = 0;             // of the current server process, 0 when none
     int toolCount = 0;
     QDateTime connectedSince;   // invalid unless Connected

@@ -19,13 +19,13 @@ std::chrono::milliseconds SupervisorCore::retryDelay(int retry)
     return std::chrono::milliseconds(qint64(std::max(delay, 0.0)));
 }
 
-SupervisorDecision SupervisorCore::start(SteadyClock::time_point)
+SupervisorDecision SupervisorCore::start(SteadyClock::time_point now)
 {
     // * -> Starting, with a fresh budget
     m_inOutage = false;
     m_retries = 0;
     m_outageStartedAt.reset();
-    m_connectedAt.reset();
+    leaveConnected(now);
     m_state = ServerState::Starting;
     return {SupervisorDecision::Action::StartAttempt, m_state, {}};
 }
@@ -58,6 +58,21 @@ bool SupervisorCore::checkStability(SteadyClock::time_point now)
     m_retries = 0;
     m_outageStartedAt.reset();
     return true;
+}
+
+std::chrono::milliseconds SupervisorCore::connectedTime(SteadyClock::time_point now) const
+{
+    SteadyClock::duration total = m_connectedBefore;
+    if (m_connectedAt)
+        total += std::max(now - *m_connectedAt, SteadyClock::duration{});
+    return std::chrono::duration_cast<std::chrono::milliseconds>(total);
+}
+
+void SupervisorCore::leaveConnected(SteadyClock::time_point now)
+{
+    if (m_connectedAt)
+        m_connectedBefore += std::max(now - *m_connectedAt, SteadyClock::duration{});
+    m_connectedAt.reset();
 }
 
 std::optional<SteadyClock::time_point> SupervisorCore::stableAt() const
@@ -100,8 +115,9 @@ SupervisorDecision SupervisorCore::unfixableFailure(SteadyClock::time_point now)
 
 SupervisorDecision SupervisorCore::failure(SteadyClock::time_point now, bool wasEstablished)
 {
-    m_connectedAt.reset();
+    leaveConnected(now);
     if (!m_inOutage) {
+        ++m_outages;
         m_inOutage = true;
         m_retries = 0;
         m_outageStartedAt = now;
@@ -122,21 +138,21 @@ SupervisorDecision SupervisorCore::failure(SteadyClock::time_point now, bool was
     return {SupervisorDecision::Action::ScheduleRetry, m_state, retryDelay(m_retries)};
 }
 
-SupervisorDecision SupervisorCore::abandon()
+SupervisorDecision SupervisorCore::abandon(SteadyClock::time_point now)
 {
     // * -> Failed
     m_state = ServerState::Failed;
-    m_connectedAt.reset();
+    leaveConnected(now);
     return {SupervisorDecision::Action::GiveUp, m_state, {}};
 }
 
-SupervisorDecision SupervisorCore::stopRequested()
+SupervisorDecision SupervisorCore::stopRequested(SteadyClock::time_point now)
 {
     if (m_state == ServerState::Stopped)
         return {SupervisorDecision::Action::None, m_state, {}};
     // * -> Stopping
     m_state = ServerState::Stopping;
-    m_connectedAt.reset();
+    leaveConnected(now);
     return {SupervisorDecision::Action::None, m_state, {}};
 }
 

@@ -3,6 +3,8 @@
 #include "config/policy.h"
 #include "serverstate.h"
 
+#include <QtGlobal>
+
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -60,8 +62,8 @@ public:
     // Ends the outage once the connection has been up for the stability window. True if it did.
     bool checkStability(SteadyClock::time_point now);
     // The previous generation never reported closed: reconnecting could run two copies at once.
-    SupervisorDecision abandon();
-    SupervisorDecision stopRequested();
+    SupervisorDecision abandon(SteadyClock::time_point now);
+    SupervisorDecision stopRequested(SteadyClock::time_point now);
     SupervisorDecision stopFinished();
 
     ServerState state() const { return m_state; }
@@ -72,12 +74,18 @@ public:
     std::optional<SteadyClock::time_point> connectedAt() const { return m_connectedAt; }
     // When the current connection will have ended the outage; nullopt when none is pending.
     std::optional<SteadyClock::time_point> stableAt() const;
+    // Outages begun so far (each counted once, however many retries it took).
+    quint64 outages() const { return m_outages; }
+    // Time spent Connected so far, the connection of now included.
+    std::chrono::milliseconds connectedTime(SteadyClock::time_point now) const;
 
     // Retry k's delay with jitter applied; exposed for the settings preview and tests.
     std::chrono::milliseconds retryDelay(int retry);
 
 private:
     SupervisorDecision failure(SteadyClock::time_point now, bool wasEstablished);
+    // The connection of now, if any, ends: its time is added to the total.
+    void leaveConnected(SteadyClock::time_point now);
 
     ReconnectPolicy m_policy;
     RandomSource m_random;
@@ -86,6 +94,8 @@ private:
     int m_retries = 0;
     std::optional<SteadyClock::time_point> m_outageStartedAt;
     std::optional<SteadyClock::time_point> m_connectedAt;
+    quint64 m_outages = 0;
+    SteadyClock::duration m_connectedBefore{}; // of the connections that have ended
 };
 
 } // namespace Tether

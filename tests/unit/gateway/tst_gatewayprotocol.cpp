@@ -353,7 +353,13 @@ private slots:
     {
         QTest::addColumn<QJsonValue>("id");
         QTest::newRow("integer") << QJsonValue(3);
+        QTest::newRow("zero") << QJsonValue(0);
+        QTest::newRow("negative") << QJsonValue(-42);
+        QTest::newRow("largest exact integer") << QJsonValue(double(qint64(1) << 53));
+        QTest::newRow("beyond exact integers") << QJsonValue(1e300);
+        QTest::newRow("fraction") << QJsonValue(1.5);
         QTest::newRow("string") << QJsonValue(u"a \"quoted\" id"_s);
+        QTest::newRow("null") << QJsonValue(QJsonValue::Null);
     }
 
     void responsesWithWrittenResults()

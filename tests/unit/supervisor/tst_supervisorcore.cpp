@@ -87,7 +87,7 @@ static SupervisorDecision apply(SupervisorCore &core, const QString &event, Stea
     if (event == u"retryDue")
         return core.retryDue();
     if (event == u"stop")
-        return core.stopRequested();
+        return core.stopRequested(now);
     if (event == u"stopFinished")
         return core.stopFinished();
     if (event == u"disable") {
@@ -794,7 +794,7 @@ private slots:
             now += 1s;
             apply(core, step, now);
         }
-        const SupervisorDecision stopping = core.stopRequested();
+        const SupervisorDecision stopping = core.stopRequested(now);
         QCOMPARE(stopping.action, Action::None);
         QCOMPARE(stopping.state, ServerState::Stopping);
         QCOMPARE(core.state(), ServerState::Stopping);
@@ -839,6 +839,51 @@ private slots:
         const SupervisorDecision decision = core.stopFinished();
         QCOMPARE(decision.action, Action::None);
         QCOMPARE(core.state(), state);
+    }
+
+    // Events one second apart, each named with the seconds since T0 ("connect@3"); the totals
+    // are read at `readAt` seconds.
+    void outagesAndConnectedTime_data()
+    {
+        QTest::addColumn<QString>("events");
+        QTest::addColumn<int>("readAt");
+        QTest::addColumn<quint64>("outages");
+        QTest::addColumn<qint64>("connectedMs");
+
+        QTest::newRow("never started") << QString() << 10 << quint64(0) << qint64(0);
+        QTest::newRow("connected now") << u"start@0 connect@1"_s << 11 << quint64(0) << qint64(10000);
+        QTest::newRow("lost: one outage, the time before it kept")
+            << u"start@0 connect@1 lose@4"_s << 20 << quint64(1) << qint64(3000);
+        QTest::newRow("retries within one outage count once")
+            << u"start@0 fail@1 retryDue@2 fail@3 retryDue@4 connect@5"_s << 7 << quint64(1) << qint64(2000);
+        QTest::newRow("a connection lost within the stability window is the same outage")
+            << u"start@0 connect@1 lose@2 retryDue@3 connect@4 lose@5"_s << 9 << quint64(1) << qint64(2000);
+        QTest::newRow("a connection that stayed up ended the outage: the next loss begins another")
+            << u"start@0 connect@1 lose@2 retryDue@3 connect@4 lose@600"_s << 700 << quint64(2) << qint64(597000);
+        QTest::newRow("a manual reconnect is no outage, and keeps the time")
+            << u"start@0 connect@1 start@3 connect@4"_s << 6 << quint64(0) << qint64(4000);
+        QTest::newRow("stopped: the time up to the stop request")
+            << u"start@0 connect@1 stop@5 stopFinished@6"_s << 9 << quint64(0) << qint64(4000);
+        QTest::newRow("given up")
+            << u"start@0 connect@1 lose@3 retryDue@4 fail@5 retryDue@6 fail@7"_s << 8 << quint64(1) << qint64(2000);
+        QTest::newRow("kept after a stop and a fresh start")
+            << u"start@0 fail@1 stop@2 stopFinished@3 start@4 connect@5 lose@8"_s << 9 << quint64(2) << qint64(3000);
+    }
+
+    void outagesAndConnectedTime()
+    {
+        QFETCH(QString, events);
+        QFETCH(int, readAt);
+        QFETCH(quint64, outages);
+        QFETCH(qint64, connectedMs);
+
+        SupervisorCore core(policy(500, 30000, 2), fixedRandom(0.0));
+        for (const QString &event : events.split(u' ', Qt::SkipEmptyParts)) {
+            const QStringList parts = event.split(u'@');
+            apply(core, parts.at(0), T0 + std::chrono::seconds(parts.at(1).toInt()));
+        }
+        QCOMPARE(core.outages(), outages);
+        QCOMPARE(core.connectedTime(T0 + std::chrono::seconds(readAt)).count(), connectedMs);
     }
 
     void setPolicyTakesEffectAtTheNextDecision()

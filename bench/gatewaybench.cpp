@@ -1,0 +1,498 @@
+// Tether's gateway as the host sees it: the official TypeScript SDK's client
+// (bench/sdk-gateway-client.mjs, run with the machine's node) calls tether-demo-server's `echo`
+// directly over stdio, through `tetherctl serve` (stdio) and through supergateway (a plain
+// stdio-to-Streamable-HTTP bridge, pinned in package-lock.json), the legs taking turns within one
+// run, one call at a time and with several in flight. Then 1000 exposed tools are listed through
+// the gateway, and the upstream server is killed with SIGKILL during a stream of calls.
+//
+// A leg is a target the client connects to: a command it starts (stdio) or a URL (HTTP, for a
+// server this program runs for the whole benchmark), compared with another leg: Tether over stdio
+// with the direct calls, and Tether over HTTP, once it serves HTTP, with supergateway. Exits with
+// 1, saying why, when it cannot finish.
+#include "../tests/support/testprocess.h"
+#include "callfigures.h"
+#include "common/logging.h"
+#include "execwithin.h"
+#include "percentile.h"
+#include "processfigures.h"
+#include "serverhandshake.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTextStream>
+#include <QTimer>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using Bench::describe;
+using Bench::execWithin;
+using Bench::Figures;
+using Bench::figuresFromJson;
+using Bench::percentile;
+using Bench::SideFigures;
+using Bench::startAndHandshakeOnce;
+
+namespace {
+
+// How long one run of the client may take before the benchmark gives up.
+constexpr std::chrono::minutes ClientTimeout(10);
+
+struct Settings
+{
+    int calls = 0;
+    int inFlight = 0;
+    int warmup = 0;
+    int rounds = 0;
+    int tools = 0;
+    int lists = 0;
+    int kills = 0;
+    int killCalls = 0;
+};
+
+// Where the client connects, what it calls there, and what the figures are compared with.
+struct Leg
+{
+    QString name;
+    QString tool;
+    QStringList target;   // "stdio" COMMAND ARG... or "http" URL
+    QStringList env;      // NAME=VALUE for a command the client starts
+    qint64 serverPid = 0; // an HTTP leg's server; 0: the command the client starts
+    bool measureMemory = false; // of the gateway in between
+    QString comparedWith; // the name of the leg this one's figures are divided by
+    QString targets;      // what the comparison should show
+};
+
+// What one run of the client said, and the memory of the process it measured against.
+struct ClientRun
+{
+    QJsonObject figures;
+    double connectMs = 0;
+    qint64 peakResidentKiB = 0; // VmHWM, sampled while the client ran
+    double processorMs = -1;    // used by it from the connection to the figures; -1: unknown
+};
+
+int fail(const QString &why)
+{
+    QTextStream(stderr) << "tether-gateway-bench: " << why << Qt::endl;
+    return 1;
+}
+
+// Runs the client once for `job` against `leg`; nothing when it failed (`error` says why).
+std::optional<ClientRun> runClient(const Leg &leg, const QString &job, const QStringList &options, QString *error)
+{
+    QStringList arguments{QStringLiteral(TETHER_SDK_GATEWAY_CLIENT_SCRIPT), u"--hold"_s, u"--tool"_s, leg.tool};
+    arguments += options;
+    for (const QString &entry : leg.env)
+        arguments += {u"--env"_s, entry};
+    arguments += {job, u"--"_s};
+    arguments += leg.target;
+
+    QProcess node;
+    node.setProcessChannelMode(QProcess::SeparateChannels);
+    ClientRun run;
+    qint64 sampledPid = leg.serverPid;
+    qint64 processorNsAtConnection = -1;
+    QByteArray pending;
+    QEventLoop loop;
+    QTimer sampler;
+    sampler.setInterval(std::chrono::milliseconds(20));
+    const auto sample = [&] {
+        if (sampledPid > 0)
+            run.peakResidentKiB = std::max(run.peakResidentKiB, Bench::processFigures(QString::number(sampledPid)).peakResidentKiB);
+    };
+    QObject::connect(&sampler, &QTimer::timeout, &loop, sample);
+    QObject::connect(&node, &QProcess::readyReadStandardOutput, &loop, [&] {
+        pending += node.readAllStandardOutput();
+        for (qsizetype end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+            const QJsonObject line = QJsonDocument::fromJson(pending.left(end)).object();
+            pending.remove(0, end + 1);
+            const QString event = line.value(u"event").toString();
+            if (event == u"connected") {
+                run.connectMs = line.value(u"connectMs").toDouble();
+                if (sampledPid == 0)
+                    sampledPid = line.value(u"pid").toInteger();
+                processorNsAtConnection = Bench::processorTimeNs(QString::number(sampledPid));
+                sampler.start();
+            } else if (event == u"figures") {
+                sample(); // the last look: the client holds the connection until it is told to close it
+                const qint64 processorNs = Bench::processorTimeNs(QString::number(sampledPid));
+                if (processorNsAtConnection >= 0 && processorNs >= processorNsAtConnection)
+                    run.processorMs = double(processorNs - processorNsAtConnection) / 1e6;
+                run.figures = line;
+                node.write("close\n");
+            }
+        }
+    });
+    QObject::connect(&node, &QProcess::finished, &loop, &QEventLoop::quit);
+    node.start(QStandardPaths::findExecutable(u"node"_s), arguments);
+    if (!node.waitForStarted(10000)) {
+        *error = u"node could not be started: %1"_s.arg(node.errorString());
+        return std::nullopt;
+    }
+    if (!execWithin(loop, ClientTimeout)) {
+        node.kill();
+        node.waitForFinished();
+        *error = u"the client's %1 job against %2 took longer than %3 min"_s.arg(job, leg.name).arg(ClientTimeout.count());
+        return std::nullopt;
+    }
+    if (node.exitStatus() != QProcess::NormalExit || node.exitCode() != 0 || run.figures.isEmpty()) {
+        const QList<QByteArray> said = node.readAllStandardError().trimmed().split('\n');
+        *error = u"the client's %1 job against %2 failed (exit %3): %4"_s.arg(job, leg.name).arg(node.exitCode())
+                     .arg(QString::fromUtf8(said.mid(std::max<qsizetype>(0, said.size() - 8)).join('\n')));
+        return std::nullopt;
+    }
+    return run;
+}
+
+// A config file for `tetherctl serve` with the demo server as "demo": it reconnects at once.
+QString writeGatewayConfig(const QDir &folder, const QString &fileName, const QStringList &demoArguments)
+{
+    const QJsonObject demo{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)},
+                           {u"args"_s, QJsonArray::fromStringList(demoArguments)},
+                           {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 0}}}};
+    const QString path = folder.filePath(fileName);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{{u"demo"_s, demo}}}}).toJson());
+    return path;
+}
+
+const QString DirectName = u"direct (stdio)"_s;
+const QString SupergatewayName = u"supergateway (HTTP)"_s;
+
+Leg directLeg(const QStringList &demoArguments = {})
+{
+    return {DirectName, u"echo"_s, QStringList{u"stdio"_s, QStringLiteral(TETHER_DEMO_SERVER)} + demoArguments, {}, 0,
+            false, {}, {}};
+}
+
+// `tetherctl serve` on its own: an empty runtime folder, so that it finds no running instance to
+// bridge to and supervises the config's servers itself.
+Leg stdioGatewayLeg(const QString &configPath, const QString &runtimeFolder)
+{
+    return {u"Tether gateway (stdio)"_s, u"demo__echo"_s,
+            {u"stdio"_s, QStringLiteral(TETHER_CTL), u"serve"_s, u"--config"_s, configPath},
+            {u"XDG_RUNTIME_DIR="_s + runtimeFolder}, 0, true, DirectName,
+            u"targets: at least 0.8 of the throughput, at most 0.15 ms added at p50"_s};
+}
+
+// supergateway 4.0.0 in its stateful mode, where a session keeps one server process (its
+// stateless mode starts one per request); it runs for the whole benchmark.
+class Supergateway final
+{
+public:
+    Supergateway()
+        : m_port(Testing::freeLoopbackPort())
+    {
+        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_process.setStandardOutputFile(QProcess::nullDevice());
+    }
+    ~Supergateway()
+    {
+        m_process.kill();
+        m_process.waitForFinished();
+    }
+    Q_DISABLE_COPY_MOVE(Supergateway)
+
+    // Why it cannot run here; empty when it can.
+    static QString unavailableReason()
+    {
+        if (!QFile::exists(QStringLiteral(TETHER_SUPERGATEWAY)))
+            return u"it is not installed (npm ci installs it from package-lock.json)"_s;
+        QProcess node;
+        node.start(QStandardPaths::findExecutable(u"node"_s), {u"--version"_s});
+        node.waitForFinished(10000);
+        const QString version = QString::fromLatin1(node.readAllStandardOutput()).trimmed(); // "v20.20.2"
+        if (version.mid(1).section(u'.', 0, 0).toInt() < 20)
+            return u"supergateway 4.0.0 needs Node.js 20 or later, and this node is %1"_s.arg(version);
+        return {};
+    }
+
+    // Starts it and waits until its port takes connections.
+    bool start()
+    {
+        m_process.start(QStandardPaths::findExecutable(u"node"_s),
+                        {QStringLiteral(TETHER_SUPERGATEWAY), u"--stdio"_s, QStringLiteral(TETHER_DEMO_SERVER),
+                         u"--outputTransport"_s, u"streamableHttp"_s, u"--stateful"_s, u"--port"_s,
+                         QString::number(m_port), u"--logLevel"_s, u"none"_s});
+        return m_process.waitForStarted(10000) && QTest::qWaitFor([&] {
+                   QTcpSocket probe;
+                   probe.connectToHost(QHostAddress::LocalHost, m_port);
+                   return probe.waitForConnected(100) || m_process.state() != QProcess::Running;
+               }, 30000) && m_process.state() == QProcess::Running;
+    }
+
+    Leg leg() const
+    {
+        return {SupergatewayName, u"echo"_s, {u"http"_s, u"http://127.0.0.1:%1/mcp"_s.arg(m_port)}, {},
+                m_process.processId(), true, {}, {}};
+    }
+
+private:
+    quint16 m_port;
+    QProcess m_process;
+};
+
+// tools/list through `tetherctl serve` over plain JSON lines, without the SDK client, whose own
+// parsing and validation of a large list take longer than the gateway: each of `lists` timed
+// lists after a first one, every page; nothing when that failed (`error` says why).
+std::optional<std::vector<double>> plainListMs(const QString &configPath, const QString &runtimeFolder, int lists,
+                                               qsizetype *tools, QString *error)
+{
+    QProcess gateway;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"XDG_RUNTIME_DIR"_s, runtimeFolder);
+    gateway.setProcessEnvironment(environment);
+    gateway.setStandardErrorFile(QProcess::nullDevice());
+    gateway.start(QStringLiteral(TETHER_CTL), {u"serve"_s, u"--config"_s, configPath});
+    QByteArray pending;
+    const auto ask = [&](int id, const QJsonObject &params, const QString &method) -> QJsonObject {
+        gateway.write(QJsonDocument(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"method"_s, method},
+                                                {u"params"_s, params}}).toJson(QJsonDocument::Compact) + '\n');
+        while (!pending.contains('\n') && gateway.waitForReadyRead(30000))
+            pending += gateway.readAllStandardOutput();
+        const qsizetype end = pending.indexOf('\n');
+        const QJsonObject response = QJsonDocument::fromJson(pending.left(end)).object();
+        pending.remove(0, end + 1);
+        return response;
+    };
+    std::vector<double> listMs;
+    if (gateway.waitForStarted(10000)
+        && ask(0, {{u"protocolVersion"_s, u"2025-11-25"_s}, {u"capabilities"_s, QJsonObject{}},
+                   {u"clientInfo"_s, QJsonObject{{u"name"_s, u"tether-gateway-bench"_s}, {u"version"_s, u"1"_s}}}},
+               u"initialize"_s).contains(u"result")) {
+        gateway.write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\n");
+        for (int run = 0; run <= lists; ++run) {
+            const auto start = std::chrono::steady_clock::now();
+            QString cursor;
+            *tools = 0;
+            do {
+                const QJsonObject page = ask(run + 1, cursor.isEmpty() ? QJsonObject{} : QJsonObject{{u"cursor"_s, cursor}},
+                                             u"tools/list"_s).value(u"result").toObject();
+                *tools += page.value(u"tools").toArray().size();
+                cursor = page.value(u"nextCursor").toString();
+            } while (!cursor.isEmpty());
+            if (run > 0)
+                listMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        }
+    }
+    gateway.closeWriteChannel();
+    if (!gateway.waitForFinished(30000))
+        gateway.kill();
+    if (listMs.empty() || *tools == 0) {
+        *error = u"tetherctl serve did not list its tools"_s;
+        return std::nullopt;
+    }
+    return listMs;
+}
+
+QString mib(qint64 kib)
+{
+    return QString::number(double(kib) / 1024.0, 'f', 1) + u" MiB"_s;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"tools/call, tools/list and an upstream crash through Tether's gateway, with the official TypeScript SDK client "
+        "as the host, beside the same calls made directly."_s);
+    parser.addHelpOption();
+    const QCommandLineOption callsOption(u"calls"_s, u"Timed calls per figure, leg and round (default 1000)."_s, u"n"_s,
+                                         u"1000"_s);
+    const QCommandLineOption inFlightOption(u"in-flight"_s, u"Calls in flight for the concurrent figures and the kill "
+                                                            "(default 16)."_s,
+                                            u"n"_s, u"16"_s);
+    const QCommandLineOption warmupOption(u"warmup"_s, u"Untimed calls before each leg's figures, and before each kill "
+                                                       "(default 200)."_s,
+                                          u"n"_s, u"200"_s);
+    const QCommandLineOption roundsOption(u"rounds"_s, u"Rounds, each leg in turn (default 3)."_s, u"n"_s, u"3"_s);
+    const QCommandLineOption toolsOption(u"tools"_s, u"Tools the server offers for the tools/list figure (default 1000)."_s,
+                                         u"n"_s, u"1000"_s);
+    const QCommandLineOption listsOption(u"lists"_s, u"Timed tools/list runs, each of every page (default 5)."_s, u"n"_s,
+                                         u"5"_s);
+    const QCommandLineOption killsOption(u"kills"_s, u"Runs with an upstream SIGKILL (default 3)."_s, u"n"_s, u"3"_s);
+    const QCommandLineOption killCallsOption(u"kill-calls"_s, u"Calls after each kill (default 300)."_s, u"n"_s, u"300"_s);
+    parser.addOptions({callsOption, inFlightOption, warmupOption, roundsOption, toolsOption, listsOption, killsOption,
+                       killCallsOption});
+    parser.process(app);
+    spdlog::set_level(spdlog::level::err);
+
+    Settings settings;
+    settings.calls = std::max(1, parser.value(callsOption).toInt());
+    settings.inFlight = std::max(1, parser.value(inFlightOption).toInt());
+    settings.warmup = std::max(1, parser.value(warmupOption).toInt());
+    settings.rounds = std::max(1, parser.value(roundsOption).toInt());
+    settings.tools = std::max(8, parser.value(toolsOption).toInt());
+    settings.lists = std::max(1, parser.value(listsOption).toInt());
+    settings.kills = std::max(1, parser.value(killsOption).toInt());
+    settings.killCalls = std::max(1, parser.value(killCallsOption).toInt());
+
+    QTemporaryDir folder;
+    const QDir work(folder.path());
+    const QString runtime = work.filePath(u"runtime"_s);
+    if (!folder.isValid() || !work.mkdir(u"runtime"_s)
+        || !QFile::setPermissions(runtime, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
+        return fail(u"no temporary folder for the configs"_s);
+    const QString echoConfig = writeGatewayConfig(work, u"echo.json"_s, {});
+    // The demo server offers 8 tools of its own.
+    const QStringList manyTools{u"--tools"_s, QString::number(settings.tools - 8)};
+    const QString toolsConfig = writeGatewayConfig(work, u"tools.json"_s, manyTools);
+    if (echoConfig.isEmpty() || toolsConfig.isEmpty())
+        return fail(u"the configs could not be written in %1"_s.arg(work.path()));
+
+    QTextStream out(stdout);
+    const QStringList callOptions{u"--calls"_s, QString::number(settings.calls), u"--in-flight"_s,
+                                  QString::number(settings.inFlight), u"--warmup"_s, QString::number(settings.warmup)};
+    std::vector<Leg> legs{directLeg(), stdioGatewayLeg(echoConfig, runtime)};
+    Supergateway supergateway;
+    if (const QString why = Supergateway::unavailableReason(); !why.isEmpty())
+        out << "the supergateway leg is left out: " << why << "\n";
+    else if (!supergateway.start())
+        return fail(u"supergateway did not start"_s);
+    else
+        legs.push_back(supergateway.leg());
+    std::vector<SideFigures> figures(legs.size());
+    std::vector<qint64> peakResidentKiB(legs.size(), 0);
+    std::vector<double> processorMs(legs.size(), 0); // of the process measured: the server, or the gateway
+    std::vector<bool> processorKnown(legs.size(), true);
+    for (int round = 0; round < settings.rounds; ++round) {
+        for (size_t i = 0; i < legs.size(); ++i) {
+            QString error;
+            const std::optional<ClientRun> run = runClient(legs.at(i), u"calls"_s, callOptions, &error);
+            if (!run)
+                return fail(error);
+            figures.at(i).sequential.add(figuresFromJson(run->figures.value(u"sequential").toObject()));
+            figures.at(i).concurrent.add(figuresFromJson(run->figures.value(u"concurrent").toObject()));
+            peakResidentKiB.at(i) = std::max(peakResidentKiB.at(i), run->peakResidentKiB);
+            processorMs.at(i) += run->processorMs;
+            processorKnown.at(i) = processorKnown.at(i) && run->processorMs >= 0;
+        }
+    }
+
+    out << "tools/call echo of tether-demo-server, the official TypeScript SDK client as the host\n"
+        << settings.rounds << " rounds of " << settings.calls << " timed calls per figure and leg, after " << settings.warmup
+        << " warm-up calls per leg and round\n\n";
+    const auto legNamed = [&](const QString &name) {
+        return std::find_if(legs.cbegin(), legs.cend(), [&](const Leg &leg) { return leg.name == name; }) - legs.cbegin();
+    };
+    const auto section = [&](const QString &label, Figures SideFigures::*mode) {
+        out << label << "\n";
+        for (size_t i = 0; i < legs.size(); ++i)
+            out << "  " << legs.at(i).name.leftJustified(26) << describe(figures.at(i).*mode) << "\n";
+        for (size_t i = 0; i < legs.size(); ++i) {
+            const auto base = size_t(legNamed(legs.at(i).comparedWith));
+            if (base >= legs.size())
+                continue;
+            const Figures &ours = figures.at(i).*mode;
+            const Figures &theirs = figures.at(base).*mode;
+            out << "  " << legs.at(i).name << " ÷ " << legs.at(base).name << ": throughput "
+                << QString::number(ours.callsPerSecond() / theirs.callsPerSecond(), 'f', 2) << ", p50 "
+                << QString::number(ours.p50() - theirs.p50(), 'f', 3) << " ms added (" << legs.at(i).targets << ")\n";
+        }
+    };
+    section(u"sequential (one call at a time)"_s, &SideFigures::sequential);
+    section(u"%1 in flight"_s.arg(settings.inFlight), &SideFigures::concurrent);
+    // Independent of how busy the machine is, unlike the figures above.
+    const int callsPerLeg = (settings.warmup + 2 * settings.calls) * settings.rounds;
+    out << "processor time per call:";
+    for (size_t i = 0; i < legs.size(); ++i) {
+        out << (i > 0 ? "," : "") << " " << (legs.at(i).measureMemory ? legs.at(i).name : u"the server called directly"_s)
+            << " " << (processorKnown.at(i) ? QString::number(processorMs.at(i) * 1000.0 / callsPerLeg, 'f', 1) + u" µs"_s
+                                            : u"unknown"_s);
+    }
+    out << "\n";
+    for (size_t i = 0; i < legs.size(); ++i) {
+        if (legs.at(i).measureMemory)
+            out << "resident memory of " << legs.at(i).name << " at most " << mib(peakResidentKiB.at(i))
+                << " (its servers not counted)" << (legs.at(i).name == SupergatewayName ? QString() : u"; target: under 30 MB"_s)
+                << "\n";
+    }
+    out << "\n";
+    out.flush();
+
+    // tools/list of every page, after a first one that the gateway may hold until its server is up.
+    const QStringList listOptions{u"--lists"_s, QString::number(settings.lists)};
+    const std::vector<Leg> listLegs{directLeg(manyTools), stdioGatewayLeg(toolsConfig, runtime)};
+    for (const Leg &leg : listLegs) {
+        QString error;
+        const std::optional<ClientRun> run = runClient(leg, u"list"_s, listOptions, &error);
+        if (!run)
+            return fail(error);
+        std::vector<double> listMs;
+        for (const QJsonValue &ms : run->figures.value(u"listMs").toArray())
+            listMs.push_back(ms.toDouble());
+        out << "tools/list " << leg.name.leftJustified(26) << run->figures.value(u"tools").toInt() << " tools in median "
+            << QString::number(percentile(listMs, 0.5), 'f', 1) << " ms, at most "
+            << QString::number(*std::max_element(listMs.begin(), listMs.end()), 'f', 1) << " ms"
+            << (leg.measureMemory ? u" (target: 1000 in under 50 ms)"_s : QString()) << "\n";
+    }
+    {
+        QString error;
+        qsizetype tools = 0;
+        const std::optional<std::vector<double>> listMs = plainListMs(toolsConfig, runtime, settings.lists, &tools, &error);
+        if (!listMs)
+            return fail(error);
+        out << "tools/list Tether gateway, plain JSON lines " << tools << " tools in median "
+            << QString::number(percentile(*listMs, 0.5), 'f', 1) << " ms, at most "
+            << QString::number(*std::max_element(listMs->begin(), listMs->end()), 'f', 1)
+            << " ms (without the SDK client's parsing and validation)\n";
+    }
+    out.flush();
+
+    // The server's own start and handshake, which recovery cannot beat.
+    std::vector<double> handshakes;
+    for (int i = 0; i < 5; ++i) {
+        QString error;
+        const std::optional<double> ms = startAndHandshakeOnce({QStringLiteral(TETHER_DEMO_SERVER), {}, {}, {}, {}},
+                                                               std::chrono::seconds(30), &error);
+        if (!ms)
+            return fail(u"the demo server did not start: "_s + error);
+        handshakes.push_back(*ms);
+    }
+    const double handshakeMs = percentile(handshakes, 0.5);
+
+    const QStringList killOptions{u"--calls"_s, QString::number(settings.killCalls), u"--in-flight"_s,
+                                  QString::number(settings.inFlight), u"--warmup"_s, QString::number(settings.warmup)};
+    std::vector<double> recoveries;
+    int failed = 0;
+    bool toolsUnchanged = true;
+    for (int kill = 0; kill < settings.kills; ++kill) {
+        QString error;
+        const std::optional<ClientRun> run = runClient(stdioGatewayLeg(echoConfig, runtime), u"kill"_s, killOptions, &error);
+        if (!run)
+            return fail(error);
+        const QJsonValue recovery = run->figures.value(u"firstGoodAfterKillMs");
+        if (recovery.isDouble())
+            recoveries.push_back(recovery.toDouble());
+        failed += run->figures.value(u"failedAfterKill").toInt();
+        toolsUnchanged = toolsUnchanged && run->figures.value(u"toolsUnchanged").toBool();
+    }
+    if (recoveries.empty())
+        return fail(u"no call succeeded after any of the kills"_s);
+    out << "\nupstream SIGKILL during calls through the gateway (" << settings.kills << " kills, " << settings.inFlight
+        << " in flight, " << settings.killCalls << " calls after each): kill → first good call median "
+        << QString::number(percentile(recoveries, 0.5), 'f', 1) << " ms, at most "
+        << QString::number(*std::max_element(recoveries.begin(), recoveries.end()), 'f', 1)
+        << " ms (target: the server's start and handshake, " << QString::number(handshakeMs, 'f', 1)
+        << " ms, plus 10 ms), failed calls " << failed << " (target: 0), tool list unchanged: "
+        << (toolsUnchanged ? "yes" : "no") << "\n";
+    return 0;
+}

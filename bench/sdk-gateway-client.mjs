@@ -1,0 +1,175 @@
+// The host's side of tether-gateway-bench: the official TypeScript SDK's Client, connected to an MCP
+// server over stdio (a command it starts) or Streamable HTTP (a URL), doing one job.
+//
+// Usage: node sdk-gateway-client.mjs [OPTIONS] JOB -- stdio COMMAND [ARG...]
+//        node sdk-gateway-client.mjs [OPTIONS] JOB -- http URL
+// Jobs:
+//   calls  WARMUP untimed calls of TOOL, then CALLS timed ones one at a time, then CALLS with
+//          IN_FLIGHT in flight
+//   list   one untimed tools/list of every page, then LISTS timed ones
+//   kill   calls of TOOL with IN_FLIGHT in flight; after WARMUP of them, SIGKILL to the deepest
+//          descendant of the started command (the upstream server behind a gateway), then
+//          CALLS more; the tool list before and after
+// Options: --tool NAME (echo), --calls N (1000), --in-flight N (16), --warmup N (200),
+//          --lists N (5), --env NAME=VALUE (for the started command; repeatable), --hold (after the
+//          figures, wait for a line on stdin before closing: the caller looks at the processes first).
+// Prints one JSON line {"event":"connected","pid":…,"connectMs":…} once connected, then one
+// {"event":"figures",…} line with the job's figures; the benchmark computes the percentiles.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readFileSync, readdirSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+const { values: options, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+        tool: { type: 'string', default: 'echo' },
+        calls: { type: 'string', default: '1000' },
+        'in-flight': { type: 'string', default: '16' },
+        warmup: { type: 'string', default: '200' },
+        lists: { type: 'string', default: '5' },
+        env: { type: 'string', multiple: true, default: [] },
+        hold: { type: 'boolean', default: false },
+    },
+});
+const [job, mode, target, ...args] = positionals;
+const calls = Number(options.calls);
+const inFlight = Number(options['in-flight']);
+const warmup = Number(options.warmup);
+const lists = Number(options.lists);
+if (!['calls', 'list', 'kill'].includes(job) || !['stdio', 'http'].includes(mode) || !target
+    || !(calls > 0) || !(inFlight > 0) || !(warmup >= 0) || !(lists > 0)) {
+    process.stderr.write('usage: node sdk-gateway-client.mjs [--tool NAME] [--calls N] [--in-flight N] [--warmup N] '
+        + '[--lists N] [--env NAME=VALUE]... [--hold] calls|list|kill -- stdio COMMAND [ARG...] | -- http URL\n');
+    process.exit(2);
+}
+
+const out = (object) => process.stdout.write(JSON.stringify(object) + '\n');
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+let transport;
+if (mode === 'stdio') {
+    const env = getDefaultEnvironment();
+    for (const entry of options.env) {
+        const at = entry.indexOf('=');
+        env[entry.slice(0, at)] = entry.slice(at + 1);
+    }
+    transport = new StdioClientTransport({ command: target, args, env, stderr: 'inherit' });
+} else {
+    transport = new StreamableHTTPClientTransport(new URL(target));
+}
+const client = new Client({ name: 'tether-gateway-bench', version: '1.0.0' });
+const connectStart = now();
+await client.connect(transport);
+out({ event: 'connected', pid: transport.pid ?? null, connectMs: now() - connectStart });
+
+let sent = 0;
+// One call; its latency in ms, or null when it failed (an error result or a rejection).
+async function callOnce() {
+    const start = now();
+    try {
+        const result = await client.callTool({ name: options.tool, arguments: { message: `call ${sent++}` } });
+        return result.isError ? null : now() - start;
+    } catch {
+        return null;
+    }
+}
+
+// `count` calls with `parallel` of them in flight; `onAnswer(latency, startedAt, answeredAt)` per call.
+async function run(count, parallel, onAnswer) {
+    let started = 0;
+    const worker = async () => {
+        while (started < count) {
+            ++started;
+            const startedAt = now();
+            const latency = await callOnce();
+            onAnswer(latency, startedAt, now());
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
+}
+
+async function timedRun(count, parallel) {
+    const latenciesMs = [];
+    let failed = 0;
+    const begin = now();
+    await run(count, parallel, (latency) => (latency === null ? ++failed : latenciesMs.push(latency)));
+    if (failed > 0)
+        throw new Error(`${failed} of ${count} calls of ${options.tool} failed`);
+    return { seconds: (now() - begin) / 1000, latenciesMs };
+}
+
+async function toolNames() {
+    const names = [];
+    let cursor;
+    do {
+        const page = await client.listTools(cursor ? { cursor } : {});
+        names.push(...page.tools.map((tool) => tool.name));
+        cursor = page.nextCursor;
+    } while (cursor);
+    return names;
+}
+
+// The process at the bottom of `pid`'s first line of descendants: the server behind a gateway and
+// its launcher.
+function deepestDescendant(pid) {
+    for (;;) {
+        let children = [];
+        for (const task of readdirSync(`/proc/${pid}/task`)) {
+            children.push(...readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean));
+        }
+        if (children.length === 0)
+            return pid;
+        pid = Number(children[0]);
+    }
+}
+
+if (job === 'calls') {
+    await run(warmup, 1, () => {});
+    const sequential = await timedRun(calls, 1);
+    const concurrent = await timedRun(calls, inFlight);
+    out({ event: 'figures', sequential, concurrent });
+} else if (job === 'list') {
+    const tools = (await toolNames()).length;
+    const listMs = [];
+    for (let i = 0; i < lists; ++i) {
+        const start = now();
+        await toolNames();
+        listMs.push(now() - start);
+    }
+    out({ event: 'figures', tools, listMs });
+} else {
+    const before = await toolNames();
+    let answered = 0;
+    let killedAt = null;
+    let killedPid = null;
+    let firstGoodAfterKillMs = null;
+    let failedAfterKill = 0;
+    let inFlightAtKill = 0;
+    await run(warmup + calls, inFlight, (latency, startedAt, answeredAt) => {
+        if (killedAt !== null && latency === null)
+            ++failedAfterKill;
+        if (killedAt !== null && latency !== null && startedAt >= killedAt && firstGoodAfterKillMs === null)
+            firstGoodAfterKillMs = answeredAt - killedAt;
+        if (++answered === warmup) {
+            killedPid = deepestDescendant(transport.pid);
+            inFlightAtKill = Math.min(inFlight, warmup + calls - answered + 1) - 1; // every other worker's call
+            killedAt = now();
+            process.kill(killedPid, 'SIGKILL');
+        }
+    });
+    const after = await toolNames();
+    out({
+        event: 'figures', killedPid, inFlightAtKill, firstGoodAfterKillMs, failedAfterKill, callsAfterKill: calls,
+        toolsBefore: before.length, toolsUnchanged: JSON.stringify(before) === JSON.stringify(after),
+    });
+}
+if (options.hold) {
+    await new Promise((resolve) => {
+        process.stdin.once('data', resolve);
+        process.stdin.once('end', resolve);
+    });
+}
+await client.close();
+process.exit(0); // stdin may still be open
