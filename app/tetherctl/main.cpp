@@ -54,6 +54,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption jsonOption(u"json"_s);
     const QCommandLineOption timeoutOption(u"timeout-ms"_s);
     const QCommandLineOption verboseOption(u"verbose"_s);
+    const QCommandLineOption httpOption(u"http"_s);
+    const QCommandLineOption portOption(u"port"_s);
     // Policy flags of watch: each maps to a field that resolveReconnectPolicy/resolveHeartbeatPolicy judge.
     const std::array<std::pair<QCommandLineOption, QString>, 4> reconnectFlags{{
         {QCommandLineOption(u"initial-delay-ms"_s), u"initialDelayMs"_s},
@@ -111,6 +113,8 @@ int main(int argc, char *argv[])
         heartbeatOverrides.insert(u"enabled", false);
     if (command != u"watch" && command != u"serve" && !(reconnectOverrides.isEmpty() && heartbeatOverrides.isEmpty()))
         return usageError(u"the reconnect and heartbeat flags apply to 'watch' and 'serve' only"_s);
+    if (command != u"serve" && (parser.isSet(httpOption) || parser.isSet(portOption)))
+        return usageError(u"--http and --port apply to 'serve'"_s);
 
     // The tool arguments of 'call': the last word when it is JSON.
     QJsonObject arguments;
@@ -170,8 +174,20 @@ int main(int argc, char *argv[])
         if (command == u"serve") {
             if (options.json)
                 return usageError(u"'serve' speaks MCP on stdout; it takes no --json"_s);
+            Ctl::ServeOptions serveOptions;
+            serveOptions.http = parser.isSet(httpOption);
+            if (parser.isSet(portOption)) {
+                bool ok = false;
+                const uint port = parser.value(portOption).toUInt(&ok);
+                if (!ok || port > 65535)
+                    return usageError(u"--port wants a port number from 1 to 65535 (0: any free one), not '%1'"_s.arg(
+                        parser.value(portOption)));
+                if (!serveOptions.http)
+                    return usageError(u"--port applies to 'serve --http'"_s);
+                serveOptions.port = quint16(port);
+            }
             options.servers = positional;
-            return Ctl::serve(options);
+            return Ctl::serve(options, serveOptions);
         }
         if (command == u"tools") {
             if (positional.size() > 1)

@@ -9,7 +9,9 @@
 #include "common/unixsignalwatcher.h"
 #include "gateway/gateway.h"
 #include "gateway/gatewaysession.h"
+#include "gateway/gatewaytoken.h"
 #include "gateway/stdiohostchannel.h"
+#include "gateway/streamablehttpendpoint.h"
 
 #include <QEventLoop>
 
@@ -19,7 +21,7 @@ using namespace Qt::StringLiterals;
 
 namespace Tether::Ctl {
 
-int serve(const ConfigOptions &options)
+int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
 {
     // A host that goes away mid-write is noticed as a failed write, not as a fatal signal.
     std::signal(SIGPIPE, SIG_IGN);
@@ -39,9 +41,30 @@ int serve(const ConfigOptions &options)
             printNote(event.server + u": "_s + event.text);
     });
 
-    StdioHostChannel channel;
-    GatewaySession *session = gateway.openSession(&channel);
-    QObject::connect(&channel, &StdioHostChannel::messageReceived, session, &GatewaySession::receive);
+    // stdio: one host on stdin/stdout. --http: any number, each in a session of the endpoint.
+    std::unique_ptr<StdioHostChannel> channel;
+    GatewaySession *session = nullptr;
+    std::unique_ptr<StreamableHttpEndpoint> endpoint;
+    if (serveOptions.http) {
+        GatewayHttpConfig http = gateway.config().http;
+        if (serveOptions.port)
+            http.port = *serveOptions.port;
+        // The built-in demo has no file: its token is kept where the user's config would be.
+        const QString configPath = run.store().savePath();
+        QString error;
+        endpoint = StreamableHttpEndpoint::serve(gateway, http, configPath, &error);
+        if (!endpoint) {
+            printError(u"serve --http: "_s + error);
+            run.shutDown();
+            return Failure;
+        }
+        printNote(u"Serving MCP at %1; hosts send the bearer token in %2"_s.arg(endpoint->url(),
+                                                                                gatewayTokenPath(configPath)));
+    } else {
+        channel = std::make_unique<StdioHostChannel>();
+        session = gateway.openSession(channel.get());
+        QObject::connect(channel.get(), &StdioHostChannel::messageReceived, session, &GatewaySession::receive);
+    }
 
     QEventLoop loop;
     bool ending = false;
@@ -49,14 +72,19 @@ int serve(const ConfigOptions &options)
         if (std::exchange(ending, true))
             return;
         spdlog::info("serve: {}; stopping the servers", reason);
-        gateway.closeSession(session, reason);
+        if (session)
+            gateway.closeSession(session, reason);
+        if (endpoint)
+            endpoint->close();
         QObject::connect(&manager, &ServerManager::allStopped, &loop, &QEventLoop::quit);
         manager.stopAll();
     };
-    QObject::connect(&channel, &StdioHostChannel::finished, &loop, end);
     QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop,
                      [&](int signalNumber) { end(signalName(signalNumber)); });
-    channel.start();
+    if (channel) {
+        QObject::connect(channel.get(), &StdioHostChannel::finished, &loop, end);
+        channel->start();
+    }
     loop.exec();
     return Success;
 }
