@@ -56,6 +56,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption verboseOption(u"verbose"_s);
     const QCommandLineOption httpOption(u"http"_s);
     const QCommandLineOption portOption(u"port"_s);
+    const QCommandLineOption noBridgeOption(u"no-bridge"_s);
     // Policy flags of watch: each maps to a field that resolveReconnectPolicy/resolveHeartbeatPolicy judge.
     const std::array<std::pair<QCommandLineOption, QString>, 4> reconnectFlags{{
         {QCommandLineOption(u"initial-delay-ms"_s), u"initialDelayMs"_s},
@@ -113,8 +114,8 @@ int main(int argc, char *argv[])
         heartbeatOverrides.insert(u"enabled", false);
     if (command != u"watch" && command != u"serve" && !(reconnectOverrides.isEmpty() && heartbeatOverrides.isEmpty()))
         return usageError(u"the reconnect and heartbeat flags apply to 'watch' and 'serve' only"_s);
-    if (command != u"serve" && (parser.isSet(httpOption) || parser.isSet(portOption)))
-        return usageError(u"--http and --port apply to 'serve'"_s);
+    if (command != u"serve" && (parser.isSet(httpOption) || parser.isSet(portOption) || parser.isSet(noBridgeOption)))
+        return usageError(u"--http, --port and --no-bridge apply to 'serve'"_s);
 
     // The tool arguments of 'call': the last word when it is JSON.
     QJsonObject arguments;
@@ -176,6 +177,9 @@ int main(int argc, char *argv[])
                 return usageError(u"'serve' speaks MCP on stdout; it takes no --json"_s);
             Ctl::ServeOptions serveOptions;
             serveOptions.http = parser.isSet(httpOption);
+            serveOptions.bridge = !parser.isSet(noBridgeOption);
+            if (serveOptions.http && parser.isSet(noBridgeOption))
+                return usageError(u"--no-bridge applies to 'serve' over stdio; 'serve --http' never bridges"_s);
             if (parser.isSet(portOption)) {
                 bool ok = false;
                 const uint port = parser.value(portOption).toUInt(&ok);

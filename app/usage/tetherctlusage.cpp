@@ -33,7 +33,9 @@ const ProgramUsage &tetherctlUsage()
                  "a server's \"tools\": {\"disabled\": [...]} hides. A call to a server that is reconnecting waits "
                  "for it (at most gateway.outageWaitMs, default 10 s). Runs until stdin closes or SIGINT, SIGTERM or "
                  "SIGHUP, then stops the servers and exits 0. stdout carries MCP messages only; diagnostics go to "
-                 "stderr."_s},
+                 "stderr. When a running Tether (the window, serve --http) serves the same config over HTTP, serve "
+                 "without SERVER relays to it instead, so the client uses the servers that Tether shows; if that "
+                 "Tether goes away, serve starts the servers itself (--no-bridge: from the start)."_s},
                 {u"serve --http [--port N] [SERVER...]"_s,
                  u"Serve the same gateway headless over Streamable HTTP at http://127.0.0.1:27413/mcp "
                  "(gateway.http in the config: host, port, TLS) for any number of hosts at once, until SIGINT, "
@@ -85,6 +87,9 @@ const ProgramUsage &tetherctlUsage()
                  "(ESC, CR and the like) are printed as \\x1b."_s},
                 {{u"http"_s}, {},
                  u"With serve: serve Streamable HTTP instead of stdin/stdout (see serve --http)."_s},
+                {{u"no-bridge"_s}, {},
+                 u"With serve over stdio: supervise the servers here even when a running Tether (the window, "
+                 "serve --http) serves the same config; without it, serve relays to that Tether."_s},
                 {{u"port"_s}, u"N"_s, u"With serve --http: listen on this port instead of gateway.http.port "
                                        "(default 27413); 0 takes any free port, named on stderr."_s},
                 {{u"timeout-ms"_s}, u"N"_s,
@@ -139,6 +144,9 @@ const ProgramUsage &tetherctlUsage()
             {u"$XDG_CONFIG_HOME/tether/gateway-token"_s,
              u"The bearer token of serve --http (next to the config file in use): 32 random bytes in base64url, "
              "made on first use with mode 0600; a token file others can read is refused."_s},
+            {u"$XDG_RUNTIME_DIR/tether/gateway.json"_s,
+             u"Written by the Tether that serves the gateway over HTTP (address, pid, config, token file), 0600 "
+             "in a 0700 folder, removed when it exits; serve reads it to relay to that Tether."_s},
             {u"~/.config/Claude/claude_desktop_config.json, ~/.cursor/mcp.json"_s,
              u"What import claude and import cursor read when no FILE is given."_s},
         },

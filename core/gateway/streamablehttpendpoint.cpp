@@ -2,6 +2,7 @@
 
 #include "gateway.h"
 #include "gatewayprotocol.h"
+#include "gatewayinstance.h"
 #include "gatewaysession.h"
 #include "gatewaytoken.h"
 #include "httpadmission.h"
@@ -101,6 +102,15 @@ std::unique_ptr<StreamableHttpEndpoint> StreamableHttpEndpoint::serve(Gateway &g
         *error = endpoint->errorString();
         return nullptr;
     }
+    // tetherctl serve finds it there, and bridges to it rather than run the servers twice.
+    const GatewayInstanceRecord record{QCoreApplication::applicationPid(), options.instanceId, endpoint->url(),
+                                       configPath, options.tokenFile, QStringLiteral(TETHER_VERSION),
+                                       QDateTime::currentDateTimeUtc()};
+    QString recordError;
+    if (writeGatewayInstanceRecord(record, &recordError))
+        endpoint->m_recordedInstance = options.instanceId;
+    else
+        spdlog::warn("gateway: tetherctl serve will not find this Tether to bridge to: {}", recordError);
     return endpoint;
 }
 
@@ -137,6 +147,8 @@ bool StreamableHttpEndpoint::listen()
 
 void StreamableHttpEndpoint::close()
 {
+    if (!m_recordedInstance.isEmpty())
+        removeGatewayInstanceRecord(std::exchange(m_recordedInstance, {}));
     m_expiryTimer.stop();
     const QList<HttpHostChannel *> channels = m_channels.values();
     for (HttpHostChannel *channel : channels)

@@ -51,15 +51,16 @@ public:
     ~StreamableHttpEndpoint() override;
 
     // The endpoint of the config file at `configPath`, listening: its token read from next to
-    // the file (made on first use), a new instance id. Nothing, with `error` saying why and
-    // what to do, when the token cannot be used or the address cannot be listened on.
+    // the file (made on first use), a new instance id, and its instance record written (see
+    // gatewayinstance.h; removed by close()). Nothing, with `error` saying why and what to do,
+    // when the token cannot be used or the address cannot be listened on.
     static std::unique_ptr<StreamableHttpEndpoint> serve(Gateway &gateway, const GatewayHttpConfig &http,
                                                          const QString &configPath, QString *error);
 
     // Listens on the configured address and port (port 0: any free one), in TLS when the config
     // names the files; false with errorString() saying why and what to do.
     bool listen();
-    // Ends every session (their calls are cancelled) and stops listening.
+    // Ends every session (their calls are cancelled), stops listening and removes the instance record.
     void close();
 
     bool isListening() const;
@@ -93,6 +94,7 @@ private:
     std::function<QByteArray()> m_metrics;
     QTimer m_expiryTimer;
     QString m_error;
+    QString m_recordedInstance; // the instance record written by serve(), while it stands
 };
 
 } // namespace Tether

@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <sys/stat.h>
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
@@ -281,6 +282,70 @@ private slots:
         QVERIFY(host->process().waitForFinished(10000));
         QTRY_VERIFY_WITH_TIMEOUT(gateway.stderrContains(u"demo: cancelled request"_s), 10000);
         QVERIFY2(gateway.stderrContains(u"the host disconnected before the answer came"_s), gateway.stderrText().constData());
+    }
+
+    void aStdioHostIsRelayedToTheRunningTetherUntilItGoes()
+    {
+        const QString path = writeConfig(configText({{u"demo"_s, demoEntry()}}));
+        HttpGatewayProcess gateway(path, m_dir.path());
+        QVERIFY2(!gateway.url.isEmpty(), gateway.stderrText().constData());
+        // The instance record: the user's alone, naming this instance.
+        const QString record = m_dir.filePath(u"tether/gateway.json"_s);
+        struct stat info{};
+        QCOMPARE(::stat(QFile::encodeName(m_dir.filePath(u"tether"_s)).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, 0700u);
+        QCOMPARE(::stat(QFile::encodeName(record).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, 0600u);
+        const QJsonObject written = QJsonDocument::fromJson(readFile(record)).object();
+        QCOMPARE(written.value(u"pid").toInteger(), gateway.process().processId());
+        QCOMPARE(written.value(u"url").toString(), gateway.url);
+        QCOMPARE(written.value(u"configPath").toString(), QFileInfo(path).canonicalFilePath());
+
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"XDG_RUNTIME_DIR"_s, m_dir.path());
+        // --no-bridge: a host that wants its own servers gets them.
+        SdkHost own(QStringLiteral(TETHERCTL), {u"serve"_s, u"--no-bridge"_s, u"--config"_s, path}, environment);
+        const auto ownConnected = own.waitForEvent(u"connected"_s);
+        QVERIFY2(ownConnected, own.nodeStderr().constData());
+        QCOMPARE(childrenOf(ownConnected->value(u"pid").toInteger()).size(), 1);
+
+        SdkHost host(QStringLiteral(TETHERCTL), {u"serve"_s, u"-v"_s, u"--config"_s, path}, environment);
+        const auto connected = host.waitForEvent(u"connected"_s);
+        QVERIFY2(connected, host.nodeStderr().constData());
+        const qint64 serve = connected->value(u"pid").toInteger();
+        // Relayed: the instance knows the host by its own name, and runs the servers.
+        QTRY_VERIFY_WITH_TIMEOUT(gateway.stderrContains(u"tether-test-host 1.0.0 connected over http"_s), 10000);
+        QVERIFY(childrenOf(serve).isEmpty());
+        QStringList expected;
+        for (const QString &tool : DemoTools)
+            expected.append(u"demo__"_s + tool);
+        QCOMPARE(host.listToolNames(u"bridged"_s), expected);
+        host.send(call(u"echo"_s, u"demo__echo"_s, {{u"message"_s, u"relayed"_s}}));
+        const auto relayed = host.waitForAnswer(u"echo"_s);
+        QVERIFY(relayed);
+        QCOMPARE(resultText(*relayed), u"relayed"_s);
+        host.send(call(u"sleep"_s, u"demo__sleep"_s, {{u"ms"_s, 300}}, true));
+        QVERIFY(host.waitForAnswer(u"sleep"_s));
+        QVERIFY(host.waitForEvent(u"progress"_s, u"sleep"_s, 0));
+
+        // The instance goes: its record with it, and serve takes over with servers of its own.
+        QVERIFY(::kill(pid_t(gateway.process().processId()), SIGTERM) == 0);
+        QVERIFY(gateway.process().waitForFinished(15000));
+        QVERIFY(!QFileInfo::exists(record));
+        QVERIFY(host.waitForEvent(u"list_changed"_s, {}, 30000));
+        QCOMPARE(host.listToolNames(u"after"_s), expected);
+        host.send(call(u"after"_s, u"demo__echo"_s, {{u"message"_s, u"taken over"_s}}));
+        const auto after = host.waitForAnswer(u"after"_s);
+        QVERIFY(after);
+        QCOMPARE(resultText(*after), u"taken over"_s);
+        const QList<qint64> servers = childrenOf(serve);
+        QCOMPARE(servers.size(), 1);
+        QCOMPARE(host.count(u"client_error"_s), 0);
+
+        host.send({{u"op"_s, u"close"_s}});
+        QVERIFY(host.waitForEvent(u"closed"_s, {}, 15000));
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(serve), 10000);
+        QVERIFY(!processAlive(servers.first()));
     }
 
     void admission_data()
