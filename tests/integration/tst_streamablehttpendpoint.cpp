@@ -220,6 +220,26 @@ private slots:
         QVERIFY(!replacement.raw().received.contains("0\r\n\r\n"));
     }
 
+    void metricsAnswerTheSourceOnceThereIsOne()
+    {
+        StreamableHttpEndpoint endpoint(m_gateway, options());
+        QVERIFY(endpoint.listen());
+        const QByteArray request = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(endpoint.port())
+                                   + "\r\nAuthorization: Bearer " + Token + "\r\n\r\n";
+        Client client(endpoint);
+        client.raw().send(request);
+        const auto none = client.raw().nextResponse();
+        QVERIFY(none);
+        QCOMPARE(none->status, 404);
+        endpoint.setMetricsSource([] { return QByteArray("tether_build_info{version=\"0.1.0\"} 1\n"); });
+        client.raw().send(request);
+        const auto metrics = client.raw().nextResponse();
+        QVERIFY(metrics);
+        QCOMPARE(metrics->status, 200);
+        QCOMPARE(metrics->headers.value("Content-Type"), QByteArray("text/plain; version=0.0.4; charset=utf-8"));
+        QCOMPARE(metrics->body, QByteArray("tether_build_info{version=\"0.1.0\"} 1\n"));
+    }
+
     void servesOverTls()
     {
         StreamableHttpEndpoint::Options tls = options();
