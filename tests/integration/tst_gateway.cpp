@@ -37,13 +37,7 @@ private:
         return host;
     }
 
-    QString writeConfig(const QByteArray &text)
-    {
-        const QString path = m_dir.filePath(u"servers.json"_s);
-        if (!writeFile(path, text))
-            qFatal("cannot write %s", qPrintable(path));
-        return path;
-    }
+    QString writeConfig(const QByteArray &text) { return writeServersFile(m_dir, text); }
 
     QTemporaryDir m_dir;
     QJsonObject m_connected;

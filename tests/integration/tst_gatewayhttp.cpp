@@ -90,13 +90,7 @@ class TestGatewayHttp final : public QObject
     Q_OBJECT
 
 private:
-    QString writeConfig(const QByteArray &text)
-    {
-        const QString path = m_dir.filePath(u"servers.json"_s);
-        if (!writeFile(path, text))
-            qFatal("cannot write %s", qPrintable(path));
-        return path;
-    }
+    QString writeConfig(const QByteArray &text) { return writeServersFile(m_dir, text); }
 
     std::unique_ptr<SdkHost> connectHost(const HttpGatewayProcess &gateway)
     {

@@ -7,6 +7,7 @@
 #include "support/testprocess.h"
 
 #include <QDir>
+#include <QTemporaryDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -74,5 +75,14 @@ inline const QStringList EverythingTools{
     u"get-structured-content"_s, u"get-sum"_s, u"get-tiny-image"_s, u"gzip-file-as-resource"_s,
     u"simulate-research-query"_s, u"toggle-simulated-logging"_s, u"toggle-subscriber-updates"_s,
     u"trigger-long-running-operation"_s};
+
+// `text` written as servers.json in `dir`: its path.
+inline QString writeServersFile(const QTemporaryDir &dir, const QByteArray &text)
+{
+    const QString path = dir.filePath(u"servers.json"_s);
+    if (!writeFile(path, text))
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
 
 } // namespace Tether::Testing
