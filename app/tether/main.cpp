@@ -118,6 +118,8 @@ int main(int argc, char *argv[])
         if (quitting)
             return;
         quitting = true;
+        if (endpoint)
+            endpoint->close(); // the hosts' sessions end, and so does the instance record
         // Tool call dialogs too: nothing stays on screen while the servers stop.
         for (QWidget *widget : QApplication::topLevelWidgets())
             widget->hide();

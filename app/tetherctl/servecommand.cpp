@@ -95,14 +95,14 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
         if (std::exchange(ending, true))
             return;
         spdlog::info("serve: {}; stopping", reason);
-        if (bridge) {
+        if (bridge && !gateway) {
             // Bridged: the instance's servers are not this process's to stop.
-            QObject::connect(bridge.get(), &GatewayBridge::closed, &loop, &QEventLoop::quit,
-                             Qt::ConnectionType(Qt::QueuedConnection | Qt::UniqueConnection));
+            QObject::connect(bridge.get(), &GatewayBridge::closed, &loop, &QEventLoop::quit);
             bridge->close(reason);
-            if (!gateway)
-                return;
+            return;
         }
+        if (bridge)
+            bridge->close(reason); // its session of the gateway that took over
         if (session)
             gateway->closeSession(session, reason);
         if (endpoint)

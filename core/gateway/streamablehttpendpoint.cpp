@@ -58,6 +58,13 @@ std::optional<QHostAddress> listenAddress(const QString &host)
     return address;
 }
 
+HttpReply sessionNotFound(const QByteArray &sessionId)
+{
+    return jsonRpcErrorReply(404, -32001,
+                             u"Session not found: %1 has ended or never was (Tether restarted, the host deleted it, or "
+                             "it was idle too long); initialize a new session"_s.arg(QString::fromLatin1(sessionId)));
+}
+
 void sendReply(HttpResponse &response, const HttpReply &reply)
 {
     response.send(reply.status, reply.headers, reply.body);
@@ -198,11 +205,8 @@ std::optional<HttpReply> StreamableHttpEndpoint::admit(const HttpRequest &head)
     if (std::optional<HttpReply> refusal = refuseEndpointHead(head, rules))
         return refusal;
     const QByteArray sessionId = head.header("Mcp-Session-Id");
-    if (head.path == McpPath && !sessionId.isEmpty() && !m_channels.contains(sessionId)) {
-        return jsonRpcErrorReply(404, -32001,
-                                 u"Session not found: %1 has ended or never was (Tether restarted, the host deleted it, "
-                                 "or it was idle too long); initialize a new session"_s.arg(QString::fromLatin1(sessionId)));
-    }
+    if (head.path == McpPath && !sessionId.isEmpty() && !m_channels.contains(sessionId))
+        return sessionNotFound(sessionId);
     return std::nullopt;
 }
 
@@ -229,6 +233,10 @@ void StreamableHttpEndpoint::handle(const HttpRequest &request, HttpResponse &re
         return;
     }
     HttpHostChannel *channel = m_channels.value(request.header("Mcp-Session-Id"));
+    if (!channel) {
+        sendReply(response, sessionNotFound(request.header("Mcp-Session-Id")));
+        return;
+    }
     channel->touch();
     if (request.method == "GET") {
         response.beginEventStream({{"Mcp-Session-Id", channel->sessionId()}});
@@ -274,7 +282,12 @@ void StreamableHttpEndpoint::handlePost(const HttpRequest &request, HttpResponse
         openSession(object, response);
         return;
     }
+    // Admitted with a live session, which may have ended while the body came.
     HttpHostChannel *channel = m_channels.value(sessionId);
+    if (!channel) {
+        sendReply(response, sessionNotFound(sessionId));
+        return;
+    }
     channel->touch();
     GatewaySession *session = m_sessions.value(channel);
     if (message.kind != JsonRpc::MessageKind::Request) {

@@ -143,6 +143,28 @@ private slots:
             u"initialize a new session"_s));
     }
 
+    void aSessionEndedWhileABodyCameIsNotFound()
+    {
+        StreamableHttpEndpoint endpoint(m_gateway, options());
+        QVERIFY(endpoint.listen());
+        Client client(endpoint);
+        const QByteArray sessionId = client.initialize();
+        QVERIFY(!sessionId.isEmpty());
+        // The head is admitted (the session exists: "100 Continue" says so); the body comes later.
+        Client slow(endpoint);
+        slow.raw().send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(endpoint.port())
+                        + "\r\nAuthorization: Bearer " + Token + "\r\nMcp-Session-Id: " + sessionId
+                        + "\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: "
+                        + QByteArray::number(Ping.size()) + "\r\n\r\n");
+        QVERIFY(slow.raw().waitForBytes("HTTP/1.1 100 Continue\r\n\r\n"));
+        slow.raw().received.clear();
+        QCOMPARE(client.request("DELETE", sessionId)->status, 200);
+        slow.raw().send(Ping);
+        const auto response = slow.raw().nextResponse();
+        QVERIFY(response);
+        QCOMPARE(response->status, 404);
+    }
+
     void aRefusedInitializeOpensNothing()
     {
         StreamableHttpEndpoint endpoint(m_gateway, options());
