@@ -117,6 +117,7 @@ private:
 
     QTemporaryDir m_dir;
     QJsonObject m_connected;
+    std::unique_ptr<HttpGatewayProcess> m_admissionGateway; // the rows of admission() share it
 
 private slots:
     void initTestCase()
@@ -125,6 +126,8 @@ private slots:
         QVERIFY2(QFileInfo::exists(serverEverythingScript()),
                  "server-everything is not installed: run scripts/test.sh (or npm ci in the source folder)");
     }
+
+    void cleanupTestCase() { m_admissionGateway.reset(); }
 
     void sdkHostListsCallsAndEndsItsSession()
     {
@@ -402,12 +405,13 @@ private slots:
         QFETCH(QByteArray, body);
         QFETCH(int, status);
         QFETCH(QString, message);
-        static std::unique_ptr<HttpGatewayProcess> gateway;
-        if (!gateway) {
-            // No servers: admission needs none. Small bodies, so that 413 is cheap to reach.
-            gateway = std::make_unique<HttpGatewayProcess>(
+        if (!m_admissionGateway) {
+            // One for every row. No servers: admission needs none. Small bodies, so that 413 is
+            // cheap to reach.
+            m_admissionGateway = std::make_unique<HttpGatewayProcess>(
                 writeConfig(configText({}, {{u"http"_s, QJsonObject{{u"maxBodyBytes"_s, 1024}}}})), m_dir.path());
         }
+        HttpGatewayProcess *gateway = m_admissionGateway.get();
         QVERIFY2(!gateway->url.isEmpty(), gateway->stderrText().constData());
         RawHttpClient raw;
         QVERIFY(raw.connectTo(gateway->port()));
@@ -422,8 +426,6 @@ private slots:
         QVERIFY2(text.contains(message, Qt::CaseInsensitive), qPrintable(text));
         if (status == 401)
             QCOMPARE(response->headers.value("WWW-Authenticate"), QByteArray(R"(Bearer realm="tether")"));
-        if (QByteArray(QTest::currentDataTag()) == "not JSON-RPC")
-            gateway.reset();
     }
 
     void healthAnswersTheInstance()
