@@ -107,6 +107,11 @@ std::unique_ptr<StreamableHttpEndpoint> StreamableHttpEndpoint::serve(Gateway &g
     auto endpoint = std::make_unique<StreamableHttpEndpoint>(gateway, options);
     if (!endpoint->listen()) {
         *error = endpoint->errorString();
+        // The port is the lock: the Tether that holds it has most likely left its record.
+        QString untrusted;
+        const std::optional<GatewayInstanceRecord> holder = readGatewayInstanceRecord(&untrusted);
+        if (holder && QUrl(holder->url).port() == http.port)
+            *error += u" (the Tether of pid %1 serves %2)"_s.arg(holder->pid).arg(holder->url);
         return nullptr;
     }
     // tetherctl serve finds it there, and bridges to it rather than run the servers twice.

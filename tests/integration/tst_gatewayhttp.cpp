@@ -447,6 +447,27 @@ private slots:
         QCOMPARE(refused->status, 401);
     }
 
+    void aSecondGatewayOnThePortNamesTheFirst()
+    {
+        const QString path = writeConfig(configText({}));
+        HttpGatewayProcess first(path, m_dir.path());
+        QVERIFY2(!first.url.isEmpty(), first.stderrText().constData());
+        QProcess second;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"XDG_RUNTIME_DIR"_s, m_dir.path());
+        second.setProcessEnvironment(environment);
+        second.start(QStringLiteral(TETHERCTL), {u"serve"_s, u"--http"_s, u"--port"_s, QString::number(first.port()),
+                                                  u"--config"_s, path});
+        QVERIFY(second.waitForFinished(15000));
+        QCOMPARE(second.exitCode(), 2);
+        const QString error = QString::fromUtf8(second.readAllStandardError());
+        QVERIFY2(error.contains(u"(the Tether of pid %1 serves %2)"_s.arg(first.process().processId()).arg(first.url)),
+                 qPrintable(error));
+        // The first one's record stays.
+        QCOMPARE(QJsonDocument::fromJson(readFile(m_dir.filePath(u"tether/gateway.json"_s))).object().value(u"pid").toInteger(),
+                 first.process().processId());
+    }
+
     void aPortInUseIsAnError()
     {
         QTcpServer taken;
