@@ -69,8 +69,7 @@ QString healthInstance(const QString &endpointUrl, const QByteArray &token, std:
     QTimer::singleShot(timeout, &loop, &QEventLoop::quit);
     loop.exec();
     const QByteArray body = reply->isFinished() && reply->error() == QNetworkReply::NoError ? reply->readAll() : QByteArray();
-    reply->abort();
-    delete reply;
+    delete reply; // stops a transfer still under way (abort() could make Qt 6.4 warn of a queued error)
     return QJsonDocument::fromJson(body).object().value(u"instance"_s).toString();
 }
 
