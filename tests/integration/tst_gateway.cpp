@@ -70,11 +70,7 @@ private slots:
             if (names.last() == u"demo__echo")
                 echo = tool.toObject();
         }
-        QStringList expected;
-        for (const QString &tool : DemoTools)
-            expected.append(u"demo__"_s + tool);
-        for (const QString &tool : EverythingTools)
-            expected.append(u"everything__"_s + tool);
+        QStringList expected = publicNames(u"demo"_s, DemoTools) + publicNames(u"everything"_s, EverythingTools);
         expected.sort();
         QCOMPARE(names, expected);
         QCOMPARE(listed->value(u"pages").toInt(), 5); // 21 tools, 5 a page

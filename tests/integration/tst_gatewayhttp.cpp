@@ -149,11 +149,7 @@ private slots:
         QStringList names;
         for (const QJsonValue &tool : listed->value(u"tools").toArray())
             names.append(tool.toObject().value(u"name").toString());
-        QStringList expected;
-        for (const QString &tool : DemoTools)
-            expected.append(u"demo__"_s + tool);
-        for (const QString &tool : EverythingTools)
-            expected.append(u"everything__"_s + tool);
+        QStringList expected = publicNames(u"demo"_s, DemoTools) + publicNames(u"everything"_s, EverythingTools);
         expected.sort();
         QCOMPARE(names, expected);
         QCOMPARE(listed->value(u"pages").toInt(), 5);
@@ -313,9 +309,7 @@ private slots:
         // Relayed: the instance knows the host by its own name, and runs the servers.
         QTRY_VERIFY_WITH_TIMEOUT(gateway.stderrContains(u"tether-test-host 1.0.0 connected over http"_s), 10000);
         QVERIFY(childrenOf(serve).isEmpty());
-        QStringList expected;
-        for (const QString &tool : DemoTools)
-            expected.append(u"demo__"_s + tool);
+        const QStringList expected = publicNames(u"demo"_s, DemoTools);
         QCOMPARE(host.listToolNames(u"bridged"_s), expected);
         host.send(call(u"echo"_s, u"demo__echo"_s, {{u"message"_s, u"relayed"_s}}));
         const auto relayed = host.waitForAnswer(u"echo"_s);

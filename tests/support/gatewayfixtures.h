@@ -76,6 +76,15 @@ inline const QStringList EverythingTools{
     u"simulate-research-query"_s, u"toggle-simulated-logging"_s, u"toggle-subscriber-updates"_s,
     u"trigger-long-running-operation"_s};
 
+// The gateway's names of a server's tools: "<server>__<tool>".
+inline QStringList publicNames(const QString &server, const QStringList &tools)
+{
+    QStringList names;
+    for (const QString &tool : tools)
+        names.append(server + u"__"_s + tool);
+    return names;
+}
+
 // `text` written as servers.json in `dir`: its path.
 inline QString writeServersFile(const QTemporaryDir &dir, const QByteArray &text)
 {
