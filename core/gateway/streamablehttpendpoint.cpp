@@ -13,11 +13,11 @@
 #include "httpserver/servertls.h"
 
 #include "common/duration.h"
+#include "common/jsontext.h"
 #include "common/logging.h"
 #include "protocol/jsonrpc.h"
 
 #include <QCoreApplication>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QRandomGenerator>
@@ -304,11 +304,11 @@ void StreamableHttpEndpoint::handlePost(const HttpRequest &request, HttpResponse
         const QJsonObject error = JsonRpc::makeError(
             message.id, JsonRpc::InvalidRequest,
             u"Invalid request: the id %1 belongs to a request still in flight; give each request its own id"_s.arg(
-                QString::fromUtf8(QJsonDocument(QJsonArray{message.id}).toJson(QJsonDocument::Compact))));
+                quotedJson(message.id)));
         response.send(200, {{"Content-Type", "application/json"}}, JsonRpc::serialize(error));
         return;
     }
-    // A call reports progress on its own event stream; everything else is answered at once.
+    // A call reports progress on its own event stream; anything else is answered with one JSON object.
     if (message.method == u"tools/call" && eventStream) {
         response.beginEventStream();
         channel->await(message.id, &response, HttpHostChannel::Reply::EventStream);

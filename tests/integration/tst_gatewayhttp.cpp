@@ -262,6 +262,41 @@ private slots:
         }
     }
 
+    void anIdStillInFlightIsRefusedAndACallStreamsItsProgress()
+    {
+        HttpGatewayProcess gateway(writeConfig(configText({{u"demo"_s, demoEntry()}})), m_dir.path());
+        QVERIFY2(!gateway.url.isEmpty(), gateway.stderrText().constData());
+        RawHttpClient first;
+        QVERIFY(first.connectTo(gateway.port()));
+        first.send(rawRequest("POST", "/mcp", headersFor(gateway, {}), InitializeBody));
+        const auto initialized = first.nextResponse(15000);
+        QVERIFY(initialized && initialized->status == 200);
+        const QByteArray sessionId = initialized->headers.value("Mcp-Session-Id");
+        const QByteArray call = R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"demo__sleep","arguments":{"ms":1500},"_meta":{"progressToken":"t"}}})";
+        first.send(rawRequest("POST", "/mcp", headersFor(gateway, {{"Mcp-Session-Id", sessionId}}), call));
+        QVERIFY(first.waitForBytes(R"("progressToken":"t")", 15000));
+        QVERIFY(first.received.contains("Content-Type: text/event-stream"));
+
+        RawHttpClient second;
+        QVERIFY(second.connectTo(gateway.port()));
+        second.send(rawRequest("POST", "/mcp", headersFor(gateway, {{"Mcp-Session-Id", sessionId}}),
+                               R"({"jsonrpc":"2.0","id":7,"method":"ping"})"));
+        const auto refused = second.nextResponse();
+        QVERIFY(refused);
+        QCOMPARE(refused->status, 200);
+        const QJsonObject error = QJsonDocument::fromJson(refused->body).object();
+        QCOMPARE(error.value(u"id").toInt(), 7);
+        QCOMPARE(error.value(u"error").toObject().value(u"message").toString(),
+                 u"Invalid request: the id 7 belongs to a request still in flight; give each request its own id"_s);
+
+        // The call's stream: progress, then its response, then its end.
+        const auto streamed = first.nextResponse(15000);
+        QVERIFY(streamed);
+        QVERIFY2(streamed->body.contains("slept 1500 ms") && streamed->body.endsWith("\n\n"),
+                 streamed->body.constData());
+        QVERIFY(streamed->body.indexOf("notifications/progress") < streamed->body.indexOf("slept 1500 ms"));
+    }
+
     void aHostKilledMidCallCancelsItsUpstreamCall()
     {
         HttpGatewayProcess gateway(writeConfig(configText({{u"demo"_s, demoEntry()}})), m_dir.path());
