@@ -227,7 +227,15 @@ private slots:
         const QStringList hidden = host->listToolNames(u"hidden"_s);
         QCOMPARE(hidden.size(), DemoTools.size() - 2);
         QVERIFY(!hidden.contains(u"demo__echo"_s));
-        QCOMPARE(host->count(u"client_error"_s), 0);
+        // A progress notification already on its way when the host cancelled may still come (the
+        // cancellation travels on a POST of its own; MCP allows for it), and the SDK, which forgot
+        // the token on cancelling, calls that an error. Nothing else is one.
+        for (const QJsonObject &event : host->events()) {
+            if (event.value(u"event").toString() == u"client_error") {
+                const QString message = event.value(u"message").toString();
+                QVERIFY2(message.startsWith(u"Received a progress notification for an unknown token"_s), qPrintable(message));
+            }
+        }
     }
 
     void twoHostsEachGetTheirOwnProgress()
