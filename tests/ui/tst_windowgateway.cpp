@@ -73,8 +73,13 @@ private slots:
         const auto echoed = host.waitForAnswer(u"echo"_s);
         QVERIFY(echoed);
         QCOMPARE(resultText(*echoed), u"through the window"_s);
+        // The client leaves: its session at the window ends, and so does its tetherctl.
         host.send({{u"op"_s, u"close"_s}});
         QVERIFY(host.waitForEvent(u"closed"_s, {}, 15000));
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(connected->value(u"pid").toInteger()), 10000);
+        raw.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                 + readFile(m_home.filePath(u"gateway-token"_s)).trimmed() + "\r\n\r\n");
+        QTRY_VERIFY_WITH_TIMEOUT(raw.received.contains("\"sessions\":0"), 10000);
 
         ::kill(pid_t(window.processId()), SIGTERM);
         QVERIFY(window.waitForFinished(15000));
