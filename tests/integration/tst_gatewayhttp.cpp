@@ -505,6 +505,42 @@ private slots:
                  first.process().processId());
     }
 
+    void beyondLoopbackOnlyOverTls()
+    {
+        // Without TLS: a config error naming the key and what to do.
+        QProcess plain;
+        plain.start(QStringLiteral(TETHERCTL), {u"serve"_s, u"--http"_s, u"--config"_s,
+                                                 writeConfig(configText({}, {{u"http"_s, QJsonObject{{u"host"_s, u"0.0.0.0"_s}}}}))});
+        QVERIFY(plain.waitForFinished(15000));
+        QCOMPARE(plain.exitCode(), 2);
+        const QString error = QString::fromUtf8(plain.readAllStandardError());
+        QVERIFY2(error.contains(u"gateway.http.host = \"0.0.0.0\" is beyond this machine's loopback, and the gateway "
+                                "serves it only over TLS: set gateway.http.tls"_s),
+                 qPrintable(error));
+
+        // With TLS (the test certificate of tests/data/tls): https, and the token still wanted.
+        const QString certificate = QStringLiteral(TETHER_TEST_DATA "/tls/certificate.pem");
+        const QJsonObject files{{u"certificate"_s, certificate}, {u"key"_s, QStringLiteral(TETHER_TEST_DATA "/tls/key.pem")}};
+        const QJsonObject http{{u"host"_s, u"0.0.0.0"_s}, {u"tls"_s, files}};
+        HttpGatewayProcess gateway(writeConfig(configText({}, {{u"http"_s, http}})), m_dir.path());
+        QVERIFY2(gateway.url.startsWith(u"https://127.0.0.1:"_s), gateway.stderrText().constData());
+        RawHttpClient client(QSslCertificate::fromPath(certificate));
+        QVERIFY(client.connectTo(gateway.port()));
+        client.send(rawRequest("GET", "/healthz", headersFor(gateway, {{"Content-Type", ""}})));
+        const auto health = client.nextResponse();
+        QVERIFY(health);
+        QCOMPARE(health->status, 200);
+        client.send(rawRequest("GET", "/healthz", headersFor(gateway, {{"Content-Type", ""}, {"Authorization", ""}})));
+        const auto refused = client.nextResponse();
+        QVERIFY(refused);
+        QCOMPARE(refused->status, 401);
+        // Plain HTTP gets no answer.
+        RawHttpClient cleartext;
+        QVERIFY(cleartext.connectTo(gateway.port()));
+        cleartext.send(rawRequest("GET", "/healthz", headersFor(gateway, {{"Content-Type", ""}})));
+        QVERIFY(!cleartext.nextResponse(1000));
+    }
+
     void aPortInUseIsAnError()
     {
         QTcpServer taken;
