@@ -5,9 +5,9 @@ tether_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 tether_apt_packages=(cmake ninja-build g++ pkg-config qt6-base-dev libgl-dev libspdlog-dev)
 # The package's man page of tether-demo-server and PNG icons, the Debian package itself (dpkg-dev:
-# dpkg-shlibdeps, dpkg-buildflags), the tools that judge it, and the shells its completions are
-# tested in.
-tether_package_apt_packages=(help2man librsvg2-bin dpkg-dev lintian appstream desktop-file-utils zsh fish)
+# dpkg-shlibdeps, dpkg-buildflags), the tools that judge it (systemd: systemd-analyze for the user
+# unit), and the shells its completions are tested in.
+tether_package_apt_packages=(help2man librsvg2-bin dpkg-dev lintian appstream desktop-file-utils zsh fish systemd)
 # The fuzz stage of test.sh: clang, and its runtime libraries (libFuzzer, the sanitizers), which
 # clang only recommends.
 tether_sanitizer_packages=(clang libclang-rt-14-dev)

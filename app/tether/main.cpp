@@ -5,12 +5,15 @@
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
 #include "config/configstore.h"
+#include "gateway/gateway.h"
+#include "gateway/streamablehttpendpoint.h"
 #include "manager/servermanager.h"
 #include "tetherusage.h"
 
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCommandLineParser>
+#include <QStatusBar>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTableView>
@@ -115,6 +118,23 @@ int main(int argc, char *argv[])
     MainWindow window(manager, config);
     QObject::connect(&instance, &InstanceListener::activationRequested, &window, &MainWindow::bringToFront);
     QObject::connect(&config, &ConfigStore::documentChanged, &manager, &ServerManager::applyConfig);
+    // The gateway over HTTP while the window runs, from the first document that enables it. A
+    // failure to listen (the port in use) is shown, not fatal: the window works without it.
+    std::unique_ptr<Gateway> gateway;
+    std::unique_ptr<StreamableHttpEndpoint> endpoint;
+    QObject::connect(&config, &ConfigStore::documentChanged, &manager, [&](const ConfigDocument &document) {
+        if (gateway)
+            gateway->setConfig(document.gateway);
+        if (gateway || !document.gateway.http.enabled)
+            return;
+        gateway = std::make_unique<Gateway>(manager, document.gateway);
+        QString error; // the built-in demo's token is kept where the user's file would be
+        endpoint = StreamableHttpEndpoint::serve(*gateway, document.gateway.http, config.savePath(), &error);
+        if (!endpoint) {
+            spdlog::warn("gateway: not serving over HTTP: {}", error);
+            window.statusBar()->showMessage(u"Gateway not served: "_s + error);
+        }
+    });
     // Quitting stops every server and waits (bounded) until their processes have exited.
     bool quitting = false;
     const auto quit = [&] {
@@ -122,6 +142,8 @@ int main(int argc, char *argv[])
             return;
         quitting = true;
         instance.stopListening();
+        if (endpoint)
+            endpoint->close(); // the hosts' sessions end, and so does the instance record
         // Tool call dialogs too: nothing stays on screen while the servers stop.
         for (QWidget *widget : QApplication::topLevelWidgets())
             widget->hide();

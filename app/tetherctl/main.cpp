@@ -56,6 +56,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption timeoutOption(u"timeout-ms"_s);
     const QCommandLineOption verboseOption(u"verbose"_s);
     const QCommandLineOption argOption(u"arg"_s);
+    const QCommandLineOption httpOption(u"http"_s);
+    const QCommandLineOption portOption(u"port"_s);
+    const QCommandLineOption noBridgeOption(u"no-bridge"_s);
     // Policy flags of watch: each maps to a field that resolveReconnectPolicy/resolveHeartbeatPolicy judge.
     const std::array<std::pair<QCommandLineOption, QString>, 4> reconnectFlags{{
         {QCommandLineOption(u"initial-delay-ms"_s), u"initialDelayMs"_s},
@@ -113,6 +116,8 @@ int main(int argc, char *argv[])
         heartbeatOverrides.insert(u"enabled", false);
     if (command != u"watch" && command != u"serve" && !(reconnectOverrides.isEmpty() && heartbeatOverrides.isEmpty()))
         return usageError(u"the reconnect and heartbeat flags apply to 'watch' and 'serve' only"_s);
+    if (command != u"serve" && (parser.isSet(httpOption) || parser.isSet(portOption) || parser.isSet(noBridgeOption)))
+        return usageError(u"--http, --port and --no-bridge apply to 'serve'"_s);
 
     // The arguments of 'prompt', each --arg NAME=VALUE.
     QJsonObject promptArguments;
@@ -183,8 +188,23 @@ int main(int argc, char *argv[])
         if (command == u"serve") {
             if (options.json)
                 return usageError(u"'serve' speaks MCP on stdout; it takes no --json"_s);
+            Ctl::ServeOptions serveOptions;
+            serveOptions.http = parser.isSet(httpOption);
+            serveOptions.bridge = !parser.isSet(noBridgeOption);
+            if (serveOptions.http && parser.isSet(noBridgeOption))
+                return usageError(u"--no-bridge applies to 'serve' over stdio; 'serve --http' never bridges"_s);
+            if (parser.isSet(portOption)) {
+                bool ok = false;
+                const uint port = parser.value(portOption).toUInt(&ok);
+                if (!ok || port > 65535)
+                    return usageError(u"--port wants a port number from 1 to 65535 (0: any free one), not '%1'"_s.arg(
+                        parser.value(portOption)));
+                if (!serveOptions.http)
+                    return usageError(u"--port applies to 'serve --http'"_s);
+                serveOptions.port = quint16(port);
+            }
             options.servers = positional;
-            return Ctl::serve(options);
+            return Ctl::serve(options, serveOptions);
         }
         if (command == u"tools" || command == u"resources" || command == u"prompts") {
             if (positional.size() > 1)

@@ -8,8 +8,12 @@
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
 #include "gateway/gateway.h"
+#include "gateway/gatewaybridge.h"
+#include "gateway/gatewayinstance.h"
 #include "gateway/gatewaysession.h"
+#include "gateway/gatewaytoken.h"
 #include "gateway/stdiohostchannel.h"
+#include "gateway/streamablehttpendpoint.h"
 
 #include <QEventLoop>
 
@@ -19,46 +23,116 @@ using namespace Qt::StringLiterals;
 
 namespace Tether::Ctl {
 
-int serve(const ConfigOptions &options)
+int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
 {
     // A host that goes away mid-write is noticed as a failed write, not as a fatal signal.
     std::signal(SIGPIPE, SIG_IGN);
     UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
     ConfigRun run(options);
-    if (!run.start(ConfigStore::FileChanges::Follow))
+    // The built-in demo has no file: its token and instance are kept where the user's file would be.
+    const QString configPath = run.store().savePath();
+
+    // The servers of the config behind a gateway of this process: from the start, or when the
+    // Tether bridged to goes away.
+    std::unique_ptr<Gateway> gateway;
+    const auto superviseServers = [&] {
+        if (!run.start(ConfigStore::FileChanges::Follow))
+            return false;
+        gateway = std::make_unique<Gateway>(run.manager(), run.store().document().gateway);
+        QObject::connect(&run.store(), &ConfigStore::documentChanged, gateway.get(),
+                         [&](const ConfigDocument &document) { gateway->setConfig(document.gateway); });
+        QObject::connect(&run.manager().eventLog(), &EventLog::appended, gateway.get(), [&options](const ServerEvent &event) {
+            const bool warning = event.kind == ServerEvent::Kind::ConfigChange && event.level == u"warning";
+            const bool detail = event.kind == ServerEvent::Kind::Stderr || event.kind == ServerEvent::Kind::ToolCall;
+            if (warning || (options.verbose && detail))
+                printNote(event.server + u": "_s + event.text);
+        });
+        return true;
+    };
+
+    // stdio: one host on stdin/stdout, relayed to a running Tether of the same config when there
+    // is one. --http: any number of hosts, each in a session of the endpoint.
+    std::unique_ptr<StdioHostChannel> channel;
+    std::unique_ptr<GatewayBridge> bridge;
+    GatewaySession *session = nullptr;
+    std::unique_ptr<StreamableHttpEndpoint> endpoint;
+    if (!serveOptions.http) {
+        channel = std::make_unique<StdioHostChannel>();
+        if (serveOptions.bridge && options.servers.isEmpty()) {
+            QString why;
+            if (const std::optional<LiveGatewayInstance> instance = findLiveGatewayInstance(configPath, &why)) {
+                spdlog::info("serve: relaying to the Tether at {} (pid {})", instance->record.url, instance->record.pid);
+                bridge = std::make_unique<GatewayBridge>(instance->record.url, instance->token);
+            } else if (!why.isEmpty()) {
+                spdlog::info("serve: supervising the servers here: {}", why);
+            }
+        }
+    }
+    if (!bridge && !superviseServers())
         return Failure;
-
-    ServerManager &manager = run.manager();
-    Gateway gateway(manager, run.store().document().gateway);
-    QObject::connect(&run.store(), &ConfigStore::documentChanged, &gateway,
-                     [&](const ConfigDocument &document) { gateway.setConfig(document.gateway); });
-    QObject::connect(&manager.eventLog(), &EventLog::appended, &gateway, [&options](const ServerEvent &event) {
-        const bool warning = event.kind == ServerEvent::Kind::ConfigChange && event.level == u"warning";
-        const bool detail = event.kind == ServerEvent::Kind::Stderr || event.kind == ServerEvent::Kind::ToolCall;
-        if (warning || (options.verbose && detail))
-            printNote(event.server + u": "_s + event.text);
-    });
-
-    StdioHostChannel channel;
-    GatewaySession *session = gateway.openSession(&channel);
-    QObject::connect(&channel, &StdioHostChannel::messageReceived, session, &GatewaySession::receive);
+    if (serveOptions.http) {
+        GatewayHttpConfig http = gateway->config().http;
+        if (serveOptions.port)
+            http.port = *serveOptions.port;
+        QString error;
+        endpoint = StreamableHttpEndpoint::serve(*gateway, http, configPath, &error);
+        if (!endpoint) {
+            printError(u"serve --http: "_s + error);
+            run.shutDown();
+            return Failure;
+        }
+        printNote(u"Serving MCP at %1; hosts send the bearer token in %2"_s.arg(endpoint->url(),
+                                                                                gatewayTokenPath(configPath)));
+    } else if (!bridge) {
+        session = gateway->openSession(channel.get());
+        QObject::connect(channel.get(), &StdioHostChannel::messageReceived, session, &GatewaySession::receive);
+    }
 
     QEventLoop loop;
+    int status = Success;
     bool ending = false;
     const auto end = [&](const QString &reason) {
         if (std::exchange(ending, true))
             return;
-        spdlog::info("serve: {}; stopping the servers", reason);
-        gateway.closeSession(session, reason);
-        QObject::connect(&manager, &ServerManager::allStopped, &loop, &QEventLoop::quit);
-        manager.stopAll();
+        spdlog::info("serve: {}; stopping", reason);
+        if (bridge && !gateway) {
+            // Bridged: the instance's servers are not this process's to stop.
+            QObject::connect(bridge.get(), &GatewayBridge::closed, &loop, &QEventLoop::quit);
+            bridge->close(reason);
+            return;
+        }
+        if (bridge)
+            bridge->close(reason); // its session of the gateway that took over
+        if (session)
+            gateway->closeSession(session, reason);
+        if (endpoint)
+            endpoint->close();
+        QObject::connect(&run.manager(), &ServerManager::allStopped, &loop, &QEventLoop::quit);
+        run.manager().stopAll();
     };
-    QObject::connect(&channel, &StdioHostChannel::finished, &loop, end);
     QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop,
                      [&](int signalNumber) { end(signalName(signalNumber)); });
-    channel.start();
+    if (bridge) {
+        QObject::connect(channel.get(), &StdioHostChannel::messageReceived, bridge.get(), &GatewayBridge::relayFromHost);
+        QObject::connect(bridge.get(), &GatewayBridge::messageForHost, channel.get(),
+                         [&](const QByteArray &message) { channel->send(message, HostChannel::Role::Response, {}); });
+        QObject::connect(bridge.get(), &GatewayBridge::lost, &loop, [&](const QString &why) {
+            spdlog::warn("serve: {}; supervising the servers here from now on", why);
+            if (!superviseServers()) {
+                status = Failure;
+                end(u"the config cannot be used"_s);
+                return;
+            }
+            bridge->takeOver(*gateway);
+        });
+        bridge->start();
+    }
+    if (channel) {
+        QObject::connect(channel.get(), &StdioHostChannel::finished, &loop, end);
+        channel->start();
+    }
     loop.exec();
-    return Success;
+    return status;
 }
 
 } // namespace Tether::Ctl

@@ -1,15 +1,27 @@
 #pragma once
 
+#include <QtGlobal>
+
+#include <optional>
+
 // tetherctl serve: Tether's gateway as a stdio MCP server, for hosts that start their servers as
-// child processes. It supervises the config's servers itself; a bridge to a Tether that already
-// serves the gateway (the window, or tetherctl serve --http) goes in front of this once that
-// endpoint exists.
+// child processes, or (--http) headless over Streamable HTTP for every host at once. Over stdio
+// it relays to a running Tether that serves the same config over HTTP, when there is one, and
+// supervises the config's servers itself otherwise (or once that Tether goes away).
 namespace Tether::Ctl {
 
 struct ConfigOptions;
 
-// Serves until stdin closes or SIGINT, SIGTERM or SIGHUP arrives, then stops the servers and
-// returns 0; 2 when the config cannot be used. stdout carries MCP messages only.
-int serve(const ConfigOptions &options);
+struct ServeOptions
+{
+    bool http = false;          // serve Streamable HTTP instead of stdin/stdout
+    std::optional<quint16> port; // over gateway.http.port
+    bool bridge = true;          // stdio: relay to a running Tether of the same config, if any
+};
+
+// Serves until stdin closes (stdio) or SIGINT, SIGTERM or SIGHUP arrives, then ends the bridged
+// session or stops the servers and returns 0; 2 when the config cannot be used or the HTTP
+// endpoint cannot listen. In stdio mode stdout carries MCP messages only.
+int serve(const ConfigOptions &options, const ServeOptions &serveOptions);
 
 } // namespace Tether::Ctl

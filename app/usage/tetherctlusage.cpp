@@ -46,7 +46,15 @@ const ProgramUsage &tetherctlUsage()
                  "a server's \"tools\": {\"disabled\": [...]} hides. A call to a server that is reconnecting waits "
                  "for it (at most gateway.outageWaitMs, default 10 s). Runs until stdin closes or SIGINT, SIGTERM or "
                  "SIGHUP, then stops the servers and exits 0. stdout carries MCP messages only; diagnostics go to "
-                 "stderr."_s},
+                 "stderr. When a running Tether (the window, serve --http) serves the same config over HTTP, serve "
+                 "without SERVER relays to it instead, so the client uses the servers that Tether shows; if that "
+                 "Tether goes away, serve starts the servers itself (--no-bridge: from the start)."_s},
+                {u"serve --http [--port N] [SERVER...]"_s,
+                 u"Serve the same gateway headless over Streamable HTTP at http://127.0.0.1:27413/mcp "
+                 "(gateway.http in the config: host, port, TLS) for any number of hosts at once, until SIGINT, "
+                 "SIGTERM or SIGHUP. Every request needs the header \"Authorization: Bearer TOKEN\" with the token "
+                 "in gateway-token next to the config file (made on first use, readable by you alone). The "
+                 "systemd user unit tether-gateway.service runs this."_s},
                 {u"servers"_s, u"Print the names of the servers, one per line, without starting them (--json: an "
                                "array). The shell completions use it."_s},
                 {u"import claude|cursor|vscode [FILE]"_s,
@@ -100,6 +108,13 @@ const ProgramUsage &tetherctlUsage()
                  "(ESC, CR and the like) are printed as \\x1b."_s},
                 {{u"arg"_s}, u"NAME=VALUE"_s,
                  u"With prompt: give the prompt's argument NAME this value (repeatable)."_s},
+                {{u"http"_s}, {},
+                 u"With serve: serve Streamable HTTP instead of stdin/stdout (see serve --http)."_s},
+                {{u"no-bridge"_s}, {},
+                 u"With serve over stdio: supervise the servers here even when a running Tether (the window, "
+                 "serve --http) serves the same config; without it, serve relays to that Tether."_s},
+                {{u"port"_s}, u"N"_s, u"With serve --http: listen on this port instead of gateway.http.port "
+                                       "(default 27413); 0 takes any free port, named on stderr."_s},
                 {{u"timeout-ms"_s}, u"N"_s,
                  u"Request timeout in milliseconds, also bounding the handshake (default 60000)."_s},
                 {{u"v"_s, u"verbose"_s}, {},
@@ -149,6 +164,12 @@ const ProgramUsage &tetherctlUsage()
              u"The config file, unless --config names another. When it does not exist, the built-in demo "
              "configuration runs: three tether-demo-server processes named demo, flaky and broken. tether(1) "
              "describes the file."_s},
+            {u"$XDG_CONFIG_HOME/tether/gateway-token"_s,
+             u"The bearer token of serve --http (next to the config file in use): 32 random bytes in base64url, "
+             "made on first use with mode 0600; a token file others can read is refused."_s},
+            {u"$XDG_RUNTIME_DIR/tether/gateway.json"_s,
+             u"Written by the Tether that serves the gateway over HTTP (address, pid, config, token file), 0600 "
+             "in a 0700 folder, removed when it exits; serve reads it to relay to that Tether."_s},
             {u"~/.config/Claude/claude_desktop_config.json, ~/.cursor/mcp.json"_s,
              u"What import claude and import cursor read when no FILE is given."_s},
         },
@@ -175,6 +196,8 @@ const ProgramUsage &tetherctlUsage()
              u"Supervise a remote server that speaks HTTP+SSE only."_s},
             {u"tetherctl serve --config ~/.config/tether/servers.json"_s,
              u"What an AI client runs to reach the tools of every server of that config."_s},
+            {u"tetherctl serve --http --port 27414"_s,
+             u"The same tools over HTTP at http://127.0.0.1:27414/mcp, for every AI client at once."_s},
             {u"tetherctl watch --json --max-attempts 3\n--stdio \"tether-demo-server --crash-after-ms 5000\""_s,
              u"Supervise a server that crashes every 5 s, printing each state change as JSON."_s},
         },

@@ -39,6 +39,12 @@ const ProgramUsage &tetherUsage()
              u"Started while Tether runs, tether brings the running window to the front and exits 0, supervising "
              "nothing itself. Given a --config other than the running one's, it says so and exits 1: quit the "
              "running Tether first. The two meet on $XDG_RUNTIME_DIR/tether.socket."_s},
+            {u"Gateway"_s,
+             u"With \"gateway\": {\"http\": {\"enabled\": true}} in the config file, the window serves the tools of "
+             "every server to AI clients over Streamable HTTP at http://127.0.0.1:27413/mcp while it runs (port "
+             "and address in gateway.http), each request carrying the bearer token of the file gateway-token next "
+             "to the config file; a client's tetherctl serve relays to it. A port in use is shown in the status "
+             "bar. See tetherctl(1), serve."_s},
             {u"Qt options"_s,
              u"Tether also takes the options of every Qt application, such as -platform NAME and -style NAME."_s},
         },
@@ -66,6 +72,10 @@ const ProgramUsage &tetherUsage()
             {u"$XDG_CONFIG_HOME/tether/window.ini"_s, u"The window's size, splitter and columns."_s},
             {u"$XDG_RUNTIME_DIR/tether.socket"_s,
              u"Where the running Tether listens for a second launch; one left by a Tether that was killed is replaced."_s},
+            {u"$XDG_CONFIG_HOME/tether/gateway-token"_s,
+             u"The gateway's bearer token (next to the config file in use), made on first use, mode 0600."_s},
+            {u"$XDG_RUNTIME_DIR/tether/gateway.json"_s,
+             u"While the window serves the gateway: where tetherctl serve finds it."_s},
             {u"$XDG_DATA_HOME/tether/tether.log"_s,
              u"Tether's log, also written to stderr: three files of 5 MiB at most."_s},
         },

@@ -154,7 +154,98 @@ struct Defaults
     std::chrono::milliseconds timeout = ServerConfig{}.requestTimeout;
 };
 
-GatewayConfig readGateway(const Sink &sink, const QJsonValue &value)
+// A list of strings, such as gateway.http.allowedOrigins; what it holds that is not a string is named.
+QStringList readStringList(const Sink &sink, const QString &path, const QJsonValue &value, const QString &example)
+{
+    QStringList strings;
+    if (!value.isArray()) {
+        sink.add(u"%1 = %2 is not a list: write it as %3"_s.arg(path, quotedJson(value), example));
+        return strings;
+    }
+    const QJsonArray array = value.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        if (array.at(i).isString() && !array.at(i).toString().trimmed().isEmpty())
+            strings.append(array.at(i).toString().trimmed());
+        else
+            sink.add(u"%1[%2] = %3 is not a name: write it as a string such as %4"_s.arg(path).arg(i).arg(
+                quotedJson(array.at(i)), example));
+    }
+    return strings;
+}
+
+GatewayHttpConfig readGatewayHttp(const Sink &sink, const QJsonValue &value, const QString &configPath)
+{
+    GatewayHttpConfig http;
+    const QString path = u"gateway.http"_s;
+    if (value.isUndefined())
+        return http;
+    if (!value.isObject()) {
+        sink.add(u"%1 = %2 is not an object: it holds Tether's HTTP endpoint for MCP hosts, such as "
+                 "{\"enabled\": true, \"port\": %3}"_s.arg(path, quotedJson(value)).arg(GatewayHttpConfig::DefaultPort));
+        return http;
+    }
+    const QJsonObject object = value.toObject();
+    rejectUnknownKeys(sink, path, object,
+                      {u"enabled"_s, u"host"_s, u"port"_s, u"maxBodyBytes"_s, u"allowedOrigins"_s, u"allowedHosts"_s,
+                       u"tls"_s},
+                      u"an HTTP endpoint setting"_s);
+    if (const QJsonValue enabled = object.value(u"enabled"_s); !enabled.isUndefined()) {
+        if (enabled.isBool())
+            http.enabled = enabled.toBool();
+        else
+            sink.add(u"%1.enabled = %2 is not true or false"_s.arg(path, quotedJson(enabled)));
+    }
+    if (const QJsonValue host = object.value(u"host"_s); !host.isUndefined()) {
+        if (host.isString() && !host.toString().trimmed().isEmpty())
+            http.host = host.toString().trimmed();
+        else
+            sink.add(u"%1.host = %2 is not an address: write one such as \"127.0.0.1\""_s.arg(path, quotedJson(host)));
+    }
+    if (const QJsonValue port = object.value(u"port"_s); !port.isUndefined()) {
+        if (const auto number = readWholeNumber(sink, path + u".port"_s, port, 1, 65535))
+            http.port = quint16(*number);
+    }
+    if (const QJsonValue bytes = object.value(u"maxBodyBytes"_s); !bytes.isUndefined()) {
+        if (const auto number = readWholeNumber(sink, path + u".maxBodyBytes"_s, bytes, 1024, 1024 * 1024 * 1024))
+            http.maxBodyBytes = *number;
+    }
+    if (const QJsonValue origins = object.value(u"allowedOrigins"_s); !origins.isUndefined())
+        http.allowedOrigins = readStringList(sink, path + u".allowedOrigins"_s, origins, u"[\"https://app.example\"]"_s);
+    if (const QJsonValue hosts = object.value(u"allowedHosts"_s); !hosts.isUndefined())
+        http.allowedHosts = readStringList(sink, path + u".allowedHosts"_s, hosts, u"[\"gateway.example\"]"_s);
+    if (const QJsonValue tls = object.value(u"tls"_s); !tls.isUndefined()) {
+        const QString example = u"{\"certificate\": \"/etc/tether/cert.pem\", \"key\": \"/etc/tether/key.pem\"}"_s;
+        const QJsonObject files = tls.toObject();
+        if (!tls.isObject()) {
+            sink.add(u"%1.tls = %2 is not an object: write it as %3"_s.arg(path, quotedJson(tls), example));
+        } else {
+            rejectUnknownKeys(sink, path + u".tls"_s, files, {u"certificate"_s, u"key"_s}, u"a TLS setting"_s);
+            const QDir base = QFileInfo(configPath).absoluteDir();
+            const auto readFile = [&](const QString &key, QString *target) {
+                const QJsonValue file = files.value(key);
+                if (file.isString() && !file.toString().isEmpty())
+                    *target = QDir::cleanPath(base.absoluteFilePath(file.toString()));
+                else if (file.isUndefined())
+                    sink.add(u"%1.tls has no \"%2\": it needs both PEM files, as %3"_s.arg(path, key, example));
+                else
+                    sink.add(u"%1.tls.%2 = %3 is not a file name: gateway.http.tls needs both PEM files, as %4"_s.arg(
+                        path, key, quotedJson(file), example));
+            };
+            readFile(u"certificate"_s, &http.tlsCertificate);
+            readFile(u"key"_s, &http.tlsKey);
+            if (http.tlsCertificate.isEmpty() || http.tlsKey.isEmpty()) {
+                http.tlsCertificate.clear();
+                http.tlsKey.clear();
+            }
+        }
+    }
+    if (!isLoopbackHost(http.host) && !http.usesTls())
+        sink.add(u"%1.host = \"%2\" is beyond this machine's loopback, and the gateway serves it only over TLS: "
+                 "set gateway.http.tls {\"certificate\": …, \"key\": …}, or use \"127.0.0.1\""_s.arg(path, http.host));
+    return http;
+}
+
+GatewayConfig readGateway(const Sink &sink, const QJsonValue &value, const QString &configPath)
 {
     GatewayConfig gateway;
     if (value.isUndefined())
@@ -165,7 +256,7 @@ GatewayConfig readGateway(const Sink &sink, const QJsonValue &value)
         return gateway;
     }
     const QJsonObject object = value.toObject();
-    rejectUnknownKeys(sink, u"gateway"_s, object, {u"outageWaitMs"_s, u"toolsPageSize"_s}, u"a gateway setting"_s);
+    rejectUnknownKeys(sink, u"gateway"_s, object, {u"outageWaitMs"_s, u"toolsPageSize"_s, u"http"_s}, u"a gateway setting"_s);
     if (const QJsonValue wait = object.value(u"outageWaitMs"_s); !wait.isUndefined()) {
         if (const auto number = readWholeNumber(sink, u"gateway.outageWaitMs"_s, wait, 0, 600000))
             gateway.outageWait = std::chrono::milliseconds(*number);
@@ -174,6 +265,7 @@ GatewayConfig readGateway(const Sink &sink, const QJsonValue &value)
         if (const auto number = readWholeNumber(sink, u"gateway.toolsPageSize"_s, pageSize, 1, 100000))
             gateway.toolsPageSize = *number;
     }
+    gateway.http = readGatewayHttp(sink, object.value(u"http"_s), configPath);
     return gateway;
 }
 
@@ -690,7 +782,7 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
         document.serversKey = u"servers"_s;
 
     const Defaults defaults = readDefaults(fileSink, document.root.value(u"defaults"_s));
-    document.gateway = readGateway(fileSink, document.root.value(u"gateway"_s));
+    document.gateway = readGateway(fileSink, document.root.value(u"gateway"_s), path);
 
     const QJsonValue serversValue = document.root.value(document.serversKey);
     if (serversValue.isUndefined())

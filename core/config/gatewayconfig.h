@@ -1,8 +1,36 @@
 #pragma once
 
+#include <QString>
+#include <QStringList>
+
 #include <chrono>
 
 namespace Tether {
+
+// The config's "gateway.http" section: Tether's Streamable HTTP endpoint for MCP hosts.
+struct GatewayHttpConfig
+{
+    static constexpr quint16 DefaultPort = 27413;
+
+    // The window serves it while it runs; `tetherctl serve --http` serves it whatever this says.
+    bool enabled = false;
+    // Loopback unless the file says otherwise; any other address needs TLS.
+    QString host = QStringLiteral("127.0.0.1");
+    quint16 port = DefaultPort;
+    qint64 maxBodyBytes = 4 * 1024 * 1024;
+    // Origins ("https://app.example") and Host names ("gateway.example" or "gateway.example:443")
+    // accepted besides the listener's own.
+    QStringList allowedOrigins;
+    QStringList allowedHosts;
+    // PEM files, absolute (the parser resolves them against the config file's folder); both
+    // empty: plain HTTP.
+    QString tlsCertificate;
+    QString tlsKey;
+
+    bool usesTls() const { return !tlsCertificate.isEmpty(); }
+
+    bool operator==(const GatewayHttpConfig &) const = default;
+};
 
 // The config's "gateway" section: how Tether serves its servers' tools to MCP hosts.
 struct GatewayConfig
@@ -12,8 +40,12 @@ struct GatewayConfig
     std::chrono::milliseconds outageWait{10000};
     // Tools in one page of tools/list.
     int toolsPageSize = 1000;
+    GatewayHttpConfig http;
 
     bool operator==(const GatewayConfig &) const = default;
 };
+
+// Whether `host` names this machine's loopback interface only: 127.0.0.0/8, ::1 or "localhost".
+bool isLoopbackHost(const QString &host);
 
 } // namespace Tether

@@ -1,6 +1,7 @@
 // tetherctl serve as an MCP host sees it: the official TypeScript SDK client (pinned in
 // package-lock.json) starts it over stdio, lists the tools of the demo server and server-everything,
 // calls them, sees progress, cancels, hears list_changed, and lives through a server's outage.
+#include "support/gatewayfixtures.h"
 #include "support/sdkhost.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
@@ -18,60 +19,6 @@ using namespace Qt::StringLiterals;
 using namespace Tether;
 using namespace Tether::Testing;
 
-namespace {
-
-const QStringList DemoTools{u"add"_s, u"crash"_s, u"echo"_s, u"fail"_s, u"format"_s, u"hang"_s, u"image"_s, u"sleep"_s};
-
-// The demo server as an entry of the config: quick retries, no heartbeat.
-QJsonObject demoEntry(const QJsonObject &extra = {})
-{
-    QJsonObject entry{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)},
-                      {u"heartbeat"_s, QJsonObject{{u"enabled"_s, false}}},
-                      {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 300}, {u"jitter"_s, 0}}}};
-    for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
-        entry.insert(it.key(), it.value());
-    return entry;
-}
-
-QJsonObject everythingEntry()
-{
-    return {{u"command"_s, serverEverything().program}, {u"args"_s, QJsonArray{serverEverythingScript(), u"stdio"_s}}};
-}
-
-QByteArray configText(const QJsonObject &servers, const QJsonObject &gateway = {})
-{
-    QJsonObject root{{u"mcpServers"_s, servers}};
-    if (!gateway.isEmpty())
-        root.insert(u"gateway"_s, gateway);
-    return QJsonDocument(root).toJson();
-}
-
-QString resultText(const QJsonObject &event)
-{
-    return event.value(u"result").toObject().value(u"content").toArray().at(0).toObject().value(u"text").toString();
-}
-
-QJsonObject call(const QString &id, const QString &name, const QJsonObject &arguments, bool progress = false)
-{
-    return {{u"op"_s, u"call"_s}, {u"id"_s, id}, {u"name"_s, name}, {u"arguments"_s, arguments}, {u"progress"_s, progress}};
-}
-
-// The processes `pid` started and still has.
-QList<qint64> childrenOf(qint64 pid)
-{
-    QList<qint64> children;
-    const QDir tasks(u"/proc/%1/task"_s.arg(pid));
-    for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const QByteArray list = readFile(tasks.filePath(task + u"/children"_s));
-        for (const QByteArray &child : list.split(' ')) {
-            if (!child.trimmed().isEmpty())
-                children.append(child.trimmed().toLongLong());
-        }
-    }
-    return children;
-}
-
-} // namespace
 
 class TestGateway final : public QObject
 {
@@ -90,13 +37,7 @@ private:
         return host;
     }
 
-    QString writeConfig(const QByteArray &text)
-    {
-        const QString path = m_dir.filePath(u"servers.json"_s);
-        if (!writeFile(path, text))
-            qFatal("cannot write %s", qPrintable(path));
-        return path;
-    }
+    QString writeConfig(const QByteArray &text) { return writeServersFile(m_dir, text); }
 
     QTemporaryDir m_dir;
     QJsonObject m_connected;
@@ -129,15 +70,7 @@ private slots:
             if (names.last() == u"demo__echo")
                 echo = tool.toObject();
         }
-        QStringList expected;
-        for (const QString &tool : DemoTools)
-            expected.append(u"demo__"_s + tool);
-        for (const QString &tool : {u"echo"_s, u"get-annotated-message"_s, u"get-env"_s, u"get-resource-links"_s,
-                                    u"get-resource-reference"_s, u"get-structured-content"_s, u"get-sum"_s,
-                                    u"get-tiny-image"_s, u"gzip-file-as-resource"_s, u"simulate-research-query"_s,
-                                    u"toggle-simulated-logging"_s, u"toggle-subscriber-updates"_s,
-                                    u"trigger-long-running-operation"_s})
-            expected.append(u"everything__"_s + tool);
+        QStringList expected = publicNames(u"demo"_s, DemoTools) + publicNames(u"everything"_s, EverythingTools);
         expected.sort();
         QCOMPARE(names, expected);
         QCOMPARE(listed->value(u"pages").toInt(), 5); // 21 tools, 5 a page

@@ -255,7 +255,9 @@ private slots:
 
     void aServerWhoseNextRetryComesTooLateAnswersAtOnce()
     {
-        Setup setup({demo(u"demo"_s, {}, 60000)}, GatewayConfig{std::chrono::milliseconds(5000), 1000});
+        GatewayConfig config;
+        config.outageWait = std::chrono::milliseconds(5000);
+        Setup setup({demo(u"demo"_s, {}, 60000)}, config);
         QTRY_VERIFY_WITH_TIMEOUT(connected(setup.manager, u"demo"_s), 10000);
         FakeHostChannel channel;
         GatewaySession *session = setup.connect(channel);

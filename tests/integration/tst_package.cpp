@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -71,7 +72,8 @@ private slots:
                           u"/usr/share/metainfo/io.github.tether.Tether.metainfo.xml"_s,
                           u"/usr/share/icons/hicolor/scalable/apps/io.github.tether.Tether.svg"_s,
                           u"/usr/share/doc/tether/copyright"_s, u"/usr/share/doc/tether/changelog.gz"_s,
-                          u"/usr/share/doc/tether/README.md.gz"_s, u"/usr/share/lintian/overrides/tether"_s};
+                          u"/usr/share/doc/tether/README.md.gz"_s, u"/usr/share/lintian/overrides/tether"_s,
+                          u"/usr/lib/systemd/user/tether-gateway.service"_s};
         for (const QString &program : programs()) {
             paths.append(u"/usr/bin/"_s + program);
             paths.append(u"/usr/share/man/man1/%1.1.gz"_s.arg(program));
@@ -160,6 +162,32 @@ private slots:
         const ProgramRun run = runProgram(installed(u"/usr/bin/"_s + program), {u"--version"_s}, environment);
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(run.out, program + u' ' + QStringLiteral(TETHER_VERSION) + u'\n');
+    }
+
+    // The systemd user unit runs the installed tetherctl serve --http, restarted when it fails.
+    void systemdUserUnitRunsTheGateway()
+    {
+        const QString unit = QString::fromUtf8(readFile(installed(u"/usr/lib/systemd/user/tether-gateway.service"_s)));
+        const auto line = [](const QString &text) {
+            return QRegularExpression(u"^"_s + QRegularExpression::escape(text) + u"$"_s, QRegularExpression::MultilineOption);
+        };
+        for (const QString &expected : {u"ExecStart=/usr/bin/tetherctl serve --http"_s, u"Restart=on-failure"_s,
+                                        u"KillMode=mixed"_s, u"WantedBy=default.target"_s})
+            QVERIFY2(unit.contains(line(expected)), qPrintable(expected + u" is not in:\n"_s + unit));
+
+        // systemd's own judgement, on a copy that starts the unpacked tetherctl (verify wants the
+        // program to exist).
+        const QString analyze = QStandardPaths::findExecutable(u"systemd-analyze"_s);
+        if (analyze.isEmpty())
+            QSKIP("systemd-analyze is not installed (apt-get install systemd): the unit's lines are checked only");
+        QTemporaryDir folder;
+        const QString copy = folder.filePath(u"tether-gateway.service"_s);
+        QVERIFY(writeFile(copy, QString(unit).replace(u"/usr/bin/tetherctl"_s, installed(u"/usr/bin/tetherctl"_s)).toUtf8()));
+        QVERIFY(QFile::setPermissions(folder.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"XDG_RUNTIME_DIR"_s, folder.path()); // a user manager needs one, even offline
+        const ProgramRun run = runProgram(analyze, {u"verify"_s, u"--user"_s, u"--man=no"_s, copy}, environment);
+        QVERIFY2(run.exitCode == 0 && run.err.isEmpty(), qPrintable(run.out + run.err));
     }
 
     // With no config file, the installed tetherctl runs the built-in demo: the demo servers it

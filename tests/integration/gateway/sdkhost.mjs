@@ -1,27 +1,39 @@
 // An MCP host made of the official TypeScript SDK client, driven by a test: it starts the command
-// given on its command line as a stdio MCP server, then reads one JSON command per line on stdin
-// and writes one JSON event per line on stdout.
+// given on its command line as a stdio MCP server (or connects to a Streamable HTTP endpoint with
+// a bearer token), then reads one JSON command per line on stdin and writes one JSON event per
+// line on stdout.
 //
 //   node sdkhost.mjs <program> [args...]
+//   node sdkhost.mjs --http <url> <token>
 //   {"op":"list","id":"l1"}                                 -> {"event":"tools","id":"l1","tools":[...],"pages":n}
 //   {"op":"call","id":"c1","name":"demo__echo","arguments":{...},"progress":true}
 //                                                           -> {"event":"progress","id":"c1",...}, then
 //                                                              {"event":"result","id":"c1","result":{...}} or
 //                                                              {"event":"rejected","id":"c1","code":n,"message":"..."}
 //   {"op":"cancel","id":"c1"}                               aborts call c1 (the SDK sends notifications/cancelled)
+//   {"op":"terminate"}                                      HTTP: ends the session (DELETE) -> {"event":"terminated"}
 //   {"op":"close"}                                          -> {"event":"closed"}, and the process exits
 // Unprompted: {"event":"connected",...}, {"event":"list_changed"}, {"event":"stderr","line":"..."} (the
 // server's stderr), {"event":"client_error","message":"..."}, {"event":"transport_closed"}.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import readline from 'node:readline';
 
 const [program, ...args] = process.argv.slice(2);
 const out = (event) => process.stdout.write(JSON.stringify(event) + '\n');
 
-const transport = new StdioClientTransport({ command: program, args, env: process.env, stderr: 'pipe' });
-readline.createInterface({ input: transport.stderr }).on('line', (line) => out({ event: 'stderr', line }));
+let transport;
+if (program === '--http') {
+  const [url, token] = args;
+  transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+} else {
+  transport = new StdioClientTransport({ command: program, args, env: process.env, stderr: 'pipe' });
+  readline.createInterface({ input: transport.stderr }).on('line', (line) => out({ event: 'stderr', line }));
+}
 
 const client = new Client({ name: 'tether-test-host', version: '1.0.0' });
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => out({ event: 'list_changed' }));
@@ -31,7 +43,8 @@ client.onclose = () => out({ event: 'transport_closed' });
 await client.connect(transport);
 out({
   event: 'connected',
-  pid: transport.pid,
+  pid: transport.pid ?? null,
+  sessionId: transport.sessionId ?? null,
   serverVersion: client.getServerVersion(),
   capabilities: client.getServerCapabilities(),
   instructions: client.getInstructions(),
@@ -79,6 +92,10 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
       break;
     case 'cancel':
       calls.get(command.id)?.abort('the test cancels');
+      break;
+    case 'terminate':
+      await transport.terminateSession();
+      out({ event: 'terminated' });
       break;
     case 'close':
       await client.close();

@@ -160,6 +160,10 @@ private slots:
     void hiddenTools();
     void gatewaySettings_data();
     void gatewaySettings();
+    void gatewayHttpSettings_data();
+    void gatewayHttpSettings();
+    void loopbackHosts_data();
+    void loopbackHosts();
     void expansion_data();
     void expansion();
     void expansionWithoutBinDir();
@@ -850,7 +854,7 @@ void TestConfig::fileErrors_data()
                                            "its tools to MCP hosts, such as {\"outageWaitMs\": 10000}"_s;
     QTest::newRow("gateway unknown key") << QByteArray(R"({"gateway": {"waitMs": 5}})")
                                          << u"servers.json: gateway.waitMs = 5 is not a gateway setting (known: "
-                                            "outageWaitMs, toolsPageSize)"_s;
+                                            "outageWaitMs, toolsPageSize, http)"_s;
     QTest::newRow("gateway.outageWaitMs negative") << QByteArray(R"({"gateway": {"outageWaitMs": -1}})")
                                                    << u"servers.json: gateway.outageWaitMs = -1 is out of range: it must "
                                                       "be a whole number from 0 to 600000"_s;
@@ -858,6 +862,40 @@ void TestConfig::fileErrors_data()
                                              << u"servers.json: gateway.toolsPageSize = 0 is out of range…"_s;
     QTest::newRow("gateway.outageWaitMs text") << QByteArray(R"({"gateway": {"outageWaitMs": "10s"}})")
                                                << u"servers.json: gateway.outageWaitMs = \"10s\" is not a number…"_s;
+    QTest::newRow("gateway.http not object") << QByteArray(R"({"gateway": {"http": 27413}})")
+                                             << u"servers.json: gateway.http = 27413 is not an object: it holds Tether's "
+                                                "HTTP endpoint for MCP hosts, such as {\"enabled\": true, \"port\": 27413}"_s;
+    QTest::newRow("gateway.http unknown key") << QByteArray(R"({"gateway": {"http": {"bind": "0.0.0.0"}}})")
+                                              << u"servers.json: gateway.http.bind = \"0.0.0.0\" is not an HTTP endpoint "
+                                                 "setting (known: enabled, host, port, maxBodyBytes, allowedOrigins, "
+                                                 "allowedHosts, tls)"_s;
+    QTest::newRow("gateway.http.enabled text") << QByteArray(R"({"gateway": {"http": {"enabled": "yes"}}})")
+                                               << u"servers.json: gateway.http.enabled = \"yes\" is not true or false"_s;
+    QTest::newRow("gateway.http.port 0") << QByteArray(R"({"gateway": {"http": {"port": 0}}})")
+                                         << u"servers.json: gateway.http.port = 0 is out of range: it must be a whole "
+                                            "number from 1 to 65535"_s;
+    QTest::newRow("gateway.http.port 70000") << QByteArray(R"({"gateway": {"http": {"port": 70000}}})")
+                                             << u"servers.json: gateway.http.port = 70000 is out of range…"_s;
+    QTest::newRow("gateway.http.maxBodyBytes small") << QByteArray(R"({"gateway": {"http": {"maxBodyBytes": 10}}})")
+                                                     << u"servers.json: gateway.http.maxBodyBytes = 10 is out of range…"_s;
+    QTest::newRow("gateway.http.host empty") << QByteArray(R"({"gateway": {"http": {"host": ""}}})")
+                                             << u"servers.json: gateway.http.host = \"\" is not an address…"_s;
+    QTest::newRow("gateway.http.allowedOrigins string") << QByteArray(R"({"gateway": {"http": {"allowedOrigins": "x"}}})")
+                                                        << u"servers.json: gateway.http.allowedOrigins = \"x\" is not a "
+                                                           "list: write it as [\"https://app.example\"]"_s;
+    QTest::newRow("gateway.http.allowedHosts number") << QByteArray(R"({"gateway": {"http": {"allowedHosts": [1]}}})")
+                                                      << u"servers.json: gateway.http.allowedHosts[0] = 1 is not a name…"_s;
+    QTest::newRow("gateway.http beyond loopback without TLS")
+        << QByteArray(R"({"gateway": {"http": {"host": "0.0.0.0"}}})")
+        << u"servers.json: gateway.http.host = \"0.0.0.0\" is beyond this machine's loopback, and the gateway serves it "
+           "only over TLS: set gateway.http.tls {\"certificate\": …, \"key\": …}, or use \"127.0.0.1\""_s;
+    QTest::newRow("gateway.http.tls without key")
+        << QByteArray(R"({"gateway": {"http": {"tls": {"certificate": "cert.pem"}}}})")
+        << u"servers.json: gateway.http.tls has no \"key\": it needs both PEM files, as {\"certificate\": "
+           "\"/etc/tether/cert.pem\", \"key\": \"/etc/tether/key.pem\"}"_s;
+    QTest::newRow("gateway.http.tls unknown key")
+        << QByteArray(R"({"gateway": {"http": {"tls": {"certificate": "c.pem", "key": "k.pem", "ca": "x"}}}})")
+        << u"servers.json: gateway.http.tls.ca = \"x\" is not a TLS setting (known: certificate, key)"_s;
 }
 
 void TestConfig::fileErrors()
@@ -1060,6 +1098,74 @@ void TestConfig::gatewaySettings()
     QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
     QCOMPARE(document.gateway.outageWait.count(), outageWaitMs);
     QCOMPARE(document.gateway.toolsPageSize, toolsPageSize);
+}
+
+void TestConfig::gatewayHttpSettings_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QByteArray>("expected"); // the section in full, as JSON
+
+    const QString here = QDir::current().absolutePath();
+    const auto section = [](bool enabled, const QString &host, int port, qint64 maxBodyBytes, const QStringList &origins,
+                            const QStringList &hosts, const QString &certificate, const QString &key) {
+        return QJsonDocument(QJsonObject{{u"enabled"_s, enabled}, {u"host"_s, host}, {u"port"_s, port},
+                                         {u"maxBodyBytes"_s, maxBodyBytes},
+                                         {u"allowedOrigins"_s, QJsonArray::fromStringList(origins)},
+                                         {u"allowedHosts"_s, QJsonArray::fromStringList(hosts)},
+                                         {u"certificate"_s, certificate}, {u"key"_s, key}})
+            .toJson(QJsonDocument::Compact);
+    };
+    QTest::newRow("defaults") << QByteArray(R"({"mcpServers": {}})")
+                              << section(false, u"127.0.0.1"_s, 27413, 4194304, {}, {}, {}, {});
+    QTest::newRow("enabled on another port") << QByteArray(R"({"gateway": {"http": {"enabled": true, "port": 8123}}})")
+                                             << section(true, u"127.0.0.1"_s, 8123, 4194304, {}, {}, {}, {});
+    QTest::newRow("localhost, allowed names")
+        << QByteArray(R"({"gateway": {"http": {"host": "localhost", "maxBodyBytes": 1024,
+                         "allowedOrigins": [" https://app.example "], "allowedHosts": ["gw.example"]}}})")
+        << section(false, u"localhost"_s, 27413, 1024, {u"https://app.example"_s}, {u"gw.example"_s}, {}, {});
+    QTest::newRow("all interfaces with TLS, files beside the config")
+        << QByteArray(R"({"gateway": {"http": {"host": "0.0.0.0", "tls": {"certificate": "tls/cert.pem",
+                         "key": "/etc/tether/key.pem"}}}})")
+        << section(false, u"0.0.0.0"_s, 27413, 4194304, {}, {}, here + u"/tls/cert.pem"_s, u"/etc/tether/key.pem"_s);
+}
+
+void TestConfig::gatewayHttpSettings()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QByteArray, expected);
+    const ConfigDocument document = parse(json);
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    const GatewayHttpConfig &http = document.gateway.http;
+    const QByteArray actual = QJsonDocument(QJsonObject{{u"enabled"_s, http.enabled}, {u"host"_s, http.host},
+                                                        {u"port"_s, http.port}, {u"maxBodyBytes"_s, http.maxBodyBytes},
+                                                        {u"allowedOrigins"_s, QJsonArray::fromStringList(http.allowedOrigins)},
+                                                        {u"allowedHosts"_s, QJsonArray::fromStringList(http.allowedHosts)},
+                                                        {u"certificate"_s, http.tlsCertificate}, {u"key"_s, http.tlsKey}})
+                                  .toJson(QJsonDocument::Compact);
+    QCOMPARE(actual, expected);
+}
+
+void TestConfig::loopbackHosts_data()
+{
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<bool>("loopback");
+    QTest::newRow("127.0.0.1") << u"127.0.0.1"_s << true;
+    QTest::newRow("127.1.2.3") << u"127.1.2.3"_s << true;
+    QTest::newRow("localhost") << u"LocalHost"_s << true;
+    QTest::newRow("::1") << u"::1"_s << true;
+    QTest::newRow("[::1]") << u"[::1]"_s << true;
+    QTest::newRow("all interfaces") << u"0.0.0.0"_s << false;
+    QTest::newRow("LAN") << u"192.168.1.10"_s << false;
+    QTest::newRow("127 as a name") << u"127.example.com"_s << false;
+    QTest::newRow("out of range") << u"127.0.0.256"_s << false;
+    QTest::newRow("IPv6 any") << u"::"_s << false;
+}
+
+void TestConfig::loopbackHosts()
+{
+    QFETCH(QString, host);
+    QFETCH(bool, loopback);
+    QCOMPARE(isLoopbackHost(host), loopback);
 }
 
 void TestConfig::poolConfigured_data()

@@ -1,0 +1,121 @@
+#include "gatewaybridge.h"
+
+#include "gateway.h"
+#include "gatewaysession.h"
+
+#include "common/logging.h"
+#include "protocol/jsonrpc.h"
+#include "transport/streamablehttptransport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+namespace {
+
+// The id of the host's initialize when it is replayed to a gateway taking over: one the host
+// never uses, so that its answer can be told and dropped.
+const QJsonValue ReplayedInitializeId = u"tether-bridge-takeover"_s;
+
+} // namespace
+
+GatewayBridge::GatewayBridge(const QString &endpointUrl, const QByteArray &token, QObject *parent)
+    : QObject(parent)
+{
+    HttpServerEndpoint endpoint;
+    endpoint.url = QUrl(endpointUrl);
+    endpoint.headers = {{u"Authorization"_s, u"Bearer "_s + QString::fromLatin1(token)}};
+    m_transport = std::make_unique<StreamableHttpTransport>(endpoint);
+    connect(m_transport.get(), &Transport::messageReceived, this,
+            [this](const QJsonObject &message) { emit messageForHost(JsonRpc::serialize(message)); });
+    connect(m_transport.get(), &Transport::closed, this, [this](const TransportClosure &closure) {
+        if (m_closing) {
+            emit closed();
+            return;
+        }
+        emit lost(closure.error.isEmpty() ? u"the Tether bridged to closed the session"_s : closure.error);
+    });
+}
+
+GatewayBridge::~GatewayBridge() = default;
+
+void GatewayBridge::start()
+{
+    m_transport->start();
+}
+
+void GatewayBridge::relayFromHost(const QByteArray &payload)
+{
+    if (m_session) {
+        m_session->receive(payload);
+        return;
+    }
+    const QJsonDocument document = QJsonDocument::fromJson(payload);
+    if (!document.isObject()) {
+        // What the gateway answers such a line with, without a round trip.
+        const bool parsed = document.isArray();
+        emit messageForHost(JsonRpc::serialize(JsonRpc::makeError(
+            QJsonValue::Null, parsed ? JsonRpc::InvalidRequest : JsonRpc::ParseError,
+            parsed ? u"Invalid request: Tether takes no JSON-RPC batches; send one message at a time"_s
+                   : u"Parse error: a line that is not a JSON object"_s)));
+        return;
+    }
+    const QJsonObject message = document.object();
+    const QString method = message.value(u"method"_s).toString();
+    if (method == u"initialize" && m_hostInitialize.isEmpty())
+        m_hostInitialize = message;
+    else if (method == u"notifications/initialized")
+        m_hostInitialized = true;
+    m_transport->send(message);
+}
+
+void GatewayBridge::takeOver(Gateway &gateway)
+{
+    m_gateway = &gateway;
+    m_session = gateway.openSession(this);
+    if (!m_hostInitialize.isEmpty()) {
+        QJsonObject replayed = m_hostInitialize;
+        replayed.insert(u"id"_s, ReplayedInitializeId);
+        m_session->receiveMessage(replayed);
+    }
+    if (m_hostInitialized) {
+        m_session->receiveMessage(JsonRpc::makeNotification(u"notifications/initialized"_s));
+        // The tools may differ from the instance's: the host lists them again.
+        emit messageForHost(JsonRpc::serialize(JsonRpc::makeNotification(u"notifications/tools/list_changed"_s)));
+    }
+}
+
+void GatewayBridge::close(const QString &reason)
+{
+    m_closing = true;
+    if (!m_gateway) {
+        m_transport->close();
+        return;
+    }
+    if (m_session)
+        m_gateway->closeSession(std::exchange(m_session, nullptr), reason);
+    QTimer::singleShot(0, this, &GatewayBridge::closed);
+}
+
+QString GatewayBridge::transportName() const
+{
+    return u"stdio"_s;
+}
+
+void GatewayBridge::send(const QByteArray &message, Role role, const QJsonValue &request)
+{
+    if (role == Role::Response && request == ReplayedInitializeId)
+        return;
+    emit messageForHost(message);
+}
+
+void GatewayBridge::endWithoutResponse(const QJsonValue &)
+{
+    // A stdio host expects nothing for a request it cancelled.
+}
+
+} // namespace Tether

@@ -1,0 +1,168 @@
+#include "httpadmission.h"
+
+#include "gatewaytoken.h"
+
+#include "httpserver/httprequest.h"
+
+#include "protocol/jsonrpc.h"
+#include "protocol/mcptypes.h"
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+namespace {
+
+// The media types of an Accept or Content-Type field, lower case, without parameters.
+QList<QByteArray> mediaTypes(QByteArrayView field)
+{
+    QList<QByteArray> types;
+    for (const QByteArray &item : field.toByteArray().split(',')) {
+        const QByteArray type = item.split(';').first().trimmed().toLower();
+        if (!type.isEmpty())
+            types.append(type);
+    }
+    return types;
+}
+
+bool accepts(QByteArrayView accept, const QByteArray &type)
+{
+    if (accept.trimmed().isEmpty())
+        return true;
+    const QByteArray family = type.first(type.indexOf('/')) + "/*";
+    const QList<QByteArray> types = mediaTypes(accept);
+    return types.contains(type) || types.contains(family) || types.contains("*/*");
+}
+
+// The listener's own names: loopback, and the configured host unless it is a wildcard.
+QStringList ownHostNames(const EndpointRules &rules)
+{
+    QStringList names{u"127.0.0.1"_s, u"localhost"_s, u"[::1]"_s};
+    QString host = rules.listenHost;
+    if (host.contains(u':') && !host.startsWith(u'['))
+        host = u'[' + host + u']';
+    if (!host.isEmpty() && host != u"0.0.0.0" && host != u"[::]")
+        names.append(host.toLower());
+    return names;
+}
+
+bool hostAllowed(const QString &hostField, const EndpointRules &rules)
+{
+    const QString field = hostField.toLower();
+    const QString port = QString::number(rules.port);
+    for (const QString &name : ownHostNames(rules)) {
+        if (field == name || field == name + u':' + port)
+            return true;
+    }
+    for (const QString &allowed : rules.allowedHosts) {
+        const QString entry = allowed.toLower();
+        // "name" takes any port; "name:port" that port only.
+        const bool entryHasPort = entry.lastIndexOf(u':') > entry.lastIndexOf(u']');
+        if (field == entry || (!entryHasPort && field.startsWith(entry + u':')))
+            return true;
+    }
+    return false;
+}
+
+bool originAllowed(const QString &originField, const EndpointRules &rules)
+{
+    QString origin = originField.toLower();
+    while (origin.endsWith(u'/'))
+        origin.chop(1);
+    const QString port = QString::number(rules.port);
+    for (const QString &scheme : {u"http://"_s, u"https://"_s}) {
+        for (const QString &name : ownHostNames(rules)) {
+            if (origin == scheme + name + u':' + port)
+                return true;
+        }
+    }
+    return std::any_of(rules.allowedOrigins.cbegin(), rules.allowedOrigins.cend(), [&](QString allowed) {
+        while (allowed.endsWith(u'/'))
+            allowed.chop(1);
+        return origin == allowed.toLower();
+    });
+}
+
+} // namespace
+
+HttpReply jsonRpcErrorReply(int status, int code, const QString &message, HttpHeaders headers)
+{
+    headers.append("Content-Type", "application/json");
+    const QJsonObject body = JsonRpc::makeError(QJsonValue::Null, code, message);
+    return {status, headers, JsonRpc::serialize(body)};
+}
+
+bool acceptsEventStream(QByteArrayView accept)
+{
+    return accepts(accept, "text/event-stream");
+}
+
+std::optional<HttpReply> refuseEndpointHead(const HttpRequest &head, const EndpointRules &rules)
+{
+    const auto refuse = [](int status, const QString &message, HttpHeaders headers = {}) {
+        // -32000: the code the MCP SDKs' servers give the refusals of their transport.
+        return std::optional<HttpReply>(jsonRpcErrorReply(status, -32000, message, std::move(headers)));
+    };
+    if (head.headers.contains("Origin") && !originAllowed(QString::fromUtf8(head.header("Origin")), rules)) {
+        return refuse(403, u"Forbidden: requests from the web page at %1 are refused (a page must not reach your "
+                           "tools); to allow it, add it to gateway.http.allowedOrigins"_s.arg(
+                               QString::fromUtf8(head.header("Origin"))));
+    }
+    if (head.headers.contains("Host") && !hostAllowed(QString::fromUtf8(head.header("Host")), rules)) {
+        return refuse(403, u"Forbidden: the host name %1 is not this gateway's; connect to http://127.0.0.1:%2/mcp, "
+                           "or add the name to gateway.http.allowedHosts"_s.arg(QString::fromUtf8(head.header("Host")))
+                               .arg(rules.port));
+    }
+    const QByteArray authorization = head.header("Authorization");
+    if (!bearerTokenMatches(authorization, rules.token)) {
+        const QString what = authorization.isEmpty() ? u"no bearer token was sent"_s : u"the bearer token is wrong"_s;
+        return refuse(401,
+                      u"Unauthorized: %1; send the header \"Authorization: Bearer <token>\" with the token in %2"_s.arg(
+                          what, rules.tokenFile),
+                      {{"WWW-Authenticate", R"(Bearer realm="tether")"}});
+    }
+    const bool mcp = head.path == McpPath;
+    if (!mcp && head.path != HealthPath && head.path != MetricsPath) {
+        return refuse(404, u"Not found: nothing is served at %1; Tether's MCP endpoint is %2"_s.arg(
+                               QString::fromUtf8(head.path), QString::fromLatin1(McpPath)));
+    }
+    const bool allowedMethod = mcp ? (head.method == "GET" || head.method == "POST" || head.method == "DELETE")
+                                   : head.method == "GET";
+    if (!allowedMethod) {
+        const QByteArray allow = mcp ? "GET, POST, DELETE" : "GET";
+        return refuse(405, u"Method not allowed: %1 %2 takes %3"_s.arg(QString::fromLatin1(head.method),
+                                                                        QString::fromUtf8(head.path),
+                                                                        QString::fromLatin1(allow)),
+                      {{"Allow", allow}});
+    }
+    if (!mcp)
+        return std::nullopt;
+    if (head.method == "POST" && mediaTypes(head.header("Content-Type")).value(0) != "application/json") {
+        return refuse(415, u"Unsupported media type: a POST to %1 carries one JSON-RPC message as "
+                           "\"Content-Type: application/json\", not \"%2\""_s.arg(
+                               QString::fromLatin1(McpPath), QString::fromUtf8(head.header("Content-Type"))));
+    }
+    const QByteArray accept = head.header("Accept");
+    if (head.method == "POST" && !accepts(accept, "application/json") && !acceptsEventStream(accept)) {
+        return refuse(406, u"Not acceptable: the answers are application/json or text/event-stream, and the Accept "
+                           "header \"%1\" takes neither; send \"Accept: application/json, text/event-stream\""_s.arg(
+                               QString::fromUtf8(accept)));
+    }
+    if (head.method == "GET" && !acceptsEventStream(accept)) {
+        return refuse(406, u"Not acceptable: GET %1 opens the session's notification stream, so it needs "
+                           "\"Accept: text/event-stream\", not \"%2\""_s.arg(QString::fromLatin1(McpPath),
+                                                                             QString::fromUtf8(accept)));
+    }
+    if (head.method != "POST" && head.header("Mcp-Session-Id").isEmpty()) {
+        return refuse(400, u"Bad request: %1 %2 needs the Mcp-Session-Id header that the initialize response "
+                           "gave"_s.arg(QString::fromLatin1(head.method), QString::fromLatin1(McpPath)));
+    }
+    const QByteArray version = head.header("MCP-Protocol-Version");
+    if (!version.isEmpty() && !supportedProtocolVersions().contains(QString::fromUtf8(version))) {
+        return refuse(400, u"Bad request: MCP-Protocol-Version %1 is not one Tether speaks (%2)"_s.arg(
+                               QString::fromUtf8(version), supportedProtocolVersions().join(u", "_s)));
+    }
+    return std::nullopt;
+}
+
+} // namespace Tether

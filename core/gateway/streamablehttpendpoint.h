@@ -1,0 +1,100 @@
+#pragma once
+
+#include "config/gatewayconfig.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace Tether {
+
+class Gateway;
+class GatewaySession;
+class HttpHostChannel;
+class HttpResponse;
+class HttpServer;
+struct HttpReply;
+struct HttpRequest;
+
+// The gateway over Streamable HTTP (MCP 2025-11-25, transports): POST /mcp carries the host's
+// messages (initialize opens a session, named by Mcp-Session-Id from then on; a tools/call is
+// answered with an event stream of its progress and its response, any other request with one
+// JSON object, notifications and responses with 202); GET /mcp is the session's notification
+// stream; DELETE /mcp ends the session and cancels its calls. /healthz answers the instance id,
+// /metrics the metrics source's text. Every request carries the bearer token; Origin and Host
+// are checked against DNS rebinding; every refusal is an HTTP error with a JSON-RPC error body.
+// The gateway must outlive the endpoint.
+class StreamableHttpEndpoint final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(StreamableHttpEndpoint)
+
+public:
+    struct Options
+    {
+        GatewayHttpConfig http;
+        QByteArray token;
+        QString tokenFile;  // where the token is, for the messages that ask for it
+        QString instanceId; // what /healthz answers, so that a client can tell this instance
+        std::chrono::milliseconds sessionIdleExpiry{30 * 60 * 1000};
+        int maxSessions = 64;
+    };
+
+    StreamableHttpEndpoint(Gateway &gateway, Options options, QObject *parent = nullptr);
+    ~StreamableHttpEndpoint() override;
+
+    // The endpoint of the config file at `configPath`, listening: its token read from next to
+    // the file (made on first use), a new instance id, and its instance record written (see
+    // gatewayinstance.h; removed by close()). Nothing, with `error` saying why and what to do,
+    // when the token cannot be used or the address cannot be listened on.
+    static std::unique_ptr<StreamableHttpEndpoint> serve(Gateway &gateway, const GatewayHttpConfig &http,
+                                                         const QString &configPath, QString *error);
+
+    // Listens on the configured address and port (port 0: any free one), in TLS when the config
+    // names the files; false with errorString() saying why and what to do.
+    bool listen();
+    // Ends every session (their calls are cancelled), stops listening and removes the instance record.
+    void close();
+
+    bool isListening() const;
+    quint16 port() const;
+    // "http://127.0.0.1:27413/mcp"; https with TLS.
+    QString url() const;
+    QString errorString() const { return m_error; }
+    int sessionCount() const { return int(m_channels.size()); }
+
+    // What GET /metrics answers (Prometheus text); without one it answers 404.
+    void setMetricsSource(std::function<QByteArray()> source);
+
+signals:
+    void sessionsChanged();
+
+private:
+    std::optional<HttpReply> admit(const HttpRequest &head);
+    void handle(const HttpRequest &request, HttpResponse &response);
+    void handlePost(const HttpRequest &request, HttpResponse &response);
+    void openSession(const QJsonObject &initialize, HttpResponse &response);
+    void endSession(HttpHostChannel *channel, const QString &reason);
+    void expireIdleSessions();
+    // An idle session to end for a new one when the cap is reached; null when none is idle.
+    HttpHostChannel *longestIdle() const;
+
+    Gateway &m_gateway;
+    Options m_options;
+    std::unique_ptr<HttpServer> m_server;
+    QHash<QByteArray, HttpHostChannel *> m_channels; // by session id; owned
+    QHash<HttpHostChannel *, GatewaySession *> m_sessions;
+    std::function<QByteArray()> m_metrics;
+    QTimer m_expiryTimer;
+    QString m_error;
+    QString m_recordedInstance; // the instance record written by serve(), while it stands
+};
+
+} // namespace Tether

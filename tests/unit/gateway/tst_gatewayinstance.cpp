@@ -1,0 +1,127 @@
+// The gateway's instance record: written private and atomic, removed only by its own instance,
+// and trusted for a bridge only when it is the user's alone, names the same config, its process
+// runs and its endpoint answers its instance id.
+#include "gateway/gatewayinstance.h"
+#include "gateway/gatewaytoken.h"
+
+#include "support/testfiles.h"
+#include "support/testprocess.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using namespace Tether::Testing;
+
+class TestGatewayInstance final : public QObject
+{
+    Q_OBJECT
+
+private:
+    GatewayInstanceRecord record(qint64 pid = QCoreApplication::applicationPid()) const
+    {
+        return {pid,
+                u"0123456789abcdef0123456789abcdef"_s,
+                u"http://127.0.0.1:%1/mcp"_s.arg(freeLoopbackPort()),
+                m_config,
+                gatewayTokenPath(m_config),
+                u"0.1.0"_s,
+                QDateTime::currentDateTimeUtc()};
+    }
+
+    QTemporaryDir m_runtime;
+    QTemporaryDir m_configDir;
+    QString m_config;
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(m_runtime.path()));
+        m_config = m_configDir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(m_config, "{}"));
+        QString error;
+        QVERIFY2(loadOrCreateGatewayToken(gatewayTokenPath(m_config), &error), qPrintable(error));
+        QCOMPARE(gatewayInstanceRecordPath(), m_runtime.filePath(u"tether/gateway.json"_s));
+    }
+
+    void init()
+    {
+        QFile::remove(gatewayInstanceRecordPath());
+    }
+
+    void writtenPrivateAndReadBack()
+    {
+        QString error;
+        const GatewayInstanceRecord written = record();
+        QVERIFY2(writeGatewayInstanceRecord(written, &error), qPrintable(error));
+        struct stat info{};
+        QCOMPARE(::stat(QFile::encodeName(m_runtime.filePath(u"tether"_s)).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, 0700u);
+        QCOMPARE(::stat(QFile::encodeName(gatewayInstanceRecordPath()).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, 0600u);
+        QString why;
+        const std::optional<GatewayInstanceRecord> read = readGatewayInstanceRecord(&why);
+        QVERIFY2(read, qPrintable(why));
+        QCOMPARE(read->instance, written.instance);
+        QCOMPARE(read->pid, written.pid);
+        QCOMPARE(read->url, written.url);
+
+        // Another instance's removal leaves it; its own removes it.
+        removeGatewayInstanceRecord(u"another"_s);
+        QVERIFY(QFile::exists(gatewayInstanceRecordPath()));
+        removeGatewayInstanceRecord(written.instance);
+        QVERIFY(!QFile::exists(gatewayInstanceRecordPath()));
+    }
+
+    void notBridgedTo_data()
+    {
+        QTest::addColumn<QString>("situation");
+        QTest::addColumn<QString>("why");
+        QTest::addColumn<bool>("recordRemains");
+        QTest::newRow("no record") << u"none"_s << QString() << false;
+        QTest::newRow("readable by others") << u"mode 644"_s << u"gateway.json can be used by others (mode 644)"_s << true;
+        QTest::newRow("another config") << u"other config"_s << u"runs another config"_s << true;
+        QTest::newRow("process gone") << u"dead pid"_s << u"is gone; its record is removed"_s << false;
+        QTest::newRow("endpoint silent") << u"silent"_s << u"does not answer at http://127.0.0.1:"_s << true;
+        QTest::newRow("not a record") << u"garbage"_s << u"is not a gateway instance record"_s << true;
+    }
+
+    void notBridgedTo()
+    {
+        QFETCH(QString, situation);
+        QFETCH(QString, why);
+        QFETCH(bool, recordRemains);
+        QString error;
+        GatewayInstanceRecord written = record();
+        if (situation == u"other config")
+            written.configPath = m_configDir.filePath(u"other.json"_s);
+        if (situation == u"dead pid") {
+            QProcess exited;
+            exited.start(u"true"_s);
+            QVERIFY(exited.waitForStarted());
+            written.pid = exited.processId();
+            QVERIFY(exited.waitForFinished());
+        }
+        if (situation != u"none")
+            QVERIFY2(writeGatewayInstanceRecord(written, &error), qPrintable(error));
+        if (situation == u"mode 644")
+            QVERIFY(::chmod(QFile::encodeName(gatewayInstanceRecordPath()).constData(), 0644) == 0);
+        if (situation == u"garbage")
+            QVERIFY(QFile(gatewayInstanceRecordPath()).resize(3));
+
+        QString reason;
+        QVERIFY(!findLiveGatewayInstance(m_config, &reason, std::chrono::milliseconds(300)));
+        QVERIFY2(why.isEmpty() ? reason.isEmpty() : reason.contains(why), qPrintable(reason));
+        QCOMPARE(QFile::exists(gatewayInstanceRecordPath()), recordRemains);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGatewayInstance)
+#include "tst_gatewayinstance.moc"

@@ -1,0 +1,93 @@
+// The gateway's bearer token: made once, 0600, kept; a token file others can read, or that holds
+// no token, is refused with what to do; the comparison takes exactly "Bearer <token>".
+#include "gateway/gatewaytoken.h"
+
+#include "support/testfiles.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using namespace Tether::Testing;
+
+class TestGatewayToken final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void madeOnFirstUseAndKept()
+    {
+        const QString path = gatewayTokenPath(m_dir.filePath(u"config/servers.json"_s));
+        QCOMPARE(path, m_dir.filePath(u"config/gateway-token"_s));
+        QString error;
+        const std::optional<QByteArray> made = loadOrCreateGatewayToken(path, &error);
+        QVERIFY2(made, qPrintable(error));
+        QCOMPARE(made->size(), 43); // 32 bytes in base64url, unpadded
+        QVERIFY(!made->contains('=') && !made->contains('+') && !made->contains('/'));
+        struct stat info{};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, 0600u);
+        QCOMPARE(loadOrCreateGatewayToken(path, &error), made);
+        // Another file, another token.
+        const std::optional<QByteArray> other = loadOrCreateGatewayToken(m_dir.filePath(u"other-token"_s), &error);
+        QVERIFY(other && *other != *made);
+    }
+
+    void refused_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("readable by the group") << QByteArray("0123456789abcdefghij\n") << 0640
+                                               << u"can be read by others (mode 640), so anyone could call your tools: "
+                                                  "run chmod 600 "_s;
+        QTest::newRow("readable by all") << QByteArray("0123456789abcdefghij\n") << 0644 << u"(mode 644)"_s;
+        QTest::newRow("empty") << QByteArray() << 0600 << u"holds no token"_s;
+        QTest::newRow("not a token") << QByteArray("hello world, this is no token") << 0600 << u"holds no token"_s;
+    }
+
+    void refused()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(int, mode);
+        QFETCH(QString, message);
+        const QString path = m_dir.filePath(QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-'));
+        QVERIFY(writeFile(path, content));
+        QCOMPARE(::chmod(QFile::encodeName(path).constData(), mode_t(mode)), 0);
+        QString error;
+        QVERIFY(!loadOrCreateGatewayToken(path, &error));
+        QVERIFY2(error.contains(message) && error.contains(path), qPrintable(error));
+    }
+
+    void bearerTokenMatches_data()
+    {
+        QTest::addColumn<QByteArray>("authorization");
+        QTest::addColumn<bool>("expected");
+        QTest::newRow("exact") << QByteArray("Bearer abcdefghijklmnop") << true;
+        QTest::newRow("scheme in any case") << QByteArray("BEARER abcdefghijklmnop") << true;
+        QTest::newRow("blanks around") << QByteArray("Bearer  abcdefghijklmnop ") << true;
+        QTest::newRow("last byte differs") << QByteArray("Bearer abcdefghijklmnoq") << false;
+        QTest::newRow("prefix") << QByteArray("Bearer abcdefghijklmno") << false;
+        QTest::newRow("longer") << QByteArray("Bearer abcdefghijklmnopq") << false;
+        QTest::newRow("no scheme") << QByteArray("abcdefghijklmnop") << false;
+        QTest::newRow("empty") << QByteArray() << false;
+        QTest::newRow("scheme alone") << QByteArray("Bearer ") << false;
+    }
+
+    void bearerTokenMatches()
+    {
+        QFETCH(QByteArray, authorization);
+        QFETCH(bool, expected);
+        QCOMPARE(Tether::bearerTokenMatches(authorization, "abcdefghijklmnop"), expected);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGatewayToken)
+#include "tst_gatewaytoken.moc"
