@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QString>
+
+#include <optional>
+
+namespace Tether {
+
+// The bearer token that every request to the HTTP endpoint carries: 32 random bytes in
+// base64url, kept in a file only its owner may read.
+
+// Where the token of the config at `configPath` lives: next to it, as "gateway-token".
+QString gatewayTokenPath(const QString &configPath);
+
+// The token in the file at `path`, made on first use (folder and file created, the file 0600).
+// Nothing, with `error` saying what to do, when the file is not the user's own, can be read by
+// others, or holds no token.
+std::optional<QByteArray> loadOrCreateGatewayToken(const QString &path, QString *error);
+
+// Whether an Authorization field value is "Bearer <token>", compared in a time that does not
+// depend on where the two differ.
+bool bearerTokenMatches(QByteArrayView authorization, QByteArrayView token);
+
+} // namespace Tether
