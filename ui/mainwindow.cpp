@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "connectdialog.h"
 #include "eventlogview.h"
 #include "healthstripdelegate.h"
 #include "importdialog.h"
@@ -21,6 +22,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDesktopServices>
 #include <QHeaderView>
 #include <QLabel>
@@ -304,6 +306,7 @@ void MainWindow::createMenus()
                                                           {ImportFormat::VsCode, tr("VS Code…")}};
     for (const auto &source : sources)
         m_importMenu->addAction(source.second, this, [this, format = source.first] { importServers(int(format)); });
+    file->addAction(tr("Connect a client…"), this, &MainWindow::connectClient)->setObjectName(u"connectClient"_s);
     file->addSeparator();
     file->addAction(tr("Close window"), QKeySequence::Close, this, &QWidget::close);
     file->addAction(tr("Quit"), QKeySequence::Quit, this, &MainWindow::quitRequested);
@@ -436,6 +439,19 @@ void MainWindow::importServers(int source)
     for (const auto &[name, entry] : servers)
         root = putServer(root, document.serversKey, {}, name, entry);
     saveConfig(root);
+}
+
+void MainWindow::connectClient()
+{
+    ConnectDialog::Setup setup{{m_config.path(), m_config.isEmbedded()},
+                               QCoreApplication::applicationDirPath() + u"/tetherctl"_s, {}};
+    for (const RegisteredTool &tool : m_manager.registry().tools()) {
+        const ServerConfig *server = m_config.document().server(tool.serverName);
+        if (!server || !server->hiddenTools.contains(tool.definition.name))
+            setup.toolNames.append(tool.publicName);
+    }
+    ConnectDialog dialog(setup, this);
+    dialog.exec();
 }
 
 void MainWindow::callSelectedTool()

@@ -71,6 +71,8 @@ private:
     void editSettings();
     void openConfigFile();
     void importServers(int source);
+    // File ▸ Connect a client…
+    void connectClient();
     void callSelectedTool();
     void updateActions();
     void updateDetails();
