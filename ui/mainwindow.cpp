@@ -234,6 +234,7 @@ void MainWindow::connectViews()
             callSelectedTool();
     });
     connect(m_tools, &ToolListView::currentToolChanged, this, &MainWindow::updateActions);
+    connect(m_tools, &ToolListView::offeredToggled, this, &MainWindow::setToolOffered);
     connect(m_log, &EventLogView::filterChanged, this, &MainWindow::updateLog);
 }
 
@@ -454,6 +455,12 @@ void MainWindow::connectClient()
     dialog.exec();
 }
 
+void MainWindow::setToolOffered(const QString &tool, bool offered)
+{
+    const ConfigDocument &document = m_config.document();
+    saveConfig(setToolHidden(document.root, document.serversKey, selectedServer(), tool, !offered));
+}
+
 void MainWindow::callSelectedTool()
 {
     const QString server = selectedServer();
@@ -528,6 +535,8 @@ void MainWindow::updateDetails()
     const ServerConfig *config = name.isEmpty() ? nullptr : m_config.document().server(name);
     const std::optional<ServerStatus> status = name.isEmpty() ? std::nullopt : m_manager.status(name);
     m_tools->setTools(name.isEmpty() ? QList<RegisteredTool>() : m_manager.registry().serverTools(name));
+    m_tools->setHiddenTools(config ? config->hiddenTools : QStringList());
+    m_tools->setSwitchable(config && m_config.document().isValid());
     if (config)
         m_configView->showConfig(*config, m_config.path());
     else
