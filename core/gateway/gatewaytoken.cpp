@@ -36,7 +36,9 @@ bool isToken(const QByteArray &text)
     });
 }
 
-std::optional<QByteArray> readToken(const QString &path, QString *error)
+} // namespace
+
+std::optional<QByteArray> readGatewayToken(const QString &path, QString *error)
 {
     const QByteArray local = QFile::encodeName(path);
     struct stat info{};
@@ -68,8 +70,6 @@ std::optional<QByteArray> readToken(const QString &path, QString *error)
     return token;
 }
 
-} // namespace
-
 QString gatewayTokenPath(const QString &configPath)
 {
     return QFileInfo(configPath).absoluteDir().filePath(u"gateway-token"_s);
@@ -78,7 +78,7 @@ QString gatewayTokenPath(const QString &configPath)
 std::optional<QByteArray> loadOrCreateGatewayToken(const QString &path, QString *error)
 {
     if (QFileInfo::exists(path))
-        return readToken(path, error);
+        return readGatewayToken(path, error);
     if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
         *error = u"Cannot make the folder of the gateway token %1"_s.arg(path);
         return std::nullopt;
@@ -87,7 +87,7 @@ std::optional<QByteArray> loadOrCreateGatewayToken(const QString &path, QString 
     const int fd = ::open(local.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0) {
         if (errno == EEXIST) // made by another Tether just now
-            return readToken(path, error);
+            return readGatewayToken(path, error);
         *error = u"Cannot write the gateway token %1: %2"_s.arg(path, QString::fromLocal8Bit(std::strerror(errno)));
         return std::nullopt;
     }

@@ -19,6 +19,9 @@ QString gatewayTokenPath(const QString &configPath);
 // others, or holds no token.
 std::optional<QByteArray> loadOrCreateGatewayToken(const QString &path, QString *error);
 
+// The token in the file at `path`, which must exist: nothing, with `error`, as above.
+std::optional<QByteArray> readGatewayToken(const QString &path, QString *error);
+
 // Whether an Authorization field value is "Bearer <token>", compared in a time that does not
 // depend on where the two differ.
 bool bearerTokenMatches(QByteArrayView authorization, QByteArrayView token);
