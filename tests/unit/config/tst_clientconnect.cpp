@@ -3,11 +3,13 @@
 // differs from the original only by the entry (and the comma before it). Also: --move, undo after
 // a change, broken files refused, the JSONC reader, the line diff, tool names over budget.
 #include "config/clientconnect.h"
+#include "config/clientconnectfile.h"
 #include "config/jsoncscan.h"
 #include "support/testfiles.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -208,6 +210,48 @@ private slots:
         QVERIFY2(plan.error.startsWith(error), qPrintable(plan.error));
         QVERIFY2(plan.error.contains(u"nothing was written"_s), qPrintable(plan.error));
         QVERIFY(plan.after.isEmpty());
+    }
+
+    void connectingAgainKeepsTheFirstBackup()
+    {
+        QTemporaryDir dir;
+        qputenv("XDG_STATE_HOME", dir.filePath(u"state"_s).toUtf8());
+        const QString path = dir.filePath(u"mcp.json"_s);
+        const QByteArray original = fixture(u"cursor_mcp.json"_s);
+        QVERIFY(Testing::writeFile(path, original));
+        for (const bool http : {false, true}) {
+            const ClientFile before = readClientFile(path);
+            const ConnectPlan plan = planConnect(before.content, path, ConnectClient::Cursor, placeholderReach(http));
+            QString error;
+            QVERIFY2(applyConnect(path, ConnectClient::Cursor, before, plan, &error), qPrintable(error));
+        }
+        QCOMPARE(Testing::readFile(path), fixture(u"expected/cursor_mcp.json"_s));
+        // Undo goes back to the file as it was before Tether touched it, not to the first connect's.
+        const UndoOutcome undo = undoConnect(path, ConnectClient::Cursor);
+        QVERIFY2(undo.done, qPrintable(undo.error));
+        QCOMPARE(Testing::readFile(path), original);
+        QVERIFY(!hasConnectRecord(path));
+        QVERIFY(undoConnect(path, ConnectClient::Cursor).error.startsWith(u"no connect of "_s));
+        qunsetenv("XDG_STATE_HOME");
+    }
+
+    void aFileChangedWhileConnectingIsNotWritten()
+    {
+        QTemporaryDir dir;
+        qputenv("XDG_STATE_HOME", dir.filePath(u"state"_s).toUtf8());
+        const QString path = dir.filePath(u"mcp.json"_s);
+        QVERIFY(Testing::writeFile(path, fixture(u"cursor_mcp.json"_s)));
+        const ClientFile before = readClientFile(path);
+        const ConnectPlan plan = planConnect(before.content, path, ConnectClient::Cursor, placeholderReach(true));
+        // Cursor saves the file meanwhile.
+        const QByteArray theirs = fixture(u"cursor_mcp.json"_s).replace("python", "python3");
+        QVERIFY(Testing::writeFile(path, theirs));
+        QString error;
+        QVERIFY(!applyConnect(path, ConnectClient::Cursor, before, plan, &error));
+        QCOMPARE(error, path + u" changed while Tether was connecting Cursor to it, so nothing was written: connect again"_s);
+        QCOMPARE(Testing::readFile(path), theirs);
+        QVERIFY(!hasConnectRecord(path));
+        qunsetenv("XDG_STATE_HOME");
     }
 
     void jsoncReadsCommentsAndTrailingCommas()
