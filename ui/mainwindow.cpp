@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "catalogtabs.h"
+#include "connectdialog.h"
 #include "eventlogview.h"
 #include "healthstripdelegate.h"
 #include "importdialog.h"
@@ -22,6 +23,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDesktopServices>
 #include <QHeaderView>
 #include <QLabel>
@@ -234,6 +236,7 @@ void MainWindow::connectViews()
             callSelectedTool();
     });
     connect(m_tools, &ToolListView::currentToolChanged, this, &MainWindow::updateActions);
+    connect(m_tools, &ToolListView::offeredToggled, this, &MainWindow::setToolOffered);
     connect(m_log, &EventLogView::filterChanged, this, &MainWindow::updateLog);
 }
 
@@ -314,6 +317,7 @@ void MainWindow::createMenus()
                                                           {ImportFormat::VsCode, tr("VS Code…")}};
     for (const auto &source : sources)
         m_importMenu->addAction(source.second, this, [this, format = source.first] { importServers(int(format)); });
+    file->addAction(tr("Connect a client…"), this, &MainWindow::connectClient)->setObjectName(u"connectClient"_s);
     file->addSeparator();
     file->addAction(tr("Close window"), QKeySequence::Close, this, &QWidget::close);
     file->addAction(tr("Quit"), QKeySequence::Quit, this, &MainWindow::quitRequested);
@@ -448,6 +452,25 @@ void MainWindow::importServers(int source)
     saveConfig(root);
 }
 
+void MainWindow::connectClient()
+{
+    ConnectDialog::Setup setup{{m_config.path(), m_config.isEmbedded()},
+                               QCoreApplication::applicationDirPath() + u"/tetherctl"_s, {}};
+    for (const RegisteredTool &tool : m_manager.registry().tools()) {
+        const ServerConfig *server = m_config.document().server(tool.serverName);
+        if (!server || !server->hiddenTools.contains(tool.definition.name))
+            setup.toolNames.append(tool.publicName);
+    }
+    ConnectDialog dialog(setup, this);
+    dialog.exec();
+}
+
+void MainWindow::setToolOffered(const QString &tool, bool offered)
+{
+    const ConfigDocument &document = m_config.document();
+    saveConfig(setToolHidden(document.root, document.serversKey, selectedServer(), tool, !offered));
+}
+
 void MainWindow::callSelectedTool()
 {
     const QString server = selectedServer();
@@ -522,6 +545,8 @@ void MainWindow::updateDetails()
     const ServerConfig *config = name.isEmpty() ? nullptr : m_config.document().server(name);
     const std::optional<ServerStatus> status = name.isEmpty() ? std::nullopt : m_manager.status(name);
     m_tools->setTools(name.isEmpty() ? QList<RegisteredTool>() : m_manager.registry().serverTools(name));
+    m_tools->setHiddenTools(config ? config->hiddenTools : QStringList());
+    m_tools->setSwitchable(config && m_config.document().isValid());
     if (config)
         m_configView->showConfig(*config, m_config);
     else

@@ -73,6 +73,10 @@ private:
     void editSettings();
     void openConfigFile();
     void importServers(int source);
+    // File ▸ Connect a client…
+    void connectClient();
+    // A tool's check box in the Tools tab: saves it in (or out of) the server's "tools.disabled".
+    void setToolOffered(const QString &tool, bool offered);
     void callSelectedTool();
     void updateActions();
     void updateDetails();

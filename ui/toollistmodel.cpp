@@ -46,12 +46,12 @@ QString annotationSummary(const QJsonObject &annotations)
     return parts.join(u", "_s);
 }
 
-QVariant displayText(const RegisteredTool &tool, int column)
+QVariant displayText(const RegisteredTool &tool, int column, bool hidden)
 {
     const ToolDefinition &definition = tool.definition;
     switch (column) {
     case ToolListModel::Name: return definition.name;
-    case ToolListModel::PublicName: return tool.publicName;
+    case ToolListModel::PublicName: return hidden ? ToolListModel::tr("%1 (hidden)").arg(tool.publicName) : tool.publicName;
     case ToolListModel::Description: return definition.description.section(u'\n', 0, 0);
     case ToolListModel::Parameters: return parameterSummary(definition.inputSchema());
     case ToolListModel::Annotations: return annotationSummary(definition.annotations());
@@ -59,12 +59,16 @@ QVariant displayText(const RegisteredTool &tool, int column)
     }
 }
 
-QVariant toolTip(const RegisteredTool &tool, int column)
+QVariant toolTip(const RegisteredTool &tool, int column, bool hidden)
 {
     const ToolDefinition &definition = tool.definition;
     switch (column) {
     case ToolListModel::Name:
-        return tool.available ? QVariant() : ToolListModel::tr("Unavailable while the server reconnects");
+        if (!tool.available)
+            return ToolListModel::tr("Unavailable while the server reconnects");
+        return hidden ? ToolListModel::tr("Hidden: AI clients connected to Tether do not see it; it can still be called "
+                                          "here. Check it to offer it to them.")
+                      : QVariant();
     case ToolListModel::Description: return plainToolTip(definition.description);
     case ToolListModel::Parameters: return plainToolTip(jsonText(definition.inputSchema(), QJsonDocument::Indented));
     case ToolListModel::Annotations: {
@@ -86,6 +90,37 @@ void ToolListModel::setTools(const QList<RegisteredTool> &tools)
     beginResetModel();
     m_tools = tools;
     endResetModel();
+}
+
+void ToolListModel::setHiddenTools(const QStringList &hidden)
+{
+    if (hidden == m_hidden)
+        return;
+    m_hidden = hidden;
+    if (!m_tools.isEmpty())
+        emit dataChanged(index(0, Name), index(rowCount() - 1, ColumnCount - 1));
+}
+
+void ToolListModel::setSwitchable(bool switchable)
+{
+    if (switchable == m_switchable)
+        return;
+    m_switchable = switchable;
+    if (!m_tools.isEmpty())
+        emit dataChanged(index(0, Name), index(rowCount() - 1, Name));
+}
+
+bool ToolListModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || index.column() != Name
+        || role != Qt::CheckStateRole || !m_switchable)
+        return false;
+    const RegisteredTool &tool = m_tools.at(index.row());
+    const bool offered = value.value<Qt::CheckState>() == Qt::Checked;
+    if (offered == !isHidden(tool))
+        return false;
+    emit offeredToggled(tool.definition.name, offered);
+    return true;
 }
 
 int ToolListModel::rowOf(const QString &publicName, int hint) const
@@ -115,9 +150,12 @@ QVariant ToolListModel::data(const QModelIndex &index, int role) const
         return {};
     const RegisteredTool &tool = m_tools.at(index.row());
     switch (role) {
-    case Qt::DisplayRole: return displayText(tool, index.column());
-    case Qt::ToolTipRole: return toolTip(tool, index.column());
-    case Qt::ForegroundRole: return tool.available ? QVariant() : QPalette().brush(QPalette::Disabled, QPalette::Text);
+    case Qt::DisplayRole: return displayText(tool, index.column(), isHidden(tool));
+    case Qt::ToolTipRole: return toolTip(tool, index.column(), isHidden(tool));
+    case Qt::CheckStateRole:
+        return index.column() == Name ? QVariant(isHidden(tool) ? Qt::Unchecked : Qt::Checked) : QVariant();
+    case Qt::ForegroundRole:
+        return tool.available && !isHidden(tool) ? QVariant() : QPalette().brush(QPalette::Disabled, QPalette::Text);
     case PublicNameRole: return tool.publicName;
     default: return {};
     }
@@ -139,7 +177,9 @@ QVariant ToolListModel::headerData(int section, Qt::Orientation orientation, int
 
 Qt::ItemFlags ToolListModel::flags(const QModelIndex &index) const
 {
-    const Qt::ItemFlags flags = QAbstractTableModel::flags(index);
+    Qt::ItemFlags flags = QAbstractTableModel::flags(index);
+    if (index.isValid() && index.column() == Name && m_switchable)
+        flags |= Qt::ItemIsUserCheckable;
     return index.isValid() ? flags | Qt::ItemNeverHasChildren : flags;
 }
 

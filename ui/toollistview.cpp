@@ -16,6 +16,7 @@ ToolListView::ToolListView(QWidget *parent)
     for (const auto &[column, characters] : {std::pair{0, 14}, {1, 22}, {2, 48}, {3, 30}})
         setColumnWidth(column, fontMetrics().averageCharWidth() * characters);
     connect(selectionModel(), &QItemSelectionModel::currentChanged, this, &ToolListView::currentToolChanged);
+    connect(m_model, &ToolListModel::offeredToggled, this, &ToolListView::offeredToggled);
 }
 
 ToolListView::~ToolListView() = default;
@@ -34,6 +35,16 @@ void ToolListView::setTools(const QList<RegisteredTool> &tools)
         setCurrentIndex(m_model->index(row, 0));
     else
         emit currentToolChanged(); // gone with the old list
+}
+
+void ToolListView::setHiddenTools(const QStringList &hidden)
+{
+    m_model->setHiddenTools(hidden);
+}
+
+void ToolListView::setSwitchable(bool switchable)
+{
+    m_model->setSwitchable(switchable);
 }
 
 QString ToolListView::currentTool() const

@@ -23,9 +23,14 @@ public:
     void setTools(const QList<RegisteredTool> &tools);
     // The public name of the picked tool; empty when none is.
     QString currentTool() const;
+    // The tools the gateway does not offer (see ToolListModel), and whether their switches work.
+    void setHiddenTools(const QStringList &hidden);
+    void setSwitchable(bool switchable);
 
 signals:
     void currentToolChanged();
+    // The user checked (offered) or unchecked (hid) a tool, by the server's own name.
+    void offeredToggled(const QString &tool, bool offered);
 
 private:
     ToolListModel *m_model;

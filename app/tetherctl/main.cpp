@@ -1,6 +1,7 @@
 #include "catalogcommands.h"
 #include "configcommands.h"
 #include "configoptions.h"
+#include "connectcommand.h"
 #include "exitstatus.h"
 #include "importcommand.h"
 #include "output.h"
@@ -59,6 +60,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption httpOption(u"http"_s);
     const QCommandLineOption portOption(u"port"_s);
     const QCommandLineOption noBridgeOption(u"no-bridge"_s);
+    const QCommandLineOption moveOption(u"move"_s);
+    const QCommandLineOption undoOption(u"undo"_s);
+    const QCommandLineOption dryRunOption(u"dry-run"_s);
     // Policy flags of watch: each maps to a field that resolveReconnectPolicy/resolveHeartbeatPolicy judge.
     const std::array<std::pair<QCommandLineOption, QString>, 4> reconnectFlags{{
         {QCommandLineOption(u"initial-delay-ms"_s), u"initialDelayMs"_s},
@@ -156,6 +160,24 @@ int main(int argc, char *argv[])
     const bool adHocServer = parser.isSet(stdioOption) || parser.isSet(urlOption);
     if (parser.isSet(stdioOption) && parser.isSet(urlOption))
         return usageError(u"give one server: --stdio or --url, not both"_s);
+    if (command == u"connect") {
+        if (adHocServer || positional.isEmpty() || positional.size() > 2 || parser.isSet(headerOption))
+            return usageError(u"use: tetherctl connect claude|cursor|vscode|claude-code [FILE] [--transport stdio|http] "
+                              "[--move] [--undo] [--dry-run] [--config TETHER_CONFIG]"_s);
+        Ctl::ConnectOptions options;
+        options.client = positional.first();
+        options.file = positional.value(1);
+        options.transport = parser.value(transportOption);
+        options.move = parser.isSet(moveOption);
+        options.undo = parser.isSet(undoOption);
+        options.dryRun = parser.isSet(dryRunOption);
+        options.config.source = locateConfig(parser.value(configOption));
+        options.config.timeout = timeout;
+        options.config.verbose = parser.isSet(verboseOption);
+        return Ctl::connectClient(options);
+    }
+    if (parser.isSet(moveOption) || parser.isSet(undoOption) || parser.isSet(dryRunOption))
+        return usageError(u"--move, --undo and --dry-run apply to 'connect'"_s);
     if (!parser.isSet(urlOption) && (parser.isSet(transportOption) || parser.isSet(headerOption)))
         return usageError(u"--transport and --header apply to a server given with --url"_s);
 

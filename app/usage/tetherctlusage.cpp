@@ -63,6 +63,17 @@ const ProgramUsage &tetherctlUsage()
                  "workspace's .vscode/mcp.json or its settings.json) to the config file, saying what was added and "
                  "what was skipped and why. Waits up to 10 s for another writer of the config (its lock "
                  "FILE.lock)."_s},
+                {u"connect claude|cursor|vscode|claude-code [FILE]"_s,
+                 u"Connect an AI client to Tether: add a \"tether\" entry to its config file (default: "
+                 "~/.config/Claude/claude_desktop_config.json, ~/.cursor/mcp.json, ~/.config/Code/User/mcp.json, "
+                 "~/.claude.json), so that it reaches every server of the config through Tether. Claude Desktop "
+                 "gets the command tetherctl serve (its absolute path, with --config FILE unless the config is the "
+                 "usual one); the others the gateway's URL http://127.0.0.1:27413/mcp and an Authorization header with the token of "
+                 "gateway-token next to the config (made on first use). Only the entry is added or replaced: every "
+                 "other byte of the file stays (comments and trailing commas of VS Code files included), a copy of "
+                 "the file is kept first in $XDG_STATE_HOME/tether/connect, and the file is replaced at once, its mode "
+                 "kept. Prints the lines added and removed, the tool names too long for the client, and that the "
+                 "client must be restarted. A file that is not valid JSON is left untouched."_s},
             }},
             {u"Commands, on one server given on the command line (--stdio or --url)"_s, {
                 {u"tools --stdio \"CMD ARGS...\""_s, u"List the server's tools (name and description)."_s},
@@ -94,12 +105,23 @@ const ProgramUsage &tetherctlUsage()
                 {{u"url"_s}, u"URL"_s,
                  u"Connect to a remote server at this http:// or https:// URL: Streamable HTTP, or the older "
                  "HTTP+SSE transport when the server answers the Streamable HTTP initialize with 404 or 405."_s},
-                {{u"transport"_s}, u"http|sse"_s,
-                 u"With --url: speak only Streamable HTTP (http) or only HTTP+SSE (sse)."_s},
+                {{u"transport"_s}, u"stdio|http|sse"_s,
+                 u"With --url: speak only Streamable HTTP (http) or only HTTP+SSE (sse). With connect: how the client "
+                 "reaches Tether, by starting tetherctl serve (stdio, which needs no running Tether) or at the "
+                 "gateway's URL (http)."_s},
                 {{u"header"_s}, u"'NAME: VALUE'"_s,
                  u"With --url: send this header with every request, for example 'Authorization: Bearer "
                  "${env:TOKEN}' (repeatable). ${env:NAME} in the URL or a value is replaced by the environment "
                  "variable NAME; header values are never printed, not even with --verbose."_s},
+            }},
+            {u"Connect"_s, {
+                {{u"move"_s}, {}, u"Also take out of the client's file the servers Tether runs itself (the same name, "
+                                  "command, arguments, environment, url and headers), such as those imported from "
+                                  "it, so that they do not run twice."_s},
+                {{u"undo"_s}, {}, u"Take the last connect of the file back: restore the copy kept before it, or, when "
+                                  "the file changed since, remove only the \"tether\" entry and put the moved servers "
+                                  "back, saying so."_s},
+                {{u"dry-run"_s}, {}, u"Print what connect would change, and write nothing."_s},
             }},
             {u"Options"_s, {
                 {{u"json"_s}, {},
@@ -155,6 +177,7 @@ const ProgramUsage &tetherctlUsage()
         },
         .environment = {
             {u"XDG_CONFIG_HOME"_s, u"The folder of the config file (default ~/.config)."_s},
+            {u"XDG_STATE_HOME"_s, u"Where connect keeps its copies (default ~/.local/state)."_s},
             {u"NAME, as ${env:NAME}"_s,
              u"${env:NAME} in the config file, in --url and in --header values is replaced by the environment "
              "variable NAME; a server that names an unset variable is not started and says which."_s},
@@ -172,6 +195,12 @@ const ProgramUsage &tetherctlUsage()
              "in a 0700 folder, removed when it exits; serve reads it to relay to that Tether."_s},
             {u"~/.config/Claude/claude_desktop_config.json, ~/.cursor/mcp.json"_s,
              u"What import claude and import cursor read when no FILE is given."_s},
+            {u"$XDG_STATE_HOME/tether/connect"_s,
+             u"What connect kept of each client file it changed: a copy from before, and what it wrote (for "
+             "--undo)."_s},
+            {u"$XDG_CONFIG_HOME/tether/gateway-token"_s,
+             u"The token an AI client sends to the gateway's URL (mode 0600); connect writes it into the client's "
+             "file."_s},
         },
         .examples = {
             {u"tetherctl status --config ~/.config/Claude/claude_desktop_config.json"_s,
@@ -198,6 +227,9 @@ const ProgramUsage &tetherctlUsage()
              u"What an AI client runs to reach the tools of every server of that config."_s},
             {u"tetherctl serve --http --port 27414"_s,
              u"The same tools over HTTP at http://127.0.0.1:27414/mcp, for every AI client at once."_s},
+            {u"tetherctl connect cursor --move --dry-run"_s,
+             u"What connecting Cursor would change in ~/.cursor/mcp.json, taking out the servers Tether runs."_s},
+            {u"tetherctl connect claude --undo"_s, u"Take the last connect of Claude Desktop's file back."_s},
             {u"tetherctl watch --json --max-attempts 3\n--stdio \"tether-demo-server --crash-after-ms 5000\""_s,
              u"Supervise a server that crashes every 5 s, printing each state change as JSON."_s},
         },

@@ -151,8 +151,8 @@ private slots:
             };
             row("a command", u"tetherctl ca"_s, {u"call"_s});
             row("every command", u"tetherctl "_s,
-                {u"call"_s, u"check"_s, u"import"_s, u"prompt"_s, u"prompts"_s, u"read"_s, u"resources"_s, u"serve"_s,
-                 u"servers"_s, u"status"_s, u"tools"_s, u"watch"_s});
+                {u"call"_s, u"check"_s, u"connect"_s, u"import"_s, u"prompt"_s, u"prompts"_s, u"read"_s, u"resources"_s,
+                 u"serve"_s, u"servers"_s, u"status"_s, u"tools"_s, u"watch"_s});
             row("a server of tools", u"tetherctl tools "_s, demoServers);
             row("a server of call, by its start", u"tetherctl call fl"_s, {u"flaky"_s});
             row("a server of read", u"tetherctl read "_s, demoServers);
@@ -165,7 +165,8 @@ private slots:
             row("an option", u"tetherctl status --tim"_s, {u"--timeout-ms"_s});
             row("options by their start", u"tetherctl --ver"_s, {u"--verbose"_s, u"--version"_s});
             row("the values of --transport", u"tetherctl tools --url http://127.0.0.1:9/mcp --transport "_s,
-                {u"http"_s, u"sse"_s});
+                {u"http"_s, u"sse"_s, u"stdio"_s});
+            row("what connect writes to", u"tetherctl connect "_s, {u"claude"_s, u"claude-code"_s, u"cursor"_s, u"vscode"_s});
             row("what import reads", u"tetherctl import "_s, {u"claude"_s, u"cursor"_s, u"vscode"_s});
         }
     }

@@ -83,6 +83,45 @@ private slots:
         QCOMPARE(text(model, 1, ToolListModel::Name, Qt::ToolTipRole), u"Unavailable while the server reconnects"_s);
     }
 
+    void switchesAskToHideOrOfferAndHiddenToolsStayListed()
+    {
+        ToolListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTools(registered({u"read"_s, u"write"_s}));
+        const QModelIndex read = model.index(0, ToolListModel::Name);
+        QSignalSpy toggled(&model, &ToolListModel::offeredToggled);
+        // Without a config to save into (a broken one, say), the check boxes cannot be changed.
+        QVERIFY(!(model.flags(read) & Qt::ItemIsUserCheckable));
+        QVERIFY(!model.setData(read, Qt::Unchecked, Qt::CheckStateRole));
+
+        model.setSwitchable(true);
+        QVERIFY(model.flags(read) & Qt::ItemIsUserCheckable);
+        QVERIFY(!(model.flags(read.siblingAtColumn(ToolListModel::PublicName)) & Qt::ItemIsUserCheckable));
+        QCOMPARE(read.data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked);
+        QVERIFY(model.setData(read, Qt::Unchecked, Qt::CheckStateRole));
+        QCOMPARE(toggled.size(), 1);
+        QCOMPARE(toggled.at(0), (QVariantList{u"read"_s, false}));
+        // The row changes when the saved config comes back, not before.
+        QCOMPARE(read.data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked);
+
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setHiddenTools({u"read"_s});
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(read.data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Unchecked);
+        QCOMPARE(text(model, 0, ToolListModel::PublicName), u"fs__read (hidden)"_s);
+        QCOMPARE(text(model, 0, ToolListModel::Name, ToolListModel::PublicNameRole), u"fs__read"_s);
+        QVERIFY(text(model, 0, ToolListModel::Name, Qt::ToolTipRole).startsWith(u"Hidden: AI clients"_s));
+        QCOMPARE(read.data(Qt::ForegroundRole).value<QBrush>(), QPalette().brush(QPalette::Disabled, QPalette::Text));
+        QCOMPARE(model.index(1, ToolListModel::Name).data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked);
+        QVERIFY(!model.index(1, ToolListModel::Name).data(Qt::ForegroundRole).isValid());
+
+        QVERIFY(model.setData(read, Qt::Checked, Qt::CheckStateRole));
+        QCOMPARE(toggled.size(), 2);
+        QCOMPARE(toggled.at(1), (QVariantList{u"read"_s, true}));
+        model.setHiddenTools({u"read"_s});
+        QCOMPARE(changed.size(), 1); // the same list again changes nothing
+    }
+
     void theSameListAgainChangesNothing()
     {
         ToolListView view;
