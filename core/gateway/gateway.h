@@ -39,6 +39,8 @@ public:
     explicit Gateway(ServerManager &manager, const GatewayConfig &config = {}, QObject *parent = nullptr);
     ~Gateway() override;
 
+    const ServerManager &manager() const { return m_manager; }
+
     void setConfig(const GatewayConfig &config);
     const GatewayConfig &config() const { return m_config; }
 

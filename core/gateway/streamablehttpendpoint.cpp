@@ -7,6 +7,7 @@
 #include "gatewaytoken.h"
 #include "httpadmission.h"
 #include "httphostchannel.h"
+#include "metrics.h"
 
 #include "httpserver/httpresponse.h"
 #include "httpserver/httpserver.h"
@@ -65,11 +66,6 @@ HttpReply sessionNotFound(const QByteArray &sessionId)
                              "it was idle too long); initialize a new session"_s.arg(QString::fromLatin1(sessionId)));
 }
 
-void sendReply(HttpResponse &response, const HttpReply &reply)
-{
-    response.send(reply.status, reply.headers, reply.body);
-}
-
 } // namespace
 
 StreamableHttpEndpoint::StreamableHttpEndpoint(Gateway &gateway, Options options, QObject *parent)
@@ -80,7 +76,8 @@ StreamableHttpEndpoint::StreamableHttpEndpoint(Gateway &gateway, Options options
 {
     m_server->setAdmission([this](const HttpRequest &head) { return admit(head); });
     m_server->setHandler([this](const HttpRequest &request, HttpResponse &response) { handle(request, response); });
-    m_server->setErrorReply([](int status, const QString &reason) {
+    m_server->setErrorReply([this](int status, const QString &reason) {
+        ++m_refusals[status];
         const QString advice = status == 413 ? u" Send less, or raise gateway.http.maxBodyBytes."_s : QString();
         return jsonRpcErrorReply(status, -32000, reason + advice);
     });
@@ -105,6 +102,11 @@ std::unique_ptr<StreamableHttpEndpoint> StreamableHttpEndpoint::serve(Gateway &g
     options.token = *token;
     options.instanceId = QString::fromLatin1(newRandomId());
     auto endpoint = std::make_unique<StreamableHttpEndpoint>(gateway, options);
+    endpoint->setMetricsSource([&gateway, served = endpoint.get()] {
+        MetricsSnapshot snapshot = metricsSnapshot(gateway.manager(), gateway);
+        snapshot.httpRefusals = served->refusals();
+        return renderMetrics(snapshot);
+    });
     if (!endpoint->listen()) {
         *error = endpoint->errorString();
         // The port is the lock: the Tether that holds it has most likely left its record.
@@ -207,12 +209,27 @@ std::optional<HttpReply> StreamableHttpEndpoint::admit(const HttpRequest &head)
     rules.port = port();
     rules.allowedOrigins = m_options.http.allowedOrigins;
     rules.allowedHosts = m_options.http.allowedHosts;
-    if (std::optional<HttpReply> refusal = refuseEndpointHead(head, rules))
-        return refusal;
+    std::optional<HttpReply> refusal = refuseEndpointHead(head, rules);
     const QByteArray sessionId = head.header("Mcp-Session-Id");
-    if (head.path == McpPath && !sessionId.isEmpty() && !m_channels.contains(sessionId))
-        return sessionNotFound(sessionId);
-    return std::nullopt;
+    if (!refusal && head.path == McpPath && !sessionId.isEmpty() && !m_channels.contains(sessionId))
+        refusal = sessionNotFound(sessionId);
+    if (refusal)
+        ++m_refusals[refusal->status];
+    return refusal;
+}
+
+void StreamableHttpEndpoint::refuse(HttpResponse &response, const HttpReply &reply)
+{
+    ++m_refusals[reply.status];
+    response.send(reply.status, reply.headers, reply.body);
+}
+
+QList<std::pair<int, quint64>> StreamableHttpEndpoint::refusals() const
+{
+    QList<std::pair<int, quint64>> counts;
+    for (auto it = m_refusals.cbegin(); it != m_refusals.cend(); ++it)
+        counts.append({it.key(), it.value()});
+    return counts;
 }
 
 void StreamableHttpEndpoint::handle(const HttpRequest &request, HttpResponse &response)
@@ -227,10 +244,10 @@ void StreamableHttpEndpoint::handle(const HttpRequest &request, HttpResponse &re
     }
     if (request.path == MetricsPath) {
         if (!m_metrics) {
-            sendReply(response, jsonRpcErrorReply(404, -32000, u"Not found: this Tether serves no metrics"_s));
+            refuse(response, jsonRpcErrorReply(404, -32000, u"Not found: this Tether serves no metrics"_s));
             return;
         }
-        response.send(200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}, m_metrics());
+        response.send(200, {{"Content-Type", MetricsContentType}}, m_metrics());
         return;
     }
     if (request.method == "POST") {
@@ -239,7 +256,7 @@ void StreamableHttpEndpoint::handle(const HttpRequest &request, HttpResponse &re
     }
     HttpHostChannel *channel = m_channels.value(request.header("Mcp-Session-Id"));
     if (!channel) {
-        sendReply(response, sessionNotFound(request.header("Mcp-Session-Id")));
+        refuse(response, sessionNotFound(request.header("Mcp-Session-Id")));
         return;
     }
     channel->touch();
@@ -257,13 +274,13 @@ void StreamableHttpEndpoint::handlePost(const HttpRequest &request, HttpResponse
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(request.body, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        sendReply(response, jsonRpcErrorReply(400, JsonRpc::ParseError,
+        refuse(response, jsonRpcErrorReply(400, JsonRpc::ParseError,
                                               u"Parse error: the body is not JSON (%1 at offset %2)"_s.arg(
                                                   parseError.errorString()).arg(parseError.offset)));
         return;
     }
     if (!document.isObject()) {
-        sendReply(response, jsonRpcErrorReply(400, JsonRpc::InvalidRequest,
+        refuse(response, jsonRpcErrorReply(400, JsonRpc::InvalidRequest,
                                               u"Invalid request: send one JSON-RPC message as a JSON object per POST "
                                               "(Tether takes no batches)"_s));
         return;
@@ -271,7 +288,7 @@ void StreamableHttpEndpoint::handlePost(const HttpRequest &request, HttpResponse
     const QJsonObject object = document.object();
     const JsonRpc::Message message = JsonRpc::classify(object);
     if (message.kind == JsonRpc::MessageKind::Invalid) {
-        sendReply(response, jsonRpcErrorReply(400, JsonRpc::InvalidRequest, u"Invalid request: "_s + message.invalidReason));
+        refuse(response, jsonRpcErrorReply(400, JsonRpc::InvalidRequest, u"Invalid request: "_s + message.invalidReason));
         return;
     }
     const bool eventStream = acceptsEventStream(request.header("Accept"));
@@ -279,7 +296,7 @@ void StreamableHttpEndpoint::handlePost(const HttpRequest &request, HttpResponse
     const bool initialize = message.kind == JsonRpc::MessageKind::Request && message.method == u"initialize";
     if (sessionId.isEmpty()) {
         if (!initialize) {
-            sendReply(response, jsonRpcErrorReply(400, -32000,
+            refuse(response, jsonRpcErrorReply(400, -32000,
                                                   u"Bad request: no Mcp-Session-Id header; send initialize first, then "
                                                   "the session id its response gave with every request"_s));
             return;
@@ -290,7 +307,7 @@ void StreamableHttpEndpoint::handlePost(const HttpRequest &request, HttpResponse
     // Admitted with a live session, which may have ended while the body came.
     HttpHostChannel *channel = m_channels.value(sessionId);
     if (!channel) {
-        sendReply(response, sessionNotFound(sessionId));
+        refuse(response, sessionNotFound(sessionId));
         return;
     }
     channel->touch();
@@ -324,7 +341,7 @@ void StreamableHttpEndpoint::openSession(const QJsonObject &initialize, HttpResp
         if (HttpHostChannel *idle = longestIdle()) {
             endSession(idle, u"the most idle of %1 sessions, ended for a new one"_s.arg(sessionCount()));
         } else {
-            sendReply(response, jsonRpcErrorReply(503, -32000,
+            refuse(response, jsonRpcErrorReply(503, -32000,
                                                   u"Service unavailable: %1 hosts are connected, as many as Tether "
                                                   "serves at once; close a session (DELETE) or try again later"_s.arg(
                                                       sessionCount())));

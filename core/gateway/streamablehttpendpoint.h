@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QMap>
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -70,14 +71,18 @@ public:
     QString errorString() const { return m_error; }
     int sessionCount() const { return int(m_channels.size()); }
 
-    // What GET /metrics answers (Prometheus text); without one it answers 404.
+    // What GET /metrics answers (Prometheus text); without one it answers 404. serve() sets the
+    // metrics of the gateway's servers and sessions and of this endpoint's refusals.
     void setMetricsSource(std::function<QByteArray()> source);
+    // The requests refused so far (every 4xx and 5xx answer), by status.
+    QList<std::pair<int, quint64>> refusals() const;
 
 signals:
     void sessionsChanged();
 
 private:
     std::optional<HttpReply> admit(const HttpRequest &head);
+    void refuse(HttpResponse &response, const HttpReply &reply);
     void handle(const HttpRequest &request, HttpResponse &response);
     void handlePost(const HttpRequest &request, HttpResponse &response);
     void openSession(const QJsonObject &initialize, HttpResponse &response);
@@ -92,6 +97,7 @@ private:
     QHash<QByteArray, HttpHostChannel *> m_channels; // by session id; owned
     QHash<HttpHostChannel *, GatewaySession *> m_sessions;
     std::function<QByteArray()> m_metrics;
+    QMap<int, quint64> m_refusals; // by status
     QTimer m_expiryTimer;
     QString m_error;
     QString m_recordedInstance; // the instance record written by serve(), while it stands

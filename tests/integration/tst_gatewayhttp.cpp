@@ -7,6 +7,7 @@
 #include "support/rawhttpclient.h"
 #include "support/sdkhost.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -404,8 +405,9 @@ private slots:
                                       << InitializeBody << 403 << u"is not this gateway's"_s;
         QTest::newRow("other path") << QByteArray("GET") << QByteArray("/sse") << HttpHeaders{} << QByteArray() << 404
                                     << u"nothing is served at /sse"_s;
-        QTest::newRow("no metrics yet") << QByteArray("GET") << QByteArray("/metrics") << HttpHeaders{} << QByteArray()
-                                        << 404 << u"serves no metrics"_s;
+        QTest::newRow("metrics without the token") << QByteArray("GET") << QByteArray("/metrics")
+                                                   << HttpHeaders{{"Authorization", ""}, {"Content-Type", ""}} << QByteArray()
+                                                   << 401 << u"no bearer token was sent"_s;
         QTest::newRow("OPTIONS") << QByteArray("OPTIONS") << QByteArray("/mcp") << HttpHeaders{} << QByteArray() << 405
                                  << u"takes GET, POST, DELETE"_s;
         QTest::newRow("PUT") << QByteArray("PUT") << QByteArray("/mcp") << HttpHeaders{} << QByteArray() << 405
@@ -463,6 +465,48 @@ private slots:
         QVERIFY2(text.contains(message, Qt::CaseInsensitive), qPrintable(text));
         if (status == 401)
             QCOMPARE(response->headers.value("WWW-Authenticate"), QByteArray(R"(Bearer realm="tether")"));
+    }
+
+    // What a Prometheus scrape gets: the gateway's servers, calls and refusals, in a text promtool takes.
+    void metricsOfTheServedGateway()
+    {
+        HttpGatewayProcess gateway(writeConfig(configText({{u"demo"_s, demoEntry()}})), m_dir.path());
+        QVERIFY2(!gateway.url.isEmpty(), gateway.stderrText().constData());
+        // A refusal ends its connection: each request on one of its own.
+        const auto get = [&](const QByteArray &method, const QByteArray &path, const HttpHeaders &changes,
+                             const QByteArray &body) {
+            RawHttpClient raw;
+            return raw.connectTo(gateway.port()) ? (raw.send(rawRequest(method, path, headersFor(gateway, changes), body)),
+                                                    raw.nextResponse())
+                                                 : std::nullopt;
+        };
+        const auto refused = get("POST", "/mcp", {{"Authorization", "Bearer wrong"}}, InitializeBody);
+        QVERIFY(refused);
+        QCOMPARE(refused->status, 401);
+
+        QByteArray text;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const auto metrics = get("GET", "/metrics", {{"Content-Type", ""}}, {});
+                if (!metrics || metrics->status != 200)
+                    return false;
+                text = metrics->body;
+                return text.contains("tether_server_up{server=\"demo\"} 1");
+            }(),
+            15000);
+        QVERIFY2(text.contains("tether_gateway_http_refusals_total{status=\"401\"} 1"), text.constData());
+        QVERIFY2(text.contains("tether_server_tools{server=\"demo\"} 8"), text.constData());
+
+        const QString promtool = QStringLiteral(TETHER_PROMTOOL);
+        if (!QFileInfo(promtool).isExecutable())
+            QSKIP(qPrintable(u"promtool is not at %1: scripts/test.sh extracts it there"_s.arg(promtool)));
+        QProcess check;
+        check.start(promtool, {u"check"_s, u"metrics"_s});
+        QVERIFY(check.waitForStarted());
+        check.write(text);
+        check.closeWriteChannel();
+        QVERIFY(check.waitForFinished(30000));
+        QVERIFY2(check.exitCode() == 0, check.readAllStandardError().constData());
     }
 
     void healthAnswersTheInstance()
