@@ -982,7 +982,10 @@ private slots:
             const QString name = u"window%1"_s.arg(edit);
             expected.append(name);
             QString error;
-            QTRY_VERIFY2_WITH_TIMEOUT(store.save(withServer(store.document().root, name), &error), qPrintable(error), 30000);
+            // QTRY evaluates its condition once more after it holds: save once, not twice.
+            bool saved = false;
+            QTRY_VERIFY2_WITH_TIMEOUT(saved || (saved = store.save(withServer(store.document().root, name), &error)),
+                                      qPrintable(error), 30000);
         }
         QTRY_VERIFY_WITH_TIMEOUT(std::all_of(imports.cbegin(), imports.cend(),
                                              [](const auto &process) { return process->state() == QProcess::NotRunning; }),
