@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QSettings>
 #include <QStringList>
 
@@ -15,6 +16,7 @@ class QTableView;
 
 namespace Tether {
 
+class AllToolsDialog;
 class ConfigStore;
 class EventLogView;
 class ServerConfigView;
@@ -76,8 +78,13 @@ private:
     // File ▸ Connect a client…
     void connectClient();
     // A tool's check box in the Tools tab: saves it in (or out of) the server's "tools.disabled".
-    void setToolOffered(const QString &tool, bool offered);
+    void setToolOffered(const QString &server, const QString &tool, bool offered);
     void callSelectedTool();
+    // Opens the Call tool dialog for a tool by its public name.
+    void callTool(const QString &publicName);
+    // Server ▸ All tools…: every server's tools in one searchable list, kept current while open.
+    void showAllTools();
+    void updateAllTools();
     void updateActions();
     void updateDetails();
     void updateSummary();
@@ -109,7 +116,9 @@ private:
     QAction *m_settings = nullptr;
     QAction *m_openConfig = nullptr;
     QAction *m_callTool = nullptr;
+    QAction *m_allTools = nullptr;
     QMenu *m_importMenu = nullptr;
+    QPointer<AllToolsDialog> m_allToolsDialog;
 };
 
 } // namespace Tether
