@@ -12,11 +12,14 @@ class QMenu;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
+class QToolButton;
 
 namespace Tether {
 
 class ConfigStore;
 class EventLogView;
+class GatewayService;
+class GatewayView;
 class ServerConfigView;
 class ServerDetailsView;
 class ServerManager;
@@ -40,6 +43,10 @@ public:
     QTableView *table() const { return m_table; }
     void selectServer(const QString &name);
     QString selectedServer() const;
+    // The gateway the program serves: an indicator in the status bar, the Gateway window (File ▸
+    // Gateway…), and the calls through it in the selected server's Details.
+    void setGateway(GatewayService *gateway);
+    void showGateway();
     // Shown, unminimized and raised: from the tray, or for a second launch of Tether.
     void bringToFront();
     // Where the window remembers its geometry and splitter between runs.
@@ -80,6 +87,9 @@ private:
     void callSelectedTool();
     void updateActions();
     void updateDetails();
+    // The Details tab alone: the server's status, and the calls made to it through the gateway.
+    void updateDetailsText();
+    void updateGatewayIndicator();
     void updateSummary();
     void updateReconnectAll();
     void updateLog();
@@ -110,6 +120,10 @@ private:
     QAction *m_openConfig = nullptr;
     QAction *m_callTool = nullptr;
     QMenu *m_importMenu = nullptr;
+    QAction *m_showGateway = nullptr;
+    GatewayService *m_gateway = nullptr;
+    QToolButton *m_gatewayIndicator = nullptr;
+    GatewayView *m_gatewayView = nullptr;
 };
 
 } // namespace Tether
