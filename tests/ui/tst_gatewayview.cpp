@@ -249,7 +249,10 @@ private slots:
         const QString url = fixture.service.serving().url;
         SdkHost host(u"--http"_s, {url, QString::fromLatin1(oldToken)});
         QVERIFY2(host.waitForEvent(u"connected"_s), host.nodeStderr().constData());
-        QTRY_COMPARE(namedChild<QTableWidget>(*view, u"hosts"_s)->rowCount(), 1);
+        // A client's tetherctl serve relays to the window, with the token it read from the file.
+        SdkHost bridged(QStringLiteral(TETHERCTL), {u"serve"_s, u"--config"_s, fixture.path});
+        QVERIFY2(bridged.waitForEvent(u"connected"_s), bridged.nodeStderr().constData());
+        QTRY_COMPARE(namedChild<QTableWidget>(*view, u"hosts"_s)->rowCount(), 2);
 
         // Rotate, confirmed in its question.
         bool asked = false;
@@ -272,15 +275,23 @@ private slots:
         auto *rotated = namedChild<QLabel>(*view, u"rotated"_s);
         QVERIFY(rotated->isVisible());
         QVERIFY(rotated->text().contains(u"tetherctl connect"_s));
-        // The host connected with the old token is let go, and the old token is refused.
-        QTRY_COMPARE(namedChild<QTableWidget>(*view, u"hosts"_s)->rowCount(), 0);
+        // The hosts connected with the old token are let go (the log says so), and the old token is refused.
         RawHttpClient raw;
         QVERIFY(raw.connectTo(QUrl(url).port()));
         QCOMPARE(statusOf(raw, oldToken), 401);
+        // tetherctl serve reads the new token and relays again, in a new session: its client is
+        // told to list the tools again, and its calls reach the window's servers.
+        QVERIFY(bridged.waitForEvent(u"list_changed"_s, {}, 15000));
+        bridged.send(call(u"echo"_s, u"demo__echo"_s, {{u"message"_s, u"after the rotation"_s}}));
+        const auto echoed = bridged.waitForAnswer(u"echo"_s);
+        QVERIFY(echoed);
+        QCOMPARE(resultText(*echoed), u"after the rotation"_s);
+        QTRY_COMPARE(namedChild<QTableWidget>(*view, u"hosts"_s)->rowCount(), 1);
+        QVERIFY(gatewayCallsTo(fixture.service.serving().status, u"demo"_s) == 1u);
         // The new token works: a host connects with it.
         SdkHost again(u"--http"_s, {url, QString::fromLatin1(newToken)});
         QVERIFY2(again.waitForEvent(u"connected"_s), again.nodeStderr().constData());
-        QTRY_COMPARE(namedChild<QTableWidget>(*view, u"hosts"_s)->rowCount(), 1);
+        QTRY_COMPARE(namedChild<QTableWidget>(*view, u"hosts"_s)->rowCount(), 2);
     }
 
     void notServedSaysWhyAndServesOnceThePortIsFree()
