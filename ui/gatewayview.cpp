@@ -223,8 +223,9 @@ void GatewayView::confirmRotation()
 {
     QMessageBox confirm(QMessageBox::Question, tr("Rotate the gateway token"),
                         tr("Replace the gateway token with a new one? The current token is refused from then on: "
-                           "the hosts connected now are disconnected, and every client set up with it (tetherctl "
-                           "connect, File ▸ Connect a client…) must be connected again."),
+                           "the hosts connected now are disconnected, and every client that reaches the gateway's "
+                           "URL with it (set up with tetherctl connect or File ▸ Connect a client…) must be "
+                           "connected again. Clients that start tetherctl serve pick up the new token themselves."),
                         QMessageBox::Cancel, this);
     confirm.setObjectName(u"confirmRotation"_s);
     const QAbstractButton *rotate = confirm.addButton(tr("Rotate"), QMessageBox::DestructiveRole);
@@ -242,8 +243,9 @@ void GatewayView::rotateToken()
         return;
     }
     showMessage(m_problem, {});
-    m_rotated->setText(tr("A new token is in use; the old one is refused. Clients set up with tetherctl connect or "
-                          "File ▸ Connect a client… still send the old one: connect them again."));
+    m_rotated->setText(tr("A new token is in use; the old one is refused. Clients that reach the gateway's URL "
+                          "(set up with tetherctl connect or File ▸ Connect a client…) still send the old one: "
+                          "connect them again. Clients that start tetherctl serve need nothing."));
     m_rotated->show();
     refresh();
 }
