@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -23,6 +24,7 @@ namespace Tether {
 
 namespace {
 
+// A read-only table whose first column takes the room the others, sized to their contents, leave.
 QTableWidget *newTable(const QStringList &headers, QWidget *parent)
 {
     auto *table = new QTableWidget(0, int(headers.size()), parent);
@@ -30,7 +32,8 @@ QTableWidget *newTable(const QStringList &headers, QWidget *parent)
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->verticalHeader()->hide();
-    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     table->setAlternatingRowColors(true);
     table->setWordWrap(false);
     return table;
@@ -64,7 +67,7 @@ GatewayView::GatewayView(GatewayService &service, QWidget *parent)
     , m_rotated(new QLabel(this))
     , m_problem(newMessageLabel(this))
     , m_hosts(newTable({tr("Client"), tr("Version"), tr("Transport"), tr("Connected since"), tr("Calls in flight")}, this))
-    , m_calls(newTable({tr("Server"), tr("Tool calls through the gateway")}, this))
+    , m_calls(newTable({tr("Server"), tr("Tool calls")}, this))
 {
     setWindowTitle(tr("Gateway"));
     resize(760, 520);
@@ -164,6 +167,14 @@ GatewayView::GatewayView(GatewayService &service, QWidget *parent)
     layout->addWidget(buttons);
 
     connect(&m_service, &GatewayService::changed, this, &GatewayView::refresh);
+    // "Connected since … (5 min ago)" ages while nothing changes.
+    auto *ageing = new QTimer(this);
+    ageing->setInterval(std::chrono::seconds(10));
+    connect(ageing, &QTimer::timeout, this, [this] {
+        if (isVisible())
+            refresh();
+    });
+    ageing->start();
     refresh();
 }
 
