@@ -23,6 +23,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -180,6 +181,12 @@ private slots:
         QVERIFY2(hint.contains(u"\"gateway\": {\"http\": {\"enabled\": true}} in "_s + fixture.path), qPrintable(hint));
         QCOMPARE(mnemonicProblems(view), QStringList());
         QVERIFY(!QFile::exists(fixture.tokenFile())); // nothing served, no token made
+        // Snapshots are published once per burst of changes.
+        QSignalSpy published(&fixture.service, &GatewayService::changed);
+        for (int i = 0; i < 3; ++i)
+            fixture.service.applyConfig(fixture.store.document().gateway, fixture.path);
+        QVERIFY(published.wait());
+        QCOMPARE(published.count(), 1);
     }
 
     void aHostIsListedAndItsCallsCountedAndLogged()
