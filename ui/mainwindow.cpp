@@ -4,6 +4,8 @@
 #include "catalogtabs.h"
 #include "connectdialog.h"
 #include "eventlogview.h"
+#include "gatewaytext.h"
+#include "gatewayview.h"
 #include "healthstripdelegate.h"
 #include "importdialog.h"
 #include "messagelabel.h"
@@ -20,6 +22,7 @@
 #include "config/configedit.h"
 #include "config/configimport.h"
 #include "config/configstore.h"
+#include "gateway/gatewayservice.h"
 #include "manager/servermanager.h"
 
 #include <QAction>
@@ -39,6 +42,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -327,6 +331,10 @@ void MainWindow::createMenus()
     for (const auto &source : sources)
         m_importMenu->addAction(source.second, this, [this, format = source.first] { importServers(int(format)); });
     file->addAction(tr("Connect a client…"), this, &MainWindow::connectClient)->setObjectName(u"connectClient"_s);
+    // Shown once the program gives the window a gateway to show.
+    m_showGateway = file->addAction(tr("Gateway…"), this, &MainWindow::showGateway);
+    m_showGateway->setObjectName(u"showGateway"_s);
+    m_showGateway->setVisible(false);
     file->addSeparator();
     file->addAction(tr("Close window"), QKeySequence::Close, this, &QWidget::close);
     file->addAction(tr("Quit"), QKeySequence::Quit, this, &MainWindow::quitRequested);
@@ -598,10 +606,72 @@ void MainWindow::updateDetails()
         m_configView->showConfig(*config, m_config);
     else
         m_configView->clear();
-    if (status)
-        m_details->showStatus(*status);
-    else
+    updateDetailsText();
+}
+
+void MainWindow::updateDetailsText()
+{
+    const QString name = selectedServer();
+    const std::optional<ServerStatus> status = name.isEmpty() ? std::nullopt : m_manager.status(name);
+    if (!status) {
         m_details->clear();
+        return;
+    }
+    m_details->showStatus(*status);
+    if (!m_gateway)
+        return;
+    const GatewayServing serving = m_gateway->serving();
+    if (serving.state != GatewayServing::State::Off)
+        m_details->appendPlainText(tr("Tool calls through the gateway: %1")
+                                       .arg(gatewayCallsTo(serving.status, name).value_or(0)));
+}
+
+void MainWindow::setGateway(GatewayService *gateway)
+{
+    m_gateway = gateway;
+    m_gatewayIndicator = new QToolButton(this);
+    m_gatewayIndicator->setObjectName(u"gatewayIndicator"_s);
+    m_gatewayIndicator->setAutoRaise(true);
+    statusBar()->addPermanentWidget(m_gatewayIndicator);
+    connect(m_gatewayIndicator, &QToolButton::clicked, this, &MainWindow::showGateway);
+    m_showGateway->setVisible(true);
+    connect(m_gateway, &GatewayService::changed, this, [this] {
+        updateGatewayIndicator();
+        updateDetailsText();
+    });
+    updateGatewayIndicator();
+}
+
+void MainWindow::showGateway()
+{
+    if (!m_gateway)
+        return;
+    if (!m_gatewayView) {
+        m_gatewayView = new GatewayView(*m_gateway, this);
+        connect(m_gatewayView, &GatewayView::openConfigRequested, this, &MainWindow::openConfigFile);
+    }
+    m_gatewayView->show();
+    m_gatewayView->raise();
+    m_gatewayView->activateWindow();
+}
+
+void MainWindow::updateGatewayIndicator()
+{
+    const GatewayServing serving = m_gateway->serving();
+    m_gatewayIndicator->setText(gatewayIndicatorText(serving));
+    switch (serving.state) {
+    case GatewayServing::State::Off:
+        m_gatewayIndicator->setToolTip(tr("Tether does not serve its servers' tools to AI clients over HTTP; "
+                                          "click for how to turn it on"));
+        break;
+    case GatewayServing::State::Serving:
+        m_gatewayIndicator->setToolTip(tr("AI clients reach these servers' tools at %1; click for the token, "
+                                          "the hosts connected and their calls").arg(serving.url));
+        break;
+    case GatewayServing::State::NotServed:
+        m_gatewayIndicator->setToolTip(plainToolTip(serving.error));
+        break;
+    }
 }
 
 void MainWindow::updateLog()

@@ -13,12 +13,15 @@ class QMenu;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
+class QToolButton;
 
 namespace Tether {
 
 class AllToolsDialog;
 class ConfigStore;
 class EventLogView;
+class GatewayService;
+class GatewayView;
 class ServerConfigView;
 class ServerDetailsView;
 class ServerManager;
@@ -42,6 +45,10 @@ public:
     QTableView *table() const { return m_table; }
     void selectServer(const QString &name);
     QString selectedServer() const;
+    // The gateway the program serves: an indicator in the status bar, the Gateway window (File ▸
+    // Gateway…), and the calls through it in the selected server's Details.
+    void setGateway(GatewayService *gateway);
+    void showGateway();
     // Shown, unminimized and raised: from the tray, or for a second launch of Tether.
     void bringToFront();
     // Where the window remembers its geometry and splitter between runs.
@@ -87,6 +94,9 @@ private:
     void updateAllTools();
     void updateActions();
     void updateDetails();
+    // The Details tab alone: the server's status, and the calls made to it through the gateway.
+    void updateDetailsText();
+    void updateGatewayIndicator();
     void updateSummary();
     void updateReconnectAll();
     void updateLog();
@@ -119,6 +129,10 @@ private:
     QAction *m_allTools = nullptr;
     QMenu *m_importMenu = nullptr;
     QPointer<AllToolsDialog> m_allToolsDialog;
+    QAction *m_showGateway = nullptr;
+    GatewayService *m_gateway = nullptr;
+    QToolButton *m_gatewayIndicator = nullptr;
+    GatewayView *m_gatewayView = nullptr;
 };
 
 } // namespace Tether
