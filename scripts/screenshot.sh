@@ -22,7 +22,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 views=(window failures all-tools resources combined-log)
 
 usage() {
-    sed -n '5,6p' "${BASH_SOURCE[0]}" | sed 's/^#  */usage: /'
+    sed -n '6,7p' "${BASH_SOURCE[0]}" | sed 's/^#  */usage: /'
     echo "views: ${views[*]}"
 }
 
@@ -121,8 +121,8 @@ has_window() { [ -n "$(window_id "$1")" ]; }
 # Waits until a window's picture stops changing (a repaint after the last keystroke or state),
 # at most three seconds: a countdown or an uptime may go on ticking.
 settle() {
-    local previous= current tries
-    for tries in $(seq 1 10); do
+    local previous='' current
+    for _ in $(seq 1 10); do
         sleep 0.3
         current=$(import -window "$1" rgb:- 2>/dev/null | md5sum)
         [ "$current" = "$previous" ] && return 0
@@ -134,6 +134,7 @@ keys() { xdotool key --delay 60 "$@"; }
 # the list a tab shows; Ctrl+Tab then moves from tab to tab.
 click_tab_pane() { xdotool mousemove --window "$main" $((${screen%x*} / 2)) $((${screen#*x} - 60)) click 1; }
 
+# shellcheck disable=SC2016 # Tether expands it, not the shell
 demo='${tether:bindir}/tether-demo-server'
 everything="$tether_root/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 config=$config_home/servers.json
@@ -214,7 +215,8 @@ if $dark; then
     theme=(QT_QPA_PLATFORMTHEME=qt6ct)
 fi
 await 10 "Xvfb to start" test -s "$config_home/display"
-export DISPLAY=:$(cat "$config_home/display")
+DISPLAY=:$(cat "$config_home/display")
+export DISPLAY
 # A runtime folder of its own (mktemp's are the user's alone), so that a Tether already running
 # is not asked instead; a config folder of its own, so that no remembered window size applies.
 env "${theme[@]}" XDG_CONFIG_HOME="$config_home" XDG_DATA_HOME="$config_home" XDG_RUNTIME_DIR="$config_home" \
@@ -251,7 +253,7 @@ case $view in
     resources)
         await 90 "everything to connect" connected everything
         click_tab_pane
-        keys ctrl+Tab Home Return # Tools to Resources; the first resource read
+        keys ctrl+Tab Down Home Return # Tools to Resources; its first resource picked and read
         ;;
     combined-log)
         await 60 "demo to connect, flaky to recover and broken to give up" \
