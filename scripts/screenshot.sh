@@ -229,6 +229,7 @@ xdotool windowfocus "$main"
 
 # The states are in the log as they happen.
 connected() { logged "server '$1': connected"; }
+not_retried() { logged "server '$1': .*not retried"; }
 shot=$main
 case $view in
     window)
@@ -237,7 +238,7 @@ case $view in
         ;;
     failures)
         await 60 "every server to connect or fail" eval "connected files && connected search \
-            && logged \"server 'github': \" && logged \"server 'remote-api': \" && logged \"server 'legacy': \" \
+            && not_retried github && not_retried remote-api && not_retried legacy \
             && logged \"server 'refuses': gave up\" && logged \"server 'flaky': .*retrying in\""
         keys Tab Down # the table's second row: github
         click_tab_pane
