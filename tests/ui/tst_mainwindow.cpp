@@ -72,6 +72,14 @@ QJsonObject demoEntry(const QJsonObject &extra = {})
     return entry;
 }
 
+// A demo server that refuses to start, and is Failed after one quick retry.
+QJsonObject failingEntry()
+{
+    return demoEntry({{u"args"_s, QJsonArray{u"--fail-at-startup"_s}},
+                      {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 50}, {u"maxDelayMs"_s, 50},
+                                                   {u"maxAttempts"_s, 1}, {u"jitter"_s, 0}}}});
+}
+
 // Answers the next modal message box with the button whose text is `button`.
 void answerNextMessageBox(const QString &button)
 {
@@ -439,9 +447,7 @@ private slots:
     // Retry failed reconnects the failing servers only; Reconnect all asks before it restarts healthy ones.
     void retryFailedLeavesHealthyServersAlone()
     {
-        const QJsonObject failing = demoEntry({{u"args"_s, QJsonArray{u"--fail-at-startup"_s}},
-                                               {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 50}, {u"maxDelayMs"_s, 50},
-                                                                            {u"maxAttempts"_s, 1}, {u"jitter"_s, 0}}}});
+        const QJsonObject failing = failingEntry();
         ConfigFixture fixture({{u"bad"_s, failing}, {u"good"_s, demoEntry()}});
         ServerManager &manager = fixture.manager;
         MainWindow window(manager, fixture.store);
@@ -558,9 +564,7 @@ private slots:
 
     void trayGroupsFailuresThatComeTogether()
     {
-        const QJsonObject failing = demoEntry({{u"args"_s, QJsonArray{u"--fail-at-startup"_s}},
-                                               {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 50}, {u"maxDelayMs"_s, 50},
-                                                                            {u"maxAttempts"_s, 1}, {u"jitter"_s, 0}}}});
+        const QJsonObject failing = failingEntry();
         ConfigFixture fixture({{u"a"_s, failing}, {u"b"_s, failing}, {u"c"_s, failing}, {u"healthy"_s, demoEntry()}});
         MainWindow window(fixture.manager, fixture.store);
         TrayIcon tray(fixture.manager, &window);
