@@ -5,6 +5,7 @@
 #include "eventlogview.h"
 #include "healthstripdelegate.h"
 #include "importdialog.h"
+#include "logactions.h"
 #include "messagelabel.h"
 #include "serveractions.h"
 #include "serverconfigview.h"
@@ -214,6 +215,8 @@ void MainWindow::connectViews()
         menu.addActions({m_start, m_stop, m_reconnect});
         menu.addSeparator();
         menu.addActions({m_edit, m_enable, m_settings, m_remove});
+        menu.addSeparator();
+        menu.addActions({m_logActions->copyCommand(), m_logActions->copyUrl(), m_logActions->exportServerLog()});
         menu.exec(m_table->viewport()->mapToGlobal(position));
     });
     connect(m_table, &QAbstractItemView::doubleClicked, this, [this] {
@@ -304,6 +307,7 @@ void MainWindow::createActions()
         {m_openConfig, u"openConfigFile"_s}, {m_callTool, u"callTool"_s}};
     for (const auto &[action, name] : names)
         action->setObjectName(name);
+    m_logActions = new LogActions(m_manager, this);
     createMenus();
 }
 
@@ -319,6 +323,8 @@ void MainWindow::createMenus()
         m_importMenu->addAction(source.second, this, [this, format = source.first] { importServers(int(format)); });
     file->addAction(tr("Connect a client…"), this, &MainWindow::connectClient)->setObjectName(u"connectClient"_s);
     file->addSeparator();
+    file->addActions({m_logActions->exportServerLog(), m_logActions->exportAllLogs(), m_logActions->openLogFolder()});
+    file->addSeparator();
     file->addAction(tr("Close window"), QKeySequence::Close, this, &QWidget::close);
     file->addAction(tr("Quit"), QKeySequence::Quit, this, &MainWindow::quitRequested);
 
@@ -328,6 +334,8 @@ void MainWindow::createMenus()
     server->addActions({m_add, m_edit, m_enable, m_remove});
     server->addSeparator();
     server->addActions({m_callTool, m_settings});
+
+    menuBar()->addMenu(tr("&View"))->addAction(m_logActions->showCombinedLog());
 }
 
 bool MainWindow::saveConfig(const QJsonObject &root)
@@ -505,6 +513,7 @@ void MainWindow::updateActions()
     m_stop->setEnabled(actions.stop);
     m_reconnect->setEnabled(actions.reconnect);
     updateReconnectAll();
+    m_logActions->setServer(name);
 
     // Edits need a config that loaded; the server must be one of its entries.
     const bool editable = m_config.document().isValid();

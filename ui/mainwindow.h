@@ -17,6 +17,7 @@ namespace Tether {
 
 class ConfigStore;
 class EventLogView;
+class LogActions;
 class ServerConfigView;
 class ServerDetailsView;
 class ServerManager;
@@ -110,6 +111,7 @@ private:
     QAction *m_openConfig = nullptr;
     QAction *m_callTool = nullptr;
     QMenu *m_importMenu = nullptr;
+    LogActions *m_logActions = nullptr;
 };
 
 } // namespace Tether
