@@ -125,7 +125,7 @@ private slots:
                                << uR"json({"kind":"state","level":"warning","server":"demo","state":"Retrying","text":"exited with code 3","time":"2026-12-01T12:00:00.005Z"})json"_s;
         QTest::newRow("stderr with controls")
             << serverEvent(K::Stderr, u"stderr"_s, u"\x1b[31mred\nforged"_s)
-            << u"2026-12-01T12:00:00.005Z  demo  info  stderr  \\x1b[31mred\\nforged"_s
+            << u"2026-12-01T12:00:00.005Z  demo  info  stderr  \\x1b[31mred\\x0aforged"_s
             << uR"json({"kind":"stderr","level":"info","server":"demo","text":"\u001b[31mred\nforged","time":"2026-12-01T12:00:00.005Z"})json"_s;
         QTest::newRow("log") << serverEvent(K::ServerLog, u"error"_s, u"disk full"_s, u"files"_s)
                              << u"2026-12-01T12:00:00.005Z  files  error  log  disk full"_s
