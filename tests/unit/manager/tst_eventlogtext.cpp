@@ -122,17 +122,17 @@ private slots:
         using K = ServerEvent::Kind;
         QTest::newRow("state") << stateChange(ServerState::Retrying, u"exited with code 3"_s)
                                << u"2026-12-01T12:00:00.005Z  demo  warning  state  Retrying: exited with code 3"_s
-                               << uR"json({"kind":"state","level":"warning","server":"demo","state":"Retrying","text":"exited with code 3","time":"2026-12-01T12:00:00.005Z"})json"_s;
+                               << u"{\"kind\":\"state\",\"level\":\"warning\",\"server\":\"demo\",\"state\":\"Retrying\",\"text\":\"exited with code 3\",\"time\":\"2026-12-01T12:00:00.005Z\"}"_s;
         QTest::newRow("stderr with controls")
             << serverEvent(K::Stderr, u"stderr"_s, u"\x1b[31mred\nforged"_s)
             << u"2026-12-01T12:00:00.005Z  demo  info  stderr  \\x1b[31mred\\x0aforged"_s
-            << uR"json({"kind":"stderr","level":"info","server":"demo","text":"\u001b[31mred\nforged","time":"2026-12-01T12:00:00.005Z"})json"_s;
+            << u"{\"kind\":\"stderr\",\"level\":\"info\",\"server\":\"demo\",\"text\":\"\\u001b[31mred\\nforged\",\"time\":\"2026-12-01T12:00:00.005Z\"}"_s;
         QTest::newRow("log") << serverEvent(K::ServerLog, u"error"_s, u"disk full"_s, u"files"_s)
                              << u"2026-12-01T12:00:00.005Z  files  error  log  disk full"_s
-                             << uR"json({"kind":"log","level":"error","server":"files","text":"disk full","time":"2026-12-01T12:00:00.005Z"})json"_s;
+                             << u"{\"kind\":\"log\",\"level\":\"error\",\"server\":\"files\",\"text\":\"disk full\",\"time\":\"2026-12-01T12:00:00.005Z\"}"_s;
         QTest::newRow("call") << serverEvent(K::ToolCall, u"info"_s, u"window called echo: ok (3 ms)"_s)
                               << u"2026-12-01T12:00:00.005Z  demo  info  call  window called echo: ok (3 ms)"_s
-                              << uR"json({"kind":"call","level":"info","server":"demo","text":"window called echo: ok (3 ms)","time":"2026-12-01T12:00:00.005Z"})json"_s;
+                              << u"{\"kind\":\"call\",\"level\":\"info\",\"server\":\"demo\",\"text\":\"window called echo: ok (3 ms)\",\"time\":\"2026-12-01T12:00:00.005Z\"}"_s;
     }
 
     void lines()
