@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -116,6 +117,9 @@ void CombinedLogView::showEvents()
         lines.remove(0, lines.size() - MaximumLines);
     m_text->setPlainText(lines.join(u'\n'));
     m_text->moveCursor(QTextCursor::End);
+    // All the way down, as appendPlainText() scrolls: with the last line only in view, the next
+    // line would count as the reader's having scrolled up.
+    m_text->verticalScrollBar()->setValue(m_text->verticalScrollBar()->maximum());
 }
 
 void CombinedLogView::appendEvent(const ServerEvent &event)
