@@ -193,7 +193,9 @@ private slots:
         QCOMPARE(servers, (QSet<QString>{u"alpha"_s, u"beta"_s, u"broken"_s}));
 
         // Where nothing can be written: said, and nothing else happens.
-        const QString nowhere = u"/proc/tether-export.log"_s;
+        // A folder that is a file: not even root can write there.
+        QVERIFY(writeFile(fixture.dir.filePath(u"not-a-folder"_s), {}));
+        const QString nowhere = fixture.dir.filePath(u"not-a-folder/export.log"_s);
         QString message;
         answerNextModal<QFileDialog>([&](QFileDialog *dialog) {
             readNextMessageBox(&message);
