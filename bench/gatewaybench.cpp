@@ -1,14 +1,16 @@
 // Tether's gateway as the host sees it: the official TypeScript SDK's client
 // (bench/sdk-gateway-client.mjs, run with the machine's node) calls tether-demo-server's `echo`
-// directly over stdio, through `tetherctl serve` (stdio) and through supergateway (a plain
+// directly over stdio, through `tetherctl serve` (stdio), `tetherctl serve --http` and supergateway (a plain
 // stdio-to-Streamable-HTTP bridge, pinned in package-lock.json), the legs taking turns within one
 // run, one call at a time and with several in flight. Then 1000 exposed tools are listed through
 // the gateway, and the upstream server is killed with SIGKILL during a stream of calls.
 //
 // A leg is a target the client connects to: a command it starts (stdio) or a URL (HTTP, for a
 // server this program runs for the whole benchmark), compared with another leg: Tether over stdio
-// with the direct calls, and Tether over HTTP, once it serves HTTP, with supergateway. Exits with
-// 1, saying why, when it cannot finish.
+// with the direct calls, and Tether over HTTP (`tetherctl serve --http`) with supergateway. A
+// third Tether leg is `tetherctl serve` relaying to that running Tether, as it does when the window
+// serves the gateway. Exits with 1, saying why, when it cannot finish.
+#include "../tests/support/testfiles.h"
 #include "../tests/support/testprocess.h"
 #include "callfigures.h"
 #include "common/logging.h"
@@ -69,6 +71,7 @@ struct Leg
     QString tool;
     QStringList target;   // "stdio" COMMAND ARG... or "http" URL
     QStringList env;      // NAME=VALUE for a command the client starts
+    QStringList headers;  // "NAME: VALUE" for every HTTP request
     qint64 serverPid = 0; // an HTTP leg's server; 0: the command the client starts
     bool measureMemory = false; // of the gateway in between
     QString comparedWith; // the name of the leg this one's figures are divided by
@@ -97,6 +100,10 @@ std::optional<ClientRun> runClient(const Leg &leg, const QString &job, const QSt
     arguments += options;
     for (const QString &entry : leg.env)
         arguments += {u"--env"_s, entry};
+    for (const QString &header : leg.headers)
+        arguments += {u"--header"_s, header};
+    if (leg.serverPid > 0)
+        arguments += {u"--root-pid"_s, QString::number(leg.serverPid)};
     arguments += {job, u"--"_s};
     arguments += leg.target;
 
@@ -173,11 +180,12 @@ QString writeGatewayConfig(const QDir &folder, const QString &fileName, const QS
 
 const QString DirectName = u"direct (stdio)"_s;
 const QString SupergatewayName = u"supergateway (HTTP)"_s;
+const QString TetherHttpName = u"Tether gateway (HTTP)"_s;
 
 Leg directLeg(const QStringList &demoArguments = {})
 {
-    return {DirectName, u"echo"_s, QStringList{u"stdio"_s, QStringLiteral(TETHER_DEMO_SERVER)} + demoArguments, {}, 0,
-            false, {}, {}};
+    return {DirectName, u"echo"_s, QStringList{u"stdio"_s, QStringLiteral(TETHER_DEMO_SERVER)} + demoArguments, {}, {},
+            0, false, {}, {}};
 }
 
 // `tetherctl serve` on its own: an empty runtime folder, so that it finds no running instance to
@@ -186,49 +194,37 @@ Leg stdioGatewayLeg(const QString &configPath, const QString &runtimeFolder)
 {
     return {u"Tether gateway (stdio)"_s, u"demo__echo"_s,
             {u"stdio"_s, QStringLiteral(TETHER_CTL), u"serve"_s, u"--config"_s, configPath},
-            {u"XDG_RUNTIME_DIR="_s + runtimeFolder}, 0, true, DirectName,
-            u"targets: at least 0.8 of the throughput, at most 0.15 ms added at p50"_s};
+            {u"XDG_RUNTIME_DIR="_s + runtimeFolder}, {}, 0, true, DirectName,
+            u"targets: at most 0.15 ms added at p50 one call at a time, at least 0.8 of the throughput with calls in flight"_s};
 }
 
-// supergateway 4.0.0 in its stateful mode, where a session keeps one server process (its
-// stateless mode starts one per request); it runs for the whole benchmark.
-class Supergateway final
+// A gateway over HTTP that runs for the whole benchmark, on a free loopback port.
+class HttpGateway final
 {
 public:
-    Supergateway()
+    HttpGateway()
         : m_port(Testing::freeLoopbackPort())
     {
         m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         m_process.setStandardOutputFile(QProcess::nullDevice());
     }
-    ~Supergateway()
+    ~HttpGateway()
     {
-        m_process.kill();
+        m_process.terminate();
+        if (!m_process.waitForFinished(10000))
+            m_process.kill();
         m_process.waitForFinished();
     }
-    Q_DISABLE_COPY_MOVE(Supergateway)
+    Q_DISABLE_COPY_MOVE(HttpGateway)
 
-    // Why it cannot run here; empty when it can.
-    static QString unavailableReason()
-    {
-        if (!QFile::exists(QStringLiteral(TETHER_SUPERGATEWAY)))
-            return u"it is not installed (npm ci installs it from package-lock.json)"_s;
-        QProcess node;
-        node.start(QStandardPaths::findExecutable(u"node"_s), {u"--version"_s});
-        node.waitForFinished(10000);
-        const QString version = QString::fromLatin1(node.readAllStandardOutput()).trimmed(); // "v20.20.2"
-        if (version.mid(1).section(u'.', 0, 0).toInt() < 20)
-            return u"supergateway 4.0.0 needs Node.js 20 or later, and this node is %1"_s.arg(version);
-        return {};
-    }
+    quint16 port() const { return m_port; }
 
-    // Starts it and waits until its port takes connections.
-    bool start()
+    // Starts `program` and waits until the port takes connections.
+    bool start(const QString &program, const QStringList &arguments,
+               const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
     {
-        m_process.start(QStandardPaths::findExecutable(u"node"_s),
-                        {QStringLiteral(TETHER_SUPERGATEWAY), u"--stdio"_s, QStringLiteral(TETHER_DEMO_SERVER),
-                         u"--outputTransport"_s, u"streamableHttp"_s, u"--stateful"_s, u"--port"_s,
-                         QString::number(m_port), u"--logLevel"_s, u"none"_s});
+        m_process.setProcessEnvironment(environment);
+        m_process.start(program, arguments);
         return m_process.waitForStarted(10000) && QTest::qWaitFor([&] {
                    QTcpSocket probe;
                    probe.connectToHost(QHostAddress::LocalHost, m_port);
@@ -236,16 +232,51 @@ public:
                }, 30000) && m_process.state() == QProcess::Running;
     }
 
-    Leg leg() const
+    // The leg of a client that calls `tool` here; its memory is this process's.
+    Leg leg(const QString &name, const QString &tool, const QStringList &headers = {}) const
     {
-        return {SupergatewayName, u"echo"_s, {u"http"_s, u"http://127.0.0.1:%1/mcp"_s.arg(m_port)}, {},
-                m_process.processId(), true, {}, {}};
+        return {name, tool, {u"http"_s, u"http://127.0.0.1:%1/mcp"_s.arg(m_port)}, {}, headers, m_process.processId(), true,
+                {}, {}};
     }
 
 private:
     quint16 m_port;
     QProcess m_process;
 };
+
+// Why supergateway cannot run here; empty when it can.
+QString supergatewayUnavailableReason()
+{
+    if (!QFile::exists(QStringLiteral(TETHER_SUPERGATEWAY)))
+        return u"it is not installed (npm ci installs it from package-lock.json)"_s;
+    QProcess node;
+    node.start(QStandardPaths::findExecutable(u"node"_s), {u"--version"_s});
+    node.waitForFinished(10000);
+    const QString version = QString::fromLatin1(node.readAllStandardOutput()).trimmed(); // "v20.20.2"
+    if (version.mid(1).section(u'.', 0, 0).toInt() < 20)
+        return u"supergateway 4.0.0 needs Node.js 20 or later, and this node is %1"_s.arg(version);
+    return {};
+}
+
+// supergateway 4.0.0 in its stateful mode, where a session keeps one server process (its
+// stateless mode starts one per request).
+bool startSupergateway(HttpGateway &gateway)
+{
+    return gateway.start(QStandardPaths::findExecutable(u"node"_s),
+                         {QStringLiteral(TETHER_SUPERGATEWAY), u"--stdio"_s, QStringLiteral(TETHER_DEMO_SERVER),
+                          u"--outputTransport"_s, u"streamableHttp"_s, u"--stateful"_s, u"--port"_s,
+                          QString::number(gateway.port()), u"--logLevel"_s, u"none"_s});
+}
+
+// `tetherctl serve --http` of `configPath`, its instance record in `runtimeFolder`.
+bool startTetherHttp(HttpGateway &gateway, const QString &configPath, const QString &runtimeFolder)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"XDG_RUNTIME_DIR"_s, runtimeFolder);
+    return gateway.start(QStringLiteral(TETHER_CTL),
+                         {u"serve"_s, u"--http"_s, u"--port"_s, QString::number(gateway.port()), u"--config"_s, configPath},
+                         environment);
+}
 
 // tools/list through `tetherctl serve` over plain JSON lines, without the SDK client, whose own
 // parsing and validation of a large list take longer than the gateway: each of `lists` timed
@@ -315,8 +346,9 @@ int main(int argc, char *argv[])
         u"tools/call, tools/list and an upstream crash through Tether's gateway, with the official TypeScript SDK client "
         "as the host, beside the same calls made directly."_s);
     parser.addHelpOption();
-    const QCommandLineOption callsOption(u"calls"_s, u"Timed calls per figure, leg and round (default 1000)."_s, u"n"_s,
-                                         u"1000"_s);
+    // Fewer calls than this take tenths of a second directly, too short a window to be steady.
+    const QCommandLineOption callsOption(u"calls"_s, u"Timed calls per figure, leg and round (default 5000)."_s, u"n"_s,
+                                         u"5000"_s);
     const QCommandLineOption inFlightOption(u"in-flight"_s, u"Calls in flight for the concurrent figures and the kill "
                                                             "(default 16)."_s,
                                             u"n"_s, u"16"_s);
@@ -347,9 +379,14 @@ int main(int argc, char *argv[])
 
     QTemporaryDir folder;
     const QDir work(folder.path());
+    // `runtime` holds no instance record, so that `tetherctl serve` supervises its servers itself;
+    // `runtimeHttp` holds the record of `tetherctl serve --http`, which a stdio gateway relays to.
     const QString runtime = work.filePath(u"runtime"_s);
-    if (!folder.isValid() || !work.mkdir(u"runtime"_s)
-        || !QFile::setPermissions(runtime, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
+    const QString runtimeHttp = work.filePath(u"runtime-http"_s);
+    const auto privateFolder = [&](const QString &path) {
+        return work.mkdir(path) && QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    };
+    if (!folder.isValid() || !privateFolder(runtime) || !privateFolder(runtimeHttp))
         return fail(u"no temporary folder for the configs"_s);
     const QString echoConfig = writeGatewayConfig(work, u"echo.json"_s, {});
     // The demo server offers 8 tools of its own.
@@ -362,13 +399,31 @@ int main(int argc, char *argv[])
     const QStringList callOptions{u"--calls"_s, QString::number(settings.calls), u"--in-flight"_s,
                                   QString::number(settings.inFlight), u"--warmup"_s, QString::number(settings.warmup)};
     std::vector<Leg> legs{directLeg(), stdioGatewayLeg(echoConfig, runtime)};
-    Supergateway supergateway;
-    if (const QString why = Supergateway::unavailableReason(); !why.isEmpty())
+    HttpGateway tetherHttp;
+    if (!startTetherHttp(tetherHttp, echoConfig, runtimeHttp))
+        return fail(u"tetherctl serve --http did not start"_s);
+    const QByteArray token = Testing::readFile(work.filePath(u"gateway-token"_s)).trimmed();
+    if (token.isEmpty())
+        return fail(u"tetherctl serve --http wrote no token next to %1"_s.arg(echoConfig));
+    const Leg tetherHttpLeg = tetherHttp.leg(TetherHttpName, u"demo__echo"_s,
+                                             {u"Authorization: Bearer "_s + QString::fromLatin1(token)});
+    Leg relayLeg = stdioGatewayLeg(echoConfig, runtimeHttp);
+    relayLeg.name = u"Tether relay (stdio→HTTP)"_s;
+    relayLeg.targets = u"tetherctl serve relaying to a running Tether; no target of its own"_s;
+    legs.push_back(relayLeg);
+    HttpGateway supergateway;
+    if (const QString why = supergatewayUnavailableReason(); !why.isEmpty()) {
         out << "the supergateway leg is left out: " << why << "\n";
-    else if (!supergateway.start())
+        legs.push_back(tetherHttpLeg);
+    } else if (!startSupergateway(supergateway)) {
         return fail(u"supergateway did not start"_s);
-    else
-        legs.push_back(supergateway.leg());
+    } else {
+        legs.push_back(supergateway.leg(SupergatewayName, u"echo"_s));
+        Leg compared = tetherHttpLeg;
+        compared.comparedWith = SupergatewayName;
+        compared.targets = u"target: at least the bridge's throughput"_s;
+        legs.push_back(compared);
+    }
     std::vector<SideFigures> figures(legs.size());
     std::vector<qint64> peakResidentKiB(legs.size(), 0);
     std::vector<double> processorMs(legs.size(), 0); // of the process measured: the server, or the gateway
@@ -471,28 +526,30 @@ int main(int argc, char *argv[])
 
     const QStringList killOptions{u"--calls"_s, QString::number(settings.killCalls), u"--in-flight"_s,
                                   QString::number(settings.inFlight), u"--warmup"_s, QString::number(settings.warmup)};
-    std::vector<double> recoveries;
-    int failed = 0;
-    bool toolsUnchanged = true;
-    for (int kill = 0; kill < settings.kills; ++kill) {
-        QString error;
-        const std::optional<ClientRun> run = runClient(stdioGatewayLeg(echoConfig, runtime), u"kill"_s, killOptions, &error);
-        if (!run)
-            return fail(error);
-        const QJsonValue recovery = run->figures.value(u"firstGoodAfterKillMs");
-        if (recovery.isDouble())
-            recoveries.push_back(recovery.toDouble());
-        failed += run->figures.value(u"failedAfterKill").toInt();
-        toolsUnchanged = toolsUnchanged && run->figures.value(u"toolsUnchanged").toBool();
+    out << "\nupstream SIGKILL during calls through the gateway (" << settings.kills << " kills per gateway, "
+        << settings.inFlight << " in flight, " << settings.killCalls << " calls after each; target: the server's start and "
+        << "handshake, " << QString::number(handshakeMs, 'f', 1) << " ms, plus 10 ms, no failed call, the same tools)\n";
+    for (const Leg &leg : {stdioGatewayLeg(echoConfig, runtime), tetherHttpLeg}) {
+        std::vector<double> recoveries;
+        int failed = 0;
+        bool toolsUnchanged = true;
+        for (int kill = 0; kill < settings.kills; ++kill) {
+            QString error;
+            const std::optional<ClientRun> run = runClient(leg, u"kill"_s, killOptions, &error);
+            if (!run)
+                return fail(error);
+            const QJsonValue recovery = run->figures.value(u"firstGoodAfterKillMs");
+            if (recovery.isDouble())
+                recoveries.push_back(recovery.toDouble());
+            failed += run->figures.value(u"failedAfterKill").toInt();
+            toolsUnchanged = toolsUnchanged && run->figures.value(u"toolsUnchanged").toBool();
+        }
+        if (recoveries.empty())
+            return fail(u"no call through %1 succeeded after any of the kills"_s.arg(leg.name));
+        out << "  " << leg.name.leftJustified(26) << "kill → first good call median "
+            << QString::number(percentile(recoveries, 0.5), 'f', 1) << " ms, at most "
+            << QString::number(*std::max_element(recoveries.begin(), recoveries.end()), 'f', 1) << " ms, failed calls "
+            << failed << ", tool list unchanged: " << (toolsUnchanged ? "yes" : "no") << "\n";
     }
-    if (recoveries.empty())
-        return fail(u"no call succeeded after any of the kills"_s);
-    out << "\nupstream SIGKILL during calls through the gateway (" << settings.kills << " kills, " << settings.inFlight
-        << " in flight, " << settings.killCalls << " calls after each): kill → first good call median "
-        << QString::number(percentile(recoveries, 0.5), 'f', 1) << " ms, at most "
-        << QString::number(*std::max_element(recoveries.begin(), recoveries.end()), 'f', 1)
-        << " ms (target: the server's start and handshake, " << QString::number(handshakeMs, 'f', 1)
-        << " ms, plus 10 ms), failed calls " << failed << " (target: 0), tool list unchanged: "
-        << (toolsUnchanged ? "yes" : "no") << "\n";
     return 0;
 }

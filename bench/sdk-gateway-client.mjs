@@ -11,7 +11,9 @@
 //          descendant of the started command (the upstream server behind a gateway), then
 //          CALLS more; the tool list before and after
 // Options: --tool NAME (echo), --calls N (1000), --in-flight N (16), --warmup N (200),
-//          --lists N (5), --env NAME=VALUE (for the started command; repeatable), --hold (after the
+//          --lists N (5), --env NAME=VALUE (for the started command; repeatable), --header 'NAME: VALUE'
+//          (sent with every HTTP request; repeatable), --root-pid N (kill: the process whose deepest
+//          descendant is killed; default the started command), --hold (after the
 //          figures, wait for a line on stdin before closing: the caller looks at the processes first).
 // Prints one JSON line {"event":"connected","pid":…,"connectMs":…} once connected, then one
 // {"event":"figures",…} line with the job's figures; the benchmark computes the percentiles.
@@ -30,6 +32,8 @@ const { values: options, positionals } = parseArgs({
         warmup: { type: 'string', default: '200' },
         lists: { type: 'string', default: '5' },
         env: { type: 'string', multiple: true, default: [] },
+        header: { type: 'string', multiple: true, default: [] },
+        'root-pid': { type: 'string' },
         hold: { type: 'boolean', default: false },
     },
 });
@@ -41,7 +45,7 @@ const lists = Number(options.lists);
 if (!['calls', 'list', 'kill'].includes(job) || !['stdio', 'http'].includes(mode) || !target
     || !(calls > 0) || !(inFlight > 0) || !(warmup >= 0) || !(lists > 0)) {
     process.stderr.write('usage: node sdk-gateway-client.mjs [--tool NAME] [--calls N] [--in-flight N] [--warmup N] '
-        + '[--lists N] [--env NAME=VALUE]... [--hold] calls|list|kill -- stdio COMMAND [ARG...] | -- http URL\n');
+        + '[--lists N] [--env NAME=VALUE]... [--header \'NAME: VALUE\']... [--root-pid N] [--hold] calls|list|kill -- stdio COMMAND [ARG...] | -- http URL\n');
     process.exit(2);
 }
 
@@ -57,7 +61,11 @@ if (mode === 'stdio') {
     }
     transport = new StdioClientTransport({ command: target, args, env, stderr: 'inherit' });
 } else {
-    transport = new StreamableHTTPClientTransport(new URL(target));
+    const headers = Object.fromEntries(options.header.map((entry) => {
+        const colon = entry.indexOf(':');
+        return [entry.slice(0, colon).trim(), entry.slice(colon + 1).trim()];
+    }));
+    transport = new StreamableHTTPClientTransport(new URL(target), { requestInit: { headers } });
 }
 const client = new Client({ name: 'tether-gateway-bench', version: '1.0.0' });
 const connectStart = now();
@@ -153,7 +161,7 @@ if (job === 'calls') {
         if (killedAt !== null && latency !== null && startedAt >= killedAt && firstGoodAfterKillMs === null)
             firstGoodAfterKillMs = answeredAt - killedAt;
         if (++answered === warmup) {
-            killedPid = deepestDescendant(transport.pid);
+            killedPid = deepestDescendant(Number(options['root-pid'] ?? transport.pid));
             inFlightAtKill = Math.min(inFlight, warmup + calls - answered + 1) - 1; // every other worker's call
             killedAt = now();
             process.kill(killedPid, 'SIGKILL');

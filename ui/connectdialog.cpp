@@ -133,7 +133,7 @@ void ConnectDialog::updatePreview()
         return problem(file.error);
     QString error;
     const std::optional<GatewayReach> reach = gatewayReach(!m_stdio->isChecked(), m_setup.tetherctl, m_setup.config,
-                                                           false, &error);
+                                                           m_setup.gatewayHttp, false, &error);
     if (!reach)
         return problem(error);
     std::optional<QList<ServerConfig>> moveMatching;
@@ -159,7 +159,7 @@ void ConnectDialog::connectClient()
     // Planned again with the real token (made now if there is none yet) on the file as it is now.
     const ClientFile file = readClientFile(path);
     const std::optional<GatewayReach> reach = gatewayReach(!m_stdio->isChecked(), m_setup.tetherctl, m_setup.config,
-                                                           true, &error);
+                                                           m_setup.gatewayHttp, true, &error);
     std::optional<QList<ServerConfig>> moveMatching;
     if (m_move->isChecked()) {
         if (const std::optional<QByteArray> config = readConfigFile(m_setup.config.path, &error))

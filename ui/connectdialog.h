@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/configlocation.h"
+#include "config/gatewayconfig.h"
 
 #include <QDialog>
 #include <QStringList>
@@ -32,6 +33,7 @@ public:
         ConfigSource config;    // Tether's: its servers for --move, its token, its path for stdio
         QString tetherctl;      // the program a stdio client starts
         QStringList toolNames;  // the public names the gateway offers now
+        GatewayHttpConfig gatewayHttp; // the config's endpoint, whose URL an HTTP client is given
     };
 
     explicit ConnectDialog(const Setup &setup, QWidget *parent = nullptr);

@@ -1,8 +1,11 @@
 #include "mainwindow.h"
 
+#include "alltoolsdialog.h"
 #include "catalogtabs.h"
 #include "connectdialog.h"
 #include "eventlogview.h"
+#include "gatewaytext.h"
+#include "gatewayview.h"
 #include "healthstripdelegate.h"
 #include "importdialog.h"
 #include "logactions.h"
@@ -20,6 +23,7 @@
 #include "config/configedit.h"
 #include "config/configimport.h"
 #include "config/configstore.h"
+#include "gateway/gatewayservice.h"
 #include "manager/servermanager.h"
 
 #include <QAction>
@@ -39,6 +43,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -164,6 +169,7 @@ void MainWindow::followSnapshots()
         m_model->updateStatus(status);
         updateSummary();
         updateReconnectAll();
+        updateAllTools();
         if (status.name == selectedServer()) {
             updateActions();
             updateDetails();
@@ -181,10 +187,12 @@ void MainWindow::followSnapshots()
     connect(&m_manager.registry(), &ToolRegistry::toolsChanged, this, [this](const ToolChange &change) {
         if (change.serverName == selectedServer())
             updateDetails();
+        updateAllTools();
     });
     connect(&m_manager.registry(), &ToolRegistry::availabilityChanged, this, [this](const QString &server) {
         if (server == selectedServer())
             updateDetails();
+        updateAllTools();
     });
     connect(&m_manager.eventLog(), &EventLog::appended, this, [this](const ServerEvent &event) {
         if (event.server != selectedServer())
@@ -199,6 +207,7 @@ void MainWindow::followSnapshots()
     connect(&m_config, &ConfigStore::documentChanged, this, [this] {
         updateActions();
         updateDetails();
+        updateAllTools();
     });
 }
 
@@ -296,15 +305,19 @@ void MainWindow::createActions()
     m_callTool = new QAction(tr("Call tool…"), this);
     m_callTool->setShortcut(QKeySequence(u"Ctrl+T"_s));
     connect(m_callTool, &QAction::triggered, this, &MainWindow::callSelectedTool);
+    m_allTools = new QAction(tr("All tools…"), this);
+    m_allTools->setShortcut(QKeySequence(u"Ctrl+Shift+T"_s));
+    connect(m_allTools, &QAction::triggered, this, &MainWindow::showAllTools);
     // Shortcuts work whether or not the action sits in a visible menu or toolbar.
-    addActions({m_openConfig, m_callTool});
+    addActions({m_openConfig, m_callTool, m_allTools});
     for (QAction *action : {m_start, m_stop, m_reconnect, m_reconnectAll, m_add, m_edit, m_enable, m_remove, m_settings})
         action->setToolTip(action->text().remove(u'…') + u" ("_s + action->shortcut().toString(QKeySequence::NativeText) + u')');
     const QList<std::pair<QAction *, QString>> names{
         {m_start, u"startServer"_s}, {m_stop, u"stopServer"_s}, {m_reconnect, u"reconnectServer"_s},
         {m_reconnectAll, u"reconnectAll"_s}, {m_add, u"addServer"_s}, {m_edit, u"editServer"_s},
         {m_enable, u"toggleEnabled"_s}, {m_remove, u"removeServer"_s}, {m_settings, u"editSettings"_s},
-        {m_openConfig, u"openConfigFile"_s}, {m_callTool, u"callTool"_s}};
+        {m_openConfig, u"openConfigFile"_s}, {m_callTool, u"callTool"_s},
+        {m_allTools, u"allTools"_s}};
     for (const auto &[action, name] : names)
         action->setObjectName(name);
     m_logActions = new LogActions(m_manager, this);
@@ -322,6 +335,10 @@ void MainWindow::createMenus()
     for (const auto &source : sources)
         m_importMenu->addAction(source.second, this, [this, format = source.first] { importServers(int(format)); });
     file->addAction(tr("Connect a client…"), this, &MainWindow::connectClient)->setObjectName(u"connectClient"_s);
+    // Shown once the program gives the window a gateway to show.
+    m_showGateway = file->addAction(tr("Gateway…"), this, &MainWindow::showGateway);
+    m_showGateway->setObjectName(u"showGateway"_s);
+    m_showGateway->setVisible(false);
     file->addSeparator();
     file->addActions({m_logActions->exportServerLog(), m_logActions->exportAllLogs(), m_logActions->openLogFolder()});
     file->addSeparator();
@@ -333,7 +350,7 @@ void MainWindow::createMenus()
     server->addSeparator();
     server->addActions({m_add, m_edit, m_enable, m_remove});
     server->addSeparator();
-    server->addActions({m_callTool, m_settings});
+    server->addActions({m_callTool, m_allTools, m_settings});
 
     menuBar()->addMenu(tr("&View"))->addAction(m_logActions->showCombinedLog());
 }
@@ -463,7 +480,8 @@ void MainWindow::importServers(int source)
 void MainWindow::connectClient()
 {
     ConnectDialog::Setup setup{{m_config.path(), m_config.isEmbedded()},
-                               QCoreApplication::applicationDirPath() + u"/tetherctl"_s, {}};
+                               QCoreApplication::applicationDirPath() + u"/tetherctl"_s, {},
+                               m_config.document().gateway.http};
     for (const RegisteredTool &tool : m_manager.registry().tools()) {
         const ServerConfig *server = m_config.document().server(tool.serverName);
         if (!server || !server->hiddenTools.contains(tool.definition.name))
@@ -473,21 +491,58 @@ void MainWindow::connectClient()
     dialog.exec();
 }
 
-void MainWindow::setToolOffered(const QString &tool, bool offered)
+void MainWindow::setToolOffered(const QString &server, const QString &tool, bool offered)
 {
     const ConfigDocument &document = m_config.document();
-    saveConfig(setToolHidden(document.root, document.serversKey, selectedServer(), tool, !offered));
+    saveConfig(setToolHidden(document.root, document.serversKey, server, tool, !offered));
 }
 
 void MainWindow::callSelectedTool()
 {
-    const QString server = selectedServer();
-    const auto tool = m_manager.registry().find(m_tools->currentTool());
+    callTool(m_tools->currentTool());
+}
+
+void MainWindow::callTool(const QString &publicName)
+{
+    const auto tool = m_manager.registry().find(publicName);
     if (!tool)
         return;
-    auto *dialog = new ToolCallDialog(m_manager, server, tool->definition, this);
+    auto *dialog = new ToolCallDialog(m_manager, tool->serverName, tool->definition, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
+}
+
+void MainWindow::showAllTools()
+{
+    if (!m_allToolsDialog) {
+        m_allToolsDialog = new AllToolsDialog(this);
+        m_allToolsDialog->setObjectName(u"allToolsDialog"_s);
+        connect(m_allToolsDialog, &AllToolsDialog::callRequested, this, &MainWindow::callTool);
+        connect(m_allToolsDialog, &AllToolsDialog::offeredToggled, this, &MainWindow::setToolOffered);
+    }
+    m_allToolsDialog->show();
+    updateAllTools();
+    m_allToolsDialog->raise();
+    m_allToolsDialog->activateWindow();
+}
+
+void MainWindow::updateAllTools()
+{
+    // Fed while it is open only: a list of every tool costs nothing while nobody looks.
+    if (!m_allToolsDialog || !m_allToolsDialog->isVisible())
+        return;
+    const ConfigDocument &document = m_config.document();
+    QHash<QString, ServerState> states;
+    QHash<QString, QStringList> hidden;
+    for (const ServerStatus &status : m_manager.statuses()) {
+        states.insert(status.name, status.state);
+        if (const ServerConfig *config = document.server(status.name); config && !config->hiddenTools.isEmpty())
+            hidden.insert(status.name, config->hiddenTools);
+    }
+    m_allToolsDialog->setTools(m_manager.registry().tools());
+    m_allToolsDialog->setServerStates(states);
+    m_allToolsDialog->setHiddenTools(hidden);
+    m_allToolsDialog->setSwitchable(document.isValid());
 }
 
 QString MainWindow::selectedServer() const
@@ -554,16 +609,78 @@ void MainWindow::updateDetails()
     const ServerConfig *config = name.isEmpty() ? nullptr : m_config.document().server(name);
     const std::optional<ServerStatus> status = name.isEmpty() ? std::nullopt : m_manager.status(name);
     m_tools->setTools(name.isEmpty() ? QList<RegisteredTool>() : m_manager.registry().serverTools(name));
-    m_tools->setHiddenTools(config ? config->hiddenTools : QStringList());
+    m_tools->setHiddenTools(config ? QHash<QString, QStringList>{{name, config->hiddenTools}} : QHash<QString, QStringList>());
     m_tools->setSwitchable(config && m_config.document().isValid());
     if (config)
         m_configView->showConfig(*config, m_config);
     else
         m_configView->clear();
-    if (status)
-        m_details->showStatus(*status);
-    else
+    updateDetailsText();
+}
+
+void MainWindow::updateDetailsText()
+{
+    const QString name = selectedServer();
+    const std::optional<ServerStatus> status = name.isEmpty() ? std::nullopt : m_manager.status(name);
+    if (!status) {
         m_details->clear();
+        return;
+    }
+    m_details->showStatus(*status);
+    if (!m_gateway)
+        return;
+    const GatewayServing serving = m_gateway->serving();
+    if (serving.state != GatewayServing::State::Off)
+        m_details->appendPlainText(tr("Tool calls through the gateway: %1")
+                                       .arg(gatewayCallsTo(serving.status, name).value_or(0)));
+}
+
+void MainWindow::setGateway(GatewayService *gateway)
+{
+    m_gateway = gateway;
+    m_gatewayIndicator = new QToolButton(this);
+    m_gatewayIndicator->setObjectName(u"gatewayIndicator"_s);
+    m_gatewayIndicator->setAutoRaise(true);
+    statusBar()->addPermanentWidget(m_gatewayIndicator);
+    connect(m_gatewayIndicator, &QToolButton::clicked, this, &MainWindow::showGateway);
+    m_showGateway->setVisible(true);
+    connect(m_gateway, &GatewayService::changed, this, [this] {
+        updateGatewayIndicator();
+        updateDetailsText();
+    });
+    updateGatewayIndicator();
+}
+
+void MainWindow::showGateway()
+{
+    if (!m_gateway)
+        return;
+    if (!m_gatewayView) {
+        m_gatewayView = new GatewayView(*m_gateway, this);
+        connect(m_gatewayView, &GatewayView::openConfigRequested, this, &MainWindow::openConfigFile);
+    }
+    m_gatewayView->show();
+    m_gatewayView->raise();
+    m_gatewayView->activateWindow();
+}
+
+void MainWindow::updateGatewayIndicator()
+{
+    const GatewayServing serving = m_gateway->serving();
+    m_gatewayIndicator->setText(gatewayIndicatorText(serving));
+    switch (serving.state) {
+    case GatewayServing::State::Off:
+        m_gatewayIndicator->setToolTip(tr("Tether does not serve its servers' tools to AI clients over HTTP; "
+                                          "click for how to turn it on"));
+        break;
+    case GatewayServing::State::Serving:
+        m_gatewayIndicator->setToolTip(tr("AI clients reach these servers' tools at %1; click for the token, "
+                                          "the hosts connected and their calls").arg(serving.url));
+        break;
+    case GatewayServing::State::NotServed:
+        m_gatewayIndicator->setToolTip(plainToolTip(serving.error));
+        break;
+    }
 }
 
 void MainWindow::updateLog()

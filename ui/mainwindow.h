@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QSettings>
 #include <QStringList>
 
@@ -12,11 +13,15 @@ class QMenu;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
+class QToolButton;
 
 namespace Tether {
 
+class AllToolsDialog;
 class ConfigStore;
 class EventLogView;
+class GatewayService;
+class GatewayView;
 class LogActions;
 class ServerConfigView;
 class ServerDetailsView;
@@ -41,6 +46,10 @@ public:
     QTableView *table() const { return m_table; }
     void selectServer(const QString &name);
     QString selectedServer() const;
+    // The gateway the program serves: an indicator in the status bar, the Gateway window (File ▸
+    // Gateway…), and the calls through it in the selected server's Details.
+    void setGateway(GatewayService *gateway);
+    void showGateway();
     // Shown, unminimized and raised: from the tray, or for a second launch of Tether.
     void bringToFront();
     // Where the window remembers its geometry and splitter between runs.
@@ -77,10 +86,18 @@ private:
     // File ▸ Connect a client…
     void connectClient();
     // A tool's check box in the Tools tab: saves it in (or out of) the server's "tools.disabled".
-    void setToolOffered(const QString &tool, bool offered);
+    void setToolOffered(const QString &server, const QString &tool, bool offered);
     void callSelectedTool();
+    // Opens the Call tool dialog for a tool by its public name.
+    void callTool(const QString &publicName);
+    // Server ▸ All tools…: every server's tools in one searchable list, kept current while open.
+    void showAllTools();
+    void updateAllTools();
     void updateActions();
     void updateDetails();
+    // The Details tab alone: the server's status, and the calls made to it through the gateway.
+    void updateDetailsText();
+    void updateGatewayIndicator();
     void updateSummary();
     void updateReconnectAll();
     void updateLog();
@@ -110,7 +127,13 @@ private:
     QAction *m_settings = nullptr;
     QAction *m_openConfig = nullptr;
     QAction *m_callTool = nullptr;
+    QAction *m_allTools = nullptr;
     QMenu *m_importMenu = nullptr;
+    QPointer<AllToolsDialog> m_allToolsDialog;
+    QAction *m_showGateway = nullptr;
+    GatewayService *m_gateway = nullptr;
+    QToolButton *m_gatewayIndicator = nullptr;
+    GatewayView *m_gatewayView = nullptr;
     LogActions *m_logActions = nullptr;
 };
 

@@ -46,19 +46,6 @@ QString annotationSummary(const QJsonObject &annotations)
     return parts.join(u", "_s);
 }
 
-QVariant displayText(const RegisteredTool &tool, int column, bool hidden)
-{
-    const ToolDefinition &definition = tool.definition;
-    switch (column) {
-    case ToolListModel::Name: return definition.name;
-    case ToolListModel::PublicName: return hidden ? ToolListModel::tr("%1 (hidden)").arg(tool.publicName) : tool.publicName;
-    case ToolListModel::Description: return definition.description.section(u'\n', 0, 0);
-    case ToolListModel::Parameters: return parameterSummary(definition.inputSchema());
-    case ToolListModel::Annotations: return annotationSummary(definition.annotations());
-    default: return {};
-    }
-}
-
 QVariant toolTip(const RegisteredTool &tool, int column, bool hidden)
 {
     const ToolDefinition &definition = tool.definition;
@@ -81,6 +68,30 @@ QVariant toolTip(const RegisteredTool &tool, int column, bool hidden)
 
 } // namespace
 
+QVariant ToolListModel::displayText(const RegisteredTool &tool, int column) const
+{
+    const ToolDefinition &definition = tool.definition;
+    switch (column) {
+    case Name: return definition.name;
+    case PublicName: return isHidden(tool) ? tr("%1 (hidden)").arg(tool.publicName) : tool.publicName;
+    case Description: return definition.description.section(u'\n', 0, 0);
+    case Parameters: return parameterSummary(definition.inputSchema());
+    case Annotations: return annotationSummary(definition.annotations());
+    case Server: return tool.serverName;
+    case State: {
+        const auto state = m_states.constFind(tool.serverName);
+        return state == m_states.cend() ? QVariant() : stateName(*state);
+    }
+    default: return {};
+    }
+}
+
+void ToolListModel::columnChanged(int first, int last)
+{
+    if (!m_tools.isEmpty())
+        emit dataChanged(index(0, first), index(rowCount() - 1, last < 0 ? first : last));
+}
+
 ToolListModel::ToolListModel(QObject *parent)
     : QAbstractTableModel(parent)
 {}
@@ -92,13 +103,20 @@ void ToolListModel::setTools(const QList<RegisteredTool> &tools)
     endResetModel();
 }
 
-void ToolListModel::setHiddenTools(const QStringList &hidden)
+void ToolListModel::setHiddenTools(const QHash<QString, QStringList> &hiddenByServer)
 {
-    if (hidden == m_hidden)
+    if (hiddenByServer == m_hidden)
         return;
-    m_hidden = hidden;
-    if (!m_tools.isEmpty())
-        emit dataChanged(index(0, Name), index(rowCount() - 1, ColumnCount - 1));
+    m_hidden = hiddenByServer;
+    columnChanged(Name, ColumnCount - 1);
+}
+
+void ToolListModel::setServerStates(const QHash<QString, ServerState> &states)
+{
+    if (states == m_states)
+        return;
+    m_states = states;
+    columnChanged(State);
 }
 
 void ToolListModel::setSwitchable(bool switchable)
@@ -106,8 +124,7 @@ void ToolListModel::setSwitchable(bool switchable)
     if (switchable == m_switchable)
         return;
     m_switchable = switchable;
-    if (!m_tools.isEmpty())
-        emit dataChanged(index(0, Name), index(rowCount() - 1, Name));
+    columnChanged(Name);
 }
 
 bool ToolListModel::setData(const QModelIndex &index, const QVariant &value, int role)
@@ -119,8 +136,17 @@ bool ToolListModel::setData(const QModelIndex &index, const QVariant &value, int
     const bool offered = value.value<Qt::CheckState>() == Qt::Checked;
     if (offered == !isHidden(tool))
         return false;
-    emit offeredToggled(tool.definition.name, offered);
+    emit offeredToggled(tool.serverName, tool.definition.name, offered);
     return true;
+}
+
+bool ToolListModel::isCallable(int row) const
+{
+    if (row < 0 || row >= m_tools.size())
+        return false;
+    const RegisteredTool &tool = m_tools.at(row);
+    const auto state = m_states.constFind(tool.serverName);
+    return tool.available && (state == m_states.cend() || *state == ServerState::Connected);
 }
 
 int ToolListModel::rowOf(const QString &publicName, int hint) const
@@ -150,13 +176,14 @@ QVariant ToolListModel::data(const QModelIndex &index, int role) const
         return {};
     const RegisteredTool &tool = m_tools.at(index.row());
     switch (role) {
-    case Qt::DisplayRole: return displayText(tool, index.column(), isHidden(tool));
+    case Qt::DisplayRole: return displayText(tool, index.column());
     case Qt::ToolTipRole: return toolTip(tool, index.column(), isHidden(tool));
     case Qt::CheckStateRole:
         return index.column() == Name ? QVariant(isHidden(tool) ? Qt::Unchecked : Qt::Checked) : QVariant();
     case Qt::ForegroundRole:
         return tool.available && !isHidden(tool) ? QVariant() : QPalette().brush(QPalette::Disabled, QPalette::Text);
     case PublicNameRole: return tool.publicName;
+    case ServerRole: return tool.serverName;
     default: return {};
     }
 }
@@ -171,6 +198,8 @@ QVariant ToolListModel::headerData(int section, Qt::Orientation orientation, int
     case Description: return tr("Description");
     case Parameters: return tr("Parameters");
     case Annotations: return tr("Annotations");
+    case Server: return tr("Server");
+    case State: return tr("State");
     default: return {};
     }
 }

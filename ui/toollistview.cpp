@@ -13,8 +13,12 @@ ToolListView::ToolListView(QWidget *parent)
     setItemsExpandable(false);
     setUniformRowHeights(true); // one line a row: the view need not measure every row of a long list
     setAllColumnsShowFocus(true);
-    for (const auto &[column, characters] : {std::pair{0, 14}, {1, 22}, {2, 48}, {3, 30}})
+    for (const auto &[column, characters] : {std::pair{ToolListModel::Name, 14}, {ToolListModel::PublicName, 22},
+                                             {ToolListModel::Description, 48}, {ToolListModel::Parameters, 30}})
         setColumnWidth(column, fontMetrics().averageCharWidth() * characters);
+    // One server's tools: its name and state are the window's selection.
+    hideColumn(ToolListModel::Server);
+    hideColumn(ToolListModel::State);
     connect(selectionModel(), &QItemSelectionModel::currentChanged, this, &ToolListView::currentToolChanged);
     connect(m_model, &ToolListModel::offeredToggled, this, &ToolListView::offeredToggled);
 }
@@ -37,9 +41,9 @@ void ToolListView::setTools(const QList<RegisteredTool> &tools)
         emit currentToolChanged(); // gone with the old list
 }
 
-void ToolListView::setHiddenTools(const QStringList &hidden)
+void ToolListView::setHiddenTools(const QHash<QString, QStringList> &hiddenByServer)
 {
-    m_model->setHiddenTools(hidden);
+    m_model->setHiddenTools(hiddenByServer);
 }
 
 void ToolListView::setSwitchable(bool switchable)

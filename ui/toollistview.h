@@ -2,6 +2,7 @@
 
 #include "supervisor/toolregistry.h"
 
+#include <QHash>
 #include <QList>
 #include <QTreeView>
 
@@ -24,13 +25,13 @@ public:
     // The public name of the picked tool; empty when none is.
     QString currentTool() const;
     // The tools the gateway does not offer (see ToolListModel), and whether their switches work.
-    void setHiddenTools(const QStringList &hidden);
+    void setHiddenTools(const QHash<QString, QStringList> &hiddenByServer);
     void setSwitchable(bool switchable);
 
 signals:
     void currentToolChanged();
     // The user checked (offered) or unchecked (hid) a tool, by the server's own name.
-    void offeredToggled(const QString &tool, bool offered);
+    void offeredToggled(const QString &server, const QString &tool, bool offered);
 
 private:
     ToolListModel *m_model;

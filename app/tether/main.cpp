@@ -5,15 +5,13 @@
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
 #include "config/configstore.h"
-#include "gateway/gateway.h"
-#include "gateway/streamablehttpendpoint.h"
+#include "gateway/gatewayservice.h"
 #include "manager/servermanager.h"
 #include "tetherusage.h"
 
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCommandLineParser>
-#include <QStatusBar>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTableView>
@@ -115,26 +113,16 @@ int main(int argc, char *argv[])
 
     ConfigStore config(source, programConfigContext());
     ServerManager manager;
+    // The gateway over HTTP while the window runs, from the first document that enables it.
+    GatewayService gateway(manager);
     MainWindow window(manager, config);
     QObject::connect(&instance, &InstanceListener::activationRequested, &window, &MainWindow::bringToFront);
     QObject::connect(&config, &ConfigStore::documentChanged, &manager, &ServerManager::applyConfig);
-    // The gateway over HTTP while the window runs, from the first document that enables it. A
-    // failure to listen (the port in use) is shown, not fatal: the window works without it.
-    std::unique_ptr<Gateway> gateway;
-    std::unique_ptr<StreamableHttpEndpoint> endpoint;
-    QObject::connect(&config, &ConfigStore::documentChanged, &manager, [&](const ConfigDocument &document) {
-        if (gateway)
-            gateway->setConfig(document.gateway);
-        if (gateway || !document.gateway.http.enabled)
-            return;
-        gateway = std::make_unique<Gateway>(manager, document.gateway);
-        QString error; // the built-in demo's token is kept where the user's file would be
-        endpoint = StreamableHttpEndpoint::serve(*gateway, document.gateway.http, config.savePath(), &error);
-        if (!endpoint) {
-            spdlog::warn("gateway: not serving over HTTP: {}", error);
-            window.statusBar()->showMessage(u"Gateway not served: "_s + error);
-        }
+    QObject::connect(&config, &ConfigStore::documentChanged, &gateway, [&](const ConfigDocument &document) {
+        // The built-in demo's token is kept where the user's file would be.
+        gateway.applyConfig(document.gateway, config.savePath());
     });
+    window.setGateway(&gateway);
     // Quitting stops every server and waits (bounded) until their processes have exited.
     bool quitting = false;
     const auto quit = [&] {
@@ -142,8 +130,7 @@ int main(int argc, char *argv[])
             return;
         quitting = true;
         instance.stopListening();
-        if (endpoint)
-            endpoint->close(); // the hosts' sessions end, and so does the instance record
+        gateway.close(); // the hosts' sessions end, and so does the instance record
         // Tool call dialogs too: nothing stays on screen while the servers stop.
         for (QWidget *widget : QApplication::topLevelWidgets())
             widget->hide();

@@ -70,9 +70,11 @@ int connectClient(const ConnectOptions &options)
     }
     const ConfigSource config = options.config.source;
     QString error;
-    // A preview makes nothing, not even the token.
+    // A preview makes nothing, not even the token. The URL is where the config has the gateway listen.
+    const GatewayHttpConfig gatewayHttp = http ? loadConfig(config.path, programConfigContext()).gateway.http
+                                               : GatewayHttpConfig();
     const std::optional<GatewayReach> reach =
-        gatewayReach(http, QCoreApplication::applicationFilePath(), config, !options.dryRun, &error);
+        gatewayReach(http, QCoreApplication::applicationFilePath(), config, gatewayHttp, !options.dryRun, &error);
     if (!reach) {
         printError(error + u"; nothing was written"_s);
         return Failure;

@@ -35,7 +35,16 @@ static int usageError(const QString &message)
 
 int main(int argc, char *argv[])
 {
+    // Qt's own event dispatcher rather than GLib's: switching a pipe's notifier on or off then
+    // costs no wake-up of the loop, two system calls fewer for each message the gateway relays.
+    // Qt reads the variable only while the application is made, and the servers started later
+    // do not inherit it.
+    const bool dispatcherChosen = qEnvironmentVariableIsSet("QT_NO_GLIB");
+    if (!dispatcherChosen)
+        qputenv("QT_NO_GLIB", "1");
     QCoreApplication app(argc, argv);
+    if (!dispatcherChosen)
+        qunsetenv("QT_NO_GLIB");
     QCoreApplication::setApplicationName(u"tetherctl"_s);
     QCoreApplication::setApplicationVersion(QStringLiteral(TETHER_VERSION));
 

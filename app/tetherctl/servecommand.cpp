@@ -62,7 +62,8 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
             QString why;
             if (const std::optional<LiveGatewayInstance> instance = findLiveGatewayInstance(configPath, &why)) {
                 spdlog::info("serve: relaying to the Tether at {} (pid {})", instance->record.url, instance->record.pid);
-                bridge = std::make_unique<GatewayBridge>(instance->record.url, instance->token);
+                bridge = std::make_unique<GatewayBridge>(instance->record.url, instance->record.tokenFile,
+                                                         instance->token);
             } else if (!why.isEmpty()) {
                 spdlog::info("serve: supervising the servers here: {}", why);
             }

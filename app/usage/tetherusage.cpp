@@ -43,8 +43,9 @@ const ProgramUsage &tetherUsage()
              u"With \"gateway\": {\"http\": {\"enabled\": true}} in the config file, the window serves the tools of "
              "every server to AI clients over Streamable HTTP at http://127.0.0.1:27413/mcp while it runs (port "
              "and address in gateway.http), each request carrying the bearer token of the file gateway-token next "
-             "to the config file; a client's tetherctl serve relays to it. A port in use is shown in the status "
-             "bar. See tetherctl(1), serve."_s},
+             "to the config file; a client's tetherctl serve relays to it. The status bar shows its address and "
+             "hosts, or why it is not served (a port in use); click it, or File > Gateway..., for the token (show, "
+             "copy, rotate), the hosts connected now and the calls through it by server. See tetherctl(1), serve."_s},
             {u"Qt options"_s,
              u"Tether also takes the options of every Qt application, such as -platform NAME and -style NAME."_s},
         },
@@ -73,7 +74,8 @@ const ProgramUsage &tetherUsage()
             {u"$XDG_RUNTIME_DIR/tether.socket"_s,
              u"Where the running Tether listens for a second launch; one left by a Tether that was killed is replaced."_s},
             {u"$XDG_CONFIG_HOME/tether/gateway-token"_s,
-             u"The gateway's bearer token (next to the config file in use), made on first use, mode 0600."_s},
+             u"The gateway's bearer token (next to the config file in use), made on first use, mode 0600; "
+             "Rotate in the Gateway window replaces it."_s},
             {u"$XDG_RUNTIME_DIR/tether/gateway.json"_s,
              u"While the window serves the gateway: where tetherctl serve finds it."_s},
             {u"$XDG_DATA_HOME/tether/tether.log"_s,

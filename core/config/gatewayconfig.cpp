@@ -18,4 +18,18 @@ bool isLoopbackHost(const QString &host)
     });
 }
 
+QString gatewayHttpUrl(const GatewayHttpConfig &http)
+{
+    QString host = http.host;
+    if (host.startsWith(u'[') && host.endsWith(u']'))
+        host = host.mid(1, host.size() - 2);
+    if (host == u"0.0.0.0" || host.compare(u"localhost"_s, Qt::CaseInsensitive) == 0)
+        host = u"127.0.0.1"_s;
+    else if (host == u"::")
+        host = u"::1"_s;
+    if (host.contains(u':'))
+        host = u'[' + host + u']';
+    return u"%1://%2:%3/mcp"_s.arg(http.usesTls() ? u"https"_s : u"http"_s, host).arg(http.port);
+}
+
 } // namespace Tether

@@ -48,4 +48,8 @@ struct GatewayConfig
 // Whether `host` names this machine's loopback interface only: 127.0.0.0/8, ::1 or "localhost".
 bool isLoopbackHost(const QString &host);
 
+// Where a client on this machine reaches the endpoint `http` describes: "http://127.0.0.1:27413/mcp",
+// https with TLS, the loopback address for a listener on every interface ("0.0.0.0", "::").
+QString gatewayHttpUrl(const GatewayHttpConfig &http);
+
 } // namespace Tether

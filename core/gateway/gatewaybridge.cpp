@@ -2,6 +2,7 @@
 
 #include "gateway.h"
 #include "gatewaysession.h"
+#include "gatewaytoken.h"
 
 #include "common/logging.h"
 #include "protocol/jsonrpc.h"
@@ -23,22 +24,75 @@ const QJsonValue ReplayedInitializeId = u"tether-bridge-takeover"_s;
 
 } // namespace
 
-GatewayBridge::GatewayBridge(const QString &endpointUrl, const QByteArray &token, QObject *parent)
+GatewayBridge::GatewayBridge(const QString &endpointUrl, const QString &tokenFile, const QByteArray &token,
+                             QObject *parent)
     : QObject(parent)
+    , m_endpointUrl(endpointUrl)
+    , m_tokenFile(tokenFile)
+    , m_token(token)
+{
+    openTransport();
+}
+
+void GatewayBridge::openTransport()
 {
     HttpServerEndpoint endpoint;
-    endpoint.url = QUrl(endpointUrl);
-    endpoint.headers = {{u"Authorization"_s, u"Bearer "_s + QString::fromLatin1(token)}};
+    endpoint.url = QUrl(m_endpointUrl);
+    endpoint.headers = {{u"Authorization"_s, u"Bearer "_s + QString::fromLatin1(m_token)}};
+    if (m_transport) {
+        m_transport->disconnect(this);
+        m_transport.release()->deleteLater(); // it is still emitting closed()
+    }
     m_transport = std::make_unique<StreamableHttpTransport>(endpoint);
-    connect(m_transport.get(), &Transport::messageReceived, this,
-            [this](const QJsonObject &message) { emit messageForHost(JsonRpc::serialize(message)); });
-    connect(m_transport.get(), &Transport::closed, this, [this](const TransportClosure &closure) {
-        if (m_closing) {
-            emit closed();
+    connect(m_transport.get(), &Transport::messageReceived, this, [this](const QJsonObject &message) {
+        if (!m_replaying) {
+            emit messageForHost(JsonRpc::serialize(message));
             return;
         }
-        emit lost(closure.error.isEmpty() ? u"the Tether bridged to closed the session"_s : closure.error);
+        if (message.value(u"id"_s) != ReplayedInitializeId)
+            return; // nothing of the new session concerns the host before it is set up
+        m_replaying = false;
+        if (m_hostInitialized)
+            m_transport->send(JsonRpc::makeNotification(u"notifications/initialized"_s));
+        for (const QJsonObject &held : std::exchange(m_held, {}))
+            m_transport->send(held);
+        emit messageForHost(JsonRpc::serialize(JsonRpc::makeNotification(u"notifications/tools/list_changed"_s)));
     });
+    connect(m_transport.get(), &Transport::closed, this,
+            [this](const TransportClosure &closure) { onTransportClosed(closure.error); });
+}
+
+void GatewayBridge::onTransportClosed(const QString &error)
+{
+    if (m_closing) {
+        emit closed();
+        return;
+    }
+    if (const std::optional<QByteArray> token = replacedToken(); token && !m_hostInitialize.isEmpty()) {
+        spdlog::info("serve: the gateway token in {} was replaced; relaying again with the new one", m_tokenFile);
+        m_token = *token;
+        openTransport();
+        m_transport->start();
+        m_replaying = true;
+        QJsonObject replayed = m_hostInitialize;
+        replayed.insert(u"id"_s, ReplayedInitializeId);
+        m_transport->send(replayed);
+        return;
+    }
+    m_replaying = false;
+    emit lost(error.isEmpty() ? u"the Tether bridged to closed the session"_s : error);
+    // The host's messages held for the new session go to the gateway that takes over.
+    for (const QJsonObject &held : std::exchange(m_held, {}))
+        relayToInstance(held);
+}
+
+std::optional<QByteArray> GatewayBridge::replacedToken() const
+{
+    QString error;
+    const std::optional<QByteArray> token = m_tokenFile.isEmpty() ? std::nullopt : readGatewayToken(m_tokenFile, &error);
+    if (!token || *token == m_token)
+        return std::nullopt;
+    return token;
 }
 
 GatewayBridge::~GatewayBridge() = default;
@@ -70,7 +124,17 @@ void GatewayBridge::relayFromHost(const QByteArray &payload)
         m_hostInitialize = message;
     else if (method == u"notifications/initialized")
         m_hostInitialized = true;
-    m_transport->send(message);
+    relayToInstance(message);
+}
+
+void GatewayBridge::relayToInstance(const QJsonObject &message)
+{
+    if (m_session)
+        m_session->receiveMessage(message);
+    else if (m_replaying)
+        m_held.append(message);
+    else
+        m_transport->send(message);
 }
 
 void GatewayBridge::takeOver(Gateway &gateway)

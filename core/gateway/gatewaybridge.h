@@ -4,10 +4,12 @@
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QList>
 #include <QObject>
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 namespace Tether {
 
@@ -21,14 +23,17 @@ class StreamableHttpTransport;
 // whatever the instance sends comes back to the host, so the host uses exactly the servers that
 // Tether runs. When the instance goes away, lost() tells; takeOver() then hands the host to a
 // gateway of this process: the host's initialize is replayed to it (its answer dropped: the host
-// has had one) and the host is told to list the tools again.
+// has had one) and the host is told to list the tools again. When the instance's token was
+// replaced (Rotate in the window), the session is lost too; the bridge then reads the new token
+// from the token file and relays again through a new session, set up the same way.
 class GatewayBridge final : public QObject, private HostChannel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(GatewayBridge)
 
 public:
-    GatewayBridge(const QString &endpointUrl, const QByteArray &token, QObject *parent = nullptr);
+    GatewayBridge(const QString &endpointUrl, const QString &tokenFile, const QByteArray &token,
+                  QObject *parent = nullptr);
     ~GatewayBridge() override;
 
     void start();
@@ -49,12 +54,23 @@ signals:
     void closed();
 
 private:
+    void openTransport();
+    void onTransportClosed(const QString &error);
+    void relayToInstance(const QJsonObject &message);
+    // The instance's token, when the token file holds another than the one in use.
+    std::optional<QByteArray> replacedToken() const;
     // The session of the gateway that took over writes here.
     QString transportName() const override;
     void send(const QByteArray &message, Role role, const QJsonValue &request) override;
     void endWithoutResponse(const QJsonValue &request) override;
 
+    QString m_endpointUrl;
+    QString m_tokenFile;
+    QByteArray m_token;
     std::unique_ptr<StreamableHttpTransport> m_transport;
+    // While a new session replays the host's initialize: the host's messages wait.
+    bool m_replaying = false;
+    QList<QJsonObject> m_held;
     QJsonObject m_hostInitialize; // as the host sent it
     bool m_hostInitialized = false;
     bool m_closing = false;

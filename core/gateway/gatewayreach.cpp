@@ -8,8 +8,8 @@ using namespace Qt::StringLiterals;
 
 namespace Tether {
 
-std::optional<GatewayReach> gatewayReach(bool http, const QString &tetherctl, const ConfigSource &config, bool makeToken,
-                                         QString *error)
+std::optional<GatewayReach> gatewayReach(bool http, const QString &tetherctl, const ConfigSource &config,
+                                         const GatewayHttpConfig &gatewayHttp, bool makeToken, QString *error)
 {
     GatewayReach reach;
     reach.http = http;
@@ -22,7 +22,7 @@ std::optional<GatewayReach> gatewayReach(bool http, const QString &tetherctl, co
             reach.serveArguments += {u"--config"_s, configFile};
         return reach;
     }
-    reach.url = QStringView(DefaultGatewayUrl).toString();
+    reach.url = gatewayHttpUrl(gatewayHttp);
     const QString tokenFile = gatewayTokenPath(configFile);
     if (!makeToken && !QFileInfo::exists(tokenFile)) {
         reach.token = u"TOKEN"_s;

@@ -8,6 +8,7 @@
 #include <array>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -34,6 +35,30 @@ bool isToken(const QByteArray &text)
     return text.size() >= 16 && std::all_of(text.cbegin(), text.cend(), [](char c) {
         return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
     });
+}
+
+// Writes `token` as a new file at `path`, readable by its owner only; false with `error` (and
+// errno as the failure left it) when the file exists or cannot be written.
+bool writeNewTokenFile(const QString &path, const QByteArray &token, QString *error)
+{
+    const QByteArray local = QFile::encodeName(path);
+    const int fd = ::open(local.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        const int openError = errno;
+        *error = u"Cannot write the gateway token %1: %2"_s.arg(path, QString::fromLocal8Bit(std::strerror(openError)));
+        errno = openError;
+        return false;
+    }
+    const QByteArray line = token + '\n';
+    const bool written = ::write(fd, line.constData(), size_t(line.size())) == line.size() && ::fsync(fd) == 0;
+    ::close(fd);
+    if (!written) {
+        ::unlink(local.constData());
+        *error = u"Cannot write the gateway token %1"_s.arg(path);
+        errno = EIO;
+        return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -83,21 +108,27 @@ std::optional<QByteArray> loadOrCreateGatewayToken(const QString &path, QString 
         *error = u"Cannot make the folder of the gateway token %1"_s.arg(path);
         return std::nullopt;
     }
-    const QByteArray local = QFile::encodeName(path);
-    const int fd = ::open(local.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) {
+    const QByteArray token = newToken();
+    if (!writeNewTokenFile(path, token, error)) {
         if (errno == EEXIST) // made by another Tether just now
             return readGatewayToken(path, error);
-        *error = u"Cannot write the gateway token %1: %2"_s.arg(path, QString::fromLocal8Bit(std::strerror(errno)));
         return std::nullopt;
     }
+    return token;
+}
+
+std::optional<QByteArray> rotateGatewayToken(const QString &path, QString *error)
+{
+    // Written beside it and renamed over it: a reader sees the old token or the new, whole.
+    const QString temporary = path + u".new"_s;
+    ::unlink(QFile::encodeName(temporary).constData()); // left by a rotation that was cut short
     const QByteArray token = newToken();
-    const QByteArray line = token + '\n';
-    const bool written = ::write(fd, line.constData(), size_t(line.size())) == line.size();
-    ::close(fd);
-    if (!written) {
-        ::unlink(local.constData());
-        *error = u"Cannot write the gateway token %1"_s.arg(path);
+    if (!writeNewTokenFile(temporary, token, error))
+        return std::nullopt;
+    if (::rename(QFile::encodeName(temporary).constData(), QFile::encodeName(path).constData()) != 0) {
+        *error = u"Cannot replace the gateway token %1: %2; the old token stays in use"_s.arg(
+            path, QString::fromLocal8Bit(std::strerror(errno)));
+        ::unlink(QFile::encodeName(temporary).constData());
         return std::nullopt;
     }
     return token;

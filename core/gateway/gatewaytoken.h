@@ -19,6 +19,11 @@ QString gatewayTokenPath(const QString &configPath);
 // others, or holds no token.
 std::optional<QByteArray> loadOrCreateGatewayToken(const QString &path, QString *error);
 
+// A new token in place of the one in the file at `path`: written 0600 beside it and renamed over
+// it, so that no reader sees half a token. Nothing, with `error`, when it cannot be written; the
+// old token then stays.
+std::optional<QByteArray> rotateGatewayToken(const QString &path, QString *error);
+
 // The token in the file at `path`, which must exist: nothing, with `error`, as above.
 std::optional<QByteArray> readGatewayToken(const QString &path, QString *error);
 

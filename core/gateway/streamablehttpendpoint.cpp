@@ -170,6 +170,18 @@ void StreamableHttpEndpoint::close()
     m_server->close();
 }
 
+bool StreamableHttpEndpoint::rotateToken(QString *error)
+{
+    const std::optional<QByteArray> token = rotateGatewayToken(m_options.tokenFile, error);
+    if (!token)
+        return false;
+    m_options.token = *token;
+    const QList<HttpHostChannel *> channels = m_channels.values();
+    for (HttpHostChannel *channel : channels)
+        endSession(channel, u"the gateway token was replaced; connect again with the new one"_s);
+    return true;
+}
+
 bool StreamableHttpEndpoint::isListening() const
 {
     return m_server->isListening();

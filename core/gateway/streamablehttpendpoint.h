@@ -71,6 +71,13 @@ public:
     QString errorString() const { return m_error; }
     int sessionCount() const { return int(m_channels.size()); }
 
+    // The bearer token every request must carry, and the file it is kept in.
+    QByteArray token() const { return m_options.token; }
+    QString tokenFile() const { return m_options.tokenFile; }
+    // A new token in the token file, the only one accepted from now on: the sessions opened with
+    // the old one end. False, with `error`, when it cannot be written; the old token then stays.
+    bool rotateToken(QString *error);
+
     // What GET /metrics answers (Prometheus text); without one it answers 404. serve() sets the
     // metrics of the gateway's servers and sessions and of this endpoint's refusals.
     void setMetricsSource(std::function<QByteArray()> source);

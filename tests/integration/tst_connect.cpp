@@ -1,7 +1,7 @@
 // tetherctl connect on copies of real-shaped client files (tests/data/connect): the file written
 // is the expected one byte for byte (every other byte of the original kept), its mode is kept,
-// --undo gives the original back byte for byte, a broken file is left untouched, and the entry
-// written for Claude Desktop works: the official SDK client starts it and calls a tool through it.
+// --undo gives the original back byte for byte, a broken file is left untouched, an HTTP client is
+// given the URL at which the config has the gateway listen, and the entry written for Claude Desktop works: the official SDK client starts it and calls a tool through it.
 #include "config/clientconnectfile.h"
 #include "support/runprogram.h"
 #include "support/sdkhost.h"
@@ -142,6 +142,19 @@ private slots:
         QVERIFY2(run.out.contains(u"Nothing was written (--dry-run)."_s), qPrintable(run.out));
         QCOMPARE(readFile(copy), original);
         QVERIFY(!QFile::exists(tokenFile()));
+    }
+
+    void theUrlIsWhereTheConfigHasTheGatewayListen()
+    {
+        QVERIFY(writeFile(m_config, QJsonDocument(QJsonObject{
+            {u"mcpServers"_s, QJsonObject{{u"demo"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}}}},
+            {u"gateway"_s, QJsonObject{{u"http"_s, QJsonObject{{u"enabled"_s, true}, {u"port"_s, 28123}}}}}}).toJson()));
+        const QString copy = m_dir->filePath(u"mcp.json"_s);
+        QVERIFY(writeFile(copy, readFile(Data + u"cursor_mcp.json"_s)));
+        const Testing::ProgramRun run = tetherctl({u"connect"_s, u"cursor"_s, copy, u"--config"_s, m_config});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QJsonObject entry = QJsonDocument::fromJson(readFile(copy))[u"mcpServers"][u"tether"].toObject();
+        QCOMPARE(entry.value(u"url").toString(), u"http://127.0.0.1:28123/mcp"_s);
     }
 
     void theClaudeDesktopEntryServesTheConfigsTools()

@@ -52,7 +52,7 @@ private slots:
         const QString copy = m_dir->filePath(u"mcp.json"_s);
         QVERIFY(writeFile(copy, original));
         const QString longName = u"demo__"_s + QString(50, u'x');
-        ConnectDialog dialog({{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {u"demo__echo"_s, longName}});
+        ConnectDialog dialog({{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {u"demo__echo"_s, longName}, {}});
         dialog.setClient(ConnectClient::Cursor, copy);
         auto *connectButton = namedChild<QPushButton>(dialog, u"connectButton"_s);
         auto *undoButton = namedChild<QPushButton>(dialog, u"undoButton"_s);
@@ -86,7 +86,7 @@ private slots:
     {
         const QString copy = m_dir->filePath(u"claude_desktop_config.json"_s);
         QVERIFY(writeFile(copy, readFile(Data + u"claude_desktop_config.json"_s)));
-        ConnectDialog dialog({{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {}});
+        ConnectDialog dialog({{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {}, {}});
         dialog.setClient(ConnectClient::ClaudeDesktop, copy);
         QCheckBox *stdio = namedChild<QCheckBox>(dialog, u"useStdio"_s);
         QVERIFY(stdio->isChecked() && !stdio->isEnabled()); // Claude Desktop starts its servers itself
@@ -106,7 +106,7 @@ private slots:
         const QByteArray broken = readFile(Data + u"broken.json"_s);
         const QString copy = m_dir->filePath(u"broken.json"_s);
         QVERIFY(writeFile(copy, broken));
-        ConnectDialog dialog({{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {}});
+        ConnectDialog dialog({{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {}, {}});
         dialog.show();
         dialog.setClient(ConnectClient::ClaudeDesktop, copy);
         QLabel *problem = namedChild<QLabel>(dialog, u"problem"_s);
@@ -119,7 +119,7 @@ private slots:
 
     void mnemonicsAreUnique()
     {
-        ConnectDialog dialog({{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {}});
+        ConnectDialog dialog({{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {}, {}});
         QCOMPARE(mnemonicProblems(&dialog), QStringList());
     }
 

@@ -67,6 +67,17 @@ private slots:
         QCOMPARE(text(model, 0, ToolListModel::Parameters), u"path: string, mode?: r|w"_s);
         QCOMPARE(text(model, 0, ToolListModel::Annotations), u"read-only, idempotent"_s);
         QCOMPARE(text(model, 0, ToolListModel::Name, ToolListModel::PublicNameRole), u"fs__read"_s);
+        QCOMPARE(text(model, 0, ToolListModel::Server), u"fs"_s);
+        QCOMPARE(text(model, 0, ToolListModel::State), QString()); // until the window says
+        QVERIFY(model.isCallable(0));
+        QVERIFY(!model.isCallable(1)); // waiting for its server to reconnect
+        QSignalSpy stateChanged(&model, &QAbstractItemModel::dataChanged);
+        model.setServerStates({{u"fs"_s, ServerState::Retrying}});
+        QCOMPARE(stateChanged.size(), 1);
+        QCOMPARE(text(model, 0, ToolListModel::State), u"Retrying"_s);
+        QVERIFY(!model.isCallable(0));
+        model.setServerStates({{u"fs"_s, ServerState::Connected}});
+        QVERIFY(model.isCallable(0));
         // The full texts in tool tips.
         QVERIFY(text(model, 0, ToolListModel::Description, Qt::ToolTipRole).contains(u"Second line."_s));
         QVERIFY(text(model, 0, ToolListModel::Parameters, Qt::ToolTipRole).contains(u"\"required\""_s));
@@ -100,12 +111,12 @@ private slots:
         QCOMPARE(read.data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked);
         QVERIFY(model.setData(read, Qt::Unchecked, Qt::CheckStateRole));
         QCOMPARE(toggled.size(), 1);
-        QCOMPARE(toggled.at(0), (QVariantList{u"read"_s, false}));
+        QCOMPARE(toggled.at(0), (QVariantList{u"fs"_s, u"read"_s, false}));
         // The row changes when the saved config comes back, not before.
         QCOMPARE(read.data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked);
 
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
-        model.setHiddenTools({u"read"_s});
+        model.setHiddenTools({{u"fs"_s, {u"read"_s}}});
         QCOMPARE(changed.size(), 1);
         QCOMPARE(read.data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Unchecked);
         QCOMPARE(text(model, 0, ToolListModel::PublicName), u"fs__read (hidden)"_s);
@@ -117,8 +128,8 @@ private slots:
 
         QVERIFY(model.setData(read, Qt::Checked, Qt::CheckStateRole));
         QCOMPARE(toggled.size(), 2);
-        QCOMPARE(toggled.at(1), (QVariantList{u"read"_s, true}));
-        model.setHiddenTools({u"read"_s});
+        QCOMPARE(toggled.at(1), (QVariantList{u"fs"_s, u"read"_s, true}));
+        model.setHiddenTools({{u"fs"_s, {u"read"_s}}});
         QCOMPARE(changed.size(), 1); // the same list again changes nothing
     }
 

@@ -164,6 +164,8 @@ private slots:
     void gatewayHttpSettings();
     void loopbackHosts_data();
     void loopbackHosts();
+    void gatewayUrls_data();
+    void gatewayUrls();
     void expansion_data();
     void expansion();
     void expansionWithoutBinDir();
@@ -1168,6 +1170,37 @@ void TestConfig::loopbackHosts()
     QFETCH(QString, host);
     QFETCH(bool, loopback);
     QCOMPARE(isLoopbackHost(host), loopback);
+}
+
+void TestConfig::gatewayUrls_data()
+{
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<quint16>("port");
+    QTest::addColumn<bool>("tls");
+    QTest::addColumn<QString>("url");
+    QTest::newRow("default") << u"127.0.0.1"_s << quint16(27413) << false << u"http://127.0.0.1:27413/mcp"_s;
+    QTest::newRow("port of the file") << u"127.0.0.1"_s << quint16(8080) << false << u"http://127.0.0.1:8080/mcp"_s;
+    QTest::newRow("localhost") << u"localhost"_s << quint16(27413) << false << u"http://127.0.0.1:27413/mcp"_s;
+    QTest::newRow("every interface") << u"0.0.0.0"_s << quint16(443) << true << u"https://127.0.0.1:443/mcp"_s;
+    QTest::newRow("IPv6 loopback") << u"::1"_s << quint16(27413) << false << u"http://[::1]:27413/mcp"_s;
+    QTest::newRow("IPv6 bracketed") << u"[::1]"_s << quint16(27413) << false << u"http://[::1]:27413/mcp"_s;
+    QTest::newRow("IPv6 every interface") << u"::"_s << quint16(27413) << true << u"https://[::1]:27413/mcp"_s;
+    QTest::newRow("LAN address") << u"192.168.1.10"_s << quint16(27413) << true << u"https://192.168.1.10:27413/mcp"_s;
+}
+
+void TestConfig::gatewayUrls()
+{
+    QFETCH(QString, host);
+    QFETCH(quint16, port);
+    QFETCH(bool, tls);
+    GatewayHttpConfig http;
+    http.host = host;
+    http.port = port;
+    if (tls) {
+        http.tlsCertificate = u"/etc/tether/cert.pem"_s;
+        http.tlsKey = u"/etc/tether/key.pem"_s;
+    }
+    QTEST(gatewayHttpUrl(http), "url");
 }
 
 void TestConfig::poolConfigured_data()

@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
@@ -38,6 +39,42 @@ private slots:
         // Another file, another token.
         const std::optional<QByteArray> other = loadOrCreateGatewayToken(m_dir.filePath(u"other-token"_s), &error);
         QVERIFY(other && *other != *made);
+    }
+
+    void rotatedInPlace()
+    {
+        const QString path = m_dir.filePath(u"rotated/gateway-token"_s);
+        QString error;
+        const std::optional<QByteArray> first = loadOrCreateGatewayToken(path, &error);
+        QVERIFY2(first, qPrintable(error));
+        // A rotation cut short before its rename left its file behind: it is no obstacle.
+        QVERIFY(writeFile(path + u".new"_s, "left behind"));
+        const std::optional<QByteArray> rotated = rotateGatewayToken(path, &error);
+        QVERIFY2(rotated, qPrintable(error));
+        QCOMPARE(rotated->size(), 43);
+        QVERIFY(*rotated != *first);
+        QCOMPARE(readGatewayToken(path, &error), rotated);
+        struct stat info{};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, 0600u);
+        QVERIFY(!QFile::exists(path + u".new"_s));
+    }
+
+    void aRotationThatCannotWriteKeepsTheOldToken()
+    {
+        const QString folder = m_dir.filePath(u"locked"_s);
+        const QString path = folder + u"/gateway-token"_s;
+        QString error;
+        const std::optional<QByteArray> kept = loadOrCreateGatewayToken(path, &error);
+        QVERIFY2(kept, qPrintable(error));
+        QVERIFY(QFile::setPermissions(folder, QFile::ReadOwner | QFile::ExeOwner));
+        const std::optional<QByteArray> rotated = rotateGatewayToken(path, &error);
+        QFile::setPermissions(folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        if (::geteuid() == 0)
+            QSKIP("root writes into a read-only folder");
+        QVERIFY(!rotated);
+        QVERIFY2(error.startsWith(u"Cannot write the gateway token "_s + path + u".new: "_s), qPrintable(error));
+        QCOMPARE(readGatewayToken(path, &error), kept);
     }
 
     void refused_data()

@@ -1,0 +1,104 @@
+#include "gatewayservice.h"
+
+#include "gateway.h"
+#include "gatewaytoken.h"
+#include "streamablehttpendpoint.h"
+
+#include "common/logging.h"
+
+namespace Tether {
+
+GatewayService::GatewayService(ServerManager &manager, QObject *parent)
+    : QObject(parent)
+    , m_manager(manager)
+{
+    m_publishTimer.setSingleShot(true);
+    m_publishTimer.setInterval(CoalesceDelay);
+    connect(&m_publishTimer, &QTimer::timeout, this, &GatewayService::changed);
+}
+
+GatewayService::~GatewayService()
+{
+    m_endpoint.reset(); // before the gateway it serves
+}
+
+void GatewayService::applyConfig(const GatewayConfig &config, const QString &configPath)
+{
+    m_config = config;
+    m_configPath = configPath;
+    if (m_gateway)
+        m_gateway->setConfig(config);
+    if (!m_gateway && config.http.enabled) {
+        m_gateway = std::make_unique<Gateway>(m_manager, config);
+        connect(m_gateway.get(), &Gateway::statusChanged, this, &GatewayService::publishSoon);
+        serve();
+    }
+    publishSoon();
+}
+
+bool GatewayService::serveAgain()
+{
+    if (m_gateway && !m_endpoint)
+        serve();
+    publishSoon();
+    return m_endpoint != nullptr;
+}
+
+void GatewayService::serve()
+{
+    // A failure to listen (the port in use) is shown, not fatal: the program works without it.
+    m_endpoint = StreamableHttpEndpoint::serve(*m_gateway, m_config.http, m_configPath, &m_error);
+    if (!m_endpoint) {
+        spdlog::warn("gateway: not serving over HTTP: {}", m_error);
+        return;
+    }
+    m_error.clear();
+    connect(m_endpoint.get(), &StreamableHttpEndpoint::sessionsChanged, this, &GatewayService::publishSoon);
+}
+
+bool GatewayService::rotateToken(QString *error)
+{
+    if (!m_endpoint) {
+        *error = QStringLiteral("The gateway is not served, so it has no token in use");
+        return false;
+    }
+    if (!m_endpoint->rotateToken(error))
+        return false;
+    spdlog::info("gateway: a new token in {}; hosts connect again with it", m_endpoint->tokenFile());
+    publishSoon();
+    return true;
+}
+
+void GatewayService::close()
+{
+    if (m_endpoint)
+        m_endpoint->close();
+}
+
+GatewayServing GatewayService::serving() const
+{
+    GatewayServing serving;
+    serving.port = m_config.http.port;
+    serving.configPath = m_configPath;
+    serving.tokenFile = m_configPath.isEmpty() ? QString() : gatewayTokenPath(m_configPath);
+    if (!m_gateway)
+        return serving;
+    serving.status = m_gateway->status();
+    if (!m_endpoint) {
+        serving.state = GatewayServing::State::NotServed;
+        serving.error = m_error;
+        return serving;
+    }
+    serving.state = GatewayServing::State::Serving;
+    serving.url = m_endpoint->url();
+    serving.token = m_endpoint->token();
+    return serving;
+}
+
+void GatewayService::publishSoon()
+{
+    if (!m_publishTimer.isActive())
+        m_publishTimer.start();
+}
+
+} // namespace Tether

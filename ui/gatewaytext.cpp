@@ -1,0 +1,81 @@
+#include "gatewaytext.h"
+
+#include "common/duration.h"
+
+#include <QCoreApplication>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("GatewayText", text);
+}
+
+} // namespace
+
+QString gatewayIndicatorText(const GatewayServing &serving)
+{
+    switch (serving.state) {
+    case GatewayServing::State::Off:
+        return tr("Gateway off");
+    case GatewayServing::State::Serving:
+        return tr("Gateway: %1 · %2").arg(serving.url, hostCountText(serving.status.hosts.size()));
+    case GatewayServing::State::NotServed:
+        return tr("Gateway not served: %1").arg(notServedSummary(serving.error, serving.port));
+    }
+    return {};
+}
+
+QString hostCountText(qsizetype hosts)
+{
+    if (hosts == 0)
+        return tr("no hosts");
+    return hosts == 1 ? tr("1 host") : tr("%1 hosts").arg(hosts);
+}
+
+QString notServedSummary(const QString &error, quint16 port)
+{
+    // QAbstractSocket::AddressInUseError, as HttpServer words it.
+    if (error.contains(u"address is already in use"_s, Qt::CaseInsensitive))
+        return tr("port %1 in use").arg(port);
+    constexpr qsizetype MaxLength = 60;
+    QString clause = error.section(u": "_s, 0, 0).section(u"; "_s, 0, 0);
+    if (clause.size() > MaxLength)
+        clause = clause.left(MaxLength - 1) + u'…';
+    return clause.isEmpty() ? clause : clause.front().toLower() + clause.mid(1);
+}
+
+QString gatewayOffHint(const QString &configPath)
+{
+    return tr("The gateway is off. To serve the tools of these servers to AI clients (Claude Desktop, Cursor, "
+              "VS Code, Claude Code) over HTTP while this window runs, set \"gateway\": {\"http\": {\"enabled\": "
+              "true}} in %1 and save it; the gateway starts at once. Clients that start their servers themselves "
+              "can run tetherctl serve instead (File ▸ Connect a client…).")
+        .arg(configPath);
+}
+
+QString connectedSinceText(const QDateTime &since, const QDateTime &now)
+{
+    const QDateTime local = since.toLocalTime();
+    const QString at = local.date() == now.toLocalTime().date() ? local.toString(u"HH:mm:ss"_s)
+                                                                : local.toString(u"yyyy-MM-dd HH:mm:ss"_s);
+    const std::chrono::seconds ago(std::max<qint64>(0, since.secsTo(now)));
+    if (ago.count() == 0)
+        return tr("%1 (just now)").arg(at);
+    return tr("%1 (%2 ago)").arg(at, formatDuration(ago));
+}
+
+std::optional<quint64> gatewayCallsTo(const GatewayStatus &status, const QString &server)
+{
+    for (const auto &[name, calls] : status.callsByServer) {
+        if (name == server)
+            return calls;
+    }
+    return std::nullopt;
+}
+
+} // namespace Tether
