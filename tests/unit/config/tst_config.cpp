@@ -1485,7 +1485,7 @@ void TestConfig::shellLine_data()
     QTest::newRow("program with a blank") << QByteArray(R"({"command": "/opt/my tools/server"})")
                                           << u"'/opt/my tools/server'"_s;
     QTest::newRow("quotes and dollars") << QByteArray(R"({"command": "node", "args": ["it's", "$HOME", ""]})")
-                                        << uR"(node 'it'''s' '$HOME' '')"_s;
+                                        << uR"(node 'it'\''s' '$HOME' '')"_s;
     QTest::newRow("environment") << QByteArray(R"({"command": "node", "env": {"A": "1", "B": "x y"}})")
                                  << u"A=1 B='x y' node"_s;
     QTest::newRow("folder") << QByteArray(R"({"command": "./run", "cwd": "/srv/my server"})")
