@@ -9,6 +9,7 @@
 #include "gatewayview.h"
 #include "healthstripdelegate.h"
 #include "importdialog.h"
+#include "logactions.h"
 #include "messagelabel.h"
 #include "serveractions.h"
 #include "serverconfigview.h"
@@ -294,6 +295,8 @@ void MainWindow::connectViews()
         menu.addActions({m_start, m_stop, m_reconnect, m_retryFailed});
         menu.addSeparator();
         menu.addActions({m_edit, m_enable, m_settings, m_remove});
+        menu.addSeparator();
+        menu.addActions({m_logActions->copyCommand(), m_logActions->copyUrl(), m_logActions->exportServerLog()});
         menu.exec(m_table->viewport()->mapToGlobal(position));
     });
     connect(m_table, &QAbstractItemView::doubleClicked, this, [this] {
@@ -392,6 +395,7 @@ void MainWindow::createActions()
         {m_allTools, u"allTools"_s}};
     for (const auto &[action, name] : names)
         action->setObjectName(name);
+    m_logActions = new LogActions(m_manager, this);
     createMenus();
 }
 
@@ -411,6 +415,8 @@ void MainWindow::createMenus()
     m_showGateway->setObjectName(u"showGateway"_s);
     m_showGateway->setVisible(false);
     file->addSeparator();
+    file->addActions({m_logActions->exportServerLog(), m_logActions->exportAllLogs(), m_logActions->openLogFolder()});
+    file->addSeparator();
     file->addAction(tr("Close window"), QKeySequence::Close, this, &QWidget::close);
     file->addAction(tr("Quit"), QKeySequence::Quit, this, &MainWindow::quitRequested);
 
@@ -420,6 +426,8 @@ void MainWindow::createMenus()
     server->addActions({m_add, m_edit, m_enable, m_remove});
     server->addSeparator();
     server->addActions({m_callTool, m_allTools, m_settings});
+
+    menuBar()->addMenu(tr("&View"))->addAction(m_logActions->showCombinedLog());
 }
 
 bool MainWindow::saveConfig(const QJsonObject &root)
@@ -681,6 +689,7 @@ void MainWindow::updateActions()
     m_stop->setEnabled(actions.stop);
     m_reconnect->setEnabled(actions.reconnect);
     updateFleetActions();
+    m_logActions->setServer(name);
 
     // Edits need a config that loaded; the server must be one of its entries.
     const bool editable = m_config.document().isValid();

@@ -23,6 +23,7 @@ class ConfigStore;
 class EventLogView;
 class GatewayService;
 class GatewayView;
+class LogActions;
 class ResourceSampler;
 class ServerConfigView;
 class ServerDetailsView;
@@ -148,6 +149,7 @@ private:
     GatewayService *m_gateway = nullptr;
     QToolButton *m_gatewayIndicator = nullptr;
     GatewayView *m_gatewayView = nullptr;
+    LogActions *m_logActions = nullptr;
 };
 
 } // namespace Tether
