@@ -1,8 +1,12 @@
 // The window with 50 configured demo servers: time from starting `tether` to its first painted
 // window, and its resident memory once all 50 are connected (the servers' own processes
-// excluded). Runs the real program several times and prints every run and the median.
+// excluded), and what sampling the CPU and memory of its 50 servers costs. Runs the real program
+// several times and prints every run and the median.
 #include "percentile.h"
 #include "processfigures.h"
+
+#include "manager/processusage.h"
+#include "manager/resourcesampler.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -19,6 +23,7 @@
 #include <QTimer>
 
 #include <csignal>
+#include <ctime>
 
 using namespace Qt::StringLiterals;
 using Tether::Bench::percentile;
@@ -34,8 +39,43 @@ struct Run
     qint64 connectedMs = -1;
     qint64 rssKiB = 0;
     qint64 rssAnonKiB = 0;
+    double sampleCpuUs = 0; // processor time of one sample of every server's processes
+    int sampledProcesses = 0;
+    int systemProcesses = 0;
     QString error;
 };
+
+double threadCpuMicroseconds()
+{
+    timespec now{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return double(now.tv_sec) * 1e6 + double(now.tv_nsec) / 1e3;
+}
+
+// One sample as Tether's ResourceSampler takes it every interval, of the servers of the tether
+// process `tether` (its launchers' children), repeated for a steady figure: one scan of /proc,
+// then the status file of each process of every server's tree.
+void measureSampling(qint64 tether, Run &run)
+{
+    const Tether::ProcessTable table = Tether::readProcessTable();
+    const QMultiHash<qint64, qint64> children = Tether::childrenByParent(table);
+    QList<qint64> servers;
+    for (qint64 launcher : children.values(tether))
+        servers += children.values(launcher);
+    constexpr int rounds = 50;
+    const double start = threadCpuMicroseconds();
+    int processes = 0;
+    for (int round = 0; round < rounds; ++round) {
+        const Tether::ProcessTable now = Tether::readProcessTable();
+        const QMultiHash<qint64, qint64> parents = Tether::childrenByParent(now);
+        processes = 0;
+        for (qint64 server : std::as_const(servers))
+            processes += int(Tether::readTreeUsage(server, now, parents).ticks.size());
+    }
+    run.sampleCpuUs = (threadCpuMicroseconds() - start) / rounds;
+    run.sampledProcesses = processes;
+    run.systemProcesses = int(table.size());
+}
 
 Run measure(const QString &tether, const QString &configPath, const QProcessEnvironment &environment, int servers)
 {
@@ -75,6 +115,7 @@ Run measure(const QString &tether, const QString &configPath, const QProcessEnvi
                         Tether::Bench::processFigures(QString::number(process.processId()));
                     run.rssKiB = figures.residentKiB;
                     run.rssAnonKiB = figures.anonymousKiB;
+                    measureSampling(process.processId(), run);
                     loop.quit();
                 });
             }
@@ -150,7 +191,7 @@ int main(int argc, char *argv[])
     QTextStream out(stdout);
     out << "tether with " << count << " configured demo servers, " << runs << " runs, platform "
         << platform << Qt::endl;
-    std::vector<double> painted, seen, tablePainted, tableSeen, rss, anonymous, connectedTimes;
+    std::vector<double> sampling, painted, seen, tablePainted, tableSeen, rss, anonymous, connectedTimes;
     for (int i = 0; i < runs; ++i) {
         const Run run = measure(tether, configPath, environment, count);
         if (!run.error.isEmpty()) {
@@ -161,7 +202,9 @@ int main(int argc, char *argv[])
             << run.paintSeenMs << " ms after launch), with its " << count << " servers " << run.tableAfterMainMs
             << " ms after main (" << run.tableSeenMs << " ms after launch); all connected after " << run.connectedMs << " ms; RSS "
             << QString::number(run.rssKiB / 1024.0, 'f', 1) << " MiB (anonymous " << QString::number(run.rssAnonKiB / 1024.0, 'f', 1)
-            << " MiB)" << Qt::endl;
+            << " MiB); one sample of " << run.sampledProcesses << " server processes (of " << run.systemProcesses
+            << " on the machine) " << QString::number(run.sampleCpuUs / 1000.0, 'f', 2) << " ms of CPU" << Qt::endl;
+        sampling.push_back(run.sampleCpuUs);
         painted.push_back(double(run.paintedAfterMainMs));
         seen.push_back(double(run.paintSeenMs));
         tablePainted.push_back(double(run.tableAfterMainMs));
@@ -177,6 +220,11 @@ int main(int argc, char *argv[])
         << " ms from launch (" << percentile(tablePainted, 0.5) << " ms from main)   target < 300 ms" << Qt::endl
         << "median resident memory with " << count << " connected: " << QString::number(percentile(rss, 0.5), 'f', 1)
         << " MiB (anonymous " << QString::number(percentile(anonymous, 0.5), 'f', 1) << " MiB)   target < 60 MB" << Qt::endl
-        << "median time until all connected: " << percentile(connectedTimes, 0.5) << " ms" << Qt::endl;
+        << "median time until all connected: " << percentile(connectedTimes, 0.5) << " ms" << Qt::endl
+        << "median CPU of sampling the " << count << " servers' processes: "
+        << QString::number(percentile(sampling, 0.5) / 1000.0, 'f', 2) << " ms a sample, every "
+        << Tether::ResourceSampler::DefaultInterval.count() << " ms: "
+        << QString::number(percentile(sampling, 0.5) / 1000.0 / double(Tether::ResourceSampler::DefaultInterval.count()) * 100.0, 'f', 3)
+        << " % of a core   target < 1 %" << Qt::endl;
     return 0;
 }

@@ -1,6 +1,6 @@
 #include "eventlogview.h"
 
-#include "manager/eventlog.h"
+#include "manager/eventfilter.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -14,8 +14,17 @@ namespace Tether {
 
 namespace {
 
-// The kinds the filter offers, in the order of its entries.
-enum LogFilter { Everything, WarningsAndErrors, StateChanges, ServerStderr, ServerLogMessages, ConfigChanges };
+// The filter's entries, in order: everything, warnings and errors, then one kind each.
+EventFilter kindFilter(int entry)
+{
+    using Kind = ServerEvent::Kind;
+    static const QList<std::optional<Kind>> kinds{std::nullopt, std::nullopt, Kind::StateChange, Kind::Stderr,
+                                                  Kind::ServerLog, Kind::ConfigChange, Kind::ToolCall};
+    EventFilter filter;
+    filter.level = entry == 1 ? EventFilter::Level::WarningsAndErrors : EventFilter::Level::Any;
+    filter.kind = kinds.value(entry);
+    return filter;
+}
 
 QString logLine(const ServerEvent &event)
 {
@@ -50,7 +59,7 @@ EventLogView::EventLogView(QWidget *parent)
     m_text->setMaximumBlockCount(EventLog::DefaultCapPerServer); // as many as the event log keeps
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_level->addItems({tr("Everything"), tr("Warnings and errors"), tr("State changes"), tr("Server stderr"),
-                       tr("Server log messages"), tr("Config changes")});
+                       tr("Server log messages"), tr("Config changes"), tr("Tool calls")});
     m_search->setPlaceholderText(tr("Search the log"));
     m_search->setClearButtonEnabled(true);
     connect(m_level, &QComboBox::currentIndexChanged, this, &EventLogView::filterChanged);
@@ -84,25 +93,9 @@ void EventLogView::appendEvent(const ServerEvent &event)
 
 bool EventLogView::passesFilter(const ServerEvent &event) const
 {
-    switch (m_level->currentIndex()) {
-    case WarningsAndErrors:
-        if (event.kind == ServerEvent::Kind::StateChange) {
-            const ServerState state = event.status.state;
-            if (state == ServerState::Connected || state == ServerState::Starting || state == ServerState::Stopped
-                || state == ServerState::Stopping)
-                return false;
-        } else if (!QStringList{u"warning"_s, u"error"_s, u"critical"_s, u"alert"_s, u"emergency"_s}.contains(event.level)) {
-            return false;
-        }
-        break;
-    case StateChanges: if (event.kind != ServerEvent::Kind::StateChange) return false; break;
-    case ServerStderr: if (event.kind != ServerEvent::Kind::Stderr) return false; break;
-    case ServerLogMessages: if (event.kind != ServerEvent::Kind::ServerLog) return false; break;
-    case ConfigChanges: if (event.kind != ServerEvent::Kind::ConfigChange) return false; break;
-    default: break;
-    }
-    const QString search = m_search->text();
-    return search.isEmpty() || event.text.contains(search, Qt::CaseInsensitive);
+    EventFilter filter = kindFilter(m_level->currentIndex());
+    filter.text = m_search->text();
+    return filter.matches(event);
 }
 
 } // namespace Tether

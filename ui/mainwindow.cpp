@@ -2,12 +2,14 @@
 
 #include "alltoolsdialog.h"
 #include "catalogtabs.h"
+#include "columnwidth.h"
 #include "connectdialog.h"
 #include "eventlogview.h"
 #include "gatewaytext.h"
 #include "gatewayview.h"
 #include "healthstripdelegate.h"
 #include "importdialog.h"
+#include "logactions.h"
 #include "messagelabel.h"
 #include "serveractions.h"
 #include "serverconfigview.h"
@@ -18,11 +20,13 @@
 #include "timelineview.h"
 #include "toolcalldialog.h"
 #include "toollistview.h"
+#include "windowsize.h"
 
 #include "config/configedit.h"
 #include "config/configimport.h"
 #include "config/configstore.h"
 #include "gateway/gatewayservice.h"
+#include "manager/resourcesampler.h"
 #include "manager/servermanager.h"
 
 #include <QAction>
@@ -36,6 +40,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
@@ -54,6 +59,7 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
     : QMainWindow(parent)
     , m_manager(manager)
     , m_config(config)
+    , m_resources(new ResourceSampler(manager, this))
     , m_model(new ServerTableModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_table(new QTableView(this))
@@ -76,11 +82,35 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
     m_model->setStatuses(m_manager.statuses());
     updateSummary();
     updateActions();
-    resize(1000, 620);
+    int tableWidth = 0;
+    for (int column = 0; column < ServerTableModel::ColumnCount; ++column)
+        tableWidth += m_table->columnWidth(column);
+    resize(fittingWindowSize({tableWidth + 40, 700}, screen()->availableSize()));
     QSettings settings = windowSettings();
     restoreGeometry(settings.value(u"geometry"_s).toByteArray());
+    // Saved on a larger screen, it is brought within this one.
+    const QSize available = screen()->availableSize();
+    if (width() > available.width() || height() > available.height())
+        resize(fittingWindowSize(size(), available));
     m_splitter->restoreState(settings.value(u"splitter"_s).toByteArray());
     m_table->horizontalHeader()->restoreState(settings.value(u"columns"_s).toByteArray());
+    widenColumnsToTheirTexts(); // columns saved too narrow, by an older Tether say
+}
+
+// What the style adds to a cell's text in `view`: its margins, the grid line, and an icon with its own.
+static int cellOverhead(const QTableView &view, bool withIcon)
+{
+    QStyleOptionViewItem option;
+    option.initFrom(&view);
+    option.text = u"x"_s;
+    option.features = QStyleOptionViewItem::HasDisplay;
+    if (withIcon) {
+        option.features |= QStyleOptionViewItem::HasDecoration;
+        const int icon = view.style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, &view);
+        option.decorationSize = QSize(icon, icon);
+    }
+    const int cell = view.style()->sizeFromContents(QStyle::CT_ItemViewItem, &option, QSize(), &view).width();
+    return cell - view.fontMetrics().horizontalAdvance(option.text) + (view.showGrid() ? 1 : 0);
 }
 
 void MainWindow::setUpTable()
@@ -96,28 +126,64 @@ void MainWindow::setUpTable()
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(-1, Qt::AscendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->setItemDelegateForColumn(ServerTableModel::Health, new HealthStripDelegate(m_table));
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 10);
-    // Fixed widths: sizing to contents would measure every row on every change.
-    const QList<std::pair<int, int>> widths{{ServerTableModel::Name, 14}, {ServerTableModel::Transport, 7},
-                                            {ServerTableModel::State, 15}, {ServerTableModel::Health, 16},
-                                            {ServerTableModel::Attempt, 7},
-                                            {ServerTableModel::NextRetry, 9}, {ServerTableModel::Tools, 5},
-                                            {ServerTableModel::Uptime, 9}, {ServerTableModel::Pid, 7}};
-    for (const auto &[column, characters] : widths) {
-        const QString header = m_model->headerData(column, Qt::Horizontal).toString();
-        m_table->setColumnWidth(column, std::max(m_table->fontMetrics().averageCharWidth() * characters,
-                                                 m_table->fontMetrics().horizontalAdvance(header) + 12) + 16);
-    }
+    for (const auto &[column, width] : columnWidthsNeeded())
+        m_table->setColumnWidth(column, width);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &MainWindow::widenColumnsToTheirTexts);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::widenColumnsToTheirTexts);
 
     m_filter->setPlaceholderText(tr("Filter servers"));
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+}
+
+QList<std::pair<int, int>> MainWindow::columnWidthsNeeded() const
+{
+    // From the texts a column can hold, and the names and URLs of the servers listed now; not
+    // from every row's cells, which sizing to contents would measure on every change.
+    QStringList names{QString(12, u'n')};
+    QStringList addresses{u"4194304"_s};
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        names.append(m_model->index(row, ServerTableModel::Name).data().toString());
+        addresses.append(m_model->index(row, ServerTableModel::Pid).data().toString());
+    }
+    QStringList states{ServerTableModel::tr("Disabled"), ServerTableModel::tr("Invalid")};
+    for (ServerState state : AllServerStates)
+        states.append(stateName(state));
+    const int margins = cellOverhead(*m_table, false);
+    const QList<std::tuple<int, QStringList, int, int>> columns{
+        {ServerTableModel::Name, names, 0, 32},
+        {ServerTableModel::Transport, {u"stdio"_s, u"http"_s, u"sse"_s}, 0, 8},
+        {ServerTableModel::State, states, cellOverhead(*m_table, true) - margins, 20},
+        {ServerTableModel::Health, {QString(16, u'n')}, 0, 16},
+        {ServerTableModel::Attempt, {u"10/10"_s}, 0, 8},
+        {ServerTableModel::NextRetry, {u"in 59.9 s"_s, u"in 1 min 30 s"_s}, 0, 16},
+        {ServerTableModel::Tools, {u"100"_s}, 0, 8},
+        {ServerTableModel::Uptime, {u"59 min 59 s"_s}, 0, 16},
+        {ServerTableModel::Cpu, {u"100 %"_s}, 0, 8},
+        {ServerTableModel::Memory, {u"1024.0 MiB"_s}, 0, 12},
+        {ServerTableModel::Pid, addresses, 0, 48}};
+    QList<std::pair<int, int>> widths;
+    for (const auto &[column, texts, icon, maxCharacters] : columns) {
+        const QString header = m_model->headerData(column, Qt::Horizontal).toString();
+        widths.append({column, columnWidthFor(m_table->fontMetrics(), header, texts, icon + margins, maxCharacters)});
+    }
+    return widths;
+}
+
+void MainWindow::widenColumnsToTheirTexts()
+{
+    // Only wider: a column the user widened stays so.
+    for (const auto &[column, width] : columnWidthsNeeded()) {
+        if (width > m_table->columnWidth(column))
+            m_table->setColumnWidth(column, width);
+    }
 }
 
 void MainWindow::layOutWidgets()
@@ -161,18 +227,24 @@ void MainWindow::followSnapshots()
     // The actions of the selected server follow at once; the table's repaint is batched.
     connect(&m_manager, &ServerManager::statusChanged, this, [this](const ServerStatus &status) {
         m_model->updateStatus(status);
-        if (status.name == selectedServer())
+        if (selectedServers().contains(status.name))
             updateActions();
     });
     connect(&m_manager, &ServerManager::stateChanged, this, [this](const ServerStatus &status) {
         m_model->updateStatus(status);
         updateSummary();
-        updateReconnectAll();
         updateAllTools();
-        if (status.name == selectedServer()) {
+        if (selectedServers().contains(status.name))
             updateActions();
+        else
+            updateFleetActions();
+        if (status.name == selectedServer())
             updateDetails();
-        }
+    });
+    connect(m_resources, &ResourceSampler::sampled, this, [this] {
+        m_model->setResources(m_resources->allResources());
+        if (m_manager.status(selectedServer()).value_or(ServerStatus{}).pid > 0)
+            updateDetailsText();
     });
     connect(&m_manager, &ServerManager::serverAdded, this, [this](const QString &name) {
         if (const auto status = m_manager.status(name))
@@ -220,9 +292,11 @@ void MainWindow::connectViews()
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
         QMenu menu(this);
-        menu.addActions({m_start, m_stop, m_reconnect});
+        menu.addActions({m_start, m_stop, m_reconnect, m_retryFailed});
         menu.addSeparator();
         menu.addActions({m_edit, m_enable, m_settings, m_remove});
+        menu.addSeparator();
+        menu.addActions({m_logActions->copyCommand(), m_logActions->copyUrl(), m_logActions->exportServerLog()});
         menu.exec(m_table->viewport()->mapToGlobal(position));
     });
     connect(m_table, &QAbstractItemView::doubleClicked, this, [this] {
@@ -276,14 +350,18 @@ void MainWindow::createActions()
 {
     auto *toolbar = addToolBar(tr("Servers"));
     toolbar->setObjectName(u"servers"_s);
-    m_start = toolbar->addAction(tr("Start"), this, [this] { m_manager.start(selectedServer()); });
+    m_start = toolbar->addAction(tr("Start"), this, [this] { actOnSelection(&ServerActions::start, &ServerManager::start); });
     m_start->setShortcut(QKeySequence(u"Ctrl+R"_s));
-    m_stop = toolbar->addAction(tr("Stop"), this, [this] { m_manager.stop(selectedServer()); });
+    m_stop = toolbar->addAction(tr("Stop"), this, [this] { actOnSelection(&ServerActions::stop, &ServerManager::stop); });
     m_stop->setShortcut(QKeySequence(u"Ctrl+."_s));
-    m_reconnect = toolbar->addAction(tr("Reconnect"), this, [this] { m_manager.reconnect(selectedServer()); });
+    m_reconnect = toolbar->addAction(tr("Reconnect"), this,
+                                     [this] { actOnSelection(&ServerActions::reconnect, &ServerManager::reconnect); });
     m_reconnect->setShortcut(QKeySequence(u"F5"_s));
-    m_reconnectAll = toolbar->addAction(tr("Reconnect all"), this, [this] { m_manager.reconnectAll(); });
-    m_reconnectAll->setShortcut(QKeySequence(u"Shift+F5"_s));
+    m_retryFailed = toolbar->addAction(tr("Retry failed"), &m_manager, &ServerManager::retryFailed);
+    m_retryFailed->setShortcut(QKeySequence(u"Shift+F5"_s));
+    // Not on the toolbar: it restarts healthy servers too, and asks first.
+    m_reconnectAll = new QAction(tr("Reconnect all…"), this);
+    connect(m_reconnectAll, &QAction::triggered, this, &MainWindow::reconnectAll);
     toolbar->addSeparator();
     m_add = toolbar->addAction(tr("Add…"), this, &MainWindow::addServer);
     m_add->setShortcut(QKeySequence::New);
@@ -307,16 +385,17 @@ void MainWindow::createActions()
     connect(m_allTools, &QAction::triggered, this, &MainWindow::showAllTools);
     // Shortcuts work whether or not the action sits in a visible menu or toolbar.
     addActions({m_openConfig, m_callTool, m_allTools});
-    for (QAction *action : {m_start, m_stop, m_reconnect, m_reconnectAll, m_add, m_edit, m_enable, m_remove, m_settings})
+    for (QAction *action : {m_start, m_stop, m_reconnect, m_retryFailed, m_add, m_edit, m_enable, m_remove, m_settings})
         action->setToolTip(action->text().remove(u'…') + u" ("_s + action->shortcut().toString(QKeySequence::NativeText) + u')');
     const QList<std::pair<QAction *, QString>> names{
         {m_start, u"startServer"_s}, {m_stop, u"stopServer"_s}, {m_reconnect, u"reconnectServer"_s},
-        {m_reconnectAll, u"reconnectAll"_s}, {m_add, u"addServer"_s}, {m_edit, u"editServer"_s},
+        {m_retryFailed, u"retryFailed"_s}, {m_reconnectAll, u"reconnectAll"_s}, {m_add, u"addServer"_s}, {m_edit, u"editServer"_s},
         {m_enable, u"toggleEnabled"_s}, {m_remove, u"removeServer"_s}, {m_settings, u"editSettings"_s},
         {m_openConfig, u"openConfigFile"_s}, {m_callTool, u"callTool"_s},
         {m_allTools, u"allTools"_s}};
     for (const auto &[action, name] : names)
         action->setObjectName(name);
+    m_logActions = new LogActions(m_manager, this);
     createMenus();
 }
 
@@ -336,15 +415,19 @@ void MainWindow::createMenus()
     m_showGateway->setObjectName(u"showGateway"_s);
     m_showGateway->setVisible(false);
     file->addSeparator();
+    file->addActions({m_logActions->exportServerLog(), m_logActions->exportAllLogs(), m_logActions->openLogFolder()});
+    file->addSeparator();
     file->addAction(tr("Close window"), QKeySequence::Close, this, &QWidget::close);
     file->addAction(tr("Quit"), QKeySequence::Quit, this, &MainWindow::quitRequested);
 
     QMenu *server = menuBar()->addMenu(tr("&Server"));
-    server->addActions({m_start, m_stop, m_reconnect, m_reconnectAll});
+    server->addActions({m_start, m_stop, m_reconnect, m_retryFailed, m_reconnectAll});
     server->addSeparator();
     server->addActions({m_add, m_edit, m_enable, m_remove});
     server->addSeparator();
     server->addActions({m_callTool, m_allTools, m_settings});
+
+    menuBar()->addMenu(tr("&View"))->addAction(m_logActions->showCombinedLog());
 }
 
 bool MainWindow::saveConfig(const QJsonObject &root)
@@ -539,8 +622,49 @@ void MainWindow::updateAllTools()
 
 QString MainWindow::selectedServer() const
 {
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    if (current.isValid() && m_table->selectionModel()->isRowSelected(current.row()))
+        return current.data(ServerTableModel::NameRole).toString();
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     return rows.isEmpty() ? QString() : rows.first().data(ServerTableModel::NameRole).toString();
+}
+
+QStringList MainWindow::selectedServers() const
+{
+    QStringList names;
+    for (const QModelIndex &row : m_table->selectionModel()->selectedRows())
+        names.append(row.data(ServerTableModel::NameRole).toString());
+    return names;
+}
+
+void MainWindow::actOnSelection(bool ServerActions::*applies, void (ServerManager::*action)(const QString &))
+{
+    for (const QString &name : selectedServers()) {
+        const int row = m_model->rowOf(name);
+        if (row >= 0 && availableActions(m_model->statusAt(row)).*applies)
+            (m_manager.*action)(name);
+    }
+}
+
+void MainWindow::reconnectAll()
+{
+    int connected = 0;
+    for (const ServerStatus &status : m_manager.statuses())
+        connected += status.state == ServerState::Connected;
+    if (connected > 0) {
+        QMessageBox confirm(QMessageBox::Question, tr("Reconnect all"),
+                            (connected == 1 ? tr("Reconnect every running server? The connected one is restarted too")
+                                            : tr("Reconnect every running server? The %1 connected ones are restarted too")
+                                                  .arg(connected))
+                                + tr(", and calls in flight are lost. Retry failed reconnects only the failing ones."),
+                            QMessageBox::Cancel, this);
+        const QAbstractButton *reconnect = confirm.addButton(tr("Reconnect all"), QMessageBox::DestructiveRole);
+        confirm.setDefaultButton(QMessageBox::Cancel);
+        confirm.exec();
+        if (confirm.clickedButton() != reconnect)
+            return;
+    }
+    m_manager.reconnectAll();
 }
 
 void MainWindow::selectServer(const QString &name)
@@ -554,12 +678,18 @@ void MainWindow::selectServer(const QString &name)
 void MainWindow::updateActions()
 {
     const QString name = selectedServer();
-    const int row = m_model->rowOf(name);
-    const ServerActions actions = row < 0 ? ServerActions{} : availableActions(m_model->statusAt(row));
+    const QStringList names = selectedServers();
+    QList<ServerStatus> selection;
+    for (const QString &each : names) {
+        if (const int row = m_model->rowOf(each); row >= 0)
+            selection.append(m_model->statusAt(row));
+    }
+    const ServerActions actions = availableActions(selection);
     m_start->setEnabled(actions.start);
     m_stop->setEnabled(actions.stop);
     m_reconnect->setEnabled(actions.reconnect);
-    updateReconnectAll();
+    updateFleetActions();
+    m_logActions->setServer(name);
 
     // Edits need a config that loaded; the server must be one of its entries.
     const bool editable = m_config.document().isValid();
@@ -567,26 +697,28 @@ void MainWindow::updateActions()
     m_add->setEnabled(editable);
     m_importMenu->setEnabled(editable);
     m_settings->setEnabled(editable);
-    // A disabled server does not start: Enable is the way.
-    if (config && !config->enabled)
-        m_start->setEnabled(false);
-    m_edit->setEnabled(config != nullptr);
-    m_remove->setEnabled(config != nullptr);
-    m_enable->setEnabled(config != nullptr);
+    // Edits act on one server.
+    const bool one = config && names.size() == 1;
+    m_edit->setEnabled(one);
+    m_remove->setEnabled(one);
+    m_enable->setEnabled(one);
     m_enable->setText(config && !config->enabled ? tr("Enable") : tr("Disable"));
     m_callTool->setEnabled(!m_tools->currentTool().isEmpty()
                            && m_manager.status(name).value_or(ServerStatus{}).state == ServerState::Connected);
 }
 
-void MainWindow::updateReconnectAll()
+void MainWindow::updateFleetActions()
 {
     // Reconnect all leaves stopped servers alone: with only those, there is nothing to do.
     bool anyRunning = false;
-    for (int row = 0; row < m_model->rowCount() && !anyRunning; ++row) {
-        const ServerState state = m_model->statusAt(row).state;
-        anyRunning = state != ServerState::Stopped && state != ServerState::Stopping;
+    bool anyFailing = false;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const ServerStatus &status = m_model->statusAt(row);
+        anyRunning |= status.state != ServerState::Stopped && status.state != ServerState::Stopping;
+        anyFailing |= needsRetry(status);
     }
     m_reconnectAll->setEnabled(anyRunning);
+    m_retryFailed->setEnabled(anyFailing);
 }
 
 void MainWindow::updateSummary()
@@ -617,7 +749,7 @@ void MainWindow::updateDetailsText()
         m_details->clear();
         return;
     }
-    m_details->showStatus(*status);
+    m_details->showStatus(*status, m_resources->resources(name));
     if (!m_gateway)
         return;
     const GatewayServing serving = m_gateway->serving();

@@ -17,11 +17,14 @@ class QToolButton;
 
 namespace Tether {
 
+struct ServerActions;
 class AllToolsDialog;
 class ConfigStore;
 class EventLogView;
 class GatewayService;
 class GatewayView;
+class LogActions;
+class ResourceSampler;
 class ServerConfigView;
 class ServerDetailsView;
 class ServerManager;
@@ -44,7 +47,10 @@ public:
     // Where the servers are listed: the tether program reports when it was first painted.
     QTableView *table() const { return m_table; }
     void selectServer(const QString &name);
+    // The server whose tabs are shown: the current row of the selection.
     QString selectedServer() const;
+    // Every selected server, which Start, Stop and Reconnect act on.
+    QStringList selectedServers() const;
     // The gateway the program serves: an indicator in the status bar, the Gateway window (File ▸
     // Gateway…), and the calls through it in the selected server's Details.
     void setGateway(GatewayService *gateway);
@@ -63,6 +69,14 @@ protected:
 
 private:
     void setUpTable();
+    // The width of each column of fixed texts, and of the name and PID / URL columns for the
+    // servers listed now.
+    QList<std::pair<int, int>> columnWidthsNeeded() const;
+    void widenColumnsToTheirTexts();
+    // Calls `action` with each selected server it applies to.
+    void actOnSelection(bool ServerActions::*applies, void (ServerManager::*action)(const QString &));
+    // Asks first: it restarts connected servers too.
+    void reconnectAll();
     // The table above the tabs of the selected server, the summary in the status bar.
     void layOutWidgets();
     void createActions();
@@ -98,11 +112,12 @@ private:
     void updateDetailsText();
     void updateGatewayIndicator();
     void updateSummary();
-    void updateReconnectAll();
+    void updateFleetActions();
     void updateLog();
 
     ServerManager &m_manager;
     ConfigStore &m_config;
+    ResourceSampler *m_resources;
     ServerTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
@@ -118,6 +133,7 @@ private:
     QAction *m_start = nullptr;
     QAction *m_stop = nullptr;
     QAction *m_reconnect = nullptr;
+    QAction *m_retryFailed = nullptr;
     QAction *m_reconnectAll = nullptr;
     QAction *m_add = nullptr;
     QAction *m_edit = nullptr;
@@ -133,6 +149,7 @@ private:
     GatewayService *m_gateway = nullptr;
     QToolButton *m_gatewayIndicator = nullptr;
     GatewayView *m_gatewayView = nullptr;
+    LogActions *m_logActions = nullptr;
 };
 
 } // namespace Tether

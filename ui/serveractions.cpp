@@ -31,7 +31,27 @@ ServerActions availableActions(const ServerStatus &status)
     case ServerState::Stopping:
         break;
     }
+    // A disabled server does not start: Enable is the way.
+    if (!status.enabled)
+        actions.start = actions.reconnect = false;
     return actions;
+}
+
+ServerActions availableActions(const QList<ServerStatus> &selection)
+{
+    ServerActions any;
+    for (const ServerStatus &status : selection) {
+        const ServerActions actions = availableActions(status);
+        any.start |= actions.start;
+        any.stop |= actions.stop;
+        any.reconnect |= actions.reconnect;
+    }
+    return any;
+}
+
+bool isDisabled(const ServerStatus &status)
+{
+    return !status.enabled && status.state == ServerState::Stopped;
 }
 
 QString summaryText(const QList<ServerStatus> &statuses)
@@ -42,9 +62,12 @@ QString summaryText(const QList<ServerStatus> &statuses)
                                           ServerState::Stopping,  ServerState::Stopped};
     QMap<int, int> counts;
     int invalid = 0;
+    int disabled = 0;
     for (const ServerStatus &status : statuses) {
         if (!status.configErrors.isEmpty())
             ++invalid;
+        else if (isDisabled(status))
+            ++disabled;
         else
             ++counts[int(status.state)];
     }
@@ -53,6 +76,8 @@ QString summaryText(const QList<ServerStatus> &statuses)
         if (const int count = counts.value(int(state)))
             parts.append(u"%1 %2"_s.arg(count).arg(stateName(state).toLower()));
     }
+    if (disabled)
+        parts.append(u"%1 disabled"_s.arg(disabled));
     if (invalid)
         parts.append(u"%1 invalid"_s.arg(invalid));
     const QString servers = statuses.size() == 1 ? u"1 server"_s : u"%1 servers"_s.arg(statuses.size());

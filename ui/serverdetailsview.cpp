@@ -1,5 +1,7 @@
 #include "serverdetailsview.h"
 
+#include "servertablemodel.h"
+
 #include "common/displaytext.h"
 #include "supervisor/serverstatus.h"
 
@@ -13,10 +15,23 @@ ServerDetailsView::ServerDetailsView(QWidget *parent)
     setReadOnly(true);
 }
 
-void ServerDetailsView::showStatus(const ServerStatus &status)
+void ServerDetailsView::showStatus(const ServerStatus &status, const std::optional<ProcessResources> &resources)
 {
     QStringList lines{tr("Server: %1").arg(status.name), tr("Transport: %1").arg(status.transport),
-                      tr("State: %1 — %2").arg(stateName(status.state), status.reason)};
+                      tr("State: %1 — %2").arg(ServerTableModel::stateText(status), status.reason)};
+    if (status.pid > 0) {
+        const QString cpu = ServerTableModel::cpuText(status, resources);
+        const QString memory = ServerTableModel::memoryText(status, resources);
+        const int processes = resources && resources->pid == status.pid ? resources->processes : 0;
+        lines.append(tr("Process: pid %1").arg(status.pid));
+        if (memory.isEmpty())
+            lines.append(tr("CPU and memory: not measured yet"));
+        else
+            lines.append(tr("CPU: %1; memory: %2 resident, in %3")
+                             .arg(cpu.isEmpty() ? tr("not measured yet") : tr("%1 of one core").arg(cpu), memory,
+                                  processes == 1 ? tr("the server's one process")
+                                                 : tr("%1 processes: the server's and its descendants").arg(processes)));
+    }
     if (!status.cause.isEmpty())
         lines.append(tr("Cause of the last failure: %1").arg(status.cause));
     for (const QString &error : status.configErrors)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "manager/resourcesampler.h"
+
 #include <QPlainTextEdit>
 
 namespace Tether {
@@ -7,7 +9,8 @@ namespace Tether {
 struct ServerStatus;
 
 // The Details tab: what a server's status says as text: its transport, its state and why, what
-// is wrong in its config, and how its last process ended with the last lines of its stderr.
+// is wrong in its config, the CPU and memory of its process and children, and how its last
+// process ended with the last lines of its stderr.
 class ServerDetailsView final : public QPlainTextEdit
 {
     Q_OBJECT
@@ -16,7 +19,7 @@ class ServerDetailsView final : public QPlainTextEdit
 public:
     explicit ServerDetailsView(QWidget *parent = nullptr);
 
-    void showStatus(const ServerStatus &status);
+    void showStatus(const ServerStatus &status, const std::optional<ProcessResources> &resources);
 };
 
 } // namespace Tether

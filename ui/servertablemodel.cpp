@@ -1,6 +1,7 @@
 #include "servertablemodel.h"
 
 #include "messagelabel.h"
+#include "serveractions.h"
 #include "stateicons.h"
 
 #include "common/duration.h"
@@ -94,6 +95,15 @@ void ServerTableModel::removeServer(const QString &name)
     m_dirtyRows = dirty;
 }
 
+void ServerTableModel::setResources(const QHash<QString, ProcessResources> &resources)
+{
+    if (resources.isEmpty() && m_resources.isEmpty())
+        return;
+    m_resources = resources;
+    if (!m_rows.isEmpty())
+        emit dataChanged(index(0, Cpu), index(int(m_rows.size()) - 1, Memory));
+}
+
 void ServerTableModel::emitRanges(QList<int> rows, int firstColumn, int lastColumn)
 {
     std::sort(rows.begin(), rows.end());
@@ -176,15 +186,45 @@ QString ServerTableModel::healthSummary(const QList<HealthSpan> &spans)
     return parts.join(u", "_s);
 }
 
-static QString stateText(const ServerStatus &status)
+QString ServerTableModel::stateText(const ServerStatus &status)
 {
     if (!status.configErrors.isEmpty())
-        return ServerTableModel::tr("Invalid");
+        return tr("Invalid");
+    if (isDisabled(status))
+        return tr("Disabled");
     QString text = stateName(status.state);
     if (status.state == ServerState::Connected && status.heartbeatMisses > 0)
         text += status.heartbeatMisses == 1 ? ServerTableModel::tr(" (missed a ping)")
                                             : ServerTableModel::tr(" (missed %1 pings)").arg(status.heartbeatMisses);
     return text;
+}
+
+// The figures of the server's current process: none for a server without one, or measured from
+// a process that has since been replaced.
+static std::optional<ProcessResources> currentResources(const ServerStatus &status,
+                                                        const std::optional<ProcessResources> &resources)
+{
+    return resources && status.pid > 0 && resources->pid == status.pid ? resources : std::nullopt;
+}
+
+QString ServerTableModel::cpuText(const ServerStatus &status, const std::optional<ProcessResources> &resources)
+{
+    if (status.pid <= 0)
+        return u"—"_s;
+    const auto current = currentResources(status, resources);
+    if (!current || !current->cpuPercent)
+        return {};
+    return tr("%1 %").arg(QString::number(*current->cpuPercent, 'f', *current->cpuPercent < 10 ? 1 : 0));
+}
+
+QString ServerTableModel::memoryText(const ServerStatus &status, const std::optional<ProcessResources> &resources)
+{
+    if (status.pid <= 0)
+        return u"—"_s;
+    const auto current = currentResources(status, resources);
+    if (!current)
+        return {};
+    return tr("%1 MiB").arg(QString::number(double(current->residentBytes) / (1024.0 * 1024.0), 'f', 1));
 }
 
 QString ServerTableModel::lastEventText(const ServerStatus &status)
@@ -220,6 +260,8 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
         case Health: return {};
         case Tools: return status.toolCount;
         case Uptime: return uptimeText(status, now);
+        case Cpu: return cpuText(status, m_resources.value(status.name));
+        case Memory: return memoryText(status, m_resources.value(status.name));
         case Pid:
             if (status.pid > 0)
                 return status.pid;
@@ -232,18 +274,26 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
     }
     if (role == SortRole) {
         switch (Column(index.column())) {
-        case State: return int(status.state);
+        case State: return isDisabled(status) ? int(AllServerStates.size()) : int(status.state);
         case Health: return int(healthBandOf(status.state));
         case Attempt: return status.attempt;
         case NextRetry: return status.nextRetryAt.isValid() ? now.msecsTo(status.nextRetryAt) : std::numeric_limits<qint64>::max();
         case Tools: return status.toolCount;
         case Uptime: return status.uptimeMs(now);
+        case Cpu: {
+            const auto current = currentResources(status, m_resources.value(status.name));
+            return current && current->cpuPercent ? *current->cpuPercent : -1.0;
+        }
+        case Memory: {
+            const auto current = currentResources(status, m_resources.value(status.name));
+            return current ? current->residentBytes : qint64(-1);
+        }
         case Pid: return status.pid;
         default: return data(index, Qt::DisplayRole);
         }
     }
     if (role == Qt::DecorationRole && index.column() == State)
-        return stateIcon(status.state);
+        return isDisabled(status) ? disabledIcon() : stateIcon(status.state);
     if (role == HealthRole)
         return QVariant::fromValue(m_health.at(index.row()).spans(now, HealthWindow));
     if (role == Qt::ToolTipRole && index.column() == Health) {
@@ -264,6 +314,8 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
         switch (Column(index.column())) {
         case Attempt:
         case Tools:
+        case Cpu:
+        case Memory:
         case Pid: return int(Qt::AlignRight | Qt::AlignVCenter);
         default: return {};
         }
@@ -284,6 +336,8 @@ QVariant ServerTableModel::headerData(int section, Qt::Orientation orientation, 
     case NextRetry: return tr("Next retry");
     case Tools: return tr("Tools");
     case Uptime: return tr("Uptime");
+    case Cpu: return tr("CPU");
+    case Memory: return tr("Memory");
     case Pid: return tr("PID / URL");
     case LastEvent: return tr("Last event");
     case ColumnCount: break;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "manager/healthhistory.h"
+#include "manager/resourcesampler.h"
 #include "supervisor/serverstatus.h"
 
 #include <QAbstractTableModel>
@@ -22,7 +23,7 @@ class ServerTableModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(ServerTableModel)
 
 public:
-    enum Column { Name, Transport, State, Health, Attempt, NextRetry, Tools, Uptime, Pid, LastEvent, ColumnCount };
+    enum Column { Name, Transport, State, Health, Attempt, NextRetry, Tools, Uptime, Cpu, Memory, Pid, LastEvent, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1, NameRole, HealthRole /* QList<HealthSpan> of the strip's window */ };
 
     // How far back the health strip looks.
@@ -34,6 +35,8 @@ public:
     // Queued; announced with the next batch.
     void updateStatus(const ServerStatus &status);
     void removeServer(const QString &name);
+    // The CPU and memory of every stdio server's processes at the last sample; repaints those columns.
+    void setResources(const QHash<QString, ProcessResources> &resources);
 
     int rowOf(const QString &name) const;
     const ServerStatus &statusAt(int row) const { return m_rows.at(row); }
@@ -48,6 +51,14 @@ public:
     // The Last event column: while a server fails, the cause in a few words with what to do
     // (its whole story in the tooltip and Details); otherwise the reason of its state.
     static QString lastEventText(const ServerStatus &status);
+    // The State column: the state's word, "Disabled" for a server disabled in the config,
+    // "Invalid" for one whose config cannot be used.
+    static QString stateText(const ServerStatus &status);
+    // "12.5 %" of one core, "—" without a process (a remote or stopped server), empty until
+    // measured over an interval.
+    static QString cpuText(const ServerStatus &status, const std::optional<ProcessResources> &resources);
+    // "41.2 MiB" resident, the server's process and its descendants; "—" without a process.
+    static QString memoryText(const ServerStatus &status, const std::optional<ProcessResources> &resources);
     // "connected 9 min 40 s, reconnecting 20 s" over the strip's window.
     static QString healthSummary(const QList<HealthSpan> &spans);
 
@@ -58,6 +69,7 @@ private:
 
     QList<ServerStatus> m_rows;
     QList<HealthHistory> m_health; // parallel to m_rows
+    QHash<QString, ProcessResources> m_resources;
     QSet<int> m_dirtyRows;
     QTimer m_batch;     // merges queued changes
     QTimer m_countdown; // repaints rows that count down or count up

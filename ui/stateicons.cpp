@@ -93,4 +93,24 @@ QIcon stateIcon(ServerState state)
     return icon;
 }
 
+QIcon disabledIcon()
+{
+    static QIcon icon;
+    if (!icon.isNull())
+        return icon;
+    for (int size : {16, 24, 32}) {
+        QPixmap pixmap(size, size);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setPen(QPen(stateColor(ServerState::Stopped), size / 8.0));
+        const QRectF box(size * 0.15, size * 0.15, size * 0.7, size * 0.7);
+        painter.drawEllipse(box);
+        painter.drawLine(box.topLeft() + QPointF(size * 0.1, size * 0.1), box.bottomRight() - QPointF(size * 0.1, size * 0.1));
+        painter.end();
+        icon.addPixmap(pixmap);
+    }
+    return icon;
+}
+
 } // namespace Tether

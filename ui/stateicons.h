@@ -10,5 +10,7 @@ namespace Tether {
 // Each state has a colour and a shape of its own, so it reads without colour too.
 QColor stateColor(ServerState state);
 QIcon stateIcon(ServerState state);
+// A server disabled in the config: a grey circle struck through, apart from Stopped's square.
+QIcon disabledIcon();
 
 } // namespace Tether

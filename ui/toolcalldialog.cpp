@@ -250,9 +250,15 @@ void ToolCallDialog::call()
     setCalling(true);
     m_elapsed.start();
     const QPointer<ToolCallDialog> guard(this);
+    const auto started = std::chrono::steady_clock::now();
     m_ticket = m_manager.callTool(
         m_serverName, m_tool.name, *arguments,
-        [guard, number](const ToolCallReply &reply) {
+        // The server's log records the call also when the dialog has been closed meanwhile.
+        [guard, number, started, manager = &m_manager, server = m_serverName, tool = m_tool.name,
+         caller = tr("window")](const ToolCallReply &reply) {
+            manager->eventLog().append(toolCallEvent(
+                server, caller, tool, reply,
+                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)));
             if (guard && guard->m_callNumber == number)
                 guard->onReply(reply);
         },

@@ -33,6 +33,12 @@ void ToolListView::setTools(const QList<RegisteredTool> &tools)
     const QString picked = currentTool();
     const int pickedRow = currentIndex().row();
     m_model->setTools(tools); // one reset, not a row per tool
+    // Names readable whole: widened to the longest (Qt measures at most 1000 rows), to a limit.
+    for (int column : {int(ToolListModel::Name), int(ToolListModel::PublicName)}) {
+        const int needed = std::min(sizeHintForColumn(column), fontMetrics().averageCharWidth() * 48);
+        if (needed > columnWidth(column))
+            setColumnWidth(column, needed);
+    }
     if (picked.isEmpty())
         return;
     if (const int row = m_model->rowOf(picked, pickedRow); row >= 0)

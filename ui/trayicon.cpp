@@ -56,7 +56,7 @@ TrayIcon::TrayIcon(ServerManager &manager, MainWindow *window, QObject *parent)
 {
     auto *menu = new QMenu(window);
     menu->addAction(tr("Show Tether"), window, &MainWindow::bringToFront);
-    menu->addAction(tr("Reconnect all"), &m_manager, &ServerManager::reconnectAll);
+    menu->addAction(tr("Retry failed"), &m_manager, &ServerManager::retryFailed);
     menu->addSeparator();
     menu->addAction(tr("Quit"), this, &TrayIcon::quitRequested);
     setContextMenu(menu);

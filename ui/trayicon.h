@@ -31,7 +31,7 @@ struct TrayNotice
 // several by name ("3 servers failed: a, b, c"), so that a config gone wrong is not a flood.
 TrayNotice failureNotice(const QList<ServerStatus> &failed);
 
-// Tray icon with the aggregate health, a menu (show the window, reconnect all, quit), and a
+// Tray icon with the aggregate health, a menu (show the window, retry failed, quit), and a
 // desktop notification when servers reach Failed, grouped over FailureGroupingWindow. Closing
 // the window hides it to the tray, which says so the first time (remembered in the window's
 // settings).

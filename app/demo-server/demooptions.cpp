@@ -74,6 +74,9 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
         "outlives the server."_s);
     const QCommandLineOption pidFile(u"pid-file"_s,
         u"With --spawn-grandchild, write the grandchild's pid to <path>."_s, u"path"_s);
+    const QCommandLineOption burnCpu(u"burn-cpu"_s,
+        u"Fork a child in the same process group that keeps one core busy until it is terminated "
+        "or the server exits."_s);
     const QCommandLineOption spawnDaemon(u"spawn-daemon"_s,
         u"Start a daemon that escapes with setsid() (a session and process group of its own, "
         "stdio on /dev/null, SIGTERM and SIGHUP ignored) and outlives the server."_s);
@@ -133,7 +136,7 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
                        pageSize, oversizeLineMb, pingClient, sendUnsupportedRequest,
                        logNotifications, stderrLines, exitCode, protocolVersion});
     parser.addOptions({leakEnv, escapeSequences});
-    parser.addOptions({closeStdout, pingFlood, damagedReply});
+    parser.addOptions({closeStdout, pingFlood, damagedReply, burnCpu});
     // parse() rather than process(): usage errors then get our exit code and log prefix.
     if (!parser.parse(app.arguments()))
         usageError(parser.errorText());
@@ -154,6 +157,7 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
     options.pidFile = parser.value(pidFile);
     if (!options.pidFile.isEmpty() && !options.spawnGrandchild)
         usageError(u"--pid-file needs --spawn-grandchild"_s);
+    options.burnCpu = parser.isSet(burnCpu);
     options.spawnDaemon = parser.isSet(spawnDaemon);
     options.daemonPidFile = parser.value(daemonPidFile);
     if (!options.daemonPidFile.isEmpty() && !options.spawnDaemon)

@@ -18,6 +18,7 @@ struct DemoOptions final
     bool ignoreSigterm = false;
     bool spawnGrandchild = false;
     QString pidFile;
+    bool burnCpu = false;
     bool spawnDaemon = false;
     QString daemonPidFile;
     QString logFile;

@@ -7,6 +7,7 @@
 
 #include <csignal>
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,6 +27,27 @@ pid_t spawnGrandchild()
         ::close(STDIN_FILENO);
         for (;;)
             ::pause();
+    }
+    return pid;
+}
+
+// Forks a child that spins on one core, holding none of our pipes, until it is terminated or we
+// exit: a server whose process tree uses CPU.
+pid_t spawnBusyChild()
+{
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        // Only async-signal-safe calls after fork(): no Qt, no allocation.
+        ::signal(SIGTERM, SIG_DFL);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) // exited before the line above took effect
+            ::_exit(0);
+        const int devNull = ::open("/dev/null", O_RDWR);
+        for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd)
+            ::dup2(devNull, fd);
+        for (;;)
+            asm volatile("" ::: "memory"); // a loop the compiler must keep
     }
     return pid;
 }
@@ -136,6 +158,8 @@ int main(int argc, char *argv[])
     }
 
     if (options.spawnGrandchild && !spawnLeftover(u"grandchild"_s, spawnGrandchild, options.pidFile))
+        return 2;
+    if (options.burnCpu && !spawnLeftover(u"busy child"_s, spawnBusyChild, {}))
         return 2;
     if (options.spawnDaemon && !spawnLeftover(u"daemon"_s, spawnDaemon, options.daemonPidFile))
         return 2;

@@ -38,6 +38,7 @@ static void printWatchLine(const ServerStatus &status, bool json)
             {u"pid"_s, status.pid > 0 ? QJsonValue(double(status.pid)) : QJsonValue(QJsonValue::Null)},
             {u"tools"_s, status.toolCount},
             {u"reason"_s, status.reason},
+            {u"cause"_s, status.cause.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(status.cause)},
         };
         printJson(QJsonDocument(event), QJsonDocument::Compact);
         return;

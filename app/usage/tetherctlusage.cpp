@@ -167,7 +167,8 @@ const ProgramUsage &tetherctlUsage()
              u"Stopped, Starting, Connected, Retrying (an attempt failed: \"connection failed\"), Reconnecting (an "
              "established connection ended: \"connection lost\"), Failed (retry budget used up; nothing restarts by "
              "itself), Disconnected (reconnect disabled), Stopping. With --json, each line is an object with the "
-             "keys time, server, state, attempt, maxAttempts, nextDelayMs, generation, pid, tools and reason."_s},
+             "keys time, server, state, attempt, maxAttempts, nextDelayMs, generation, pid, tools, reason and cause (the "
+             "last failure's cause in a few words with what to do, as the window shows it; null once connected)."_s},
         },
         .exitStatus = {
             {u"0"_s, u"success"_s},

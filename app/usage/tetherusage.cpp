@@ -79,7 +79,8 @@ const ProgramUsage &tetherUsage()
             {u"$XDG_RUNTIME_DIR/tether/gateway.json"_s,
              u"While the window serves the gateway: where tetherctl serve finds it."_s},
             {u"$XDG_DATA_HOME/tether/tether.log"_s,
-             u"Tether's log, also written to stderr: three files of 5 MiB at most."_s},
+             u"Tether's log, also written to stderr: three files of 5 MiB at most (File > Open log folder). "
+             "File > Export log... saves the events the window shows."_s},
         },
         .examples = {
             {u"tether"_s, u"Run the config file, or the built-in demo when there is none."_s},

@@ -20,6 +20,32 @@ QString jsonText(const QJsonValue &value, QJsonDocument::JsonFormat format)
     return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
 }
 
+QByteArray jsonString(QStringView text)
+{
+    QString escaped;
+    escaped.reserve(text.size() + 2);
+    escaped += u'"';
+    for (const QChar character : text) {
+        const char16_t unit = character.unicode();
+        switch (unit) {
+        case u'"': escaped += u"\\\""_s; break;
+        case u'\\': escaped += u"\\\\"_s; break;
+        case u'\b': escaped += u"\\b"_s; break;
+        case u'\f': escaped += u"\\f"_s; break;
+        case u'\n': escaped += u"\\n"_s; break;
+        case u'\r': escaped += u"\\r"_s; break;
+        case u'\t': escaped += u"\\t"_s; break;
+        default:
+            if (unit < 0x20)
+                escaped += u"\\u%1"_s.arg(uint(unit), 4, 16, QChar(u'0'));
+            else
+                escaped += character;
+        }
+    }
+    escaped += u'"';
+    return escaped.toUtf8();
+}
+
 QString fieldText(const QJsonValue &value)
 {
     return value.isString() ? value.toString() : value.isUndefined() ? QString() : jsonText(value);

@@ -1,8 +1,10 @@
 #pragma once
 
+#include <QByteArray>
 #include <QJsonDocument>
 #include <QJsonValue>
 #include <QString>
+#include <QStringView>
 
 // JSON values as text, for the two places they are shown: a message that quotes a value, and a
 // field or view that shows it whole.
@@ -11,6 +13,11 @@ namespace Tether {
 // Any JSON value as JSON text, scalars included (a string in quotes): objects and arrays in
 // `format`, without a trailing newline.
 QString jsonText(const QJsonValue &value, QJsonDocument::JsonFormat format = QJsonDocument::Compact);
+
+// A string as JSON text in UTF-8, quotes included, as jsonText writes it: for messages written
+// around JSON that is already text, where wrapping the string in a document would cost more
+// than the rest of the message.
+QByteArray jsonString(QStringView text);
 
 // A value as a field shows it for editing: a string as its text, anything else as JSON, so that
 // a value of the wrong kind is seen for what it is.

@@ -75,7 +75,7 @@ QString configureAppLogging()
 {
     // The log quotes what servers say: it is the user's alone, whatever the umask, also when the
     // folder or the files were made before with a wider mode.
-    const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    const QString folder = appLogFolder();
     QDir().mkpath(folder);
     QFile::setPermissions(folder, OwnerOnlyFolder);
     const QString path = folder + QStringLiteral("/tether.log");
@@ -105,6 +105,11 @@ QString configureAppLogging()
     logger->flush_on(spdlog::level::info);
     spdlog::set_default_logger(std::move(logger));
     return path;
+}
+
+QString appLogFolder()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
 }
 
 } // namespace Tether

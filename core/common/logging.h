@@ -26,8 +26,10 @@ enum class LogVerbosity { Normal, Verbose };
 // Diagnostics of command-line tools go to stderr: errors only, or everything down to debug.
 void configureCliLogging(LogVerbosity verbosity);
 
-// The window's diagnostics: a rotating file in the application data folder, and stderr.
-// Returns the file's path.
+// The window's diagnostics: a rotating file in appLogFolder(), and stderr. Returns the file's path.
 QString configureAppLogging();
+
+// Where the window writes tether.log: the application data folder, ~/.local/share/tether.
+QString appLogFolder();
 
 } // namespace Tether

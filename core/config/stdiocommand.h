@@ -20,6 +20,9 @@ struct StdioServerCommand
     QString shownAs;
 
     QString commandLine() const; // program and arguments, quoted where needed
+    // The command as a POSIX shell runs it, every word quoted where needed, with its working
+    // folder and environment: "cd /srv && TOKEN=x node 'my server.js'".
+    QString shellLine() const;
     QStringList secretValues() const; // the environment's values
 };
 

@@ -3,7 +3,6 @@
 #include "gatewaysession.h"
 #include "hostchannel.h"
 
-#include "common/duration.h"
 #include "common/logging.h"
 
 using namespace Qt::StringLiterals;
@@ -169,17 +168,9 @@ ToolCallTicket Gateway::callTool(const QString &host, const QString &publicName,
     return m_manager.callTool(
         server, tool->toolName, arguments,
         [this, host, publicName, server, started, onReply = std::move(onReply)](const ToolCallReply &reply) {
-            const QString took = formatDuration(
-                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started));
-            QString outcome;
-            if (!reply.error)
-                outcome = reply.result.isError ? u"tool error"_s : u"ok"_s;
-            else if (reply.error->code == JsonRpc::RequestCancelled)
-                outcome = reply.error->message;
-            else
-                outcome = u"failed: "_s + reply.error->message;
-            logCall(server, u"%1 called %2: %3 (%4)"_s.arg(host, publicName, outcome, took),
-                    reply.error.has_value() || reply.result.isError);
+            const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now()
+                                                                                    - started);
+            m_manager.eventLog().append(toolCallEvent(server, host, publicName, reply, took));
             onReply(hostReplyFor(reply, publicName));
         },
         std::move(onProgress), CallOptions{m_config.outageWait, true});
@@ -188,11 +179,6 @@ ToolCallTicket Gateway::callTool(const QString &host, const QString &publicName,
 bool Gateway::cancelToolCall(ToolCallTicket ticket, const QString &reason)
 {
     return m_manager.cancelToolCall(ticket, reason);
-}
-
-void Gateway::logCall(const QString &server, const QString &text, bool failed)
-{
-    m_manager.eventLog().append({{}, server, ServerEvent::Kind::ToolCall, failed ? u"warning"_s : u"info"_s, text, {}});
 }
 
 GatewayStatus Gateway::status()

@@ -77,7 +77,6 @@ private:
     // Why a name that is not exposed now cannot be called, when it was exposed before and its
     // server is still configured but down; nothing otherwise.
     std::optional<HostToolReply> formerToolReply(const QString &publicName) const;
-    void logCall(const QString &server, const QString &text, bool failed);
     // Once per name: a hidden name its server does not offer is most likely misspelt.
     void warnOfHiddenNamesNotOffered();
 

@@ -1,6 +1,28 @@
 #include "eventlog.h"
 
+#include "common/duration.h"
+#include "protocol/jsonrpc.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
 namespace Tether {
+
+ServerEvent toolCallEvent(const QString &server, const QString &caller, const QString &tool,
+                          const ToolCallReply &reply, std::chrono::milliseconds took)
+{
+    QString outcome;
+    if (!reply.error)
+        outcome = reply.result.isError ? u"tool error"_s : u"ok"_s;
+    else if (reply.error->code == JsonRpc::RequestCancelled)
+        outcome = reply.error->message;
+    else
+        outcome = u"failed: "_s + reply.error->message;
+    const bool failed = reply.error.has_value() || reply.result.isError;
+    return {{}, server, ServerEvent::Kind::ToolCall, failed ? u"warning"_s : u"info"_s,
+            u"%1 called %2: %3 (%4)"_s.arg(caller, tool, outcome, formatDuration(took)), {}};
+}
 
 EventLog::EventLog(int capPerServer, QObject *parent)
     : QObject(parent)
@@ -22,6 +44,17 @@ QList<ServerEvent> EventLog::events(const QString &server) const
 {
     const auto it = m_events.constFind(server);
     return it == m_events.cend() ? QList<ServerEvent>() : QList<ServerEvent>(it->cbegin(), it->cend());
+}
+
+QList<ServerEvent> EventLog::allEvents() const
+{
+    QList<ServerEvent> all;
+    for (const std::deque<ServerEvent> &events : m_events)
+        all.append(QList<ServerEvent>(events.cbegin(), events.cend()));
+    // Each server's events are in order already; equal times keep it.
+    std::stable_sort(all.begin(), all.end(),
+                     [](const ServerEvent &a, const ServerEvent &b) { return a.time < b.time; });
+    return all;
 }
 
 void EventLog::forget(const QString &server)

@@ -1,11 +1,13 @@
 #pragma once
 
+#include "protocol/replies.h"
 #include "supervisor/serverstatus.h"
 
 #include <QDateTime>
 #include <QHash>
 #include <QObject>
 
+#include <chrono>
 #include <deque>
 
 namespace Tether {
@@ -18,7 +20,7 @@ struct ServerEvent
         Stderr,
         ServerLog,
         ConfigChange,
-        ToolCall, // a call an MCP host made through the gateway: host, tool, duration, outcome; never its arguments
+        ToolCall, // a call through the gateway or from the window: caller, tool, duration, outcome; never its arguments
     };
 
     QDateTime time;
@@ -28,6 +30,11 @@ struct ServerEvent
     QString text;
     ServerStatus status; // StateChange: the snapshot right after the change; ConfigChange: the status then
 };
+
+// A finished tool call as the server's log keeps it: "claude-ai called demo__echo: ok (12 ms)";
+// a warning when it failed or the tool reported an error.
+ServerEvent toolCallEvent(const QString &server, const QString &caller, const QString &tool,
+                          const ToolCallReply &reply, std::chrono::milliseconds took);
 
 // The recent events of every server, capped per server so memory stays bounded however long
 // Tether runs and however much a server writes.
@@ -43,6 +50,8 @@ public:
 
     void append(ServerEvent event);
     QList<ServerEvent> events(const QString &server) const;
+    // Every server's events, oldest first: the combined log.
+    QList<ServerEvent> allEvents() const;
     void forget(const QString &server);
 
 signals:

@@ -267,6 +267,7 @@ ServerStatus ServerManager::statusOf(const Server &server) const
     }
     status.transport = server.config.describe();
     status.maxAttempts = server.config.reconnect.maxAttempts;
+    status.enabled = server.config.enabled;
     if (server.pool && !server.config.enabled && status.state == ServerState::Stopped)
         status.reason = u"disabled"_s;
     status.configErrors = server.config.errors;
@@ -345,6 +346,21 @@ void ServerManager::reconnectAll()
             && it->second.pool->state() != ServerState::Stopping)
             reconnect(name);
     }
+}
+
+void ServerManager::retryFailed()
+{
+    for (const QString &name : m_order) {
+        if (needsRetry(statusOf(m_servers.at(name))))
+            reconnect(name);
+    }
+}
+
+bool needsRetry(const ServerStatus &status)
+{
+    static const QList<ServerState> failing{ServerState::Retrying, ServerState::Reconnecting, ServerState::Failed,
+                                            ServerState::Disconnected};
+    return failing.contains(status.state) && status.enabled && status.configErrors.isEmpty();
 }
 
 bool ServerManager::isAllStopped() const

@@ -39,6 +39,11 @@ struct ToolRoute
     QString error;
 };
 
+// A server whose connection failed or was lost and is not back, whether it gave up (Failed,
+// Disconnected) or waits for its next retry, and that may be reconnected (enabled, with a valid
+// config): what "Retry failed" reconnects.
+bool needsRetry(const ServerStatus &status);
+
 // Many supervised servers from one config: one supervisor per server, the union of their
 // tools in one registry, calls routed by server and tool or by tool name alone.
 class ServerManager final : public QObject
@@ -71,6 +76,8 @@ public:
     void startAll();
     // Every server that is not stopped (or stopping): one the user stopped stays stopped.
     void reconnectAll();
+    // Every server that needsRetry(), at once with a fresh retry budget; the others are left alone.
+    void retryFailed();
     // Quiescent: allStopped() follows once every server has stopped.
     void stopAll();
     bool isAllStopped() const;

@@ -1,6 +1,7 @@
 #include "jsonrpc.h"
 
 #include "common/displaytext.h"
+#include "common/jsontext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -225,6 +226,16 @@ QJsonObject makeDamagedReplyError(const QJsonValue &id, const QString &damage)
 QByteArray serialize(const QJsonObject &message)
 {
     return QJsonDocument(message).toJson(QJsonDocument::Compact);
+}
+
+QByteArray serializeRequest(qint64 id, const QString &method, const QByteArray &params)
+{
+    // Members in the order Qt's writer puts them: by name.
+    QByteArray request = "{\"id\":" + QByteArray::number(id) + ",\"jsonrpc\":\"2.0\",\"method\":"
+                         + jsonString(method);
+    if (!params.isEmpty())
+        request += ",\"params\":" + params;
+    return request + '}';
 }
 
 } // namespace Tether::JsonRpc

@@ -74,5 +74,8 @@ QJsonObject makeResult(const QJsonValue &id, const QJsonValue &result);
 QJsonObject makeError(const QJsonValue &id, int code, const QString &message);
 
 QByteArray serialize(const QJsonObject &message); // compact, no trailing newline
+// A request as serialize(makeRequest(id, method, params)) writes it, from `params` already
+// written as JSON (empty: none): no object is built around them, which would copy them whole.
+QByteArray serializeRequest(qint64 id, const QString &method, const QByteArray &params);
 
 } // namespace Tether::JsonRpc

@@ -1,9 +1,11 @@
 #include "mcpclientsession.h"
 
 #include "common/displaytext.h"
+#include "common/jsontext.h"
 #include "common/logging.h"
 
 #include <QCoreApplication>
+#include <QJsonDocument>
 #include <QSet>
 
 using namespace Qt::StringLiterals;
@@ -120,6 +122,19 @@ void McpClientSession::onInitializeReply(const RpcReply &reply)
 qint64 McpClientSession::request(const QString &method, const QJsonObject &params, ReplyHandler handler,
                                  ProgressHandler onProgress, std::optional<std::chrono::milliseconds> timeout)
 {
+    QJsonObject sentParams = params;
+    if (onProgress) {
+        QJsonObject meta = sentParams.value(u"_meta").toObject();
+        meta.insert(u"progressToken", nextRequestId());
+        sentParams.insert(u"_meta", meta);
+    }
+    return sendRequest(method, sentParams.isEmpty() ? QByteArray() : JsonRpc::serialize(sentParams), std::move(handler),
+                       std::move(onProgress), timeout);
+}
+
+qint64 McpClientSession::sendRequest(const QString &method, const QByteArray &params, ReplyHandler handler,
+                                     ProgressHandler onProgress, std::optional<std::chrono::milliseconds> timeout)
+{
     const qint64 id = m_nextRequestId++;
     const bool usable = m_state == State::Ready || (m_state == State::Initializing && method == u"initialize");
     if (!usable) {
@@ -131,19 +146,13 @@ qint64 McpClientSession::request(const QString &method, const QJsonObject &param
         return id;
     }
 
-    QJsonObject sentParams = params;
-    if (onProgress) {
-        QJsonObject meta = sentParams.value(u"_meta").toObject();
-        meta.insert(u"progressToken", id);
-        sentParams.insert(u"_meta", meta);
-    }
     auto *timer = new QTimer(this);
     timer->setSingleShot(true);
     connect(timer, &QTimer::timeout, this, [this, id] { onRequestTimeout(id); });
     const std::chrono::milliseconds limit = timeout.value_or(m_options.requestTimeout);
     timer->start(limit);
     m_pending.emplace(id, PendingRequest{method, limit, std::move(handler), std::move(onProgress), timer});
-    m_transport->send(JsonRpc::makeRequest(id, method, sentParams));
+    m_transport->sendJson(JsonRpc::serializeRequest(id, method, params));
     return id;
 }
 
@@ -531,8 +540,13 @@ void McpClientSession::fetchPage(const QString &method, const QString &key, cons
 qint64 McpClientSession::callTool(const QString &name, const QJsonObject &arguments,
                                   ToolCallHandler handler, ProgressHandler onProgress)
 {
-    const QJsonObject params{{u"name"_s, name}, {u"arguments"_s, arguments}};
-    return request(
+    // Written around the arguments' own JSON: an object holding them would copy them whole first.
+    QByteArray params = "{";
+    if (onProgress)
+        params += "\"_meta\":{\"progressToken\":" + QByteArray::number(nextRequestId()) + "},";
+    params += "\"arguments\":" + QJsonDocument(arguments).toJson(QJsonDocument::Compact)
+              + ",\"name\":" + jsonString(name) + '}';
+    return sendRequest(
         u"tools/call"_s, params,
         [this, handler = std::move(handler)](const RpcReply &reply) {
             ToolCallReply callReply;
@@ -549,7 +563,7 @@ qint64 McpClientSession::callTool(const QString &name, const QJsonObject &argume
             callReply.fromServer = reply.fromServer;
             handler(callReply);
         },
-        std::move(onProgress));
+        std::move(onProgress), {});
 }
 
 void McpClientSession::ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout)

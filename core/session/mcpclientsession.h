@@ -110,6 +110,12 @@ signals:
     void stderrLine(const QString &line);
 
 private:
+    // request() with `params` already written as JSON (empty: none), a progress token among them
+    // when `onProgress` is given: its id is the one this request takes, nextRequestId().
+    qint64 sendRequest(const QString &method, const QByteArray &params, ReplyHandler handler, ProgressHandler onProgress,
+                       std::optional<std::chrono::milliseconds> timeout);
+    qint64 nextRequestId() const { return m_nextRequestId; }
+
     struct PendingRequest
     {
         QString method;

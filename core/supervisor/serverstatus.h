@@ -17,6 +17,7 @@ struct ServerStatus
     QString name;
     QString transport;          // "stdio: node server.js"
     ServerState state = ServerState::Stopped;
+    bool enabled = true;        // false: disabled in the config, so it stays stopped
     QString reason;             // why it is in this state, for people
     int attempt = 0;            // retries used in the current outage
     int maxAttempts = 0;

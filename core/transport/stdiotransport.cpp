@@ -183,11 +183,14 @@ void StdioTransport::onLauncherReport()
 
 void StdioTransport::send(const QJsonObject &message)
 {
+    sendJson(JsonRpc::serialize(message));
+}
+
+void StdioTransport::sendJson(const QByteArray &json)
+{
     if (m_stage != Stage::Running)
         return;
-    QByteArray line = JsonRpc::serialize(message);
-    line.append('\n');
-    m_process.write(line);
+    m_process.write(json + '\n');
     if (m_process.bytesToWrite() > m_options.maxPendingWriteBytes) {
         closeWithError(u"protocol error: the server does not read its stdin: more than %1 of messages to it were "
                        "waiting, the most Tether keeps for a server"_s.arg(byteLimitText(m_options.maxPendingWriteBytes)));

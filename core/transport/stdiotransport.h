@@ -50,6 +50,7 @@ public:
 
     void start() override;
     void send(const QJsonObject &message) override;
+    void sendJson(const QByteArray &json) override;
     void close() override;
     // A server known to hang: SIGCONT and SIGKILL to its group at once, no grace.
     void abort() override;

@@ -2,9 +2,17 @@
 
 #include "common/displaytext.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 using namespace Qt::StringLiterals;
 
 namespace Tether {
+
+void Transport::sendJson(const QByteArray &json)
+{
+    send(QJsonDocument::fromJson(json).object());
+}
 
 QString TransportClosure::describe() const
 {

@@ -45,6 +45,9 @@ public:
 
     virtual void start() = 0;
     virtual void send(const QJsonObject &message) = 0;
+    // A message already written as compact JSON (JsonRpc::serializeRequest). A transport that
+    // writes bytes takes it as it is; the others read it back into an object.
+    virtual void sendJson(const QByteArray &json);
     // Bounded close; closed() follows once the connection is really gone.
     virtual void close() = 0;
     // Ends a connection known to be unresponsive at once, with no grace for a peer that cannot

@@ -624,7 +624,8 @@ private slots:
         QSet<qint64> pids;
         for (const QJsonObject &event : std::as_const(events)) {
             for (const QString &key : {u"time"_s, u"server"_s, u"state"_s, u"attempt"_s, u"maxAttempts"_s,
-                                       u"nextDelayMs"_s, u"generation"_s, u"pid"_s, u"tools"_s, u"reason"_s})
+                                       u"nextDelayMs"_s, u"generation"_s, u"pid"_s, u"tools"_s, u"reason"_s,
+                                       u"cause"_s})
                 QVERIFY2(event.contains(key), qPrintable(key));
             if (event.value(u"pid").isDouble())
                 pids.insert(event.value(u"pid").toInteger());
@@ -637,6 +638,15 @@ private slots:
                      && lost->value(u"reason").toString().contains(u"crashing after 300 ms"_s),
                  qPrintable(lost->value(u"reason").toString()));
         QCOMPARE(lost->value(u"nextDelayMs").toInt(), 20);
+        // The cause in a few words, as the window shows it; none before the crash or once connected again.
+        QVERIFY2(lost->value(u"cause").toString().startsWith(u"exited with code 1: "_s)
+                     && lost->value(u"cause").toString().contains(u"crashing after 300 ms"_s),
+                 qPrintable(lost->value(u"cause").toString()));
+        QVERIFY(events.first().value(u"cause").isNull());
+        for (const QJsonObject &event : std::as_const(events)) {
+            if (event.value(u"state").toString() == u"Connected")
+                QVERIFY(event.value(u"cause").isNull());
+        }
 
         ::kill(pid_t(process.processId()), SIGTERM);
         QVERIFY(process.waitForFinished(10000));

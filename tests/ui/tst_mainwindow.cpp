@@ -4,6 +4,7 @@
 #include "serveractions.h"
 #include "servertablemodel.h"
 #include "trayicon.h"
+#include "windowsize.h"
 #include "config/configedit.h"
 #include "config/configstore.h"
 #include "manager/servermanager.h"
@@ -24,6 +25,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QPlainTextEdit>
+#include <QScreen>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -68,6 +70,14 @@ QJsonObject demoEntry(const QJsonObject &extra = {})
     for (auto it = extra.begin(); it != extra.end(); ++it)
         entry.insert(it.key(), it.value());
     return entry;
+}
+
+// A demo server that refuses to start, and is Failed after one quick retry.
+QJsonObject failingEntry()
+{
+    return demoEntry({{u"args"_s, QJsonArray{u"--fail-at-startup"_s}},
+                      {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 50}, {u"maxDelayMs"_s, 50},
+                                                   {u"maxAttempts"_s, 1}, {u"jitter"_s, 0}}}});
 }
 
 // Answers the next modal message box with the button whose text is `button`.
@@ -243,6 +253,247 @@ private slots:
         invalid.configErrors = QStringList{u"bad"_s};
         const ServerActions none = availableActions(invalid);
         QVERIFY(!none.start && !none.stop && !none.reconnect);
+
+        // A disabled server neither starts nor reconnects; one still running can be stopped.
+        ServerStatus disabled = status(u"x"_s, state);
+        disabled.enabled = false;
+        const ServerActions held = availableActions(disabled);
+        QVERIFY(!held.start && !held.reconnect);
+        QCOMPARE(held.stop, stop);
+    }
+
+    void selectionActionsAreWhatAppliesToAnyOfIt()
+    {
+        const ServerActions mixed = availableActions(QList<ServerStatus>{status(u"a"_s, ServerState::Stopped),
+                                                                         status(u"b"_s, ServerState::Connected)});
+        QVERIFY(mixed.start && mixed.stop && mixed.reconnect);
+        const ServerActions none = availableActions(QList<ServerStatus>{});
+        QVERIFY(!none.start && !none.stop && !none.reconnect);
+    }
+
+    void retryFailedPicksTheFailingServers_data()
+    {
+        QTest::addColumn<ServerState>("state");
+        QTest::addColumn<bool>("retried");
+        QTest::newRow("Stopped") << ServerState::Stopped << false;
+        QTest::newRow("Starting") << ServerState::Starting << false;
+        QTest::newRow("Connected") << ServerState::Connected << false;
+        QTest::newRow("Retrying") << ServerState::Retrying << true;
+        QTest::newRow("Reconnecting") << ServerState::Reconnecting << true;
+        QTest::newRow("Failed") << ServerState::Failed << true;
+        QTest::newRow("Disconnected") << ServerState::Disconnected << true;
+        QTest::newRow("Stopping") << ServerState::Stopping << false;
+    }
+
+    void retryFailedPicksTheFailingServers()
+    {
+        QFETCH(ServerState, state);
+        QFETCH(bool, retried);
+        QCOMPARE(needsRetry(status(u"x"_s, state)), retried);
+        ServerStatus invalid = status(u"x"_s, state);
+        invalid.configErrors = QStringList{u"bad"_s};
+        QVERIFY(!needsRetry(invalid));
+        ServerStatus disabled = status(u"x"_s, state);
+        disabled.enabled = false;
+        QVERIFY(!needsRetry(disabled));
+    }
+
+    void disabledServersShowAsDisabled()
+    {
+        ServerStatus disabled = status(u"off"_s, ServerState::Stopped);
+        disabled.enabled = false;
+        disabled.reason = u"disabled"_s;
+        ServerTableModel model;
+        model.setStatuses({disabled, status(u"stopped"_s, ServerState::Stopped)});
+        QCOMPARE(model.index(0, ServerTableModel::State).data().toString(), u"Disabled"_s);
+        QCOMPARE(model.index(1, ServerTableModel::State).data().toString(), u"Stopped"_s);
+        const auto icon = [&model](int row) {
+            return model.index(row, ServerTableModel::State).data(Qt::DecorationRole).value<QIcon>().pixmap(16).toImage();
+        };
+        QVERIFY(!icon(0).isNull());
+        QVERIFY(icon(0) != icon(1));
+        QCOMPARE(summaryText({disabled, status(u"stopped"_s, ServerState::Stopped)}),
+                 u"2 servers: 1 stopped, 1 disabled"_s);
+        // Still stopping after it was disabled, it shows what it does.
+        ServerStatus stopping = disabled;
+        stopping.state = ServerState::Stopping;
+        QCOMPARE(ServerTableModel::stateText(stopping), u"Stopping"_s);
+    }
+
+    void resourceColumnsShowTheSampledProcess()
+    {
+        ServerStatus local = status(u"local"_s, ServerState::Connected);
+        local.transport = u"stdio: tether-demo-server"_s;
+        local.pid = 4242;
+        ServerStatus remote = status(u"remote"_s, ServerState::Connected);
+        remote.transport = u"http: https://mcp.example.com/mcp"_s;
+        ServerStatus stopped = status(u"stopped"_s, ServerState::Stopped);
+        stopped.transport = u"stdio: tether-demo-server"_s;
+        ServerStatus restarted = local;
+        restarted.name = u"restarted"_s;
+        restarted.pid = 4343;
+        ServerTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setStatuses({local, remote, stopped, restarted});
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        const ProcessResources figures{4242, 12.54, 43 * 1024 * 1024 + 300 * 1024, 2};
+        ProcessResources before = figures;
+        before.pid = 4000; // of the process it had before its restart
+        model.setResources({{u"local"_s, figures}, {u"restarted"_s, before}, {u"stopped"_s, figures}});
+        QCOMPARE(changed.size(), 1); // one range for every row
+        const auto text = [&model](int row, int column) { return model.index(row, column).data().toString(); };
+        QCOMPARE(text(0, ServerTableModel::Cpu), u"13 %"_s);
+        QCOMPARE(text(0, ServerTableModel::Memory), u"43.3 MiB"_s);
+        for (int row : {1, 2}) {
+            QCOMPARE(text(row, ServerTableModel::Cpu), u"—"_s);
+            QCOMPARE(text(row, ServerTableModel::Memory), u"—"_s);
+        }
+        QCOMPARE(text(3, ServerTableModel::Memory), QString()); // not measured yet
+        ProcessResources first = figures;
+        first.cpuPercent.reset(); // one sample: no interval yet
+        QCOMPARE(ServerTableModel::cpuText(local, first), QString());
+        first.cpuPercent = 0.26;
+        QCOMPARE(ServerTableModel::cpuText(local, first), u"0.3 %"_s);
+    }
+
+    void fittingWindowSize_data()
+    {
+        QTest::addColumn<QSize>("wanted");
+        QTest::addColumn<QSize>("available");
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("large screen") << QSize(1300, 700) << QSize(2560, 1400) << QSize(1300, 700);
+        QTest::newRow("laptop") << QSize(1300, 700) << QSize(1366, 740) << QSize(1229, 666);
+        QTest::newRow("narrow") << QSize(1300, 700) << QSize(800, 1200) << QSize(720, 700);
+        QTest::newRow("no screen") << QSize(1300, 700) << QSize() << QSize(1300, 700);
+    }
+
+    void fittingWindowSize()
+    {
+        QFETCH(QSize, wanted);
+        QFETCH(QSize, available);
+        QFETCH(QSize, size);
+        QCOMPARE(Tether::fittingWindowSize(wanted, available), size);
+    }
+
+    // Sized for a first run on the screen it opens on, with columns wide enough for their texts.
+    void windowFitsTheScreenAndItsColumnsTheirTexts()
+    {
+        const QString longName = u"github-enterprise-issues"_s;
+        const QString url = u"https://mcp.example.com/team/mcp"_s;
+        ConfigFixture fixture({{longName, demoEntry({{u"enabled"_s, false}})},
+                               {u"remote"_s, QJsonObject{{u"url"_s, url}, {u"enabled"_s, false}}}});
+        MainWindow window(fixture.manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        const QRect screen = window.screen()->availableGeometry();
+        QVERIFY2(window.width() <= screen.width() && window.height() <= screen.height(),
+                 qPrintable(u"%1×%2 on %3×%4"_s.arg(window.width()).arg(window.height()).arg(screen.width()).arg(screen.height())));
+        ServerTableModel *model = serverModel(window);
+        QTRY_COMPARE(model->rowCount(), 2);
+        // Every state's text, the longest included, is shown whole with its icon.
+        for (ServerState state : AllServerStates)
+            model->updateStatus(status(u"state %1"_s.arg(int(state)), state));
+        ServerStatus disabled = status(u"disabled"_s, ServerState::Stopped);
+        disabled.enabled = false;
+        model->updateStatus(disabled);
+        const QTableView *table = window.table();
+        const QAbstractItemView *view = table; // where sizeHintForColumn, what the cells need, is public
+        for (int column : {int(ServerTableModel::State), int(ServerTableModel::Name), int(ServerTableModel::Pid)}) {
+            const int needed = view->sizeHintForColumn(column);
+            QVERIFY2(table->columnWidth(column) >= needed,
+                     qPrintable(u"column %1: %2 < %3"_s.arg(column).arg(table->columnWidth(column)).arg(needed)));
+        }
+        QVERIFY(stopAllAndWait(fixture.manager));
+    }
+
+    // Start, Stop and Reconnect act on every selected server they apply to, and on no other.
+    void multiSelectionActsOnEverySelectedServer()
+    {
+        ConfigFixture fixture({{u"a"_s, demoEntry()}, {u"b"_s, demoEntry()}, {u"c"_s, demoEntry()}});
+        ServerManager &manager = fixture.manager;
+        MainWindow window(manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        const QStringList names{u"a"_s, u"b"_s, u"c"_s};
+        QTRY_VERIFY_WITH_TIMEOUT(std::all_of(names.cbegin(), names.cend(), [&](const QString &name) {
+            return manager.status(name)->state == ServerState::Connected;
+        }), 15000);
+        QTableView *table = window.table();
+        QItemSelection selection;
+        for (int row = 0; row < table->model()->rowCount(); ++row) {
+            const QModelIndex first = table->model()->index(row, 0);
+            if (first.data(ServerTableModel::NameRole).toString() != u"b"_s)
+                selection.select(first, table->model()->index(row, ServerTableModel::ColumnCount - 1));
+        }
+        table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QCOMPARE(window.selectedServers().size(), 2);
+        const qint64 bPid = manager.status(u"b"_s)->pid;
+        action(window, u"stopServer"_s)->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"a"_s)->state == ServerState::Stopped
+                                     && manager.status(u"c"_s)->state == ServerState::Stopped, 10000);
+        QCOMPARE(manager.status(u"b"_s)->state, ServerState::Connected);
+        QVERIFY(!action(window, u"stopServer"_s)->isEnabled());
+        QTRY_VERIFY(action(window, u"startServer"_s)->isEnabled());
+        // Edits act on one server only.
+        QVERIFY(!action(window, u"editServer"_s)->isEnabled());
+        QVERIFY(!action(window, u"removeServer"_s)->isEnabled());
+        action(window, u"startServer"_s)->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"a"_s)->state == ServerState::Connected
+                                     && manager.status(u"c"_s)->state == ServerState::Connected, 10000);
+        QCOMPARE(manager.status(u"b"_s)->pid, bPid);
+        QVERIFY(stopAllAndWait(manager));
+    }
+
+    // Retry failed reconnects the failing servers only; Reconnect all asks before it restarts healthy ones.
+    void retryFailedLeavesHealthyServersAlone()
+    {
+        const QJsonObject failing = failingEntry();
+        ConfigFixture fixture({{u"bad"_s, failing}, {u"good"_s, demoEntry()}});
+        ServerManager &manager = fixture.manager;
+        MainWindow window(manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"bad"_s)->state == ServerState::Failed
+                                     && manager.status(u"good"_s)->state == ServerState::Connected, 15000);
+        const qint64 goodPid = manager.status(u"good"_s)->pid;
+        const quint64 badGeneration = manager.status(u"bad"_s)->generation;
+        QAction *retryFailed = action(window, u"retryFailed"_s);
+        QTRY_VERIFY(retryFailed->isEnabled());
+        retryFailed->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"bad"_s)->generation > badGeneration, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"bad"_s)->state, ServerState::Failed, 10000);
+        QCOMPARE(manager.status(u"good"_s)->pid, goodPid);
+        QCOMPARE(manager.status(u"good"_s)->state, ServerState::Connected);
+
+        // Reconnect all restarts the connected server too: only once the user says so.
+        QAction *reconnectAll = action(window, u"reconnectAll"_s);
+        answerNextMessageBox(u"Cancel"_s);
+        reconnectAll->trigger();
+        QCOMPARE(manager.status(u"good"_s)->pid, goodPid);
+        answerNextMessageBox(u"Reconnect all"_s);
+        reconnectAll->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"good"_s)->state == ServerState::Connected
+                                     && manager.status(u"good"_s)->pid != goodPid, 10000);
+        QVERIFY(stopAllAndWait(manager));
+    }
+
+    // The CPU and memory of a real server's processes, in its row and in Details.
+    void resourcesOfARealServerInTheTableAndDetails()
+    {
+        ConfigFixture fixture({{u"demo"_s, demoEntry({{u"args"_s, QJsonArray{u"--spawn-grandchild"_s}}})}});
+        ServerManager &manager = fixture.manager;
+        MainWindow window(manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"demo"_s)->state, ServerState::Connected, 10000);
+        window.selectServer(u"demo"_s);
+        ServerTableModel *model = serverModel(window);
+        QTRY_VERIFY_WITH_TIMEOUT(model->index(0, ServerTableModel::Memory).data().toString().endsWith(u" MiB"_s), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(model->index(0, ServerTableModel::Cpu).data().toString().endsWith(u" %"_s), 10000);
+        const QString details = namedChild<QPlainTextEdit>(window, u"details"_s)->toPlainText();
+        QVERIFY2(details.contains(u"2 processes: the server's and its descendants"_s), qPrintable(details));
+        QVERIFY(stopAllAndWait(manager));
+        QTRY_COMPARE(model->index(0, ServerTableModel::Memory).data().toString(), u"—"_s);
     }
 
     void summary()
@@ -313,9 +564,7 @@ private slots:
 
     void trayGroupsFailuresThatComeTogether()
     {
-        const QJsonObject failing = demoEntry({{u"args"_s, QJsonArray{u"--fail-at-startup"_s}},
-                                               {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 50}, {u"maxDelayMs"_s, 50},
-                                                                            {u"maxAttempts"_s, 1}, {u"jitter"_s, 0}}}});
+        const QJsonObject failing = failingEntry();
         ConfigFixture fixture({{u"a"_s, failing}, {u"b"_s, failing}, {u"c"_s, failing}, {u"healthy"_s, demoEntry()}});
         MainWindow window(fixture.manager, fixture.store);
         TrayIcon tray(fixture.manager, &window);
@@ -492,9 +741,12 @@ private slots:
 
         manager.stop(u"held"_s);
         QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"held"_s)->state, ServerState::Stopped, 10000);
+        QCOMPARE(serverModel(window)->index(serverModel(window)->rowOf(u"off"_s), ServerTableModel::State).data().toString(),
+                 u"Disabled"_s);
         const qint64 runPid = manager.status(u"run"_s)->pid;
         QAction *reconnectAll = action(window, u"reconnectAll"_s);
         QVERIFY(reconnectAll->isEnabled());
+        answerNextMessageBox(u"Reconnect all"_s);
         reconnectAll->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"run"_s)->state == ServerState::Connected
                                      && manager.status(u"run"_s)->pid != runPid, 10000);

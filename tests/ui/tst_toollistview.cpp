@@ -51,6 +51,16 @@ class TestToolListView final : public QObject
     Q_OBJECT
 
 private slots:
+    void namesAreShownWhole()
+    {
+        ToolListView view;
+        const QString longName = u"list_pull_request_review_comments"_s;
+        view.setTools({registered(u"read"_s), registered(longName)});
+        const QFontMetrics metrics = view.fontMetrics();
+        QVERIFY(view.columnWidth(ToolListModel::Name) > metrics.horizontalAdvance(longName));
+        QVERIFY(view.columnWidth(ToolListModel::PublicName) > metrics.horizontalAdvance(u"fs__"_s + longName));
+    }
+
     void rowsShowEachToolAtAGlance()
     {
         ToolListModel model;

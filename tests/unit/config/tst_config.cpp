@@ -176,6 +176,8 @@ private slots:
     void redaction();
     void errorsNeverShowSecrets();
     void describe();
+    void shellLine_data();
+    void shellLine();
     void shownUrl();
     void loadFixtures_data();
     void loadFixtures();
@@ -1472,6 +1474,29 @@ void TestConfig::errorsNeverShowSecrets()
     QCOMPARE(errors.size(), 6);
     for (const QString &error : errors)
         QVERIFY2(!error.contains(Secret), qPrintable(error));
+}
+
+void TestConfig::shellLine_data()
+{
+    QTest::addColumn<QByteArray>("entry");
+    QTest::addColumn<QString>("line");
+    QTest::newRow("plain") << QByteArray(R"({"command": "npx", "args": ["-y", "@scope/server"]})")
+                           << u"npx -y @scope/server"_s;
+    QTest::newRow("program with a blank") << QByteArray(R"({"command": "/opt/my tools/server"})")
+                                          << u"'/opt/my tools/server'"_s;
+    QTest::newRow("quotes and dollars") << QByteArray(R"({"command": "node", "args": ["it's", "$HOME", ""]})")
+                                        << uR"(node 'it'\''s' '$HOME' '')"_s;
+    QTest::newRow("environment") << QByteArray(R"({"command": "node", "env": {"A": "1", "B": "x y"}})")
+                                 << u"A=1 B='x y' node"_s;
+    QTest::newRow("folder") << QByteArray(R"({"command": "./run", "cwd": "/srv/my server"})")
+                            << u"cd '/srv/my server' && ./run"_s;
+}
+
+void TestConfig::shellLine()
+{
+    QFETCH(QByteArray, entry);
+    QFETCH(QString, line);
+    QCOMPARE(parseServer(entry).command.shellLine(), line);
 }
 
 void TestConfig::describe()

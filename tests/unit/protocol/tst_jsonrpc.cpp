@@ -1,4 +1,5 @@
 #include "common/displaytext.h"
+#include "common/jsontext.h"
 #include "protocol/jsonrpc.h"
 
 #include <QJsonDocument>
@@ -165,6 +166,42 @@ private slots:
                  QByteArray(R"({"jsonrpc":"2.0","method":"n","params":{"a":1}})"));
         QCOMPARE(JsonRpc::serialize(JsonRpc::makeError(u"x"_s, -32601, u"nope"_s)),
                  QByteArray(R"({"error":{"code":-32601,"message":"nope"},"id":"x","jsonrpc":"2.0"})"));
+    }
+
+    void requestsWrittenAroundTheirParamsAreWhatTheWriterWrites_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonObject>("params");
+        QTest::newRow("no params") << u"ping"_s << QJsonObject{};
+        QTest::newRow("tool call") << u"tools/call"_s
+                                   << QJsonObject{{u"name"_s, u"echo"_s}, {u"arguments"_s, QJsonObject{{u"message"_s, u"hi"_s}}}};
+        QTest::newRow("a method to escape") << u"odd\"method\\\n\t\u0001é✓"_s << QJsonObject{{u"a"_s, 1}};
+    }
+
+    void requestsWrittenAroundTheirParamsAreWhatTheWriterWrites()
+    {
+        QFETCH(QString, method);
+        QFETCH(QJsonObject, params);
+        const QByteArray written = params.isEmpty() ? QByteArray() : JsonRpc::serialize(params);
+        QCOMPARE(JsonRpc::serializeRequest(42, method, written), JsonRpc::serialize(JsonRpc::makeRequest(42, method, params)));
+    }
+
+    void stringsAreWrittenAsTheWriterWritesThem_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("plain") << u"echo"_s;
+        QTest::newRow("empty") << QString();
+        QTest::newRow("quotes and backslashes") << u"say \"hi\" \\ bye"_s;
+        QTest::newRow("short escapes") << u"\b\f\n\r\t"_s;
+        QTest::newRow("other control characters") << u"\u0000\u0001\u001f\u007f"_s;
+        QTest::newRow("beyond ASCII") << u"grüße ✓ 😀"_s;
+        QTest::newRow("slash") << u"a/b"_s;
+    }
+
+    void stringsAreWrittenAsTheWriterWritesThem()
+    {
+        QFETCH(QString, text);
+        QCOMPARE(jsonString(text), jsonText(text).toUtf8());
     }
 };
 

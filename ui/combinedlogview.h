@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLineEdit;
+class QPlainTextEdit;
+
+namespace Tether {
+
+struct EventFilter;
+struct ServerEvent;
+class ServerManager;
+
+// The combined log: every server's events in one window, oldest first, narrowed to a server, a
+// level and a search text. It follows new events while shown; a reader who scrolled up stays
+// where they are, one at the bottom sees each new line.
+class CombinedLogView final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(CombinedLogView)
+
+public:
+    // The most lines it shows: as many as the event log keeps of a few busy servers.
+    static constexpr int MaximumLines = 10000;
+
+    explicit CombinedLogView(ServerManager &manager, QWidget *parent = nullptr);
+
+    EventFilter filter() const;
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void updateServers();
+    void showEvents();
+    void appendEvent(const ServerEvent &event);
+
+    ServerManager &m_manager;
+    QComboBox *m_server;
+    QComboBox *m_level;
+    QLineEdit *m_search;
+    QPlainTextEdit *m_text;
+};
+
+} // namespace Tether
