@@ -8,8 +8,8 @@
 // A leg is a target the client connects to: a command it starts (stdio) or a URL (HTTP, for a
 // server this program runs for the whole benchmark), compared with another leg: Tether over stdio
 // with the direct calls, and Tether over HTTP (`tetherctl serve --http`) with supergateway. A
-// third Tether leg is `tetherctl serve` relaying to that running Tether, as it does when the window
-// serves the gateway. Exits with 1, saying why, when it cannot finish.
+// third Tether leg is `tetherctl serve` relaying to that running Tether over its local socket, as
+// it does when the window serves the gateway. Exits with 1, saying why, when it cannot finish.
 #include "../tests/support/testfiles.h"
 #include "../tests/support/testprocess.h"
 #include "callfigures.h"
@@ -380,7 +380,8 @@ int main(int argc, char *argv[])
     QTemporaryDir folder;
     const QDir work(folder.path());
     // `runtime` holds no instance record, so that `tetherctl serve` supervises its servers itself;
-    // `runtimeHttp` holds the record of `tetherctl serve --http`, which a stdio gateway relays to.
+    // `runtimeHttp` holds the record and relay socket of `tetherctl serve --http`, which a stdio
+    // gateway relays to.
     const QString runtime = work.filePath(u"runtime"_s);
     const QString runtimeHttp = work.filePath(u"runtime-http"_s);
     const auto privateFolder = [&](const QString &path) {
@@ -408,8 +409,7 @@ int main(int argc, char *argv[])
     const Leg tetherHttpLeg = tetherHttp.leg(TetherHttpName, u"demo__echo"_s,
                                              {u"Authorization: Bearer "_s + QString::fromLatin1(token)});
     Leg relayLeg = stdioGatewayLeg(echoConfig, runtimeHttp);
-    relayLeg.name = u"Tether relay (stdio→HTTP)"_s;
-    relayLeg.targets = u"tetherctl serve relaying to a running Tether; no target of its own"_s;
+    relayLeg.name = u"Tether relay (stdio→socket)"_s;
     legs.push_back(relayLeg);
     HttpGateway supergateway;
     if (const QString why = supergatewayUnavailableReason(); !why.isEmpty()) {

@@ -8,8 +8,8 @@
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
 #include "gateway/gateway.h"
-#include "gateway/gatewaybridge.h"
 #include "gateway/gatewayinstance.h"
+#include "gateway/gatewayrelay.h"
 #include "gateway/gatewaysession.h"
 #include "gateway/gatewaytoken.h"
 #include "gateway/stdiohostchannel.h"
@@ -33,7 +33,7 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
     const QString configPath = run.store().savePath();
 
     // The servers of the config behind a gateway of this process: from the start, or when the
-    // Tether bridged to goes away.
+    // Tether relayed to goes away.
     std::unique_ptr<Gateway> gateway;
     const auto superviseServers = [&] {
         if (!run.start(ConfigStore::FileChanges::Follow))
@@ -53,7 +53,7 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
     // stdio: one host on stdin/stdout, relayed to a running Tether of the same config when there
     // is one. --http: any number of hosts, each in a session of the endpoint.
     std::unique_ptr<StdioHostChannel> channel;
-    std::unique_ptr<GatewayBridge> bridge;
+    std::unique_ptr<GatewayRelay> relay;
     GatewaySession *session = nullptr;
     std::unique_ptr<StreamableHttpEndpoint> endpoint;
     if (!serveOptions.http) {
@@ -61,15 +61,14 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
         if (serveOptions.bridge && options.servers.isEmpty()) {
             QString why;
             if (const std::optional<LiveGatewayInstance> instance = findLiveGatewayInstance(configPath, &why)) {
-                spdlog::info("serve: relaying to the Tether at {} (pid {})", instance->record.url, instance->record.pid);
-                bridge = std::make_unique<GatewayBridge>(instance->record.url, instance->record.tokenFile,
-                                                         instance->token);
+                spdlog::info("serve: relaying to the Tether at {} (pid {})", instance->record.socket, instance->record.pid);
+                relay = std::make_unique<GatewayRelay>(*channel, instance->socket);
             } else if (!why.isEmpty()) {
                 spdlog::info("serve: supervising the servers here: {}", why);
             }
         }
     }
-    if (!bridge && !superviseServers())
+    if (!relay && !superviseServers())
         return Failure;
     if (serveOptions.http) {
         GatewayHttpConfig http = gateway->config().http;
@@ -84,7 +83,7 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
         }
         printNote(u"Serving MCP at %1; hosts send the bearer token in %2"_s.arg(endpoint->url(),
                                                                                 gatewayTokenPath(configPath)));
-    } else if (!bridge) {
+    } else if (!relay) {
         session = gateway->openSession(channel.get());
         QObject::connect(channel.get(), &StdioHostChannel::messageReceived, session, &GatewaySession::receive);
     }
@@ -96,14 +95,13 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
         if (std::exchange(ending, true))
             return;
         spdlog::info("serve: {}; stopping", reason);
-        if (bridge && !gateway) {
-            // Bridged: the instance's servers are not this process's to stop.
-            QObject::connect(bridge.get(), &GatewayBridge::closed, &loop, &QEventLoop::quit);
-            bridge->close(reason);
+        if (relay)
+            relay->close(reason); // its connection to the instance, or its session of the gateway that took over
+        if (!gateway) {
+            // Relayed: the instance's servers are not this process's to stop.
+            loop.quit();
             return;
         }
-        if (bridge)
-            bridge->close(reason); // its session of the gateway that took over
         if (session)
             gateway->closeSession(session, reason);
         if (endpoint)
@@ -113,20 +111,17 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
     };
     QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop,
                      [&](int signalNumber) { end(signalName(signalNumber)); });
-    if (bridge) {
-        QObject::connect(channel.get(), &StdioHostChannel::messageReceived, bridge.get(), &GatewayBridge::relayFromHost);
-        QObject::connect(bridge.get(), &GatewayBridge::messageForHost, channel.get(),
-                         [&](const QByteArray &message) { channel->send(message, HostChannel::Role::Response, {}); });
-        QObject::connect(bridge.get(), &GatewayBridge::lost, &loop, [&](const QString &why) {
+    if (relay) {
+        QObject::connect(relay.get(), &GatewayRelay::lost, &loop, [&](const QString &why) {
             spdlog::warn("serve: {}; supervising the servers here from now on", why);
             if (!superviseServers()) {
                 status = Failure;
                 end(u"the config cannot be used"_s);
                 return;
             }
-            bridge->takeOver(*gateway);
+            relay->takeOver(*gateway);
         });
-        bridge->start();
+        relay->start();
     }
     if (channel) {
         QObject::connect(channel.get(), &StdioHostChannel::finished, &loop, end);

@@ -19,7 +19,7 @@ struct ServeOptions
     bool bridge = true;          // stdio: relay to a running Tether of the same config, if any
 };
 
-// Serves until stdin closes (stdio) or SIGINT, SIGTERM or SIGHUP arrives, then ends the bridged
+// Serves until stdin closes (stdio) or SIGINT, SIGTERM or SIGHUP arrives, then ends the relayed
 // session or stops the servers and returns 0; 2 when the config cannot be used or the HTTP
 // endpoint cannot listen. In stdio mode stdout carries MCP messages only.
 int serve(const ConfigOptions &options, const ServeOptions &serveOptions);

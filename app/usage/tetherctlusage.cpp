@@ -46,9 +46,10 @@ const ProgramUsage &tetherctlUsage()
                  "a server's \"tools\": {\"disabled\": [...]} hides. A call to a server that is reconnecting waits "
                  "for it (at most gateway.outageWaitMs, default 10 s). Runs until stdin closes or SIGINT, SIGTERM or "
                  "SIGHUP, then stops the servers and exits 0. stdout carries MCP messages only; diagnostics go to "
-                 "stderr. When a running Tether (the window, serve --http) serves the same config over HTTP, serve "
-                 "without SERVER relays to it instead, so the client uses the servers that Tether shows; if that "
-                 "Tether goes away, serve starts the servers itself (--no-bridge: from the start)."_s},
+                 "stderr. When a running Tether (the window, serve --http) serves the same config, serve without SERVER "
+                 "relays to it instead, over its local socket (the user's own), so the client uses the servers that "
+                 "Tether shows; if that Tether goes away, serve starts the servers itself (--no-bridge: from the "
+                 "start)."_s},
                 {u"serve --http [--port N] [SERVER...]"_s,
                  u"Serve the same gateway headless over Streamable HTTP at http://127.0.0.1:27413/mcp "
                  "(gateway.http in the config: host, port, TLS) for any number of hosts at once, until SIGINT, "

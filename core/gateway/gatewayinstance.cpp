@@ -1,22 +1,20 @@
 #include "gatewayinstance.h"
 
-#include "gatewaytoken.h"
-
 #include <QDir>
-#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QSaveFile>
 #include <QStandardPaths>
-#include <QTimer>
+#include <QUrl>
 
 #include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -25,14 +23,16 @@ namespace Tether {
 
 namespace {
 
-// Why a file or folder of the record cannot be trusted: not the user's, or open to others.
-QString untrusted(const QString &path, bool folder)
+// Why a file, folder or socket of the record cannot be trusted: not the user's, or open to others.
+QString untrusted(const QString &path, mode_t type)
 {
     struct stat info{};
     if (::lstat(QFile::encodeName(path).constData(), &info) != 0)
         return u"%1 cannot be read"_s.arg(path);
-    if ((folder && !S_ISDIR(info.st_mode)) || (!folder && !S_ISREG(info.st_mode)))
-        return u"%1 is not a %2"_s.arg(path, folder ? u"folder"_s : u"file"_s);
+    if ((info.st_mode & S_IFMT) != type) {
+        const QString kind = type == S_IFDIR ? u"folder"_s : type == S_IFSOCK ? u"socket"_s : u"file"_s;
+        return u"%1 is not a %2"_s.arg(path, kind);
+    }
     if (info.st_uid != ::getuid())
         return u"%1 belongs to another user"_s.arg(path);
     if ((info.st_mode & (S_IRWXG | S_IRWXO)) != 0)
@@ -54,23 +54,26 @@ QString canonical(const QString &path)
     return resolved.isEmpty() ? QFileInfo(path).absoluteFilePath() : resolved;
 }
 
-// The instance id /healthz answers with `token`, waiting at most `timeout`; empty when none.
-QString healthInstance(const QString &endpointUrl, const QByteArray &token, std::chrono::milliseconds timeout)
+// A connection to the socket at `path`, not waiting for one (a listener takes it at once); -1,
+// with `error`, when none is made.
+int connectToSocket(const QString &path, QString *error)
 {
-    QUrl url(endpointUrl);
-    url.setPath(u"/healthz"_s);
-    QNetworkAccessManager network;
-    QNetworkRequest request(url);
-    request.setRawHeader("Authorization", "Bearer " + token);
-    request.setTransferTimeout(int(timeout.count()));
-    QNetworkReply *reply = network.get(request);
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    QTimer::singleShot(timeout, &loop, &QEventLoop::quit);
-    loop.exec();
-    const QByteArray body = reply->isFinished() && reply->error() == QNetworkReply::NoError ? reply->readAll() : QByteArray();
-    delete reply; // stops a transfer still under way (abort() could make Qt 6.4 warn of a queued error)
-    return QJsonDocument::fromJson(body).object().value(u"instance"_s).toString();
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    const QByteArray encoded = QFile::encodeName(path);
+    if (encoded.size() >= qsizetype(sizeof address.sun_path)) {
+        *error = u"the path is too long for a socket"_s;
+        return -1;
+    }
+    std::memcpy(address.sun_path, encoded.constData(), size_t(encoded.size()));
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0 || ::connect(fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0) {
+        *error = QString::fromLocal8Bit(std::strerror(errno));
+        if (fd >= 0)
+            ::close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 } // namespace
@@ -80,24 +83,37 @@ QString gatewayInstanceRecordPath()
     return QDir(recordFolder()).filePath(u"gateway.json"_s);
 }
 
-bool writeGatewayInstanceRecord(const GatewayInstanceRecord &record, QString *error)
+QString gatewayRelaySocketPath(const QString &instance)
+{
+    return QDir(recordFolder()).filePath(u"gateway-%1.sock"_s.arg(instance));
+}
+
+bool makeGatewayRuntimeFolder(QString *error)
 {
     const QString folder = recordFolder();
     if (!QFileInfo::exists(folder) && ::mkdir(QFile::encodeName(folder).constData(), 0700) != 0 && errno != EEXIST) {
         *error = u"Cannot make %1 for the gateway's instance record"_s.arg(folder);
         return false;
     }
-    if (const QString why = untrusted(folder, true); !why.isEmpty()) {
+    if (const QString why = untrusted(folder, S_IFDIR); !why.isEmpty()) {
         *error = why + u"; the gateway's instance record goes there only when it is yours alone (chmod 700 it)"_s;
         return false;
     }
+    return true;
+}
+
+bool writeGatewayInstanceRecord(const GatewayInstanceRecord &record, QString *error)
+{
+    if (!makeGatewayRuntimeFolder(error))
+        return false;
     const QJsonObject json{{u"pid"_s, record.pid},
                            {u"instance"_s, record.instance},
                            {u"url"_s, record.url},
                            {u"configPath"_s, canonical(record.configPath)},
                            {u"tokenFile"_s, record.tokenFile},
                            {u"version"_s, record.version},
-                           {u"startedAt"_s, record.startedAt.toString(Qt::ISODateWithMs)}};
+                           {u"startedAt"_s, record.startedAt.toString(Qt::ISODateWithMs)},
+                           {u"socket"_s, record.socket}};
     QSaveFile file(gatewayInstanceRecordPath());
     if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)
         || file.write(QJsonDocument(json).toJson()) < 0 || !file.commit()) {
@@ -121,8 +137,8 @@ std::optional<GatewayInstanceRecord> readGatewayInstanceRecord(QString *why)
     why->clear();
     if (!QFileInfo::exists(path))
         return std::nullopt;
-    for (const auto &[checked, folder] : {std::pair{recordFolder(), true}, std::pair{path, false}}) {
-        if (QString untrustedWhy = untrusted(checked, folder); !untrustedWhy.isEmpty()) {
+    for (const auto &[checked, type] : {std::pair{recordFolder(), mode_t(S_IFDIR)}, std::pair{path, mode_t(S_IFREG)}}) {
+        if (QString untrustedWhy = untrusted(checked, type); !untrustedWhy.isEmpty()) {
             *why = untrustedWhy;
             return std::nullopt;
         }
@@ -141,6 +157,7 @@ std::optional<GatewayInstanceRecord> readGatewayInstanceRecord(QString *why)
     record.tokenFile = json.value(u"tokenFile"_s).toString();
     record.version = json.value(u"version"_s).toString();
     record.startedAt = QDateTime::fromString(json.value(u"startedAt"_s).toString(), Qt::ISODateWithMs);
+    record.socket = json.value(u"socket"_s).toString();
     if (record.pid <= 0 || record.instance.isEmpty() || !QUrl(record.url).isValid() || record.tokenFile.isEmpty()) {
         *why = u"%1 is not a gateway instance record"_s.arg(path);
         return std::nullopt;
@@ -148,8 +165,7 @@ std::optional<GatewayInstanceRecord> readGatewayInstanceRecord(QString *why)
     return record;
 }
 
-std::optional<LiveGatewayInstance> findLiveGatewayInstance(const QString &configPath, QString *why,
-                                                           std::chrono::milliseconds timeout)
+std::optional<LiveGatewayInstance> findLiveGatewayInstance(const QString &configPath, QString *why)
 {
     const std::optional<GatewayInstanceRecord> record = readGatewayInstanceRecord(why);
     if (!record)
@@ -161,21 +177,28 @@ std::optional<LiveGatewayInstance> findLiveGatewayInstance(const QString &config
     if (::kill(pid_t(record->pid), 0) != 0 && errno == ESRCH) {
         *why = u"the Tether of %1 (pid %2) is gone; its record is removed"_s.arg(gatewayInstanceRecordPath()).arg(record->pid);
         QFile::remove(gatewayInstanceRecordPath());
+        if (!record->socket.isEmpty() && untrusted(record->socket, S_IFSOCK).isEmpty())
+            QFile::remove(record->socket);
         return std::nullopt;
     }
-    QString tokenError;
-    const std::optional<QByteArray> token = readGatewayToken(record->tokenFile, &tokenError);
-    if (!token) {
-        *why = tokenError;
+    if (record->socket.isEmpty()) {
+        *why = u"the Tether of pid %1 (version %2) has no relay socket; restart it to be relayed to"_s.arg(record->pid)
+                   .arg(record->version);
         return std::nullopt;
     }
-    if (healthInstance(record->url, *token, timeout) != record->instance) {
-        *why = u"the Tether of %1 (pid %2) does not answer at %3"_s.arg(gatewayInstanceRecordPath())
+    if (QString untrustedWhy = untrusted(record->socket, S_IFSOCK); !untrustedWhy.isEmpty()) {
+        *why = untrustedWhy;
+        return std::nullopt;
+    }
+    QString connectError;
+    const int socket = connectToSocket(record->socket, &connectError);
+    if (socket < 0) {
+        *why = u"the Tether of %1 (pid %2) does not answer at %3: %4"_s.arg(gatewayInstanceRecordPath())
                    .arg(record->pid)
-                   .arg(record->url);
+                   .arg(record->socket, connectError);
         return std::nullopt;
     }
-    return LiveGatewayInstance{*record, *token};
+    return LiveGatewayInstance{*record, socket};
 }
 
 } // namespace Tether

@@ -1,18 +1,16 @@
 #pragma once
 
-#include <QByteArray>
 #include <QDateTime>
 #include <QString>
 
-#include <chrono>
 #include <optional>
 
 namespace Tether {
 
-// The record of the Tether that serves the gateway over HTTP now (the window or tetherctl serve
-// --http), in $XDG_RUNTIME_DIR/tether/gateway.json, so that tetherctl serve can bridge to it. The
-// folder is 0700 and the file 0600, both the user's own: a record planted by another user would
-// otherwise receive this user's tool calls.
+// The record of the Tether that serves the gateway now (the window or tetherctl serve --http), in
+// $XDG_RUNTIME_DIR/tether/gateway.json, so that tetherctl serve can relay to it. The folder is
+// 0700 and the file 0600, both the user's own: a record planted by another user would otherwise
+// receive this user's tool calls.
 struct GatewayInstanceRecord
 {
     qint64 pid = 0;
@@ -22,12 +20,18 @@ struct GatewayInstanceRecord
     QString tokenFile;
     QString version;
     QDateTime startedAt;
+    QString socket; // the relay socket (localsocketendpoint.h); empty when there is none
 
     bool operator==(const GatewayInstanceRecord &) const = default;
 };
 
 // $XDG_RUNTIME_DIR/tether/gateway.json (Qt's runtime location when the variable is not set).
 QString gatewayInstanceRecordPath();
+// The relay socket of the instance `instance`, beside its record.
+QString gatewayRelaySocketPath(const QString &instance);
+// Makes the folder of the record and the relay socket (0700) if needed; false with `error` when it
+// is not the user's own and private, or cannot be made.
+bool makeGatewayRuntimeFolder(QString *error);
 
 // Writes the record atomically (folder made 0700, file 0600); false with `error` when the folder
 // is not the user's own and private, or cannot be written.
@@ -38,18 +42,17 @@ void removeGatewayInstanceRecord(const QString &instance);
 // it (empty when there is no record at all).
 std::optional<GatewayInstanceRecord> readGatewayInstanceRecord(QString *why);
 
-// A Tether to bridge to: its record, and the token its endpoint takes.
+// A Tether to relay to: its record, and a connection to its relay socket (the caller's to close).
 struct LiveGatewayInstance
 {
     GatewayInstanceRecord record;
-    QByteArray token;
+    int socket = -1;
 };
 
-// The instance serving the config at `configPath` now, checked: its record is trusted, names the
-// same config, its process runs (a record whose process has gone is deleted), and its /healthz
-// answers the record's instance id with the token within `timeout`. Nothing otherwise, with `why`
-// (empty when there is no record).
-std::optional<LiveGatewayInstance> findLiveGatewayInstance(const QString &configPath, QString *why,
-                                                           std::chrono::milliseconds timeout = std::chrono::milliseconds(500));
+// The instance serving the config at `configPath` now, connected to: its record is trusted, names
+// the same config, its process runs (a record whose process has gone is deleted), and its relay
+// socket, the user's alone, accepts a connection at once. Nothing otherwise, with `why` (empty when
+// there is no record).
+std::optional<LiveGatewayInstance> findLiveGatewayInstance(const QString &configPath, QString *why);
 
 } // namespace Tether

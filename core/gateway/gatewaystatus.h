@@ -14,7 +14,7 @@ struct GatewayHost
 {
     QString clientName;    // from its initialize; empty until then
     QString clientVersion;
-    QString transport;     // "stdio", "http"
+    QString transport;     // "stdio", "stdio (relayed)" (tetherctl serve relaying to this Tether), "http"
     QDateTime since;
     int callsInFlight = 0;
 };

@@ -21,7 +21,7 @@ public:
 
     virtual ~HostChannel() = default;
 
-    // "stdio" or "http", as the window names the host's connection.
+    // "stdio", "stdio (relayed)" or "http", as the window names the host's connection.
     virtual QString transportName() const = 0;
     // One JSON-RPC message, compact JSON without a line end.
     virtual void send(const QByteArray &message, Role role, const QJsonValue &request) = 0;

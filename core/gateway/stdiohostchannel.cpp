@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,16 +38,22 @@ QString systemError(int error)
 
 } // namespace
 
-StdioHostChannel::StdioHostChannel(int inputFd, int outputFd, QObject *parent)
+StdioDescriptors StdioHostChannel::socket(int fd, const QString &transport)
+{
+    return {fd, fd, true, transport, u"the socket"_s, u"the socket"_s};
+}
+
+StdioHostChannel::StdioHostChannel(StdioDescriptors descriptors, QObject *parent)
     : QObject(parent)
-    , m_input(inputFd)
-    , m_output(outputFd)
+    , m_descriptors(std::move(descriptors))
     , m_framer(std::make_unique<LineFramer>(MaxLineBytes))
 {
-    m_inputFlags = makeNonBlocking(m_input);
-    m_outputFlags = makeNonBlocking(m_output);
+    struct stat output{};
+    m_outputIsSocket = ::fstat(m_descriptors.output, &output) == 0 && S_ISSOCK(output.st_mode);
+    m_inputFlags = makeNonBlocking(m_descriptors.input);
+    m_outputFlags = makeNonBlocking(m_descriptors.output);
     if (m_outputFlags >= 0) {
-        m_writer = std::make_unique<QSocketNotifier>(m_output, QSocketNotifier::Write);
+        m_writer = std::make_unique<QSocketNotifier>(m_descriptors.output, QSocketNotifier::Write);
         m_writer->setEnabled(false);
         connect(m_writer.get(), &QSocketNotifier::activated, this, &StdioHostChannel::flush);
     }
@@ -54,35 +61,43 @@ StdioHostChannel::StdioHostChannel(int inputFd, int outputFd, QObject *parent)
 
 StdioHostChannel::~StdioHostChannel()
 {
+    m_reader.reset(); // notifiers go before their descriptor
+    m_writer.reset();
+    if (m_descriptors.owned) {
+        ::close(m_descriptors.input);
+        if (m_descriptors.output != m_descriptors.input)
+            ::close(m_descriptors.output);
+        return;
+    }
     // A terminal or pipe shared with others is handed back as it was found.
     if (m_inputFlags >= 0)
-        ::fcntl(m_input, F_SETFL, m_inputFlags);
+        ::fcntl(m_descriptors.input, F_SETFL, m_inputFlags);
     if (m_outputFlags >= 0)
-        ::fcntl(m_output, F_SETFL, m_outputFlags);
+        ::fcntl(m_descriptors.output, F_SETFL, m_outputFlags);
 }
 
 void StdioHostChannel::start()
 {
-    m_reader = std::make_unique<QSocketNotifier>(m_input, QSocketNotifier::Read);
+    m_reader = std::make_unique<QSocketNotifier>(m_descriptors.input, QSocketNotifier::Read);
     connect(m_reader.get(), &QSocketNotifier::activated, this, &StdioHostChannel::onReadable);
 }
 
 QString StdioHostChannel::transportName() const
 {
-    return u"stdio"_s;
+    return m_descriptors.transport;
 }
 
 void StdioHostChannel::onReadable()
 {
     char buffer[64 * 1024];
     for (qsizetype budget = ReadBudget; budget > 0 && !m_finished;) {
-        const ssize_t count = ::read(m_input, buffer, sizeof buffer);
+        const ssize_t count = ::read(m_descriptors.input, buffer, sizeof buffer);
         if (count < 0 && errno == EINTR)
             continue;
         if (count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
         if (count < 0) {
-            finish(u"stdin cannot be read: %1"_s.arg(systemError(errno)));
+            finish(u"%1 cannot be read: %2"_s.arg(m_descriptors.inputName, systemError(errno)));
             return;
         }
         // A last line without its line end still counts.
@@ -97,7 +112,7 @@ void StdioHostChannel::onReadable()
             return;
         }
         if (count == 0) {
-            finish(u"the host closed stdin"_s);
+            finish(u"the host closed %1"_s.arg(m_descriptors.inputName));
             return;
         }
         budget -= count;
@@ -109,7 +124,7 @@ void StdioHostChannel::onReadable()
 void StdioHostChannel::send(const QByteArray &message, Role, const QJsonValue &)
 {
     if (m_queue.size() - m_queueOffset + message.size() + 1 > MaxQueuedBytes) {
-        finish(u"the host stopped reading stdout (%1 MiB waiting)"_s.arg(MaxQueuedBytes / (1024 * 1024)));
+        finish(u"the host stopped reading %1 (%2 MiB waiting)"_s.arg(m_descriptors.outputName).arg(MaxQueuedBytes / (1024 * 1024)));
         return;
     }
     m_queue += message;
@@ -125,7 +140,12 @@ void StdioHostChannel::endWithoutResponse(const QJsonValue &)
 void StdioHostChannel::flush()
 {
     while (m_queueOffset < m_queue.size()) {
-        const ssize_t written = ::write(m_output, m_queue.constData() + m_queueOffset, size_t(m_queue.size() - m_queueOffset));
+        const char *data = m_queue.constData() + m_queueOffset;
+        const size_t size = size_t(m_queue.size() - m_queueOffset);
+        // A socket whose peer has gone fails the write rather than raise SIGPIPE in a window that
+        // does not ignore it.
+        const ssize_t written = m_outputIsSocket ? ::send(m_descriptors.output, data, size, MSG_NOSIGNAL)
+                                                 : ::write(m_descriptors.output, data, size);
         if (written < 0 && errno == EINTR)
             continue;
         if (written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && m_writer) {
@@ -135,7 +155,7 @@ void StdioHostChannel::flush()
         if (written < 0) {
             m_queue.clear();
             m_queueOffset = 0;
-            finish(u"stdout cannot be written: %1"_s.arg(systemError(errno)));
+            finish(u"%1 cannot be written: %2"_s.arg(m_descriptors.outputName, systemError(errno)));
             return;
         }
         m_queueOffset += qsizetype(written);

@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QObject>
 #include <QSocketNotifier>
+#include <QString>
 
 #include <memory>
 
@@ -12,10 +13,23 @@ namespace Tether {
 
 class LineFramer;
 
-// A host that started Tether as its MCP server: one JSON-RPC message per line on stdin and on
-// stdout (and nothing else on stdout). Reading never blocks the event loop; a line longer than the
-// bound, a host that stops reading (more than MaxQueuedBytes waiting), or the end of stdin ends
-// the channel.
+// What a StdioHostChannel reads and writes.
+struct StdioDescriptors
+{
+    int input = 0;
+    int output = 1;
+    // Closed with the channel (a socket of its own); stdin and stdout are handed back as found.
+    bool owned = false;
+    QString transport = QStringLiteral("stdio"); // as the window names the host's connection
+    QString inputName = QStringLiteral("stdin");  // for the reasons finished() gives
+    QString outputName = QStringLiteral("stdout");
+};
+
+// One JSON-RPC message per line each way, as MCP's stdio transport frames them, on a pair of
+// descriptors: stdin and stdout of a host that started Tether as its MCP server, or one connected
+// local socket (a relayed host, or the relay's side of it). Reading never blocks the event loop;
+// a line longer than the bound, a peer that stops reading (more than MaxQueuedBytes waiting), or
+// the end of the input ends the channel.
 class StdioHostChannel final : public QObject, public HostChannel
 {
     Q_OBJECT
@@ -25,7 +39,10 @@ public:
     static constexpr qsizetype MaxLineBytes = 16 * 1024 * 1024;
     static constexpr qsizetype MaxQueuedBytes = 64 * 1024 * 1024;
 
-    explicit StdioHostChannel(int inputFd = 0, int outputFd = 1, QObject *parent = nullptr);
+    // One connected socket, both ways, closed with the channel.
+    static StdioDescriptors socket(int fd, const QString &transport);
+
+    explicit StdioHostChannel(StdioDescriptors descriptors = {}, QObject *parent = nullptr);
     ~StdioHostChannel() override;
 
     // Starts reading; messageReceived() follows for each line.
@@ -37,7 +54,7 @@ public:
 
 signals:
     void messageReceived(const QByteArray &line);
-    // Emitted once: the host closed stdin, or the channel cannot go on (`reason` says why).
+    // Emitted once: the peer closed the input, or the channel cannot go on (`reason` says why).
     void finished(const QString &reason);
 
 private:
@@ -45,14 +62,14 @@ private:
     void flush();
     void finish(const QString &reason);
 
-    int m_input;
-    int m_output;
+    StdioDescriptors m_descriptors;
+    bool m_outputIsSocket = false;
     int m_inputFlags = -1;  // as found, restored at the end; -1: left alone
     int m_outputFlags = -1;
     std::unique_ptr<LineFramer> m_framer;
     std::unique_ptr<QSocketNotifier> m_reader;
     std::unique_ptr<QSocketNotifier> m_writer; // only for a pipe or socket, whose writes may wait
-    QByteArray m_queue;                        // written to stdout as it takes it
+    QByteArray m_queue;                        // written to the output as it takes it
     qsizetype m_queueOffset = 0;               // how much of m_queue is written
     bool m_finished = false;
 };

@@ -7,6 +7,7 @@
 #include "gatewaytoken.h"
 #include "httpadmission.h"
 #include "httphostchannel.h"
+#include "localsocketendpoint.h"
 #include "metrics.h"
 
 #include "httpserver/httpresponse.h"
@@ -116,15 +117,26 @@ std::unique_ptr<StreamableHttpEndpoint> StreamableHttpEndpoint::serve(Gateway &g
             *error += u" (the Tether of pid %1 serves %2)"_s.arg(holder->pid).arg(holder->url);
         return nullptr;
     }
-    // tetherctl serve finds it there, and bridges to it rather than run the servers twice.
-    const GatewayInstanceRecord record{QCoreApplication::applicationPid(), options.instanceId, endpoint->url(),
-                                       configPath, options.tokenFile, QStringLiteral(TETHER_VERSION),
-                                       QDateTime::currentDateTimeUtc()};
+    // tetherctl serve finds it there, and relays to it rather than run the servers twice.
+    GatewayInstanceRecord record{QCoreApplication::applicationPid(), options.instanceId, endpoint->url(),
+                                 configPath, options.tokenFile, QStringLiteral(TETHER_VERSION),
+                                 QDateTime::currentDateTimeUtc(), {}};
     QString recordError;
+    if (!makeGatewayRuntimeFolder(&recordError)) {
+        spdlog::warn("gateway: tetherctl serve will not find this Tether to relay to: {}", recordError);
+        return endpoint;
+    }
+    auto relaySocket = std::make_unique<LocalSocketEndpoint>(gateway);
+    if (relaySocket->listen(gatewayRelaySocketPath(options.instanceId), &recordError)) {
+        record.socket = relaySocket->path();
+        endpoint->m_relaySocket = std::move(relaySocket);
+    } else {
+        spdlog::warn("gateway: tetherctl serve will not relay to this Tether: {}", recordError);
+    }
     if (writeGatewayInstanceRecord(record, &recordError))
         endpoint->m_recordedInstance = options.instanceId;
     else
-        spdlog::warn("gateway: tetherctl serve will not find this Tether to bridge to: {}", recordError);
+        spdlog::warn("gateway: tetherctl serve will not find this Tether to relay to: {}", recordError);
     return endpoint;
 }
 
@@ -163,6 +175,8 @@ void StreamableHttpEndpoint::close()
 {
     if (!m_recordedInstance.isEmpty())
         removeGatewayInstanceRecord(std::exchange(m_recordedInstance, {}));
+    if (m_relaySocket)
+        m_relaySocket->close();
     m_expiryTimer.stop();
     const QList<HttpHostChannel *> channels = m_channels.values();
     for (HttpHostChannel *channel : channels)

@@ -21,6 +21,7 @@ class GatewaySession;
 class HttpHostChannel;
 class HttpResponse;
 class HttpServer;
+class LocalSocketEndpoint;
 struct HttpReply;
 struct HttpRequest;
 
@@ -52,16 +53,18 @@ public:
     ~StreamableHttpEndpoint() override;
 
     // The endpoint of the config file at `configPath`, listening: its token read from next to
-    // the file (made on first use), a new instance id, and its instance record written (see
-    // gatewayinstance.h; removed by close()). Nothing, with `error` saying why and what to do,
-    // when the token cannot be used or the address cannot be listened on.
+    // the file (made on first use), a new instance id, a relay socket for tetherctl serve (see
+    // localsocketendpoint.h) and its instance record written (see gatewayinstance.h; both removed
+    // by close()). Nothing, with `error` saying why and what to do, when the token cannot be used
+    // or the address cannot be listened on.
     static std::unique_ptr<StreamableHttpEndpoint> serve(Gateway &gateway, const GatewayHttpConfig &http,
                                                          const QString &configPath, QString *error);
 
     // Listens on the configured address and port (port 0: any free one), in TLS when the config
     // names the files; false with errorString() saying why and what to do.
     bool listen();
-    // Ends every session (their calls are cancelled), stops listening and removes the instance record.
+    // Ends every session (their calls are cancelled, the relayed ones' too), stops listening and
+    // removes the instance record.
     void close();
 
     bool isListening() const;
@@ -75,7 +78,8 @@ public:
     QByteArray token() const { return m_options.token; }
     QString tokenFile() const { return m_options.tokenFile; }
     // A new token in the token file, the only one accepted from now on: the sessions opened with
-    // the old one end. False, with `error`, when it cannot be written; the old token then stays.
+    // the old one end (relayed hosts never used it and go on). False, with `error`, when it cannot
+    // be written; the old token then stays.
     bool rotateToken(QString *error);
 
     // What GET /metrics answers (Prometheus text); without one it answers 404. serve() sets the
@@ -108,6 +112,7 @@ private:
     QTimer m_expiryTimer;
     QString m_error;
     QString m_recordedInstance; // the instance record written by serve(), while it stands
+    std::unique_ptr<LocalSocketEndpoint> m_relaySocket; // made by serve()
 };
 
 } // namespace Tether

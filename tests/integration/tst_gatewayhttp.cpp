@@ -337,6 +337,12 @@ private slots:
         QCOMPARE(written.value(u"pid").toInteger(), gateway.process().processId());
         QCOMPARE(written.value(u"url").toString(), gateway.url);
         QCOMPARE(written.value(u"configPath").toString(), QFileInfo(path).canonicalFilePath());
+        // Its relay socket beside it, the user's alone too.
+        const QString socket = written.value(u"socket").toString();
+        QCOMPARE(QFileInfo(socket).absolutePath(), m_dir.filePath(u"tether"_s));
+        QCOMPARE(::stat(QFile::encodeName(socket).constData(), &info), 0);
+        QVERIFY(S_ISSOCK(info.st_mode));
+        QCOMPARE(info.st_mode & 0777, 0600u);
 
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(u"XDG_RUNTIME_DIR"_s, m_dir.path());
@@ -350,8 +356,8 @@ private slots:
         const auto connected = host.waitForEvent(u"connected"_s);
         QVERIFY2(connected, host.nodeStderr().constData());
         const qint64 serve = connected->value(u"pid").toInteger();
-        // Relayed: the instance knows the host by its own name, and runs the servers.
-        QTRY_VERIFY_WITH_TIMEOUT(gateway.stderrContains(u"tether-test-host 1.0.0 connected over http"_s), 10000);
+        // Relayed over the socket: the instance knows the host by its own name, and runs the servers.
+        QTRY_VERIFY_WITH_TIMEOUT(gateway.stderrContains(u"tether-test-host 1.0.0 connected over stdio (relayed)"_s), 10000);
         QVERIFY(childrenOf(serve).isEmpty());
         const QStringList expected = publicNames(u"demo"_s, DemoTools);
         QCOMPARE(host.listToolNames(u"bridged"_s), expected);
@@ -367,6 +373,7 @@ private slots:
         QVERIFY(::kill(pid_t(gateway.process().processId()), SIGTERM) == 0);
         QVERIFY(gateway.process().waitForFinished(15000));
         QVERIFY(!QFileInfo::exists(record));
+        QVERIFY(!QFileInfo::exists(socket));
         QVERIFY(host.waitForEvent(u"list_changed"_s, {}, 30000));
         QCOMPARE(host.listToolNames(u"after"_s), expected);
         host.send(call(u"after"_s, u"demo__echo"_s, {{u"message"_s, u"taken over"_s}}));

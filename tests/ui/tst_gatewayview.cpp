@@ -2,7 +2,8 @@
 // with the address, the token (hidden, copied, rotated), the hosts connected now with the name
 // and version from their initialize, and the calls through the gateway by server; a host's tool
 // call shows in that server's Log and Details. A real host (the TypeScript SDK client) connects
-// over HTTP to a window run as the tether program runs it.
+// over HTTP to a window run as the tether program runs it, or through tetherctl serve relaying to
+// the window's socket (listed as such, with no HTTP session).
 #include "gatewaytext.h"
 #include "gatewayview.h"
 #include "mainwindow.h"
@@ -256,7 +257,7 @@ private slots:
         const QString url = fixture.service.serving().url;
         SdkHost host(u"--http"_s, {url, QString::fromLatin1(oldToken)});
         QVERIFY2(host.waitForEvent(u"connected"_s), host.nodeStderr().constData());
-        // A client's tetherctl serve relays to the window, with the token it read from the file.
+        // A client's tetherctl serve relays to the window over its socket, with no token.
         SdkHost bridged(QStringLiteral(TETHERCTL), {u"serve"_s, u"--config"_s, fixture.path});
         QVERIFY2(bridged.waitForEvent(u"connected"_s), bridged.nodeStderr().constData());
         QTRY_COMPARE(namedChild<QTableWidget>(*view, u"hosts"_s)->rowCount(), 2);
@@ -286,19 +287,58 @@ private slots:
         RawHttpClient raw;
         QVERIFY(raw.connectTo(QUrl(url).port()));
         QCOMPARE(statusOf(raw, oldToken), 401);
-        // tetherctl serve reads the new token and relays again, in a new session: its client is
-        // told to list the tools again, and its calls reach the window's servers.
-        QVERIFY(bridged.waitForEvent(u"list_changed"_s, {}, 15000));
+        // The relayed host never used the token: its session goes on, and its calls reach the
+        // window's servers.
+        QTRY_COMPARE(namedChild<QTableWidget>(*view, u"hosts"_s)->rowCount(), 1);
+        QCOMPARE(cell(namedChild<QTableWidget>(*view, u"hosts"_s), 0, 2), u"stdio (relayed)"_s);
         bridged.send(call(u"echo"_s, u"demo__echo"_s, {{u"message"_s, u"after the rotation"_s}}));
         const auto echoed = bridged.waitForAnswer(u"echo"_s);
         QVERIFY(echoed);
         QCOMPARE(resultText(*echoed), u"after the rotation"_s);
-        QTRY_COMPARE(namedChild<QTableWidget>(*view, u"hosts"_s)->rowCount(), 1);
+        QCOMPARE(bridged.count(u"list_changed"_s), 0);
         QVERIFY(gatewayCallsTo(fixture.service.serving().status, u"demo"_s) == 1u);
         // The new token works: a host connects with it.
         SdkHost again(u"--http"_s, {url, QString::fromLatin1(newToken)});
         QVERIFY2(again.waitForEvent(u"connected"_s), again.nodeStderr().constData());
         QTRY_COMPARE(namedChild<QTableWidget>(*view, u"hosts"_s)->rowCount(), 2);
+    }
+
+    void aRelayedHostIsASessionOfTheGatewayOverItsSocket()
+    {
+        const quint16 port = freeLoopbackPort();
+        WindowFixture fixture(httpGateway(port));
+        QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(u"demo"_s)->state == ServerState::Connected, 15000);
+        GatewayView *view = fixture.openView();
+        QVERIFY(view);
+        // A client's tetherctl serve, relayed to the window: listed by its client's name, over the socket.
+        SdkHost relayed(QStringLiteral(TETHERCTL), {u"serve"_s, u"--config"_s, fixture.path});
+        QVERIFY2(relayed.waitForEvent(u"connected"_s), relayed.nodeStderr().constData());
+        auto *hosts = namedChild<QTableWidget>(*view, u"hosts"_s);
+        QTRY_COMPARE(hosts->rowCount(), 1);
+        QTRY_COMPARE(cell(hosts, 0, 0), u"tether-test-host"_s);
+        QCOMPARE(cell(hosts, 0, 2), u"stdio (relayed)"_s);
+        relayed.send(call(u"echo"_s, u"demo__echo"_s, {{u"message"_s, u"over the socket"_s}}));
+        const auto echoed = relayed.waitForAnswer(u"echo"_s);
+        QVERIFY(echoed);
+        QCOMPARE(resultText(*echoed), u"over the socket"_s);
+        QVERIFY(gatewayCallsTo(fixture.service.serving().status, u"demo"_s) == 1u);
+
+        // No HTTP session was made for it: the gateway has opened one session, over the socket,
+        // and the HTTP endpoint has none.
+        const QList<std::pair<QString, quint64>> opened{{u"stdio (relayed)"_s, 1}};
+        QCOMPARE(fixture.service.serving().status.sessionsOpened, opened);
+        RawHttpClient raw;
+        QVERIFY(raw.connectTo(port));
+        raw.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + readFile(fixture.tokenFile()).trimmed()
+                 + "\r\n\r\n");
+        const auto health = raw.nextResponse();
+        QVERIFY(health);
+        QCOMPARE(QJsonDocument::fromJson(health->body).object().value(u"sessions"_s).toInt(-1), 0);
+
+        // The client leaves: its session ends with its connection.
+        relayed.send({{u"op"_s, u"close"_s}});
+        QVERIFY(relayed.waitForEvent(u"closed"_s, {}, 15000));
+        QTRY_COMPARE(hosts->rowCount(), 0);
     }
 
     void notServedSaysWhyAndServesOnceThePortIsFree()

@@ -1,6 +1,6 @@
 // The gateway's instance record: written private and atomic, removed only by its own instance,
-// and trusted for a bridge only when it is the user's alone, names the same config, its process
-// runs and its endpoint answers its instance id.
+// and trusted for a relay only when it is the user's alone, names the same config, its process
+// runs and its relay socket, the user's alone, accepts a connection.
 #include "gateway/gatewayinstance.h"
 #include "gateway/gatewaytoken.h"
 
@@ -11,10 +11,12 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocalServer>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
@@ -33,7 +35,8 @@ private:
                 m_config,
                 gatewayTokenPath(m_config),
                 u"0.1.0"_s,
-                QDateTime::currentDateTimeUtc()};
+                QDateTime::currentDateTimeUtc(),
+                gatewayRelaySocketPath(u"0123456789abcdef0123456789abcdef"_s)};
     }
 
     QTemporaryDir m_runtime;
@@ -72,6 +75,7 @@ private slots:
         QCOMPARE(read->instance, written.instance);
         QCOMPARE(read->pid, written.pid);
         QCOMPARE(read->url, written.url);
+        QCOMPARE(read->socket, written.socket);
 
         // Another instance's removal leaves it; its own removes it.
         removeGatewayInstanceRecord(u"another"_s);
@@ -89,7 +93,11 @@ private slots:
         QTest::newRow("readable by others") << u"mode 644"_s << u"gateway.json can be used by others (mode 644)"_s << true;
         QTest::newRow("another config") << u"other config"_s << u"runs another config"_s << true;
         QTest::newRow("process gone") << u"dead pid"_s << u"is gone; its record is removed"_s << false;
-        QTest::newRow("endpoint silent") << u"silent"_s << u"does not answer at http://127.0.0.1:"_s << true;
+        QTest::newRow("no relay socket") << u"no socket"_s << u"has no relay socket; restart it"_s << true;
+        QTest::newRow("socket gone") << u"socket gone"_s << u"gateway-0123456789abcdef0123456789abcdef.sock cannot be read"_s
+                                     << true;
+        QTest::newRow("socket open to others") << u"socket 666"_s << u".sock can be used by others (mode 666)"_s << true;
+        QTest::newRow("nothing listens") << u"silent"_s << u"does not answer at "_s << true;
         QTest::newRow("not a record") << u"garbage"_s << u"is not a gateway instance record"_s << true;
     }
 
@@ -109,6 +117,23 @@ private slots:
             written.pid = exited.processId();
             QVERIFY(exited.waitForFinished());
         }
+        if (situation == u"no socket")
+            written.socket.clear();
+        QLocalServer listener;
+        listener.setSocketOptions(QLocalServer::UserAccessOption);
+        if (situation == u"socket 666" || situation == u"silent") {
+            QVERIFY(makeGatewayRuntimeFolder(&error));
+            QVERIFY(listener.listen(written.socket));
+        }
+        if (situation == u"socket 666")
+            QVERIFY(::chmod(QFile::encodeName(written.socket).constData(), 0666) == 0);
+        // A socket file whose listener is gone (closing removes the file: it is moved aside first):
+        // nothing accepts a connection.
+        if (situation == u"silent") {
+            QVERIFY(QFile::rename(written.socket, written.socket + u".kept"_s));
+            listener.close();
+            QVERIFY(QFile::rename(written.socket + u".kept"_s, written.socket));
+        }
         if (situation != u"none")
             QVERIFY2(writeGatewayInstanceRecord(written, &error), qPrintable(error));
         if (situation == u"mode 644")
@@ -117,9 +142,29 @@ private slots:
             QVERIFY(QFile(gatewayInstanceRecordPath()).resize(3));
 
         QString reason;
-        QVERIFY(!findLiveGatewayInstance(m_config, &reason, std::chrono::milliseconds(300)));
+        QVERIFY(!findLiveGatewayInstance(m_config, &reason));
         QVERIFY2(why.isEmpty() ? reason.isEmpty() : reason.contains(why), qPrintable(reason));
         QCOMPARE(QFile::exists(gatewayInstanceRecordPath()), recordRemains);
+        QFile::remove(written.socket);
+    }
+
+    void relayedToWhenItsSocketAccepts()
+    {
+        const GatewayInstanceRecord written = record();
+        QString error;
+        QVERIFY(makeGatewayRuntimeFolder(&error));
+        QLocalServer listener;
+        listener.setSocketOptions(QLocalServer::UserAccessOption);
+        QVERIFY(listener.listen(written.socket));
+        QVERIFY(::chmod(QFile::encodeName(written.socket).constData(), 0600) == 0);
+        QVERIFY2(writeGatewayInstanceRecord(written, &error), qPrintable(error));
+        QString why;
+        const std::optional<LiveGatewayInstance> live = findLiveGatewayInstance(m_config, &why);
+        QVERIFY2(live, qPrintable(why));
+        QCOMPARE(live->record.socket, written.socket);
+        QVERIFY(live->socket >= 0);
+        QVERIFY(listener.waitForNewConnection(5000));
+        ::close(live->socket);
     }
 };
 

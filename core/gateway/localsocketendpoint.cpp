@@ -1,0 +1,120 @@
+#include "localsocketendpoint.h"
+
+#include "gateway.h"
+#include "gatewaysession.h"
+#include "stdiohostchannel.h"
+
+#include "common/logging.h"
+
+#include <QFile>
+#include <QLocalServer>
+
+#include <functional>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+namespace {
+
+// QLocalServer hands over the accepted descriptor itself, for a channel that reads and writes it
+// directly, rather than wrapping it in a QLocalSocket.
+class DescriptorServer final : public QLocalServer
+{
+public:
+    explicit DescriptorServer(std::function<void(int)> accepted)
+        : m_accepted(std::move(accepted))
+    {}
+
+protected:
+    void incomingConnection(quintptr socketDescriptor) override { m_accepted(int(socketDescriptor)); }
+
+private:
+    std::function<void(int)> m_accepted;
+};
+
+// The user id of the process at the other end of `fd`; -1 when it cannot be told.
+qint64 peerUser(int fd)
+{
+    struct ucred credentials{};
+    socklen_t size = sizeof credentials;
+    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0)
+        return -1;
+    return qint64(credentials.uid);
+}
+
+} // namespace
+
+LocalSocketEndpoint::LocalSocketEndpoint(Gateway &gateway, QObject *parent)
+    : QObject(parent)
+    , m_gateway(gateway)
+    , m_server(std::make_unique<DescriptorServer>([this](int fd) { accept(fd); }))
+{
+    m_server->setSocketOptions(QLocalServer::UserAccessOption);
+}
+
+LocalSocketEndpoint::~LocalSocketEndpoint()
+{
+    close();
+}
+
+bool LocalSocketEndpoint::listen(const QString &path, QString *error)
+{
+    QLocalServer::removeServer(path);
+    if (!m_server->listen(path)) {
+        *error = u"Cannot listen on the relay socket %1: %2"_s.arg(path, m_server->errorString());
+        return false;
+    }
+    // Read and write are all a connection needs: no one else's, and nothing to execute.
+    if (::chmod(QFile::encodeName(path).constData(), 0600) != 0) {
+        *error = u"Cannot make the relay socket %1 the user's alone (chmod 600)"_s.arg(path);
+        m_server->close();
+        return false;
+    }
+    spdlog::info("gateway: relays connect at {}", path);
+    return true;
+}
+
+void LocalSocketEndpoint::close()
+{
+    const QList<StdioHostChannel *> channels = m_sessions.keys();
+    for (StdioHostChannel *channel : channels)
+        endSession(channel, u"Tether's relay socket closed"_s);
+    m_server->close(); // removes the socket file
+}
+
+QString LocalSocketEndpoint::path() const
+{
+    return m_server->fullServerName();
+}
+
+void LocalSocketEndpoint::accept(int fd)
+{
+    if (const qint64 user = peerUser(fd); user != qint64(::getuid())) {
+        spdlog::warn("gateway: refused a connection to the relay socket from user id {}", user);
+        ::close(fd);
+        return;
+    }
+    auto *channel = new StdioHostChannel(StdioHostChannel::socket(fd, RelayedTransport), this);
+    GatewaySession *session = m_gateway.openSession(channel);
+    m_sessions.insert(channel, session);
+    connect(channel, &StdioHostChannel::messageReceived, session, &GatewaySession::receive);
+    connect(channel, &StdioHostChannel::finished, this,
+            [this, channel](const QString &reason) { endSession(channel, reason); });
+    channel->start();
+}
+
+void LocalSocketEndpoint::endSession(StdioHostChannel *channel, const QString &reason)
+{
+    GatewaySession *session = m_sessions.take(channel);
+    if (session)
+        m_gateway.closeSession(session, reason);
+    channel->disconnect(this);
+    // The session is deleted from the event loop, and may still speak to its channel until then.
+    channel->deleteLater();
+}
+
+} // namespace Tether

@@ -1,0 +1,86 @@
+// The line channel of the gateway on a connected socket, as a relayed host and the relay use it:
+// lines both ways, the socket closed with the channel, and a peer that has gone ends the channel
+// with a failed write rather than a SIGPIPE that would end the program.
+#include "gateway/stdiohostchannel.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+
+class TestStdioHostChannel final : public QObject
+{
+    Q_OBJECT
+
+private:
+    // A connected pair: the channel's end, and the peer's.
+    static std::pair<int, int> socketPair()
+    {
+        int fds[2] = {-1, -1};
+        if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+            return {-1, -1};
+        return {fds[0], fds[1]};
+    }
+
+    static QByteArray readSome(int fd)
+    {
+        char buffer[4096];
+        const ssize_t count = ::read(fd, buffer, sizeof buffer);
+        return count > 0 ? QByteArray(buffer, count) : QByteArray();
+    }
+
+private slots:
+    void linesBothWaysAndTheSocketClosedWithTheChannel()
+    {
+        const auto [own, peer] = socketPair();
+        QVERIFY(own >= 0);
+        auto channel = std::make_unique<StdioHostChannel>(StdioHostChannel::socket(own, u"stdio (relayed)"_s));
+        QCOMPARE(channel->transportName(), u"stdio (relayed)"_s);
+        QSignalSpy lines(channel.get(), &StdioHostChannel::messageReceived);
+        channel->start();
+        QVERIFY(::write(peer, "{\"a\":1}\n{\"b\":", 13) == 13);
+        QTRY_COMPARE(lines.size(), 1);
+        QVERIFY(::write(peer, "2}\n", 3) == 3);
+        QTRY_COMPARE(lines.size(), 2);
+        QCOMPARE(lines.at(1).at(0).toByteArray(), QByteArray(R"({"b":2})"));
+
+        channel->send(R"({"c":3})", HostChannel::Role::Response, {});
+        QCOMPARE(readSome(peer), QByteArray("{\"c\":3}\n"));
+        channel.reset();
+        char byte = 0;
+        QCOMPARE(::read(peer, &byte, 1), ssize_t(0)); // the end of the stream
+        ::close(peer);
+    }
+
+    void aPeerThatHasGoneEndsTheChannel()
+    {
+        const auto [own, peer] = socketPair();
+        QVERIFY(own >= 0);
+        StdioHostChannel channel(StdioHostChannel::socket(own, u"stdio (relayed)"_s));
+        QSignalSpy finished(&channel, &StdioHostChannel::finished);
+        ::close(peer);
+        channel.send(R"({"late":true})", HostChannel::Role::Notification, {});
+        QCOMPARE(finished.size(), 1);
+        QVERIFY2(finished.at(0).at(0).toString().startsWith(u"the socket cannot be written"_s),
+                 qPrintable(finished.at(0).at(0).toString()));
+    }
+
+    void theEndOfTheInputEndsTheChannel()
+    {
+        const auto [own, peer] = socketPair();
+        QVERIFY(own >= 0);
+        StdioHostChannel channel(StdioHostChannel::socket(own, u"stdio (relayed)"_s));
+        QSignalSpy finished(&channel, &StdioHostChannel::finished);
+        channel.start();
+        ::close(peer);
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.at(0).at(0).toString(), u"the host closed the socket"_s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStdioHostChannel)
+#include "tst_stdiohostchannel.moc"
