@@ -4,14 +4,12 @@
 
 namespace Tether {
 
-int columnWidthFor(const QFontMetrics &metrics, const QString &header, const QStringList &texts, int extra,
-                   int maxCharacters)
+int columnWidthFor(const QFontMetrics &metrics, int headerWidth, const QStringList &texts, int extra, int maxCharacters)
 {
-    // The header also holds the sort indicator.
-    int widest = metrics.horizontalAdvance(header) + metrics.height();
+    int widest = 0;
     for (const QString &text : texts)
         widest = std::max(widest, metrics.horizontalAdvance(text) + extra);
-    return std::min(widest, metrics.averageCharWidth() * maxCharacters + extra);
+    return std::max(headerWidth, std::min(widest, metrics.averageCharWidth() * maxCharacters + extra));
 }
 
 } // namespace Tether

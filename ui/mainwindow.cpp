@@ -171,8 +171,8 @@ QList<std::pair<int, int>> MainWindow::columnWidthsNeeded() const
         {ServerTableModel::Pid, addresses, 0, 48}};
     QList<std::pair<int, int>> widths;
     for (const auto &[column, texts, icon, maxCharacters] : columns) {
-        const QString header = m_model->headerData(column, Qt::Horizontal).toString();
-        widths.append({column, columnWidthFor(m_table->fontMetrics(), header, texts, icon + margins, maxCharacters)});
+        widths.append({column, columnWidthFor(m_table->fontMetrics(), m_table->horizontalHeader()->sectionSizeHint(column),
+                                              texts, icon + margins, maxCharacters)});
     }
     return widths;
 }

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QApplication>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMessageBox>
@@ -402,6 +403,14 @@ private slots:
             const int needed = view->sizeHintForColumn(column);
             QVERIFY2(table->columnWidth(column) >= needed,
                      qPrintable(u"column %1: %2 < %3"_s.arg(column).arg(table->columnWidth(column)).arg(needed)));
+        }
+        // Every header is read whole: what the header needs for its text and sort indicator (the
+        // last column stretches to the window's edge).
+        for (int column = 0; column + 1 < model->columnCount(); ++column) {
+            const int needed = table->horizontalHeader()->sectionSizeHint(column);
+            QVERIFY2(table->columnWidth(column) >= needed,
+                     qPrintable(u"header %1: %2 < %3"_s.arg(model->headerData(column, Qt::Horizontal).toString())
+                                    .arg(table->columnWidth(column)).arg(needed)));
         }
         QVERIFY(stopAllAndWait(fixture.manager));
     }
