@@ -216,8 +216,8 @@ private slots:
         });
         const Outcome refused = discover(server.url(), {401, {}, {}, {}, {}});
         QVERIFY(!refused.target);
-        QVERIFY2(refused.failure.contains(u"/.well-known/oauth-protected-resource/mcp (HTTP 302, a redirect to another "
-                                          "origin, not followed)"_s),
+        QVERIFY2(refused.failure.contains(u"/.well-known/oauth-protected-resource/mcp (HTTP 302, a redirect Tether does "
+                                          "not follow)"_s),
                  qPrintable(refused.failure));
         QVERIFY(elsewhere.requests.isEmpty());
     }
