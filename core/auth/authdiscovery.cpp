@@ -95,7 +95,8 @@ void AuthDiscovery::onTooLarge()
     m_deadline.stop();
     dropReply();
     m_steps->unreachable(u"%1 answered with more than %2 bytes while looking for sign-in metadata; that is no "
-                         "metadata document"_s.arg(redactedUrl(m_steps->next().toString()), QString::number(m_options.maxDocumentBytes)));
+                         "metadata document"_s.arg(redactedUrl(m_steps->next().toString()),
+                                                   QString::number(m_options.maxDocumentBytes)));
     fetchNext();
 }
 

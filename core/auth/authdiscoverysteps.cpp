@@ -28,11 +28,11 @@ void AuthDiscoverySteps::answered(int status, QByteArrayView body)
                                                               : readAuthServerMetadata(body, url, &refusal);
         if (found)
             return;
-        outcome += refusal.isEmpty() ? u", not JSON"_s : u", not used"_s;
+        outcome += refusal.isEmpty() ? u", no JSON object"_s : u", not used"_s;
         if (m_firstRefusal.isEmpty())
             m_firstRefusal = refusal;
     } else if (status >= 300 && status < 400) {
-        outcome += u", a redirect to another origin, not followed"_s;
+        outcome += u", a redirect Tether does not follow"_s;
     }
     (m_phase == Phase::AuthServer ? m_triedForIssuer : m_triedForServer).append({url, outcome});
     advance();

@@ -220,7 +220,8 @@ namespace DiscoveryErrors {
 QString noSignInMetadata(const QUrl &serverUrl, int status, const QList<TriedUrl> &tried)
 {
     return u"%1 asks for sign-in (HTTP %2) but publishes no sign-in metadata: tried %3. Tether cannot sign in here; "
-           "give a token in this server's \"headers\" instead"_s.arg(shown(serverUrl), QString::number(status), triedList(tried));
+           "give a token in this server's \"headers\" instead"_s.arg(shown(serverUrl), QString::number(status),
+                                                                     triedList(tried));
 }
 
 QString noAuthServerMetadata(const QString &issuer, const QList<TriedUrl> &tried)

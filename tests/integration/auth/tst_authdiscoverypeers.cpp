@@ -158,6 +158,26 @@ private slots:
                                   "plain); Tether signs in only with S256"_s.arg(m_issuer));
     }
 
+    // Qt joins a reply's WWW-Authenticate headers into one list; the Bearer challenge is still
+    // found in it, with the reply's status.
+    void challengeOfSeveralHeaders()
+    {
+        HttpFixture server;
+        server.setHandler([](const FixtureRequest &) -> FixtureReply {
+            return {401,
+                    {{"WWW-Authenticate", "Basic realm=\"a, b\""},
+                     {"WWW-Authenticate", "Bearer scope=\"files:read\", resource_metadata=\"http://127.0.0.1:9/prm\""}},
+                    {}};
+        });
+        const BearerChallenge challenge = challengeOf(server.url());
+        QCOMPARE(challenge.status, 401);
+        QCOMPARE(challenge.scope, u"files:read"_s);
+        QCOMPARE(challenge.resourceMetadata, QUrl(u"http://127.0.0.1:9/prm"_s));
+
+        server.setHandler([](const FixtureRequest &) -> FixtureReply { return {401, {}, {}}; });
+        QCOMPARE(challengeOf(server.url()), (BearerChallenge{401, {}, {}, {}, {}}));
+    }
+
     // What the peers cannot show: the header on the server's own origin only, redirects and
     // the bound on each request, against the scripted fixture.
     void protocolVersionOnlyToServerOrigin()
@@ -216,8 +236,8 @@ private slots:
         });
         const Outcome refused = discover(server.url(), {401, {}, {}, {}, {}});
         QVERIFY(!refused.target);
-        QVERIFY2(refused.failure.contains(u"/.well-known/oauth-protected-resource/mcp (HTTP 302, a redirect to another "
-                                          "origin, not followed)"_s),
+        QVERIFY2(refused.failure.contains(u"/.well-known/oauth-protected-resource/mcp (HTTP 302, a redirect Tether does "
+                                          "not follow)"_s),
                  qPrintable(refused.failure));
         QVERIFY(elsewhere.requests.isEmpty());
     }

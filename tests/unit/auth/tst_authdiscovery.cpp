@@ -336,7 +336,7 @@ private slots:
             << Server << QString() << QString()
             << Responses{{A1, {200, "<html>"}}, {A2, {302, {}}}, {C1, {500, {}}}} << QStringList{A1, A2, C1, C2}
             << u"https://host/api/mcp asks for sign-in (HTTP 401) but publishes no sign-in metadata: tried "
-               "%1 (HTTP 200, not JSON), %2 (HTTP 302, a redirect to another origin, not followed), %3 (HTTP 500), "
+               "%1 (HTTP 200, no JSON object), %2 (HTTP 302, a redirect Tether does not follow), %3 (HTTP 500), "
                "%4 (HTTP 404). Tether cannot sign in here; give a token in this server's \"headers\" instead"_s.arg(
                    A1, A2, C1, C2);
         QTest::newRow("metadata for another resource, no fallback")
