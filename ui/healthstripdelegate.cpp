@@ -17,6 +17,7 @@ QColor healthColor(HealthBand band)
     case HealthBand::Reconnecting: return stateColor(ServerState::Reconnecting);
     case HealthBand::Failed: return stateColor(ServerState::Failed);
     case HealthBand::Stopped: return stateColor(ServerState::Stopped);
+    case HealthBand::SignInNeeded: return stateColor(ServerState::SignInNeeded);
     }
     return Qt::gray;
 }
@@ -68,9 +69,13 @@ void HealthStripDelegate::paint(QPainter *painter, const QStyleOptionViewItem &o
         const QColor color = healthColor(kind);
         painter->setBrush(kind == HealthBand::Stopped ? QColor(color.red(), color.green(), color.blue(), 110) : color);
         painter->drawRect(band);
-        if (kind == HealthBand::Failed || kind == HealthBand::Reconnecting) {
-            painter->setBrush(QBrush(color.darker(160),
-                                     kind == HealthBand::Failed ? Qt::DiagCrossPattern : Qt::BDiagPattern));
+        // A pattern of its own for each band that is not plain, so that the strip reads without colour.
+        const Qt::BrushStyle pattern = kind == HealthBand::Failed         ? Qt::DiagCrossPattern
+                                       : kind == HealthBand::Reconnecting ? Qt::BDiagPattern
+                                       : kind == HealthBand::SignInNeeded ? Qt::VerPattern
+                                                                          : Qt::NoBrush;
+        if (pattern != Qt::NoBrush) {
+            painter->setBrush(QBrush(color.darker(160), pattern));
             painter->drawRect(band);
         }
     }

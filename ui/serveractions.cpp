@@ -17,6 +17,7 @@ ServerActions availableActions(const ServerStatus &status)
     case ServerState::Stopped:
     case ServerState::Failed:
     case ServerState::Disconnected:
+    case ServerState::SignInNeeded:
         actions.start = true;
         actions.reconnect = status.state != ServerState::Stopped;
         actions.stop = status.state != ServerState::Stopped;
@@ -59,7 +60,7 @@ QString summaryText(const QList<ServerStatus> &statuses)
     // In the order a person cares about: what works, what is on its way, what needs a hand.
     static const QList<ServerState> order{ServerState::Connected, ServerState::Starting,    ServerState::Retrying,
                                           ServerState::Reconnecting, ServerState::Failed,  ServerState::Disconnected,
-                                          ServerState::Stopping,  ServerState::Stopped};
+                                          ServerState::SignInNeeded, ServerState::Stopping, ServerState::Stopped};
     QMap<int, int> counts;
     int invalid = 0;
     int disabled = 0;

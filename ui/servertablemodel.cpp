@@ -174,10 +174,11 @@ QString ServerTableModel::countdownText(const ServerStatus &status, const QDateT
 
 QString ServerTableModel::healthSummary(const QList<HealthSpan> &spans)
 {
-    std::array<qint64, 4> total{};
+    std::array<qint64, 5> total{};
     for (const HealthSpan &span : spans)
         total[std::size_t(span.band)] += span.start.msecsTo(span.end);
-    const std::array<QString, 4> names{tr("connected"), tr("reconnecting"), tr("failed"), tr("stopped")};
+    const std::array<QString, 5> names{tr("connected"), tr("reconnecting"), tr("failed"), tr("stopped"),
+                                       tr("waiting for sign-in")};
     QStringList parts;
     for (std::size_t band = 0; band < total.size(); ++band) {
         if (total[band] >= 1000)

@@ -17,6 +17,7 @@ QColor stateColor(ServerState state)
     case ServerState::Reconnecting: return QColor(0xe0, 0x8a, 0x00); // amber
     case ServerState::Failed: return QColor(0xd0, 0x33, 0x2f);       // red
     case ServerState::Disconnected: return QColor(0x8e, 0x44, 0xad); // purple
+    case ServerState::SignInNeeded: return QColor(0x00, 0x8b, 0x8b); // teal
     case ServerState::Stopping:
     case ServerState::Stopped: return QColor(0x80, 0x80, 0x80);      // grey
     }
@@ -78,13 +79,25 @@ static QPixmap drawIcon(ServerState state, int size)
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(box);
         break;
+    case ServerState::SignInNeeded: { // a key: waiting for you to sign in
+        const qreal ring = box.width() * 0.42;
+        const QRectF bow(box.left(), box.center().y() - ring / 2, ring, ring);
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(color, size / 7.0));
+        painter.drawEllipse(bow);
+        const qreal y = box.center().y();
+        painter.drawLine(QPointF(bow.right(), y), QPointF(box.right(), y));
+        painter.drawLine(QPointF(box.right(), y), QPointF(box.right(), y + box.height() * 0.22));
+        painter.drawLine(QPointF(box.right() - box.width() * 0.2, y), QPointF(box.right() - box.width() * 0.2, y + box.height() * 0.18));
+        break;
+    }
     }
     return pixmap;
 }
 
 QIcon stateIcon(ServerState state)
 {
-    static std::array<QIcon, 8> cache;
+    static std::array<QIcon, AllServerStates.size()> cache;
     QIcon &icon = cache.at(size_t(state));
     if (icon.isNull()) {
         for (int size : {16, 24, 32})

@@ -26,9 +26,10 @@ const QString ClosedToTrayToldKey = u"closedToTrayTold"_s;
 ServerState aggregateState(const QList<ServerStatus> &statuses)
 {
     // Worst first: what needs a hand, then what is recovering, then what works.
-    static const QList<ServerState> severity{ServerState::Failed,   ServerState::Disconnected, ServerState::Reconnecting,
-                                             ServerState::Retrying, ServerState::Starting,     ServerState::Stopping,
-                                             ServerState::Connected};
+    static const QList<ServerState> severity{ServerState::Failed,       ServerState::Disconnected,
+                                             ServerState::SignInNeeded, ServerState::Reconnecting,
+                                             ServerState::Retrying,     ServerState::Starting,
+                                             ServerState::Stopping,     ServerState::Connected};
     for (ServerState state : severity) {
         const bool present = std::any_of(statuses.cbegin(), statuses.cend(), [state](const ServerStatus &status) {
             return status.configErrors.isEmpty() && status.state == state;

@@ -14,13 +14,6 @@ using namespace Qt::StringLiterals;
 
 namespace Tether::Ctl {
 
-static QString statusWord(const ServerStatus &status)
-{
-    if (!status.configErrors.isEmpty())
-        return u"Invalid"_s;
-    return stateName(status.state);
-}
-
 static int statusTable(const ConfigOptions &options, bool check)
 {
     Interruption interruption;
@@ -39,15 +32,17 @@ static int statusTable(const ConfigOptions &options, bool check)
             allUp &= up;
         QString reason = up ? QString() : status.reason;
         if (options.json) {
-            rows.append(QJsonObject{{u"server"_s, status.name},
-                                    {u"state"_s, statusWord(status)},
-                                    {u"enabled"_s, enabled},
-                                    {u"tools"_s, status.toolCount},
-                                    {u"pid"_s, status.pid > 0 ? QJsonValue(double(status.pid)) : QJsonValue()},
-                                    {u"transport"_s, status.transport},
-                                    {u"reason"_s, reason}});
+            QJsonObject row{{u"server"_s, status.name},
+                            {u"state"_s, status.configErrors.isEmpty() ? stateName(status.state) : u"Invalid"_s},
+                            {u"enabled"_s, enabled},
+                            {u"tools"_s, status.toolCount},
+                            {u"pid"_s, status.pid > 0 ? QJsonValue(double(status.pid)) : QJsonValue()},
+                            {u"transport"_s, status.transport},
+                            {u"reason"_s, reason}};
+            addSignIn(row, status);
+            rows.append(row);
         } else {
-            table.append({status.name, statusWord(status), QString::number(status.toolCount),
+            table.append({status.name, stateText(status), QString::number(status.toolCount),
                           status.pid > 0 ? QString::number(status.pid) : u"-"_s, status.transport, reason});
         }
         if (check && !up && (enabled || !status.configErrors.isEmpty()))

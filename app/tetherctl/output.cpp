@@ -4,6 +4,7 @@
 
 #include "common/displaytext.h"
 #include "protocol/mcptypes.h"
+#include "supervisor/serverstatus.h"
 
 #include <QTextStream>
 
@@ -20,6 +21,22 @@ static void writeLines(FILE *stream, const QString &text)
     if (!text.endsWith(u'\n'))
         out << '\n';
     out.flush();
+}
+
+QString stateText(const ServerStatus &status)
+{
+    if (!status.configErrors.isEmpty())
+        return u"Invalid"_s;
+    if (status.state == ServerState::SignInNeeded)
+        return stateName(status.state) + u" — run: "_s + signInCommand(status.name);
+    return stateName(status.state);
+}
+
+void addSignIn(QJsonObject &object, const ServerStatus &status)
+{
+    if (status.state != ServerState::SignInNeeded || !status.configErrors.isEmpty())
+        return;
+    object.insert(u"signIn"_s, QJsonObject{{u"command"_s, signInCommand(status.name)}, {u"scope"_s, status.signInScope}});
 }
 
 void printError(const QString &message)

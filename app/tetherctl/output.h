@@ -1,11 +1,13 @@
 #pragma once
 
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
 
 namespace Tether {
+struct ServerStatus;
 struct ToolCallResult;
 }
 
@@ -24,6 +26,12 @@ void printOut(const QString &text);
 void printJson(const QJsonDocument &document, QJsonDocument::JsonFormat format = QJsonDocument::Indented);
 // Prints a tool's result; its exit status says whether the tool reported an error.
 int printToolResult(const ToolCallResult &result, bool json);
+
+// The state as status, check and watch print it: "Connected", "Invalid" (a config that cannot
+// be used), "Sign-in needed — run: tetherctl login docs".
+QString stateText(const ServerStatus &status);
+// Adds what signs a server in Sign-in needed in ("signIn": {"command", "scope"}) to its JSON.
+void addSignIn(QJsonObject &object, const ServerStatus &status);
 
 // A table as text: every column but the last padded to its widest cell, each line trimmed.
 QString formatColumns(const QList<QStringList> &rows);

@@ -27,7 +27,7 @@ static void printWatchLine(const ServerStatus &status, bool json)
 {
     const QString time = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
     if (json) {
-        const QJsonObject event{
+        QJsonObject event{
             {u"time"_s, time},
             {u"server"_s, status.name},
             {u"state"_s, stateName(status.state)},
@@ -40,10 +40,11 @@ static void printWatchLine(const ServerStatus &status, bool json)
             {u"reason"_s, status.reason},
             {u"cause"_s, status.cause.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(status.cause)},
         };
+        addSignIn(event, status);
         printJson(QJsonDocument(event), QJsonDocument::Compact);
         return;
     }
-    QStringList parts{time, status.name, stateName(status.state)};
+    QStringList parts{time, status.name, stateText(status)};
     if (status.attempt > 0)
         parts.append(u"attempt %1/%2"_s.arg(status.attempt).arg(status.maxAttempts));
     if (status.nextDelayMs)

@@ -137,6 +137,14 @@ SecretScrubber::SecretScrubber(const QStringList &values)
                      [](const QString &a, const QString &b) { return a.size() > b.size(); });
 }
 
+SecretScrubber SecretScrubber::with(const QStringList &values) const
+{
+    const bool known = std::all_of(values.cbegin(), values.cend(), [this](const QString &value) {
+        return value.size() < MinimumLength || m_secrets.contains(value);
+    });
+    return known ? *this : SecretScrubber(m_secrets + values);
+}
+
 QString SecretScrubber::scrub(QString text) const
 {
     for (const QString &secret : m_secrets) {

@@ -40,6 +40,8 @@ public:
     explicit SecretScrubber(const QStringList &values);
 
     bool isEmpty() const { return m_secrets.isEmpty(); }
+    // This scrubber and `values` too (a copy of this one when it has them all already).
+    SecretScrubber with(const QStringList &values) const;
     QString scrub(QString text) const;
     // Every string in `value`, the keys of objects included.
     QJsonValue scrub(const QJsonValue &value) const;

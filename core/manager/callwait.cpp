@@ -25,6 +25,7 @@ CallVerdict judgeCall(const CallTarget &target, qint64 msLeft)
         return target.startPending && msLeft > 0 ? CallVerdict::Wait : CallVerdict::Unavailable;
     case ServerState::Failed:
     case ServerState::Disconnected:
+    case ServerState::SignInNeeded: // nothing comes back before the user signs in
     case ServerState::Stopping:
         return CallVerdict::Unavailable;
     }
@@ -54,6 +55,8 @@ QString unavailableReason(const ServerStatus &status, bool enabled, qint64 waite
         return u"%1 has failed after %2 attempts%3; reconnect it in Tether"_s.arg(server).arg(status.attempt).arg(lastError);
     case ServerState::Disconnected:
         return u"%1 is disconnected and reconnect is off for it%2; reconnect it in Tether"_s.arg(server, lastError);
+    case ServerState::SignInNeeded:
+        return u"%1 needs sign-in; use Sign in in Tether, or run: %2"_s.arg(server, signInCommand(status.name));
     case ServerState::Stopped:
         return u"%1 is stopped; start it in Tether to use its tools"_s.arg(server);
     case ServerState::Stopping:

@@ -20,7 +20,8 @@ QString stateLevel(ServerState state)
     case ServerState::Failed: return u"error"_s;
     case ServerState::Retrying:
     case ServerState::Reconnecting:
-    case ServerState::Disconnected: return u"warning"_s;
+    case ServerState::Disconnected:
+    case ServerState::SignInNeeded: return u"warning"_s;
     default: return u"info"_s;
     }
 }

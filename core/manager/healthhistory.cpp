@@ -17,6 +17,8 @@ HealthBand healthBandOf(ServerState state)
     case ServerState::Stopped:
     case ServerState::Stopping:
         return HealthBand::Stopped;
+    case ServerState::SignInNeeded:
+        return HealthBand::SignInNeeded;
     }
     return HealthBand::Stopped;
 }

@@ -11,7 +11,7 @@
 namespace Tether {
 
 // What the health strip tells apart: four colours, whatever the detailed state.
-enum class HealthBand { Connected, Reconnecting, Failed, Stopped };
+enum class HealthBand { Connected, Reconnecting, Failed, Stopped, SignInNeeded };
 
 HealthBand healthBandOf(ServerState state);
 

@@ -1,5 +1,7 @@
 #include "servermanager.h"
 #include "serverpool.h"
+#include "signincontroller.h"
+#include "transportfactory.h"
 
 #include "common/duration.h"
 #include "common/logging.h"
@@ -124,7 +126,10 @@ void ServerManager::addServer(const ServerConfig &config)
     Server server;
     server.config = config;
     if (config.isValid()) {
-        server.pool = std::make_unique<ServerPool>(config, &m_registry);
+        std::shared_ptr<ServerCredentials> credentials;
+        if (m_signIn && mayUseSignIn(config))
+            credentials = m_signIn->credentialsFor(config);
+        server.pool = std::make_unique<ServerPool>(config, &m_registry, std::chrono::seconds(60), std::move(credentials));
         ServerPool *pool = server.pool.get();
         // Only the pool that currently is this server speaks for it.
         connect(pool, &ServerPool::statusChanged, this, [this, pool, name = config.name] {
@@ -288,6 +293,75 @@ QList<ServerStatus> ServerManager::statuses() const
     for (const QString &name : m_order)
         all.append(statusOf(m_servers.at(name)));
     return all;
+}
+
+void ServerManager::setSignIn(SignInController *signIn)
+{
+    if (m_signIn)
+        m_signIn->disconnect(this);
+    m_signIn = signIn;
+    if (m_signIn)
+        connect(m_signIn, &SignInController::changed, this, &ServerManager::onSignInChanged);
+}
+
+void ServerManager::onSignInChanged(const QString &serverKey)
+{
+    // A sign-in (here, or by another process) is what a server in Sign-in needed waits for.
+    for (const QString &name : std::as_const(m_order)) {
+        const auto it = m_servers.find(name);
+        if (it == m_servers.end() || !it->second.pool || it->second.pool->state() != ServerState::SignInNeeded)
+            continue;
+        if (QString error; signInKey(name, &error) == serverKey) {
+            spdlog::info("server '{}': its sign-in changed; starting it again", name);
+            start(name);
+        }
+    }
+}
+
+QString ServerManager::signInKey(const QString &name, QString *error) const
+{
+    const auto it = m_servers.find(name);
+    if (it == m_servers.end()) {
+        *error = u"there is no server '%1' in the config"_s.arg(name);
+        return {};
+    }
+    if (!mayUseSignIn(it->second.config)) {
+        *error = it->second.config.transport == TransportKind::Stdio
+                     ? u"server '%1' runs on this machine (stdio) and does not sign in"_s.arg(name)
+                     : u"server '%1' sends the Authorization header of its config and does not sign in; remove that "
+                       "header to sign in instead"_s.arg(name);
+        return {};
+    }
+    if (!m_signIn) {
+        *error = u"this program cannot sign in to servers"_s;
+        return {};
+    }
+    return m_signIn->keyFor(it->second.config);
+}
+
+void ServerManager::signIn(const QString &name, const QStringList &scopes, std::function<void(const QUrl &)> opener,
+                           std::function<void(bool, const QString &)> done)
+{
+    QString error;
+    const QString key = signInKey(name, &error);
+    if (key.isEmpty()) {
+        // Never from inside the caller.
+        QMetaObject::invokeMethod(this, [done = std::move(done), error] { done(false, error); }, Qt::QueuedConnection);
+        return;
+    }
+    m_signIn->signIn(key, scopes, std::move(opener), std::move(done));
+}
+
+void ServerManager::signOut(const QString &name, std::function<void(bool, const QString &)> done)
+{
+    QString error;
+    const QString key = signInKey(name, &error);
+    if (key.isEmpty()) {
+        // Never from inside the caller.
+        QMetaObject::invokeMethod(this, [done = std::move(done), error] { done(false, error); }, Qt::QueuedConnection);
+        return;
+    }
+    m_signIn->signOut(key, std::move(done));
 }
 
 void ServerManager::start(const QString &name)

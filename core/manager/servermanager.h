@@ -20,6 +20,7 @@
 namespace Tether {
 
 class ServerPool;
+class SignInController;
 
 struct ConfigChange
 {
@@ -66,6 +67,15 @@ public:
     std::optional<ServerStatus> status(const QString &name) const;
     QList<ServerStatus> statuses() const;
     ToolRegistry &registry() { return m_registry; }
+
+    // Remote servers sign in through `signIn` when they ask (those added from now on: set it
+    // before the first applyConfig); a server in Sign-in needed starts again once its sign-in
+    // changes. Null: none signs in, a 401 is an error as any other.
+    void setSignIn(SignInController *signIn);
+    // The user's Sign in and Sign out of the server `name`; `done` says what happened.
+    void signIn(const QString &name, const QStringList &scopes, std::function<void(const QUrl &)> opener,
+                std::function<void(bool signedIn, const QString &message)> done);
+    void signOut(const QString &name, std::function<void(bool signedOut, const QString &message)> done);
     EventLog &eventLog() { return m_eventLog; }
 
     void start(const QString &name);
@@ -147,6 +157,9 @@ private:
     bool isRetiring(const QString &name) const;
     bool isCurrentPool(const QString &name, const ServerPool *pool) const;
     void checkAllStopped();
+    void onSignInChanged(const QString &serverKey);
+    // The sign-in key of the server `name`; empty when it cannot sign in (with `error` saying why).
+    QString signInKey(const QString &name, QString *error) const;
     ServerStatus statusOf(const Server &server) const;
     // Why nothing can be sent to the server `name`: it does not exist or its config is invalid.
     std::optional<JsonRpc::Error> unusableServer(const QString &name) const;
@@ -186,6 +199,7 @@ private:
 
     ToolRegistry m_registry;
     EventLog m_eventLog;
+    QPointer<SignInController> m_signIn;
     QStringList m_order;
     std::map<QString, Server> m_servers;
     std::vector<Retiring> m_retiring;

@@ -19,10 +19,12 @@ static SupervisorSettings settingsOf(const ServerConfig &config)
     return settings;
 }
 
-ServerPool::ServerPool(const ServerConfig &config, ToolRegistry *registry, milliseconds idleTimeout, QObject *parent)
+ServerPool::ServerPool(const ServerConfig &config, ToolRegistry *registry, milliseconds idleTimeout,
+                       std::shared_ptr<ServerCredentials> credentials, QObject *parent)
     : QObject(parent)
     , m_config(config)
     , m_registry(registry)
+    , m_credentials(std::move(credentials))
     , m_exclusive(config.poolConfigured)
     , m_idleTimeout(idleTimeout)
 {
@@ -47,7 +49,7 @@ ServerPool::Member *ServerPool::addMember()
         registry = member->ownRegistry.get();
         settings.listsCatalog = false; // the first session's resources and prompts are the server's
     }
-    member->supervisor = std::make_unique<ConnectionSupervisor>(m_config.name, transportFactoryFor(m_config),
+    member->supervisor = std::make_unique<ConnectionSupervisor>(m_config.name, transportFactoryFor(m_config, HttpFallback::ToHttpSse, m_credentials),
                                                                 std::move(settings), registry);
     member->idleSince = QDateTime::currentDateTimeUtc();
     const int id = member->id;
@@ -103,7 +105,18 @@ void ServerPool::removeMember(int id)
 
 ServerState ServerPool::state() const
 {
+    if (signInNeededMember())
+        return ServerState::SignInNeeded;
     return m_members.empty() ? ServerState::Stopped : m_members.front()->supervisor->state();
+}
+
+const ServerPool::Member *ServerPool::signInNeededMember() const
+{
+    // One sign-in serves every session: a session that needs it speaks for the server.
+    const auto it = std::find_if(m_members.cbegin(), m_members.cend(), [](const auto &m) {
+        return m->supervisor->state() == ServerState::SignInNeeded;
+    });
+    return it == m_members.cend() ? nullptr : it->get();
 }
 
 ServerCatalog ServerPool::catalog() const
@@ -140,6 +153,13 @@ ServerStatus ServerPool::status() const
         status.reason = u"stopped"_s;
     } else {
         status = m_members.front()->supervisor->status();
+    }
+    if (const Member *waiting = signInNeededMember(); waiting && status.state != ServerState::SignInNeeded) {
+        const ServerStatus waitingStatus = waiting->supervisor->status();
+        status.state = waitingStatus.state;
+        status.reason = waitingStatus.reason;
+        status.cause = waitingStatus.cause;
+        status.signInScope = waitingStatus.signInScope;
     }
     status.sessions = int(std::count_if(m_members.cbegin(), m_members.cend(), [](const auto &m) {
         return m->supervisor->state() == ServerState::Connected;
@@ -229,7 +249,7 @@ void ServerPool::onMemberStopped()
 void ServerPool::onMemberStateChanged(int id, const ServerStatus &memberStatus)
 {
     const bool primary = !m_members.empty() && m_members.front()->id == id;
-    if (primary) {
+    if (primary || memberStatus.state == ServerState::SignInNeeded) {
         emit stateChanged(status());
     } else {
         emit statusChanged(status());

@@ -13,6 +13,8 @@
 
 namespace Tether {
 
+class ServerCredentials;
+
 // The sessions of one server. Without a `pool` setting that is one supervised session taking
 // any number of calls at once. With one, each session takes one call at a time (for servers
 // that answer one request at a time): a call takes an idle session, else opens another up to
@@ -24,8 +26,10 @@ class ServerPool final : public QObject
     Q_DISABLE_COPY_MOVE(ServerPool)
 
 public:
+    // Every session of a remote server sends `credentials`, when given.
     ServerPool(const ServerConfig &config, ToolRegistry *registry,
-               std::chrono::milliseconds idleTimeout = std::chrono::seconds(60), QObject *parent = nullptr);
+               std::chrono::milliseconds idleTimeout = std::chrono::seconds(60),
+               std::shared_ptr<ServerCredentials> credentials = {}, QObject *parent = nullptr);
     ~ServerPool() override;
 
     void start();
@@ -81,6 +85,8 @@ private:
     };
 
     Member *addMember();
+    // The session that needs a sign-in, if one does.
+    const Member *signInNeededMember() const;
     JsonRpc::Error stoppedError() const;
     Member *member(int id) const;
     ConnectionSupervisor *supervisorOf(int memberId) const; // closing sessions included
@@ -97,6 +103,7 @@ private:
 
     ServerConfig m_config;
     ToolRegistry *m_registry;
+    std::shared_ptr<ServerCredentials> m_credentials;
     bool m_exclusive;                    // a pool is configured: one call per session at a time
     std::chrono::milliseconds m_idleTimeout;
     std::vector<std::unique_ptr<Member>> m_members; // [0] is the primary session

@@ -8,7 +8,13 @@
 
 namespace Tether {
 
-TransportFactory transportFactoryFor(const ServerConfig &config, HttpFallback httpFallback)
+bool mayUseSignIn(const ServerConfig &config)
+{
+    return config.transport != TransportKind::Stdio && !holdsAuthorization(config.headers);
+}
+
+TransportFactory transportFactoryFor(const ServerConfig &config, HttpFallback httpFallback,
+                                     std::shared_ptr<ServerCredentials> credentials)
 {
     if (config.transport == TransportKind::Stdio) {
         StdioServerCommand command = config.command;
@@ -19,6 +25,8 @@ TransportFactory transportFactoryFor(const ServerConfig &config, HttpFallback ht
     endpoint.url = QUrl(config.url);
     endpoint.headers = config.headers;
     endpoint.shownUrl = config.shownUrl();
+    if (mayUseSignIn(config))
+        endpoint.credentials = std::move(credentials);
     HttpTransportOptions options;
     options.requestTimeout = config.requestTimeout;
     if (config.transport == TransportKind::Sse)

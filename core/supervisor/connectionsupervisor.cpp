@@ -91,6 +91,8 @@ ServerStatus ConnectionSupervisor::status() const
     status.heartbeatMisses = m_heartbeat.misses();
     status.lastError = m_lastError;
     status.cause = m_cause;
+    if (m_core.state() == ServerState::SignInNeeded)
+        status.signInScope = m_signInScope;
     status.lastExitCode = m_lastExitCode;
     status.lastExitSignal = m_lastExitSignal;
     status.lastStderrTail = m_lastStderrTail;
@@ -113,10 +115,11 @@ void ConnectionSupervisor::publish()
 void ConnectionSupervisor::start()
 {
     const ServerState state = m_core.state();
-    if (state != ServerState::Stopped && state != ServerState::Failed && state != ServerState::Disconnected)
+    if (state != ServerState::Stopped && state != ServerState::Failed && state != ServerState::Disconnected
+        && state != ServerState::SignInNeeded)
         return;
     m_stopping = false;
-    // Stopped | Failed | Disconnected -> Starting
+    // Stopped | Failed | Disconnected | SignInNeeded -> Starting
     apply(m_core.start(SteadyClock::now()), u"starting"_s);
 }
 
@@ -221,6 +224,12 @@ void ConnectionSupervisor::apply(const SupervisorDecision &decision, const QStri
         break;
     case Action::WaitForManual:
         spdlog::error("{}: {}", label(), reason);
+        break;
+    case Action::WaitForSignIn:
+        // Nothing comes back until the user signs in: the tools go, as after Failed.
+        m_registry->unregisterServer(m_name);
+        setCatalog({});
+        spdlog::warn("{}: {}", label(), reason);
         break;
     }
     publish();
@@ -472,11 +481,21 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
     const auto now = SteadyClock::now();
     const bool established = generation->established;
     McpClientSession *session = generation->session.get();
+    const std::optional<TransportClosure> &closure = session->transportClosure();
+    if (closure && closure->signIn) {
+        // Starting | Connected -> SignInNeeded: no retry, whatever the policy
+        m_signInScope = closure->signIn->challenge.scope.simplified();
+        m_cause = u"sign-in needed"_s;
+        apply(m_core.signInNeeded(now), u"sign-in needed: %1; use Sign in, or run: %2"_s.arg(closure->error,
+                                                                                              signInCommand(m_name)));
+        session->close();
+        return;
+    }
     // Starting -> Retrying | Failed | Disconnected ("connection failed"),
     // Connected -> Reconnecting | Failed | Disconnected ("connection lost")
     FailureFacts facts;
     facts.error = reason;
-    if (const std::optional<TransportClosure> &closure = session->transportClosure()) {
+    if (closure) {
         facts.program = closure->program;
         facts.startErrno = closure->startErrno;
         facts.exitCode = closure->exitCode;
@@ -660,6 +679,9 @@ QString ConnectionSupervisor::unavailableReason() const
         break;
     case ServerState::Disconnected:
         reason = u"%1 is disconnected and reconnect is disabled; reconnect it to use its tools"_s.arg(label());
+        break;
+    case ServerState::SignInNeeded:
+        reason = u"%1 needs sign-in; use Sign in, or run: %2"_s.arg(label(), signInCommand(m_name));
         break;
     default:
         reason = u"%1 is %2"_s.arg(label(), stateName(m_core.state()).toLower());

@@ -66,7 +66,7 @@ public:
     ServerStatus status() const;
     ServerState state() const { return m_core.state(); }
 
-    // From Stopped, Failed or Disconnected.
+    // From Stopped, Failed, Disconnected or Sign-in needed.
     void start();
     // Cancels any pending backoff, closes the current generation and starts afresh with a
     // fresh budget once it has closed.
@@ -170,6 +170,7 @@ private:
     QString m_reason;
     QString m_lastError;
     QString m_cause; // of the last failure, in a few words; cleared once connected
+    QString m_signInScope; // what the server asked for, while Sign-in needed
     std::optional<int> m_lastExitCode;
     std::optional<int> m_lastExitSignal;
     QStringList m_lastStderrTail;

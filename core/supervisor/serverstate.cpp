@@ -1,5 +1,7 @@
 #include "serverstate.h"
 
+#include "common/commandline.h"
+
 using namespace Qt::StringLiterals;
 
 namespace Tether {
@@ -15,6 +17,7 @@ QString stateName(ServerState state)
     case ServerState::Failed: return u"Failed"_s;
     case ServerState::Disconnected: return u"Disconnected"_s;
     case ServerState::Stopping: return u"Stopping"_s;
+    case ServerState::SignInNeeded: return u"Sign-in needed"_s;
     }
     return {};
 }
@@ -28,6 +31,11 @@ bool stateFromName(const QString &name, ServerState *state)
         }
     }
     return false;
+}
+
+QString signInCommand(const QString &serverName)
+{
+    return joinCommandLine({u"tetherctl"_s, u"login"_s, serverName});
 }
 
 } // namespace Tether

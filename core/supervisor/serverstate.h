@@ -16,14 +16,19 @@ enum class ServerState {
     Failed,       // the outage budget is used up
     Disconnected, // failed or lost while reconnect is disabled: manual recovery needed
     Stopping,
+    SignInNeeded, // the server asks for a sign-in no silent renewal could give: waits for the user
 };
 
 inline constexpr std::array AllServerStates{ServerState::Stopped,  ServerState::Starting,     ServerState::Connected,
                                             ServerState::Retrying, ServerState::Reconnecting, ServerState::Failed,
-                                            ServerState::Disconnected, ServerState::Stopping};
+                                            ServerState::Disconnected, ServerState::Stopping,
+                                            ServerState::SignInNeeded};
 
 QString stateName(ServerState state);
 // The state for a word of stateName(), case-insensitive; false when there is none.
 bool stateFromName(const QString &name, ServerState *state);
+
+// What signs in to the server `serverName` from a terminal: "tetherctl login docs".
+QString signInCommand(const QString &serverName);
 
 } // namespace Tether

@@ -38,6 +38,8 @@ struct ServerStatus
     std::optional<int> lastExitSignal;
     QStringList lastStderrTail; // the last stderr lines of the last generation that ended
     quint64 lastExitGeneration = 0; // which generation the three above describe (0: none yet)
+    // Sign-in needed: the scope the server asked for (space-separated; empty when it named none).
+    QString signInScope;
     QStringList configErrors;   // why the configuration of this server cannot be used
     int sessions = 0;           // connected sessions (more than one for a pooled server)
 

@@ -113,6 +113,19 @@ SupervisorDecision SupervisorCore::unfixableFailure(SteadyClock::time_point now)
     return {SupervisorDecision::Action::GiveUp, m_state, {}};
 }
 
+SupervisorDecision SupervisorCore::signInNeeded(SteadyClock::time_point now)
+{
+    if (m_state != ServerState::Starting && m_state != ServerState::Connected)
+        return {SupervisorDecision::Action::None, m_state, {}};
+    // Starting | Connected -> SignInNeeded
+    leaveConnected(now);
+    m_inOutage = false;
+    m_retries = 0;
+    m_outageStartedAt.reset();
+    m_state = ServerState::SignInNeeded;
+    return {SupervisorDecision::Action::WaitForSignIn, m_state, {}};
+}
+
 SupervisorDecision SupervisorCore::failure(SteadyClock::time_point now, bool wasEstablished)
 {
     leaveConnected(now);

@@ -23,6 +23,7 @@ struct SupervisorDecision
         ScheduleRetry, // open one after `delay` (and after the previous generation has closed)
         GiveUp,        // Failed: unregister the tools, restart nothing until a manual action
         WaitForManual, // Disconnected: reconnect is disabled
+        WaitForSignIn, // Sign-in needed: unregister the tools, restart nothing until the user signs in
     };
 
     Action action = Action::None;
@@ -59,6 +60,10 @@ public:
     // (failureCause's retryable is false): Failed at once, no retry spent; Disconnected as any
     // failure when reconnect is off.
     SupervisorDecision unfixableFailure(SteadyClock::time_point now);
+    // The attempt in progress failed, or the connection ended, because the server asks for a
+    // sign-in: Sign-in needed, whatever the reconnect policy, the outage ended and the budget
+    // reset, since no retry can sign in and retrying only troubles the authorization server.
+    SupervisorDecision signInNeeded(SteadyClock::time_point now);
     // Ends the outage once the connection has been up for the stability window. True if it did.
     bool checkStability(SteadyClock::time_point now);
     // The previous generation never reported closed: reconnecting could run two copies at once.

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QUrlQuery>
 
+#include <algorithm>
 #include <memory>
 
 using namespace Qt::StringLiterals;
@@ -23,15 +24,38 @@ QString HttpServerEndpoint::shown() const
     return shownUrl.isEmpty() ? url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery) : shownUrl;
 }
 
+QStringList secretsOfHeaderValue(const QString &value)
+{
+    QStringList values{value};
+    if (const qsizetype space = value.indexOf(u' '); space > 0)
+        values.append(value.sliced(space + 1).trimmed());
+    return values;
+}
+
+bool holdsAuthorization(const QList<std::pair<QString, QString>> &headers)
+{
+    return std::any_of(headers.begin(), headers.end(), [](const auto &header) {
+        return header.first.compare(u"Authorization"_s, Qt::CaseInsensitive) == 0;
+    });
+}
+
+bool HttpServerEndpoint::signsIn() const
+{
+    return credentials && !holdsAuthorization(headers);
+}
+
+QByteArray HttpServerEndpoint::authorization() const
+{
+    return signsIn() ? credentials->authorization() : QByteArray();
+}
+
 SecretScrubber HttpServerEndpoint::secrets() const
 {
     QStringList values;
-    for (const auto &[name, value] : headers) {
-        values.append(value);
-        // A server that quotes the token it was sent quotes it without its scheme.
-        if (const qsizetype space = value.indexOf(u' '); space > 0)
-            values.append(value.sliced(space + 1).trimmed());
-    }
+    for (const auto &[name, value] : headers)
+        values.append(secretsOfHeaderValue(value));
+    if (const QByteArray signedIn = authorization(); !signedIn.isEmpty())
+        values.append(secretsOfHeaderValue(QString::fromLatin1(signedIn)));
     values.append(url.password());
     for (const auto &[key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded))
         values.append(value);
@@ -106,6 +130,12 @@ QNetworkRequest HttpServerEndpoint::request(const QUrl &target, const QByteArray
             continue;
         }
         request.setRawHeader(name.toUtf8(), value.toUtf8());
+    }
+    if (const QByteArray signedIn = authorization(); !signedIn.isEmpty()) {
+        if (isHeaderValue(QString::fromLatin1(signedIn)))
+            request.setRawHeader("Authorization", signedIn);
+        else
+            spdlog::error("{}: the sign-in's Authorization is not sent: it holds a character no header may hold", shown());
     }
     // After the configured headers: the protocol's own must not be overridden.
     request.setRawHeader("Accept", accept);
@@ -233,6 +263,12 @@ QString tooLarge(const HttpServerEndpoint &endpoint, const QString &what, qsizet
 {
     return u"%1 answered %2 with more than %3 in one message; Tether refuses messages that large"_s.arg(
         endpoint.shown(), what, byteLimitText(limit));
+}
+
+QString signInNeeded(const HttpServerEndpoint &endpoint, const BearerChallenge &challenge)
+{
+    const QString scope = withVisibleControls(challenge.scope.simplified());
+    return u"%1 asks for sign-in%2"_s.arg(endpoint.shown(), scope.isEmpty() ? QString() : u" (scope %1)"_s.arg(scope));
 }
 
 } // namespace HttpErrors

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "credentials.h"
 #include "sseparser.h"
 
 #include "common/displaytext.h"
@@ -12,6 +13,7 @@
 #include <QUrl>
 
 #include <chrono>
+#include <memory>
 
 namespace Tether {
 
@@ -23,15 +25,30 @@ struct HttpServerEndpoint
     // The url as messages may show it, e.g. as written in the config before ${env:…} put a
     // token into it; empty: the url without user info and query.
     QString shownUrl;
+    // The server's sign-in, when it has one; unused when `headers` hold an Authorization.
+    // Initialized here, so that a brace initialization may leave it out.
+    std::shared_ptr<ServerCredentials> credentials = nullptr;
 
     QString shown() const;
-    // Of the header values (and of "Bearer token" the token alone), the url's password and its
-    // query values: what the server's text is scrubbed of.
+    // Whether requests carry the sign-in's Authorization and a 401 asks it for a renewal.
+    bool signsIn() const;
+    // The sign-in's Authorization now; empty unless signsIn() and it has a token.
+    QByteArray authorization() const;
+    // Of the header values and the sign-in's Authorization (and of "Bearer token" the token
+    // alone), the url's password and its query values: what the server's text is scrubbed of.
     SecretScrubber secrets() const;
-    // A request to `target` with the configured headers and `accept`. Redirects are the
-    // caller's to vet with followOnlySafeRedirects().
+    // A request to `target` with the configured headers, the sign-in's Authorization and
+    // `accept`. Redirects are the caller's to vet with followOnlySafeRedirects().
     QNetworkRequest request(const QUrl &target, const QByteArray &accept) const;
 };
+
+// Whether configured headers hold an Authorization: the user's choice of credentials, sent as
+// it is and never replaced by a sign-in.
+bool holdsAuthorization(const QList<std::pair<QString, QString>> &headers);
+
+// What a scrubber takes out for a header value: the value, and of "Bearer token" the token
+// alone (a server that quotes the token it was sent quotes it without its scheme).
+QStringList secretsOfHeaderValue(const QString &value);
 
 // Qt would follow a redirect anywhere, sending the configured headers (Authorization) along,
 // and turns a POST answered 301/302/303 into a GET. `reply` follows only a redirect to the
@@ -77,6 +94,8 @@ QString httpStatus(const HttpServerEndpoint &endpoint, const QString &what, cons
 QString notJson(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
                 QByteArrayView body);
 QString tooLarge(const HttpServerEndpoint &endpoint, const QString &what, qsizetype limit);
+// A 401 that no silent renewal could answer: "https://host/mcp asks for sign-in (scope mcp:read)".
+QString signInNeeded(const HttpServerEndpoint &endpoint, const BearerChallenge &challenge);
 
 } // namespace HttpErrors
 

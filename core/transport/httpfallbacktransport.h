@@ -43,6 +43,8 @@ public:
     void close() override;
 
     bool isOpen() const override;
+    // Those of the transport the connection runs over now, which learns renewed tokens.
+    const SecretScrubber &secrets() const override { return m_current->secrets(); }
     // "http: https://host/mcp", or "sse: https://host/mcp" when the server was known to speak
     // HTTP+SSE only before this connection began.
     QString description() const override;

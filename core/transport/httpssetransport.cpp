@@ -7,6 +7,8 @@
 
 #include <QPointer>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace Tether {
@@ -51,11 +53,57 @@ void HttpSseTransport::start()
     Q_ASSERT(m_stage == Stage::Idle);
     // Idle -> Connecting: usable once the server has named its message endpoint.
     m_stage = Stage::Connecting;
-    m_stream = m_network.get(m_endpoint.request(m_endpoint.url, "text/event-stream"));
+    openStream(false);
+    m_endpointTimer.start(m_options.requestTimeout);
+}
+
+QNetworkRequest HttpSseTransport::request(const QUrl &target, const QByteArray &accept)
+{
+    // A token renewed by another connection of this server is new to this one's scrubber.
+    if (const QByteArray authorization = m_endpoint.authorization(); !authorization.isEmpty())
+        addSecrets(secretsOfHeaderValue(QString::fromLatin1(authorization)));
+    return m_endpoint.request(target, accept);
+}
+
+void HttpSseTransport::openStream(bool renewed)
+{
+    const QNetworkRequest request = this->request(m_endpoint.url, "text/event-stream");
+    m_streamAuthorization = request.rawHeader("Authorization");
+    m_streamRenewed = renewed;
+    m_streamBody.clear();
+    m_stream = m_network.get(request);
     followOnlySafeRedirects(m_stream, m_endpoint);
     connect(m_stream, &QNetworkReply::readyRead, this, &HttpSseTransport::onStreamData);
     connect(m_stream, &QNetworkReply::finished, this, &HttpSseTransport::onStreamFinished);
-    m_endpointTimer.start(m_options.requestTimeout);
+}
+
+void HttpSseTransport::onUnauthorized(const QNetworkReply &reply, const QByteArray &authorization, bool renewed,
+                                      std::function<void()> sendAgain)
+{
+    const BearerChallenge challenge = bearerChallengeOf(reply);
+    const auto closeForSignIn = [this, challenge](const QString &reason) {
+        if (m_stage == Stage::Closed)
+            return;
+        spdlog::info("{}: needs a sign-in: {}", description(), secrets().scrub(reason));
+        m_closure.signIn = SignInRequired{challenge, reason};
+        closeWithError(HttpErrors::signInNeeded(m_endpoint, challenge));
+    };
+    if (renewed) {
+        closeForSignIn(u"the server refused the renewed token too"_s);
+        return;
+    }
+    // A 401 means the request was not processed: it is sent again as it was.
+    const QPointer<HttpSseTransport> guard(this);
+    m_endpoint.credentials->renew(challenge, authorization,
+                                  [this, guard, closeForSignIn, sendAgain = std::move(sendAgain)](
+                                      ServerCredentials::Renewal renewal, const QString &reason) {
+                                      if (!guard || m_stage == Stage::Closed)
+                                          return;
+                                      if (renewal == ServerCredentials::Renewal::NeedsSignIn)
+                                          closeForSignIn(reason);
+                                      else
+                                          sendAgain();
+                                  });
 }
 
 static QString notAnEventStream(const HttpServerEndpoint &endpoint, const QNetworkReply &stream)
@@ -132,6 +180,12 @@ void HttpSseTransport::onStreamFinished()
     if (m_stage != Stage::Connecting && m_stage != Stage::Open)
         return;
     const int status = httpStatusOf(*m_stream);
+    if (status == 401 && m_endpoint.signsIn()) {
+        QNetworkReply *stream = std::exchange(m_stream, nullptr);
+        discardReply(stream, this);
+        onUnauthorized(*stream, m_streamAuthorization, m_streamRenewed, [this] { openStream(true); });
+        return;
+    }
     QString error;
     if (const QString refused = refusedRedirect(*m_stream); !refused.isEmpty()) {
         error = refused;
@@ -153,14 +207,21 @@ void HttpSseTransport::send(const QJsonObject &message)
 {
     if (m_stage != Stage::Open)
         return;
-    QNetworkRequest request = m_endpoint.request(m_messageUrl, "application/json, text/event-stream");
+    const JsonRpc::Message classified = JsonRpc::classify(message);
+    post(JsonRpc::serialize(message),
+         classified.kind == JsonRpc::MessageKind::Request ? classified.id : QJsonValue(QJsonValue::Undefined),
+         classified.method, false);
+}
+
+void HttpSseTransport::post(const QByteArray &payload, const QJsonValue &requestId, const QString &method, bool renewed)
+{
+    QNetworkRequest request = this->request(m_messageUrl, "application/json, text/event-stream");
     request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
     request.setTransferTimeout(int(m_options.requestTimeout.count()));
-    const JsonRpc::Message classified = JsonRpc::classify(message);
-    QNetworkReply *reply = m_network.post(request, JsonRpc::serialize(message));
+    QNetworkReply *reply = m_network.post(request, payload);
     followOnlySafeRedirects(reply, m_endpoint);
-    m_posts.emplace(reply, Post{classified.kind == JsonRpc::MessageKind::Request ? classified.id : QJsonValue(QJsonValue::Undefined),
-                                classified.method, {}});
+    m_posts.emplace(reply, Post{requestId, method, {}, m_endpoint.signsIn() ? payload : QByteArray(),
+                                request.rawHeader("Authorization"), renewed});
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] {
         if (const auto it = m_posts.find(reply); it != m_posts.end())
             keepStartOfBody(*reply, it->second.body);
@@ -181,6 +242,13 @@ void HttpSseTransport::onPostFinished(QNetworkReply *reply)
     const int status = httpStatusOf(*reply);
     if (status >= 200 && status < 300)
         return; // the answer comes on the event stream
+    if (status == 401 && m_endpoint.signsIn()) {
+        onUnauthorized(*reply, post.authorization, post.renewed, [this, post] {
+            if (m_stage == Stage::Open)
+                this->post(post.payload, post.requestId, post.method, true);
+        });
+        return;
+    }
     const QString what = post.method.isEmpty() ? u"a response"_s : u"'%1'"_s.arg(post.method);
     if (const QString refused = refusedRedirect(*reply); !refused.isEmpty()) {
         answerWithError(post.requestId, refused);

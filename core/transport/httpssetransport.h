@@ -8,6 +8,7 @@
 #include <QNetworkAccessManager>
 #include <QTimer>
 
+#include <functional>
 #include <map>
 
 namespace Tether {
@@ -42,8 +43,18 @@ private:
         QJsonValue requestId;
         QString method;
         QByteArray body;
+        QByteArray payload;       // of a server with a sign-in: sent again after a renewal
+        QByteArray authorization; // the sign-in's, as sent
+        bool renewed = false;     // sent again after a 401 and a renewal
     };
 
+    // A request with the configured headers and the sign-in's Authorization.
+    QNetworkRequest request(const QUrl &target, const QByteArray &accept);
+    void openStream(bool renewed);
+    void post(const QByteArray &payload, const QJsonValue &requestId, const QString &method, bool renewed);
+    // A 401 to a request of a server with a sign-in: renewed and sent once more, or the end.
+    void onUnauthorized(const QNetworkReply &reply, const QByteArray &authorization, bool renewed,
+                        std::function<void()> sendAgain);
     void onStreamData();
     void onStreamFinished();
     void onEndpoint(QByteArrayView data);
@@ -56,6 +67,8 @@ private:
     HttpServerEndpoint m_endpoint;
     HttpTransportOptions m_options;
     QNetworkReply *m_stream = nullptr;
+    QByteArray m_streamAuthorization; // the sign-in's, as sent with the stream request
+    bool m_streamRenewed = false;
     SseParser m_events;
     QByteArray m_streamBody; // of a stream request that failed, for the error message
     QUrl m_messageUrl;

@@ -77,12 +77,12 @@ void StreamableHttpTransport::send(const QJsonObject &message)
         m_awaited.emplace(idKey(classified.id), classified.method);
         if (classified.method == InitializeMethod)
             m_initializeId = classified.id;
-        post(message, classified.id, classified.method);
+        post(JsonRpc::serialize(message), classified.id, classified.method);
         return;
     }
     if (classified.kind == JsonRpc::MessageKind::Notification && classified.method == u"notifications/cancelled")
         forgetRequest(classified.params.value(u"requestId"));
-    post(message, QJsonValue::Undefined, classified.method);
+    post(JsonRpc::serialize(message), QJsonValue::Undefined, classified.method);
 }
 
 void StreamableHttpTransport::addSessionHeaders(QNetworkRequest &request) const
@@ -94,11 +94,21 @@ void StreamableHttpTransport::addSessionHeaders(QNetworkRequest &request) const
         request.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toUtf8());
 }
 
-void StreamableHttpTransport::post(const QJsonObject &message, const QJsonValue &requestId, const QString &method)
+QNetworkRequest StreamableHttpTransport::request(const QByteArray &accept)
 {
-    QNetworkRequest request = m_endpoint.request(m_endpoint.url, "application/json, text/event-stream");
-    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    QNetworkRequest request = m_endpoint.request(m_endpoint.url, accept);
     addSessionHeaders(request);
+    // A token renewed by another connection of this server is new to this one's scrubber.
+    if (const QByteArray authorization = m_endpoint.authorization(); !authorization.isEmpty())
+        addSecrets(secretsOfHeaderValue(QString::fromLatin1(authorization)));
+    return request;
+}
+
+void StreamableHttpTransport::post(const QByteArray &payload, const QJsonValue &requestId, const QString &method,
+                                   bool renewed)
+{
+    QNetworkRequest request = this->request("application/json, text/event-stream");
+    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
     request.setTransferTimeout(int(m_options.requestTimeout.count()));
 
     auto exchange = std::make_unique<Exchange>();
@@ -108,15 +118,18 @@ void StreamableHttpTransport::post(const QJsonObject &message, const QJsonValue 
     exchange->carriedSession = !m_sessionId.isEmpty();
     exchange->events = SseParser(m_options.maxMessageBytes);
     exchange->position.retryDelay = m_options.resumeDelay;
-    exchange->reply = network().post(request, JsonRpc::serialize(message));
+    exchange->authorization = request.rawHeader("Authorization");
+    exchange->renewed = renewed;
+    if (m_endpoint.signsIn())
+        exchange->payload = payload;
+    exchange->reply = network().post(request, payload);
     track(std::move(exchange));
 }
 
 void StreamableHttpTransport::openStream(Exchange::Kind kind, const QJsonValue &requestId,
-                                         const StreamPosition &position)
+                                         const StreamPosition &position, bool renewed)
 {
-    QNetworkRequest request = m_endpoint.request(m_endpoint.url, "text/event-stream");
-    addSessionHeaders(request);
+    QNetworkRequest request = this->request("text/event-stream");
     if (!position.lastEventId.isEmpty())
         request.setRawHeader("Last-Event-ID", position.lastEventId);
 
@@ -128,6 +141,8 @@ void StreamableHttpTransport::openStream(Exchange::Kind kind, const QJsonValue &
     exchange->carriedSession = !m_sessionId.isEmpty();
     exchange->events = SseParser(m_options.maxMessageBytes);
     exchange->position = position;
+    exchange->authorization = request.rawHeader("Authorization");
+    exchange->renewed = renewed;
     exchange->reply = network().get(request);
     track(std::move(exchange));
 }
@@ -475,6 +490,10 @@ void StreamableHttpTransport::onPostAccepted(const Exchange &exchange)
 void StreamableHttpTransport::onHttpError(const Exchange &exchange, const QNetworkReply &reply)
 {
     const int status = httpStatusOf(reply);
+    if (status == 401 && m_endpoint.signsIn()) {
+        onUnauthorized(exchange, reply);
+        return;
+    }
     // 404 is how the spec says the session is gone. Servers also answer 400 for a session they
     // do not know (server-everything: "No valid session ID"), but a 400 may be about one
     // request's content too; a ping has none, so a 400 to a ping of the session means the
@@ -523,6 +542,44 @@ void StreamableHttpTransport::onHttpError(const Exchange &exchange, const QNetwo
     }
 }
 
+void StreamableHttpTransport::onUnauthorized(const Exchange &exchange, const QNetworkReply &reply)
+{
+    const BearerChallenge challenge = bearerChallengeOf(reply);
+    if (exchange.renewed) {
+        closeForSignIn(challenge, u"the server refused the renewed token too"_s);
+        return;
+    }
+    // A 401 means the request was not processed: it is sent again as it was.
+    const QPointer<StreamableHttpTransport> guard(this);
+    m_endpoint.credentials->renew(
+        challenge, exchange.authorization,
+        [this, guard, challenge, kind = exchange.kind, requestId = exchange.requestId, method = exchange.method,
+         payload = exchange.payload, position = exchange.position](ServerCredentials::Renewal renewal,
+                                                                   const QString &reason) {
+            if (!guard || m_stage != Stage::Open)
+                return;
+            if (renewal == ServerCredentials::Renewal::NeedsSignIn) {
+                closeForSignIn(challenge, reason);
+                return;
+            }
+            if (kind == Exchange::Kind::Post) {
+                if (requestId.isUndefined() || isAwaited(requestId))
+                    post(payload, requestId, method, true);
+            } else if (kind == Exchange::Kind::ServerStream || isAwaited(requestId)) {
+                openStream(kind, requestId, position, true);
+            }
+        });
+}
+
+void StreamableHttpTransport::closeForSignIn(const BearerChallenge &challenge, const QString &reason)
+{
+    if (m_stage != Stage::Open)
+        return;
+    spdlog::info("{}: needs a sign-in: {}", description(), secrets().scrub(reason));
+    m_closure.signIn = SignInRequired{challenge, reason};
+    closeWithError(HttpErrors::signInNeeded(m_endpoint, challenge));
+}
+
 void StreamableHttpTransport::close()
 {
     switch (m_stage) {
@@ -560,8 +617,7 @@ void StreamableHttpTransport::beginClose()
         return;
     }
     // Ending the session frees it on the server; bounded, since the server may be gone.
-    QNetworkRequest request = m_endpoint.request(m_endpoint.url, "application/json, text/event-stream");
-    addSessionHeaders(request);
+    QNetworkRequest request = this->request("application/json, text/event-stream");
     request.setTransferTimeout(int(m_options.closeTimeout.count()));
     m_deleteReply = network().deleteResource(request);
     followOnlySafeRedirects(m_deleteReply, m_endpoint);

@@ -77,10 +77,16 @@ private:
         StreamPosition position; // where this stream started; its retry: as the server said it
         bool brought = false;    // a message arrived on this stream
         QByteArray body;
+        QByteArray payload;       // of a POST of a server with a sign-in: sent again after a renewal
+        QByteArray authorization; // the sign-in's, as sent
+        bool renewed = false;     // sent again after a 401 and a renewal
     };
 
-    void post(const QJsonObject &message, const QJsonValue &requestId, const QString &method);
-    void openStream(Exchange::Kind kind, const QJsonValue &requestId, const StreamPosition &position);
+    // A request of the session with the session's headers and the sign-in's Authorization.
+    QNetworkRequest request(const QByteArray &accept);
+    void post(const QByteArray &payload, const QJsonValue &requestId, const QString &method, bool renewed = false);
+    void openStream(Exchange::Kind kind, const QJsonValue &requestId, const StreamPosition &position,
+                    bool renewed = false);
     void scheduleStream(Exchange::Kind kind, const QJsonValue &requestId, const StreamPosition &position);
     // Where the next connection of the stream of `exchange` starts.
     static StreamPosition positionAfter(const Exchange &exchange);
@@ -98,6 +104,8 @@ private:
     void onNetworkFailure(const Exchange &exchange, QNetworkReply::NetworkError error, const QString &detail);
     void onBody(const Exchange &exchange, const QNetworkReply &reply);
     void onHttpError(const Exchange &exchange, const QNetworkReply &reply);
+    // A 401 to a request of a server with a sign-in: renewed and sent once more, or the end.
+    void onUnauthorized(const Exchange &exchange, const QNetworkReply &reply);
     void onStreamLost(const Exchange &exchange, const QString &why);
     void onPostAccepted(const Exchange &exchange);
 
@@ -111,6 +119,7 @@ private:
     QString what(const Exchange &exchange) const;
 
     void closeWithError(const QString &error);
+    void closeForSignIn(const BearerChallenge &challenge, const QString &reason);
     void beginClose();
     void abortAll();
     void finish();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/displaytext.h"
+#include "credentials.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -21,6 +22,9 @@ struct TransportClosure
     QStringList stderrTail;     // the last lines the server wrote to stderr
     std::optional<int> startErrno; // stdio: the program could not be started, with this errno of its exec
     QString program;            // stdio: the program that was (or could not be) started
+    // HTTP: the server asks for a sign-in that no silent renewal could give; `error` says
+    // "<url> asks for sign-in (scope …)".
+    std::optional<SignInRequired> signIn;
 
     QString lastStderrLine() const { return stderrTail.isEmpty() ? QString() : stderrTail.last(); }
     // One line for people: "process exited with code 3", "protocol error: …; process killed by SIGKILL".
@@ -60,7 +64,7 @@ public:
     virtual QString description() const = 0;
     // The server's secrets. What this transport emits of the server's own text (stderr lines,
     // error bodies) is scrubbed of them already; the session scrubs what the messages say.
-    const SecretScrubber &secrets() const { return m_secrets; }
+    virtual const SecretScrubber &secrets() const { return m_secrets; }
 
 signals:
     void started();
@@ -71,6 +75,10 @@ signals:
     void stderrLine(const QString &line);
     // Emitted exactly once.
     void closed(const Tether::TransportClosure &closure);
+
+protected:
+    // A secret learned after the start, such as a renewed token.
+    void addSecrets(const QStringList &values) { m_secrets = m_secrets.with(values); }
 
 private:
     SecretScrubber m_secrets;

@@ -14,6 +14,9 @@
 
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
+
+#include <optional>
 
 #include <spdlog/sinks/ringbuffer_sink.h>
 #include <spdlog/spdlog.h>
@@ -58,11 +61,17 @@ public:
     }
 
     QHash<QString, Override> overrides; // by JSON-RPC method, or "GET" / "DELETE"
+    // Asked first about every request: a reply it gives is the answer.
+    std::function<std::optional<FixtureReply>(const FixtureRequest &)> gate;
 
 private:
     FixtureReply answer(const FixtureRequest &request)
     {
         const QString key = request.method == "POST" ? request.rpcMethod() : QString::fromLatin1(request.method);
+        if (gate) {
+            if (std::optional<FixtureReply> reply = gate(request))
+                return *reply;
+        }
         if (const auto it = overrides.constFind(key); it != overrides.cend())
             return (*it)(request);
         if (request.method == "GET")
@@ -89,6 +98,95 @@ private:
         return json(JsonRpc::makeResult(id, QJsonObject{}));
     }
 };
+
+// A small HTTP+SSE (2024-11-05) server at /sse: the event stream names /messages, and what is
+// POSTed there is answered on the stream.
+class LegacyServer
+{
+public:
+    explicit LegacyServer(HttpFixture &fixture)
+        : m_fixture(fixture)
+    {
+        fixture.setHandler([this](const FixtureRequest &request) { return answer(request); });
+    }
+
+    // Asked first about every request: a reply it gives is the answer.
+    std::function<std::optional<FixtureReply>(const FixtureRequest &)> gate;
+
+private:
+    FixtureReply answer(const FixtureRequest &request)
+    {
+        if (gate) {
+            if (std::optional<FixtureReply> reply = gate(request))
+                return *reply;
+        }
+        if (request.method == "GET")
+            return events("event: endpoint\ndata: /messages\n\n", Delivery::Stream);
+        const QJsonObject message = request.json();
+        const QJsonValue id = message.value(u"id");
+        const QString method = message.value(u"method").toString();
+        if (method == u"initialize") {
+            m_fixture.writeToStream(sseEvent(JsonRpc::makeResult(
+                id, QJsonObject{{u"protocolVersion"_s, u"2024-11-05"_s}, {u"capabilities"_s, QJsonObject{}},
+                                {u"serverInfo"_s, QJsonObject{{u"name"_s, u"legacy"_s}}}})));
+        } else if (method == u"tools/list") {
+            m_fixture.writeToStream(sseEvent(JsonRpc::makeResult(id, QJsonObject{{u"tools"_s, QJsonArray{}}})));
+        } else if (method == u"tools/call") {
+            m_fixture.writeToStream(sseEvent(toolResult(id, u"ok"_s)));
+        }
+        return FixtureReply{202, {}, {}};
+    }
+
+    HttpFixture &m_fixture;
+};
+
+// A sign-in as the test scripts it: the Authorization it hands out, and what a renewal does:
+// another token, or none (the user must sign in). It answers from the event loop, as one that
+// asks an authorization server would.
+class ScriptedCredentials final : public ServerCredentials
+{
+public:
+    ScriptedCredentials(QByteArray first, std::optional<QByteArray> afterRenewal)
+        : current(std::move(first))
+        , renewed(std::move(afterRenewal))
+    {
+    }
+
+    QByteArray authorization() const override { return current; }
+    void renew(const BearerChallenge &challenge, const QByteArray &rejected, RenewalDone done) override
+    {
+        challenges.append(challenge);
+        rejectedValues.append(rejected);
+        QTimer::singleShot(0, QCoreApplication::instance(), [this, done = std::move(done)] {
+            if (!renewed) {
+                done(Renewal::NeedsSignIn, u"no refresh token"_s);
+                return;
+            }
+            current = *renewed;
+            done(Renewal::Renewed, {});
+        });
+    }
+
+    QByteArray current;
+    std::optional<QByteArray> renewed;
+    QList<BearerChallenge> challenges;
+    QList<QByteArray> rejectedValues;
+};
+
+// What a resource server answers a request without a usable token (MCP 2025-11-25, RFC 9728 §5.1).
+static FixtureReply unauthorized()
+{
+    return {401,
+            {{"WWW-Authenticate", R"(Bearer error="invalid_token", scope="mcp:read", )"
+                                  R"(resource_metadata="http://127.0.0.1:9/.well-known/oauth-protected-resource/mcp")"}},
+            R"({"error":"invalid_token"})"};
+}
+
+// What a request is, for the tests of signing in: its JSON-RPC method, or "GET" / "DELETE".
+static QString keyOf(const FixtureRequest &request)
+{
+    return request.method == "POST" ? request.rpcMethod() : QString::fromLatin1(request.method);
+}
 
 class TestHttpTransport final : public QObject
 {
@@ -120,6 +218,21 @@ private:
     static std::unique_ptr<McpClientSession> fallingBack(const HttpFixture &fixture)
     {
         return session(std::make_unique<HttpFallbackTransport>(HttpServerEndpoint{fixture.url(), {}, {}}, fastOptions()));
+    }
+
+    // A session with a sign-in over "http" (Streamable HTTP at /mcp), "sse" (HTTP+SSE at /sse)
+    // or "fallback" (Streamable HTTP at /mcp, then HTTP+SSE).
+    static std::unique_ptr<McpClientSession> signedIn(const HttpFixture &fixture, const QString &transport,
+                                                      std::shared_ptr<ServerCredentials> credentials,
+                                                      QList<std::pair<QString, QString>> headers = {})
+    {
+        HttpServerEndpoint endpoint{fixture.url(transport == u"sse" ? u"/sse"_s : u"/mcp"_s), std::move(headers), {}};
+        endpoint.credentials = std::move(credentials);
+        if (transport == u"sse")
+            return session(std::make_unique<HttpSseTransport>(endpoint, fastOptions()));
+        if (transport == u"fallback")
+            return session(std::make_unique<HttpFallbackTransport>(endpoint, fastOptions()));
+        return session(std::make_unique<StreamableHttpTransport>(endpoint, fastOptions()));
     }
 
     static ToolCallReply call(McpClientSession &client)
@@ -1288,6 +1401,283 @@ private slots:
         QVERIFY2(tls.startsWith(u"TLS error talking to https://mcp.example.com/mcp:"_s), qPrintable(tls));
         // The query may hold a token: messages leave it out.
         QVERIFY(!dns.contains(u"abc"_s) && !tls.contains(u"abc"_s));
+    }
+
+    // MCP 2025-11-25 §Token Requirements: the token goes with every HTTP request: each POST, the
+    // GET stream and its reopening, the resumption of a POST's stream, the DELETE of the session.
+    void signedInRequestsCarryTheToken()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        QJsonValue callId;
+        server.overrides.insert(u"tools/call"_s, [&](const FixtureRequest &request) {
+            callId = request.json().value(u"id");
+            return events("id: c1\nretry: 20\n\n"); // primed, then cut before the response
+        });
+        server.overrides.insert(u"GET"_s, [&](const FixtureRequest &request) {
+            const QByteArray lastEventId = request.header("last-event-id");
+            if (lastEventId == "c1")
+                return events(sseEvent(toolResult(callId, u"resumed"_s), "c2"));
+            if (lastEventId.isEmpty())
+                return events("id: g1\nretry: 20\n\n"); // the server stream, cut at once
+            return events({}, Delivery::Stream);
+        });
+        const auto credentials = std::make_shared<ScriptedCredentials>("Bearer token-one", std::nullopt);
+        auto client = signedIn(fixture, u"http"_s, credentials);
+        QVERIFY(openReady(*client, 10000));
+        QCOMPARE(renderContent(call(*client).result.content), u"resumed"_s);
+        QTRY_VERIFY(std::any_of(fixture.requests.cbegin(), fixture.requests.cend(), [](const FixtureRequest &request) {
+            return request.header("last-event-id") == "g1";
+        }));
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        client->close();
+        QTRY_COMPARE(closed.size(), 1);
+
+        QStringList seen;
+        for (const FixtureRequest &request : std::as_const(fixture.requests)) {
+            QCOMPARE(request.header("authorization"), QByteArray("Bearer token-one"));
+            seen.append(keyOf(request) + u' ' + QString::fromLatin1(request.header("last-event-id")));
+        }
+        for (const QString &kind : {u"initialize "_s, u"notifications/initialized "_s, u"tools/call "_s, u"GET "_s,
+                                    u"GET g1"_s, u"GET c1"_s, u"DELETE "_s})
+            QVERIFY2(seen.contains(kind), qPrintable(kind + u" not in "_s + seen.join(u", "_s)));
+        QVERIFY(credentials->rejectedValues.isEmpty());
+    }
+
+    void signedInHttpSseRequestsCarryTheToken()
+    {
+        HttpFixture fixture;
+        LegacyServer server(fixture);
+        const auto credentials = std::make_shared<ScriptedCredentials>("Bearer token-one", std::nullopt);
+        auto client = signedIn(fixture, u"sse"_s, credentials);
+        QVERIFY(openReady(*client, 10000));
+        QCOMPARE(renderContent(call(*client).result.content), u"ok"_s);
+        QStringList seen;
+        for (const FixtureRequest &request : std::as_const(fixture.requests)) {
+            QCOMPARE(request.header("authorization"), QByteArray("Bearer token-one"));
+            seen.append(keyOf(request));
+        }
+        QCOMPARE(seen, (QStringList{u"GET"_s, u"initialize"_s, u"notifications/initialized"_s, u"tools/call"_s}));
+    }
+
+    // MCP 2025-11-25 §Token Handling: a 401 to a request that carried token T asks the sign-in to
+    // renew; the request, which the server did not process, is sent once more with the new token.
+    void unauthorizedIsRenewedAndSentOnceMore_data()
+    {
+        QTest::addColumn<QString>("transport");
+        QTest::addColumn<QString>("refused"); // the request the server answers 401 while it carries the old token
+        QTest::newRow("http initialize") << u"http"_s << u"initialize"_s;
+        QTest::newRow("http tools/call") << u"http"_s << u"tools/call"_s;
+        QTest::newRow("http GET stream") << u"http"_s << u"GET"_s;
+        QTest::newRow("sse initialize") << u"sse"_s << u"initialize"_s;
+        QTest::newRow("sse tools/call") << u"sse"_s << u"tools/call"_s;
+        QTest::newRow("sse GET stream") << u"sse"_s << u"GET"_s;
+        QTest::newRow("fallback initialize") << u"fallback"_s << u"initialize"_s;
+    }
+
+    void unauthorizedIsRenewedAndSentOnceMore()
+    {
+        QFETCH(QString, transport);
+        QFETCH(QString, refused);
+        HttpFixture fixture;
+        const auto gate = [&](const FixtureRequest &request) -> std::optional<FixtureReply> {
+            if (keyOf(request) == refused && request.header("authorization") == "Bearer old-token")
+                return unauthorized();
+            return std::nullopt;
+        };
+        std::optional<ScriptedServer> streamable;
+        std::optional<LegacyServer> legacy;
+        if (transport == u"sse") {
+            legacy.emplace(fixture);
+            legacy->gate = gate;
+        } else {
+            streamable.emplace(fixture);
+            streamable->gate = gate;
+            // The server's own stream, with a message on it, so that its reopening shows.
+            streamable->overrides.insert(u"GET"_s, [](const FixtureRequest &) {
+                return events(sseEvent(JsonRpc::makeNotification(u"notifications/message"_s,
+                                                                 {{u"level"_s, u"info"_s}, {u"data"_s, u"on the stream"_s}})),
+                              Delivery::Stream);
+            });
+        }
+        const auto credentials = std::make_shared<ScriptedCredentials>("Bearer old-token", "Bearer new-token");
+        auto client = signedIn(fixture, transport, credentials);
+        QSignalSpy logs(client.get(), &McpClientSession::logMessage);
+        QVERIFY(openReady(*client, 10000));
+        QCOMPARE(renderContent(call(*client).result.content), u"ok"_s);
+        if (refused == u"GET" && transport == u"http")
+            QTRY_COMPARE(logs.size(), 1);
+        letNetworkEventsRun();
+        QVERIFY(client->isReady());
+
+        QCOMPARE(credentials->rejectedValues, (QList<QByteArray>{"Bearer old-token"}));
+        const BearerChallenge &challenge = credentials->challenges.first();
+        QCOMPARE(challenge.status, 401);
+        QCOMPARE(challenge.error, u"invalid_token"_s);
+        QCOMPARE(challenge.scope, u"mcp:read"_s);
+        QCOMPARE(challenge.resourceMetadata, QUrl(u"http://127.0.0.1:9/.well-known/oauth-protected-resource/mcp"_s));
+        QList<QByteArray> sent;
+        for (const FixtureRequest &request : std::as_const(fixture.requests)) {
+            if (keyOf(request) == refused)
+                sent.append(request.header("authorization"));
+        }
+        QCOMPARE(sent, (QList<QByteArray>{"Bearer old-token", "Bearer new-token"}));
+    }
+
+    // No token at all, or a renewal that cannot be had without the user: the connection ends at
+    // once, saying so, with the server's challenge; nothing is sent again and nothing falls back.
+    void withoutARenewalTheServerNeedsASignIn_data()
+    {
+        QTest::addColumn<QString>("transport");
+        QTest::addColumn<QByteArray>("token");
+        QTest::newRow("http, no token") << u"http"_s << QByteArray();
+        QTest::newRow("http, token refused") << u"http"_s << QByteArray("Bearer expired");
+        QTest::newRow("sse, no token") << u"sse"_s << QByteArray();
+        QTest::newRow("sse, token refused") << u"sse"_s << QByteArray("Bearer expired");
+        QTest::newRow("fallback, no token") << u"fallback"_s << QByteArray();
+    }
+
+    void withoutARenewalTheServerNeedsASignIn()
+    {
+        QFETCH(QString, transport);
+        QFETCH(QByteArray, token);
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &) { return unauthorized(); });
+        const auto credentials = std::make_shared<ScriptedCredentials>(token, std::nullopt);
+        auto client = signedIn(fixture, transport, credentials);
+        QSignalSpy failed(client.get(), &McpClientSession::failed);
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        client->open();
+        QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(closed.size(), 1);
+        QCOMPARE(failed.size(), 1);
+
+        const TransportClosure closure = closed.first().first().value<SessionClosure>().transport;
+        QVERIFY(closure.signIn);
+        QCOMPARE(closure.signIn->challenge.scope, u"mcp:read"_s);
+        QCOMPARE(closure.signIn->reason, u"no refresh token"_s);
+        QCOMPARE(closure.error, fixture.url(transport == u"sse" ? u"/sse"_s : u"/mcp"_s).toString()
+                                    + u" asks for sign-in (scope mcp:read)"_s);
+        QCOMPARE(credentials->rejectedValues, QList<QByteArray>{token});
+        QCOMPARE(fixture.requests.size(), 1); // not again, and no HTTP+SSE after a 401
+        QCOMPARE(fixture.requests.first().header("authorization"), token);
+        QCOMPARE(fixture.requests.first().method, transport == u"sse" ? QByteArray("GET") : QByteArray("POST"));
+    }
+
+    // The renewed token refused too: the user must sign in; the request is not sent a third time.
+    void secondUnauthorizedNeedsASignIn_data()
+    {
+        QTest::addColumn<QString>("transport");
+        QTest::newRow("http") << u"http"_s;
+        QTest::newRow("sse") << u"sse"_s;
+    }
+
+    void secondUnauthorizedNeedsASignIn()
+    {
+        QFETCH(QString, transport);
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &) { return unauthorized(); });
+        const auto credentials = std::make_shared<ScriptedCredentials>("Bearer old-token", "Bearer new-token");
+        auto client = signedIn(fixture, transport, credentials);
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        client->open();
+        QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        const TransportClosure closure = closed.first().first().value<SessionClosure>().transport;
+        QVERIFY(closure.signIn);
+        QCOMPARE(closure.signIn->reason, u"the server refused the renewed token too"_s);
+        QVERIFY2(closure.error.endsWith(u"asks for sign-in (scope mcp:read)"_s), qPrintable(closure.error));
+        QCOMPARE(credentials->rejectedValues.size(), 1);
+        QCOMPARE(fixture.requests.size(), 2);
+        QCOMPARE(fixture.requests.at(0).header("authorization"), QByteArray("Bearer old-token"));
+        QCOMPARE(fixture.requests.at(1).header("authorization"), QByteArray("Bearer new-token"));
+    }
+
+    // An Authorization in the config is the user's credentials: sent as it is, never replaced or
+    // renewed, and a 401 says which header to set, as without a sign-in.
+    void configuredAuthorizationIsNeverReplaced_data()
+    {
+        QTest::addColumn<QString>("transport");
+        QTest::newRow("http") << u"http"_s;
+        QTest::newRow("sse") << u"sse"_s;
+    }
+
+    void configuredAuthorizationIsNeverReplaced()
+    {
+        QFETCH(QString, transport);
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &) { return unauthorized(); });
+        const auto credentials = std::make_shared<ScriptedCredentials>("Bearer signed-in", "Bearer renewed");
+        auto client = signedIn(fixture, transport, credentials, {{u"authorization"_s, u"Bearer configured"_s}});
+        QSignalSpy failed(client.get(), &McpClientSession::failed);
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        client->open();
+        QTRY_COMPARE(failed.size(), 1);
+        QVERIFY2(failed.first().first().toString().contains(u"needs credentials"_s),
+                 qPrintable(failed.first().first().toString()));
+        QTRY_COMPARE(closed.size(), 1);
+        QVERIFY(!closed.first().first().value<SessionClosure>().transport.signIn);
+        QVERIFY(credentials->rejectedValues.isEmpty());
+        for (const FixtureRequest &request : std::as_const(fixture.requests))
+            QCOMPARE(request.header("authorization"), QByteArray("Bearer configured"));
+    }
+
+    // A 401 is no sign of an older server: only 404 and 405 lead to HTTP+SSE.
+    void unauthorizedNeverFallsBack_data()
+    {
+        QTest::addColumn<bool>("credentials");
+        QTest::newRow("without a sign-in") << false;
+        QTest::newRow("with a sign-in") << true;
+    }
+
+    void unauthorizedNeverFallsBack()
+    {
+        QFETCH(bool, credentials);
+        HttpFixture fixture;
+        fixture.setHandler([](const FixtureRequest &) { return unauthorized(); });
+        auto client = signedIn(fixture, u"fallback"_s,
+                               credentials ? std::make_shared<ScriptedCredentials>(QByteArray(), std::nullopt) : nullptr);
+        QSignalSpy closed(client.get(), &McpClientSession::closed);
+        client->open();
+        QTRY_COMPARE(closed.size(), 1);
+        letNetworkEventsRun();
+        QCOMPARE(fixture.requests.size(), 1);
+        QCOMPARE(fixture.requests.first().method, QByteArray("POST"));
+        QVERIFY(!static_cast<HttpFallbackTransport *>(client->transport())->fellBackToHttpSse());
+        QCOMPARE(bool(closed.first().first().value<SessionClosure>().transport.signIn), credentials);
+    }
+
+    // A token renewed after the start is a secret like the first: what the server quotes of it is
+    // scrubbed from errors, whether the transport or the session reports them.
+    void renewedTokenIsScrubbedLikeTheFirst()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        server.gate = [](const FixtureRequest &request) -> std::optional<FixtureReply> {
+            if (request.header("authorization") == "Bearer first-secret-token")
+                return unauthorized();
+            return std::nullopt;
+        };
+        server.overrides.insert(u"tools/call"_s, [](const FixtureRequest &request) {
+            return json(JsonRpc::makeError(request.json().value(u"id"), -32000,
+                                           u"token renewed-secret-token may not call this"_s));
+        });
+        server.overrides.insert(u"ping"_s, [](const FixtureRequest &) {
+            return FixtureReply{500, {}, "refused Authorization: Bearer renewed-secret-token"};
+        });
+        const auto credentials =
+            std::make_shared<ScriptedCredentials>("Bearer first-secret-token", "Bearer renewed-secret-token");
+        auto client = signedIn(fixture, u"http"_s, credentials);
+        QVERIFY(openReady(*client, 10000));
+        const ToolCallReply reply = call(*client);
+        QVERIFY(reply.error);
+        QVERIFY2(!reply.error->message.contains(u"renewed-secret"_s), qPrintable(reply.error->message));
+        QVERIFY2(reply.error->message.contains(u"may not call this"_s), qPrintable(reply.error->message));
+        const RpcReply ping = awaitRpc([&](ReplyHandler onReply) { client->ping(std::move(onReply), 10s); }, 10000);
+        QVERIFY(ping.error);
+        QVERIFY2(!ping.error->message.contains(u"renewed-secret"_s), qPrintable(ping.error->message));
+        QVERIFY2(ping.error->message.contains(u"HTTP 500"_s), qPrintable(ping.error->message));
     }
 };
 

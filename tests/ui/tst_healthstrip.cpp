@@ -1,6 +1,7 @@
 // The health strip: an outage of any length shows, and shows on top of the time around it.
 #include "healthstripdelegate.h"
 #include "servertablemodel.h"
+#include "stateicons.h"
 
 #include <QApplication>
 #include <QImage>
@@ -117,6 +118,22 @@ private slots:
 
         QVERIFY(columnsWithColor(image, healthColor(HealthBand::Connected)) > 150);
         QCOMPARE(columnsWithColor(image, healthColor(HealthBand::Failed)), int(MinOutageWidth));
+    }
+
+    // Sign-in needed reads without colour: its icon's shape (a key) is no other state's, and the
+    // strip's summary names the time spent waiting for a sign-in.
+    void signInNeededHasAShapeOfItsOwn()
+    {
+        const auto shape = [](ServerState state) { return stateIcon(state).pixmap(24).toImage().createAlphaMask(); };
+        const QImage key = shape(ServerState::SignInNeeded);
+        for (ServerState state : AllServerStates) {
+            if (state != ServerState::SignInNeeded)
+                QVERIFY2(shape(state) != key, qPrintable(stateName(state)));
+        }
+        QVERIFY(stateColor(ServerState::SignInNeeded) != stateColor(ServerState::Failed));
+        QCOMPARE(healthBandOf(ServerState::SignInNeeded), HealthBand::SignInNeeded);
+        QCOMPARE(ServerTableModel::healthSummary({{Now.addSecs(-60), Now, HealthBand::SignInNeeded}}),
+                 u"waiting for sign-in 1 min"_s);
     }
 };
 

@@ -57,6 +57,16 @@ private slots:
         QCOMPARE(secrets.scrub(QJsonValue(42)), QJsonValue(42));
     }
 
+    // A secret learned later (a renewed token) joins those known, longest first as ever.
+    void learnsSecretsLater()
+    {
+        const SecretScrubber first({u"first-token"_s});
+        const SecretScrubber both = first.with({u"renewed-token"_s, u"renewed-token-long"_s, u"short"_s});
+        QCOMPARE(both.scrub(u"first-token renewed-token renewed-token-long short"_s), u"… … … short"_s);
+        QCOMPARE(first.scrub(u"renewed-token"_s), u"renewed-token"_s);
+        QCOMPARE(both.with({u"first-token"_s}).scrub(u"first-token renewed-token-long"_s), u"… …"_s);
+    }
+
     void makesControlCharactersVisible_data()
     {
         QTest::addColumn<QString>("text");

@@ -176,7 +176,7 @@ private slots:
         const auto countOf = [&](const QString &prefix) {
             return std::count_if(lines.cbegin(), lines.cend(), [&](const QString &line) { return line.startsWith(prefix); });
         };
-        QCOMPARE(countOf(u"tether_server_state{server=\"demo\","_s), 8);
+        QCOMPARE(countOf(u"tether_server_state{server=\"demo\","_s), 9);
         QCOMPARE(countOf(u"tether_tool_calls_total{server=\"demo\","_s), 8);
         QCOMPARE(countOf(u"tether_tool_call_duration_seconds_bucket{server=\"demo\","_s), 15);
         // One state at 1 per server.

@@ -1536,6 +1536,66 @@ private slots:
         if (state == ServerState::Failed)
             QCOMPARE(snapshot->toolCount, 0);
     }
+
+    // A generation whose transport closes because the server asks for a sign-in: Sign-in
+    // needed, no retry (whatever the policy), tools unregistered, calls told how to sign in;
+    // a start leaves it.
+    void signInClosureWaitsForASignIn_data()
+    {
+        QTest::addColumn<bool>("established");
+        QTest::addColumn<bool>("reconnect");
+        QTest::newRow("initialize answered 401") << false << true;
+        QTest::newRow("token refused while connected") << true << true;
+        QTest::newRow("reconnect off") << false << false;
+    }
+
+    void signInClosureWaitsForASignIn()
+    {
+        QFETCH(bool, established);
+        QFETCH(bool, reconnect);
+        SupervisorSettings settings = fastSettings();
+        settings.reconnect.enabled = reconnect;
+        Harness h(settings);
+        QSignalSpy stateSpy(&h.supervisor, &ConnectionSupervisor::stateChanged);
+        h.supervisor.start();
+        if (established)
+            QVERIFY(h.connectGeneration(1));
+        else
+            QVERIFY(h.waitForInitialize(1));
+        TransportClosure closure;
+        closure.error = u"https://mcp.example.com/mcp asks for sign-in (scope mcp:read mcp:write)"_s;
+        BearerChallenge challenge;
+        challenge.status = 401;
+        challenge.scope = u"mcp:read  mcp:write"_s;
+        closure.signIn = SignInRequired{challenge, u"no token"_s};
+        h.fake(1)->finishClose(closure);
+
+        const ServerStatus status = h.supervisor.status();
+        QCOMPARE(status.state, ServerState::SignInNeeded);
+        QCOMPARE(stateName(status.state), u"Sign-in needed"_s);
+        QCOMPARE(status.reason, u"sign-in needed: https://mcp.example.com/mcp asks for sign-in (scope mcp:read mcp:write); "
+                                "use Sign in, or run: tetherctl login demo"_s);
+        QCOMPARE(status.signInScope, u"mcp:read mcp:write"_s);
+        QCOMPARE(status.attempt, 0);
+        QVERIFY(!status.nextDelayMs);
+        QCOMPARE(status.outages, quint64(0));
+        QCOMPARE(h.registry.count(), 0);
+        QCOMPARE(states(stateSpy).last(), ServerState::SignInNeeded);
+        QVERIFY(!states(stateSpy).contains(ServerState::Retrying) && !states(stateSpy).contains(ServerState::Reconnecting));
+        QVERIFY(logged(spdlog::level::warn, {u"sign-in needed"_s, u"tetherctl login demo"_s}));
+        const auto failing = h.call(u"echo"_s);
+        QTRY_VERIFY(failing->done);
+        QVERIFY(failing->reply.error);
+        QCOMPARE(failing->reply.error->message,
+                 u"server 'demo' needs sign-in; use Sign in, or run: tetherctl login demo"_s);
+        QVERIFY(h.noNewGenerationWithin(150));
+        QCOMPARE(h.generations(), 1);
+
+        h.supervisor.start();
+        QVERIFY(h.connectGeneration(2));
+        QVERIFY(h.supervisor.status().signInScope.isEmpty());
+        QVERIFY(!h.overlapped);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConnectionSupervisor)

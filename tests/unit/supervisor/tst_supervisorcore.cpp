@@ -33,6 +33,7 @@ char *toString(const SupervisorDecision::Action &action)
     case SupervisorDecision::Action::ScheduleRetry: return qstrdup("ScheduleRetry");
     case SupervisorDecision::Action::GiveUp: return qstrdup("GiveUp");
     case SupervisorDecision::Action::WaitForManual: return qstrdup("WaitForManual");
+    case SupervisorDecision::Action::WaitForSignIn: return qstrdup("WaitForSignIn");
     }
     return qstrdup("?");
 }
@@ -84,6 +85,8 @@ static SupervisorDecision apply(SupervisorCore &core, const QString &event, Stea
         return core.connectionLost(now);
     if (event == u"unfixable")
         return core.unfixableFailure(now);
+    if (event == u"signIn")
+        return core.signInNeeded(now);
     if (event == u"retryDue")
         return core.retryDue();
     if (event == u"stop")
@@ -602,6 +605,50 @@ private slots:
         QVERIFY(!core.inOutage());
     }
 
+    // A server that asks for a sign-in: Sign-in needed from Starting or Connected, whatever the
+    // policy, with the outage ended and no retry spent or scheduled; a start leaves it.
+    void signInNeededWaitsForTheUser_data()
+    {
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<bool>("reconnect");
+        QTest::newRow("first attempt") << u"start"_s << true;
+        QTest::newRow("a retry") << u"start fail retryDue"_s << true;
+        QTest::newRow("connected") << u"start connect"_s << true;
+        QTest::newRow("reconnected within the stability window") << u"start connect lose retryDue connect"_s << true;
+        QTest::newRow("reconnect off") << u"start"_s << false;
+        QTest::newRow("reconnect off, connected") << u"start connect"_s << false;
+    }
+
+    void signInNeededWaitsForTheUser()
+    {
+        QFETCH(QString, setup);
+        QFETCH(bool, reconnect);
+        SupervisorCore core(policy(500, 30000, 10, 0.2, reconnect), fixedRandom(0.5));
+        SteadyClock::time_point now = T0;
+        for (const QString &step : setup.split(u' ')) {
+            now += 1s;
+            apply(core, step, now);
+        }
+        const quint64 outages = core.outages();
+        const SupervisorDecision decision = core.signInNeeded(now + 1s);
+        QCOMPARE(decision.action, Action::WaitForSignIn);
+        QCOMPARE(decision.state, ServerState::SignInNeeded);
+        QCOMPARE(decision.delay, 0ms);
+        QCOMPARE(core.state(), ServerState::SignInNeeded);
+        QCOMPARE(core.attempt(), 0);
+        QVERIFY(!core.inOutage());
+        QVERIFY(!core.outageStartedAt());
+        QVERIFY(!core.connectedAt());
+        QCOMPARE(core.outages(), outages); // waiting for a person is no outage
+        QCOMPARE(core.retryDue().action, Action::None);
+        QCOMPARE(core.state(), ServerState::SignInNeeded);
+
+        const SupervisorDecision restarted = core.start(now + 1h);
+        QCOMPARE(restarted.action, Action::StartAttempt);
+        QCOMPARE(restarted.state, ServerState::Starting);
+        QCOMPARE(core.attempt(), 0);
+    }
+
     void disabledPolicyWaitsForManual()
     {
         const ReconnectPolicy disabled = policy(500, 30000, 10, 0.2, false);
@@ -739,6 +786,16 @@ private slots:
         QTest::newRow("unfixable while Retrying") << u"start fail"_s << u"unfixable"_s << ServerState::Retrying;
         QTest::newRow("unfixable while Failed") << u"start unfixable"_s << u"unfixable"_s << ServerState::Failed;
         QTest::newRow("unfixable while Stopping") << u"start stop"_s << u"unfixable"_s << ServerState::Stopping;
+        QTest::newRow("signInNeeded while Stopped") << QString() << u"signIn"_s << ServerState::Stopped;
+        QTest::newRow("signInNeeded while Retrying") << u"start fail"_s << u"signIn"_s << ServerState::Retrying;
+        QTest::newRow("signInNeeded while Failed") << u"start unfixable"_s << u"signIn"_s << ServerState::Failed;
+        QTest::newRow("signInNeeded while Stopping") << u"start stop"_s << u"signIn"_s << ServerState::Stopping;
+        QTest::newRow("second signInNeeded") << u"start signIn"_s << u"signIn"_s << ServerState::SignInNeeded;
+        QTest::newRow("retryDue while Sign-in needed") << u"start signIn"_s << u"retryDue"_s << ServerState::SignInNeeded;
+        QTest::newRow("attemptFailed while Sign-in needed") << u"start signIn"_s << u"fail"_s << ServerState::SignInNeeded;
+        QTest::newRow("connectionLost while Sign-in needed") << u"start connect signIn"_s << u"lose"_s << ServerState::SignInNeeded;
+        QTest::newRow("connected while Sign-in needed") << u"start signIn"_s << u"connect"_s << ServerState::SignInNeeded;
+        QTest::newRow("unfixable while Sign-in needed") << u"start signIn"_s << u"unfixable"_s << ServerState::SignInNeeded;
         QTest::newRow("retryDue after stopFinished") << u"start fail stop stopFinished"_s << u"retryDue"_s << ServerState::Stopped;
     }
 
@@ -783,6 +840,7 @@ private slots:
         QTest::newRow("from Reconnecting") << u"start connect lose"_s;
         QTest::newRow("from Failed") << u"start fail retryDue fail"_s;
         QTest::newRow("from Disconnected") << u"disable start fail"_s;
+        QTest::newRow("from Sign-in needed") << u"start signIn"_s;
     }
 
     void stop()

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "bearerchallenge.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <functional>
+
+namespace Tether {
+
+// What a signed-in remote server is sent: the Authorization of its sign-in, one object per
+// server, shared by every connection to it. Implemented by the sign-in library above the
+// manager; the transports only ask for the header and for a renewal.
+class ServerCredentials
+{
+public:
+    virtual ~ServerCredentials() = default;
+
+    // "Bearer …", or empty while there is no token. Kept in memory; never logged.
+    virtual QByteArray authorization() const = 0;
+
+    enum class Renewal { Renewed, NeedsSignIn };
+    using RenewalDone = std::function<void(Renewal renewal, const QString &reason)>;
+    // The server answered 401 to a request that carried `rejected`. Renews without the user
+    // (another connection's newer token, a refresh), never with a browser; `done` is called
+    // once, possibly before this returns. `reason` says why a renewal was not possible.
+    virtual void renew(const BearerChallenge &challenge, const QByteArray &rejected, RenewalDone done) = 0;
+};
+
+// A connection ended because the server wants the user to sign in (again).
+struct SignInRequired
+{
+    BearerChallenge challenge;
+    QString reason; // why no silent renewal was possible, e.g. "no token" or the refused refresh
+};
+
+} // namespace Tether
