@@ -18,4 +18,11 @@ bool isHeaderValue(QStringView value)
     return std::none_of(value.begin(), value.end(), [](QChar c) { return (c < u' ' && c != u'\t') || c == u'\x7f'; });
 }
 
+bool holdsAuthorization(const QList<std::pair<QString, QString>> &headers)
+{
+    return std::any_of(headers.begin(), headers.end(), [](const auto &header) {
+        return header.first.compare(QStringView(u"Authorization"), Qt::CaseInsensitive) == 0;
+    });
+}
+
 } // namespace Tether

@@ -1,6 +1,10 @@
 #pragma once
 
+#include <QList>
+#include <QString>
 #include <QStringView>
+
+#include <utility>
 
 // What an HTTP header may hold (RFC 9110). A line break in a name or value would end the header
 // early and send the rest as headers of its own; the config refuses such headers, and the
@@ -11,5 +15,9 @@ namespace Tether {
 bool isHeaderName(QStringView name);
 // No control character but tab: no CR, LF, NUL, ESC or DEL.
 bool isHeaderValue(QStringView value);
+
+// Whether configured headers hold an Authorization: the user's choice of credentials, sent as
+// it is and never replaced by a sign-in.
+bool holdsAuthorization(const QList<std::pair<QString, QString>> &headers);
 
 } // namespace Tether

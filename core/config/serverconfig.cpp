@@ -2,6 +2,7 @@
 
 #include "common/displaytext.h"
 #include "common/jsontext.h"
+#include "httpheader.h"
 
 #include <QJsonArray>
 
@@ -132,10 +133,7 @@ QJsonObject ServerConfig::redactedSource() const
 
 bool ServerConfig::usesSignIn() const
 {
-    const bool ownAuthorization = std::any_of(headers.cbegin(), headers.cend(), [](const auto &header) {
-        return header.first.compare(u"Authorization"_s, Qt::CaseInsensitive) == 0;
-    });
-    return transport != TransportKind::Stdio && oauth.enabled && !ownAuthorization;
+    return transport != TransportKind::Stdio && oauth.enabled && !holdsAuthorization(headers);
 }
 
 QString ServerConfig::describe() const

@@ -127,7 +127,7 @@ void ServerManager::addServer(const ServerConfig &config)
     server.config = config;
     if (config.isValid()) {
         std::shared_ptr<ServerCredentials> credentials;
-        if (m_signIn && mayUseSignIn(config))
+        if (m_signIn && config.usesSignIn())
             credentials = m_signIn->credentialsFor(config);
         server.pool = std::make_unique<ServerPool>(config, &m_registry, std::chrono::seconds(60), std::move(credentials));
         ServerPool *pool = server.pool.get();
@@ -325,7 +325,7 @@ QString ServerManager::signInKey(const QString &name, QString *error) const
         *error = u"there is no server '%1' in the config"_s.arg(name);
         return {};
     }
-    if (!mayUseSignIn(it->second.config)) {
+    if (!it->second.config.usesSignIn()) {
         *error = it->second.config.transport == TransportKind::Stdio
                      ? u"server '%1' runs on this machine (stdio) and does not sign in"_s.arg(name)
                      : u"server '%1' sends the Authorization header of its config and does not sign in; remove that "

@@ -8,11 +8,6 @@
 
 namespace Tether {
 
-bool mayUseSignIn(const ServerConfig &config)
-{
-    return config.transport != TransportKind::Stdio && !holdsAuthorization(config.headers);
-}
-
 TransportFactory transportFactoryFor(const ServerConfig &config, HttpFallback httpFallback,
                                      std::shared_ptr<ServerCredentials> credentials)
 {
@@ -25,7 +20,7 @@ TransportFactory transportFactoryFor(const ServerConfig &config, HttpFallback ht
     endpoint.url = QUrl(config.url);
     endpoint.headers = config.headers;
     endpoint.shownUrl = config.shownUrl();
-    if (mayUseSignIn(config))
+    if (config.usesSignIn())
         endpoint.credentials = std::move(credentials);
     HttpTransportOptions options;
     options.requestTimeout = config.requestTimeout;

@@ -16,11 +16,9 @@ enum class HttpFallback { ToHttpSse, None };
 // Builds the transport a configured server speaks: stdio, Streamable HTTP (falling back to
 // HTTP+SSE unless `httpFallback` is None, as for tetherctl --transport http) or HTTP+SSE.
 // Messages show the server as written in the config, before ${env:…} expanded secrets. A remote
-// server's requests carry `credentials` (and renew them on a 401) when mayUseSignIn().
+// server's requests carry `credentials` (and renew them on a 401) when it usesSignIn() (not "oauth": false, no
+// Authorization header of its own).
 TransportFactory transportFactoryFor(const ServerConfig &config, HttpFallback httpFallback = HttpFallback::ToHttpSse,
                                      std::shared_ptr<ServerCredentials> credentials = {});
-
-// A remote server whose headers hold no Authorization: one that may sign in when it asks.
-bool mayUseSignIn(const ServerConfig &config);
 
 } // namespace Tether

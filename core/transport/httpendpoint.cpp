@@ -32,13 +32,6 @@ QStringList secretsOfHeaderValue(const QString &value)
     return values;
 }
 
-bool holdsAuthorization(const QList<std::pair<QString, QString>> &headers)
-{
-    return std::any_of(headers.begin(), headers.end(), [](const auto &header) {
-        return header.first.compare(u"Authorization"_s, Qt::CaseInsensitive) == 0;
-    });
-}
-
 bool HttpServerEndpoint::signsIn() const
 {
     return credentials && !holdsAuthorization(headers);

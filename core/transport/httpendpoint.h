@@ -42,10 +42,6 @@ struct HttpServerEndpoint
     QNetworkRequest request(const QUrl &target, const QByteArray &accept) const;
 };
 
-// Whether configured headers hold an Authorization: the user's choice of credentials, sent as
-// it is and never replaced by a sign-in.
-bool holdsAuthorization(const QList<std::pair<QString, QString>> &headers);
-
 // What a scrubber takes out for a header value: the value, and of "Bearer token" the token
 // alone (a server that quotes the token it was sent quotes it without its scheme).
 QStringList secretsOfHeaderValue(const QString &value);
