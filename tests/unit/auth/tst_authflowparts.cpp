@@ -6,6 +6,7 @@
 #include "auth/clientidentity.h"
 #include "auth/clientregistrationdocument.h"
 #include "auth/formencoding.h"
+#include "auth/loopbackreceiver.h"
 #include "auth/pkce.h"
 #include "auth/tokenresponse.h"
 
@@ -301,6 +302,46 @@ private slots:
             QCOMPARE(document.client->clientId, clientId);
             QCOMPARE(document.client->redirectUri, redirect);
         }
+    }
+
+    void loopbackRequest_data()
+    {
+        QTest::addColumn<QByteArray>("received");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QByteArray>("query");
+        using Kind = LoopbackReceiver::Request::Kind;
+        QTest::newRow("callback") << QByteArray("GET /callback?code=c&state=s HTTP/1.1\r\nHost: x\r\n\r\n")
+                                  << int(Kind::Callback) << QByteArray("code=c&state=s");
+        QTest::newRow("callback without query") << QByteArray("GET /callback HTTP/1.0\r\n\r\n") << int(Kind::Callback)
+                                                << QByteArray();
+        QTest::newRow("head not ended") << QByteArray("GET /callback?code=c HTTP/1.1\r\nHost: x\r\n")
+                                        << int(Kind::Incomplete) << QByteArray();
+        QTest::newRow("other path") << QByteArray("GET /favicon.ico HTTP/1.1\r\n\r\n") << int(Kind::NotCallback)
+                                    << QByteArray();
+        QTest::newRow("path prefix") << QByteArray("GET /callback/x?code=c HTTP/1.1\r\n\r\n") << int(Kind::NotCallback)
+                                     << QByteArray();
+        QTest::newRow("other method") << QByteArray("POST /callback?code=c HTTP/1.1\r\n\r\n") << int(Kind::NotCallback)
+                                      << QByteArray();
+        QTest::newRow("no version") << QByteArray("GET /callback?code=c\r\n\r\n") << int(Kind::Malformed) << QByteArray();
+        QTest::newRow("not http") << QByteArray("\x16\x03\x01 hello\r\n\r\n") << int(Kind::Malformed) << QByteArray();
+        QTest::newRow("over the cap, unended") << QByteArray(LoopbackReceiver::MaxHeadBytes + 1, 'a') << int(Kind::TooLarge)
+                                               << QByteArray();
+        QTest::newRow("over the cap, ended")
+            << "GET /callback HTTP/1.1\r\nX: " + QByteArray(LoopbackReceiver::MaxHeadBytes, 'a') + "\r\n\r\n"
+            << int(Kind::TooLarge) << QByteArray();
+        const QByteArray start = "GET /callback HTTP/1.1\r\nX: ";
+        QTest::newRow("at the cap") << start + QByteArray(LoopbackReceiver::MaxHeadBytes - start.size() - 4, 'a') + "\r\n\r\n"
+                                    << int(Kind::Callback) << QByteArray();
+    }
+
+    void loopbackRequest()
+    {
+        QFETCH(QByteArray, received);
+        QFETCH(int, kind);
+        QFETCH(QByteArray, query);
+        const LoopbackReceiver::Request request = LoopbackReceiver::Request::read(received);
+        QCOMPARE(int(request.kind), kind);
+        QCOMPARE(request.query, query);
     }
 
     void clientAuthentication_data()
