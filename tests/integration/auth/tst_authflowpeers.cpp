@@ -1,0 +1,315 @@
+// The authorization code flow and the token requests against a real authorization server:
+// oidc-provider (tests/integration/auth/oauth-server.mjs) with its browser step driven by the
+// scripted browser (oauth-browser.mjs). Registration, pre-registered clients, refresh with
+// rotation, revoked grants, and each way the sign-in can fail with its message.
+#include "auth/authorizationcodeflow.h"
+#include "auth/tokenclient.h"
+
+#include "support/authpeers.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using namespace Tether::Testing;
+
+namespace {
+
+constexpr int FlowTimeoutMs = 60000;
+const QString Resource = u"http://127.0.0.1:9/mcp"_s; // any loopback resource: the server runs with --resource loopback
+
+QJsonObject jwtPayload(const QString &token)
+{
+    const QStringList parts = token.split(u'.');
+    if (parts.size() != 3)
+        return {};
+    return QJsonDocument::fromJson(QByteArray::fromBase64(parts[1].toLatin1(), QByteArray::Base64UrlEncoding)).object();
+}
+
+bool hasTokenEvent(const AuthPeer &server)
+{
+    return std::any_of(server.lines.begin(), server.lines.end(), [](const QJsonObject &line) {
+        const QString event = line.value(u"event"_s).toString();
+        return event == u"token"_s || event == u"token-error"_s;
+    });
+}
+
+} // namespace
+
+class TestAuthFlowPeers final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QNetworkAccessManager m_network;
+    std::unique_ptr<AuthPeer> m_server;
+    std::unique_ptr<AuthPeer> m_browser;
+    AuthorizationServerEndpoints m_endpoints;
+    QString m_browserMode;
+
+    // Starts the authorization server and reads its metadata; false with the reason logged.
+    bool startServer(const QStringList &arguments)
+    {
+        m_server = std::make_unique<AuthPeer>(u"oauth-server.mjs"_s, QStringList{u"--resource"_s, u"loopback"_s} + arguments);
+        const QString issuer = m_server->ready().value(u"issuer"_s).toString();
+        if (issuer.isEmpty()) {
+            qWarning("the authorization server did not start: %s", qPrintable(m_server->stderrText));
+            return false;
+        }
+        QNetworkRequest request(QUrl(issuer + u"/.well-known/openid-configuration"_s));
+        request.setRawHeader("x-internal", "1");
+        const QJsonObject metadata = QJsonDocument::fromJson(send(m_network.get(request))).object();
+        m_endpoints = {metadata.value(u"issuer"_s).toString(),
+                       QUrl(metadata.value(u"authorization_endpoint"_s).toString()),
+                       QUrl(metadata.value(u"token_endpoint"_s).toString()),
+                       QUrl(metadata.value(u"registration_endpoint"_s).toString()),
+                       QUrl(metadata.value(u"revocation_endpoint"_s).toString()),
+                       metadata.value(u"token_endpoint_auth_methods_supported"_s).toVariant().toStringList(),
+                       metadata.value(u"authorization_response_iss_parameter_supported"_s).toBool()};
+        return m_endpoints.issuer == issuer && m_endpoints.tokenEndpoint.isValid();
+    }
+
+    QByteArray send(QNetworkReply *reply)
+    {
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        if (!reply->isFinished())
+            (void)finished.wait(10000);
+        reply->deleteLater();
+        return reply->readAll();
+    }
+
+    SignInRequest signInRequest()
+    {
+        SignInRequest request;
+        request.serverName = u"docs"_s;
+        request.server = m_endpoints;
+        request.scopes = {u"mcp:read"_s};
+        request.resource = Resource;
+        request.openBrowser = [this](const QUrl &url) {
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            environment.insert(u"TETHER_TEST_BROWSER"_s, m_browserMode);
+            m_browser = std::make_unique<AuthPeer>(u"oauth-browser.mjs"_s, QStringList{url.toString(QUrl::FullyEncoded)},
+                                                   environment);
+        };
+        return request;
+    }
+
+    SignInOutcome signIn(SignInRequest request)
+    {
+        AuthorizationCodeFlow flow(&m_network, std::move(request));
+        QSignalSpy finished(&flow, &AuthorizationCodeFlow::finished);
+        flow.start();
+        if (finished.isEmpty() && !finished.wait(FlowTimeoutMs))
+            return {{}, {}, {}, u"the flow did not finish"_s};
+        return finished.at(0).at(0).value<SignInOutcome>();
+    }
+
+    // What the browser showed at the callback (it prints "browser: <status> <page>" and exits).
+    QString browserPage()
+    {
+        if (!m_browser || !QTest::qWaitFor([this] { return m_browser->stderrText.contains(u"browser: "_s); }, 10000))
+            return {};
+        return m_browser->stderrText;
+    }
+
+    TokenResponse refresh(const ClientIdentity &client, const QString &refreshToken)
+    {
+        TokenClient tokens(&m_network, m_endpoints.tokenEndpoint, client);
+        std::optional<TokenResponse> response;
+        tokens.refresh(refreshToken, Resource, {u"mcp:read"_s}, [&response](const TokenResponse &r) { response = r; });
+        if (!QTest::qWaitFor([&response] { return response.has_value(); }, FlowTimeoutMs))
+            return TokenResponse::failure(u"no answer"_s);
+        return *response;
+    }
+
+    static ClientIdentity clientOf(const SignInOutcome &outcome)
+    {
+        const RegisteredClient &client = *outcome.newRegistration;
+        return ClientIdentity::registered(client.clientId, client.clientSecret, client.tokenEndpointAuthMethod);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QDir(QStringLiteral(TETHER_NODE_MODULES "/oidc-provider")).exists(),
+                 "oidc-provider is not installed: run npm ci in the source folder");
+        QVERIFY2(!QStandardPaths::findExecutable(u"node"_s).isEmpty(), "node is not on PATH");
+    }
+
+    void init()
+    {
+        m_browserMode = u"approve"_s;
+    }
+
+    void cleanup()
+    {
+        m_browser.reset();
+        m_server.reset();
+    }
+
+    void registersAndSignsIn()
+    {
+        QVERIFY(startServer({}));
+        const SignInOutcome outcome = signIn(signInRequest());
+        QVERIFY2(outcome.tokens, qPrintable(outcome.error));
+        QVERIFY(outcome.newRegistration && !outcome.newRegistration->clientId.isEmpty());
+        QCOMPARE(outcome.newRegistration->redirectUri.host(), u"127.0.0.1"_s);
+        const QJsonObject claims = jwtPayload(outcome.tokens->accessToken);
+        QCOMPARE(claims.value(u"aud"_s).toString(), Resource);
+        QCOMPARE(claims.value(u"sub"_s).toString(), u"alice"_s);
+        QCOMPARE(claims.value(u"iss"_s).toString(), m_endpoints.issuer);
+        QVERIFY(!outcome.tokens->refreshToken.isEmpty());
+        const qint64 lifetime = QDateTime::currentDateTimeUtc().secsTo(outcome.tokens->expiresAt);
+        QVERIFY2(lifetime > 3500 && lifetime <= 3600, qPrintable(QString::number(lifetime)));
+        QCOMPARE(outcome.tokens->scopes, QStringList{u"mcp:read"_s});
+        QVERIFY2(browserPage().contains(u"browser: 200 "_s) && browserPage().contains(u"Signed in to docs. You can close this page."_s),
+                 qPrintable(browserPage()));
+    }
+
+    void refreshRotatesTheRefreshToken()
+    {
+        QVERIFY(startServer({}));
+        const SignInOutcome outcome = signIn(signInRequest());
+        QVERIFY2(outcome.tokens, qPrintable(outcome.error));
+        const TokenResponse refreshed = refresh(clientOf(outcome), outcome.tokens->refreshToken);
+        QVERIFY2(refreshed.tokens, qPrintable(refreshed.error));
+        QVERIFY(refreshed.tokens->accessToken != outcome.tokens->accessToken);
+        QCOMPARE(jwtPayload(refreshed.tokens->accessToken).value(u"aud"_s).toString(), Resource);
+        QVERIFY(!refreshed.tokens->refreshToken.isEmpty());
+        QVERIFY(refreshed.tokens->refreshToken != outcome.tokens->refreshToken);
+        QVERIFY(refreshed.tokens->expiresAt.isValid());
+        // The old one is spent.
+        const TokenResponse reused = refresh(clientOf(outcome), outcome.tokens->refreshToken);
+        QVERIFY(!reused.tokens);
+        QCOMPARE(reused.errorCode, u"invalid_grant"_s);
+        QVERIFY2(reused.error.startsWith(u"the token endpoint %1 answered HTTP 400 invalid_grant"_s.arg(
+                     m_endpoints.tokenEndpoint.toString())),
+                 qPrintable(reused.error));
+        QVERIFY(!reused.error.contains(outcome.tokens->refreshToken));
+    }
+
+    void revokedRefreshTokenIsRefused()
+    {
+        QVERIFY(startServer({}));
+        const SignInOutcome outcome = signIn(signInRequest());
+        QVERIFY2(outcome.tokens, qPrintable(outcome.error));
+        QNetworkReply *revoke = m_network.post(QNetworkRequest(QUrl(m_endpoints.issuer + u"/__test/revoke-refresh-tokens"_s)),
+                                               QByteArray());
+        send(revoke);
+        QCOMPARE(revoke->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 204);
+        const TokenResponse refreshed = refresh(clientOf(outcome), outcome.tokens->refreshToken);
+        QVERIFY(!refreshed.tokens);
+        QCOMPARE(refreshed.errorCode, u"invalid_grant"_s);
+        QCOMPARE(refreshed.error, u"the token endpoint %1 answered HTTP 400 invalid_grant: grant request is invalid"_s.arg(
+                                      m_endpoints.tokenEndpoint.toString()));
+    }
+
+    void preRegisteredClient_data()
+    {
+        QTest::addColumn<QString>("clientId");
+        QTest::addColumn<QString>("clientSecret");
+        QTest::newRow("confidential") << u"tether-test"_s << u"s3cret+/="_s;
+        QTest::newRow("public") << u"tether-public"_s << QString();
+    }
+
+    void preRegisteredClient()
+    {
+        QFETCH(QString, clientId);
+        QFETCH(QString, clientSecret);
+        const QString client = clientSecret.isEmpty() ? clientId : clientId + u':' + clientSecret;
+        QVERIFY(startServer({u"--no-registration"_s, u"--client"_s, client}));
+        QVERIFY(m_endpoints.registrationEndpoint.isEmpty());
+        SignInRequest request = signInRequest();
+        const ClientIdentity identity = ClientIdentity::preRegistered(clientId, clientSecret, m_endpoints.tokenEndpointAuthMethods);
+        request.preRegistered = identity;
+        const SignInOutcome outcome = signIn(request);
+        QVERIFY2(outcome.tokens, qPrintable(outcome.error));
+        QVERIFY(!outcome.newRegistration);
+        QCOMPARE(jwtPayload(outcome.tokens->accessToken).value(u"client_id"_s).toString(), clientId);
+        // Refresh authenticates the same way.
+        const TokenResponse refreshed = refresh(identity, outcome.tokens->refreshToken);
+        QVERIFY2(refreshed.tokens, qPrintable(refreshed.error));
+    }
+
+    void noRegistrationAndNoClient()
+    {
+        QVERIFY(startServer({u"--no-registration"_s}));
+        const SignInOutcome outcome = signIn(signInRequest());
+        QVERIFY(!outcome.tokens);
+        QCOMPARE(outcome.error,
+                 u"the authorization server %1 does not let Tether register (no registration_endpoint) and no client id "
+                 "is configured: register \"Tether\" there with redirect URI http://127.0.0.1/callback and add "
+                 "\"oauth\": {\"clientId\": \"…\"} to this server in the config"_s.arg(m_endpoints.issuer));
+        QVERIFY(!m_browser);
+    }
+
+    void registrationRefused()
+    {
+        QVERIFY(startServer({u"--reject-registration"_s, u"loopback redirect URIs are not allowed here"_s}));
+        const SignInOutcome outcome = signIn(signInRequest());
+        QVERIFY(!outcome.tokens);
+        QCOMPARE(outcome.error, u"registration at %1 was refused: HTTP 400 invalid_client_metadata: loopback redirect "
+                                "URIs are not allowed here"_s.arg(m_endpoints.registrationEndpoint.toString()));
+        QVERIFY(!m_browser);
+    }
+
+    void userDenies()
+    {
+        QVERIFY(startServer({}));
+        m_browserMode = u"deny"_s;
+        const SignInOutcome outcome = signIn(signInRequest());
+        QVERIFY(!outcome.tokens);
+        QCOMPARE(outcome.error, u"the authorization server refused: access_denied (End-User aborted interaction)"_s);
+        QVERIFY2(browserPage().contains(u"browser: 400 "_s)
+                     && browserPage().contains(u"Sign-in to docs failed: the authorization server refused: access_denied"_s),
+                 qPrintable(browserPage()));
+    }
+
+    void stateMismatchSendsNoTokenRequest()
+    {
+        QVERIFY(startServer({}));
+        m_browserMode = u"state"_s;
+        const SignInOutcome outcome = signIn(signInRequest());
+        QVERIFY(!outcome.tokens);
+        QCOMPARE(outcome.error, u"the sign-in callback carried a state Tether did not send (a stale or forged sign-in "
+                                "link); nothing was done; sign in again"_s);
+        QVERIFY2(browserPage().contains(u"browser: 400 "_s), qPrintable(browserPage()));
+        QVERIFY(!hasTokenEvent(*m_server));
+    }
+
+    void browserStepTimesOut()
+    {
+        QVERIFY(startServer({}));
+        m_browserMode = u"stall"_s;
+        SignInRequest request = signInRequest();
+        request.browserTimeout = std::chrono::milliseconds(2000);
+        const SignInOutcome outcome = signIn(request);
+        QVERIFY(!outcome.tokens);
+        QCOMPARE(outcome.error, u"sign-in to docs was not completed within 2 s (oauth.browserTimeoutMs); run tetherctl "
+                                "login docs or use Sign in again"_s);
+        QVERIFY(!hasTokenEvent(*m_server));
+    }
+
+    void tokenEndpointError()
+    {
+        QVERIFY(startServer({u"--token-error"_s, u"invalid_grant"_s}));
+        const SignInOutcome outcome = signIn(signInRequest());
+        QVERIFY(!outcome.tokens);
+        QCOMPARE(outcome.errorCode, u"invalid_grant"_s);
+        QCOMPARE(outcome.error, u"the token endpoint %1 answered HTTP 400 invalid_grant: test says no"_s.arg(
+                                    m_endpoints.tokenEndpoint.toString()));
+        QVERIFY2(browserPage().contains(u"Sign-in to docs failed: the token endpoint"_s), qPrintable(browserPage()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAuthFlowPeers)
+#include "tst_authflowpeers.moc"
