@@ -14,7 +14,11 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTest>
+
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <memory>
 
@@ -51,6 +55,7 @@ class TestAuthFlowPeers final : public QObject
 
 private:
     QNetworkAccessManager m_network;
+    std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> m_log = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(256);
     std::unique_ptr<AuthPeer> m_server;
     std::unique_ptr<AuthPeer> m_browser;
     AuthorizationServerEndpoints m_endpoints;
@@ -131,6 +136,22 @@ private:
         return *response;
     }
 
+    // Everything logged since the test began, for the secrecy checks.
+    QString logged() const
+    {
+        QString text;
+        for (const std::string &line : m_log->last_formatted())
+            text += QString::fromStdString(line);
+        return text;
+    }
+
+    void verifyNotLogged(const QStringList &secrets)
+    {
+        const QString log = logged();
+        for (const QString &secret : secrets)
+            QVERIFY2(secret.isEmpty() || !log.contains(secret), "a token or secret was logged");
+    }
+
     static ClientIdentity clientOf(const SignInOutcome &outcome)
     {
         const RegisteredClient &client = *outcome.newRegistration;
@@ -143,6 +164,9 @@ private slots:
         QVERIFY2(QDir(QStringLiteral(TETHER_NODE_MODULES "/oidc-provider")).exists(),
                  "oidc-provider is not installed: run npm ci in the source folder");
         QVERIFY2(!QStandardPaths::findExecutable(u"node"_s).isEmpty(), "node is not on PATH");
+        spdlog::set_default_logger(std::make_shared<spdlog::logger>("test", m_log));
+        m_log->set_level(spdlog::level::debug);
+        spdlog::set_level(spdlog::level::debug);
     }
 
     void init()
@@ -173,6 +197,43 @@ private slots:
         QCOMPARE(outcome.tokens->scopes, QStringList{u"mcp:read"_s});
         QVERIFY2(browserPage().contains(u"browser: 200 "_s) && browserPage().contains(u"Signed in to docs. You can close this page."_s),
                  qPrintable(browserPage()));
+        QVERIFY2(logged().contains(u"docs: registered as a client at %1"_s.arg(m_endpoints.registrationEndpoint.toString())),
+                 qPrintable(logged()));
+        verifyNotLogged({outcome.tokens->accessToken, outcome.tokens->refreshToken});
+    }
+
+    // A client Tether registered is used again on its redirect URI's port; with that port taken,
+    // Tether registers anew on another.
+    void keptRegistration_data()
+    {
+        QTest::addColumn<bool>("portTaken");
+        QTest::newRow("port free") << false;
+        QTest::newRow("port taken") << true;
+    }
+
+    void keptRegistration()
+    {
+        QFETCH(bool, portTaken);
+        QVERIFY(startServer({}));
+        const SignInOutcome first = signIn(signInRequest());
+        QVERIFY2(first.tokens && first.newRegistration, qPrintable(first.error));
+        QTcpServer squatter;
+        if (portTaken)
+            QVERIFY(squatter.listen(QHostAddress::LocalHost, quint16(first.newRegistration->redirectUri.port())));
+        SignInRequest request = signInRequest();
+        request.registered = first.newRegistration;
+        const SignInOutcome second = signIn(request);
+        QVERIFY2(second.tokens, qPrintable(second.error));
+        const QString clientId = jwtPayload(second.tokens->accessToken).value(u"client_id"_s).toString();
+        if (portTaken) {
+            QVERIFY(second.newRegistration);
+            QVERIFY(second.newRegistration->redirectUri != first.newRegistration->redirectUri);
+            QCOMPARE(clientId, second.newRegistration->clientId);
+            QVERIFY(clientId != first.newRegistration->clientId);
+        } else {
+            QVERIFY(!second.newRegistration);
+            QCOMPARE(clientId, first.newRegistration->clientId);
+        }
     }
 
     void refreshRotatesTheRefreshToken()
@@ -195,6 +256,23 @@ private slots:
                      m_endpoints.tokenEndpoint.toString())),
                  qPrintable(reused.error));
         QVERIFY(!reused.error.contains(outcome.tokens->refreshToken));
+        verifyNotLogged({outcome.tokens->refreshToken, refreshed.tokens->accessToken, refreshed.tokens->refreshToken});
+    }
+
+    void revokedAtTheRevocationEndpoint()
+    {
+        QVERIFY(startServer({}));
+        QVERIFY(m_endpoints.revocationEndpoint.isValid());
+        const SignInOutcome outcome = signIn(signInRequest());
+        QVERIFY2(outcome.tokens, qPrintable(outcome.error));
+        TokenClient tokens(&m_network, m_endpoints.tokenEndpoint, clientOf(outcome));
+        std::optional<QString> revokeError;
+        tokens.revoke(m_endpoints.revocationEndpoint, outcome.tokens->refreshToken, u"refresh_token"_s,
+                      [&revokeError](const QString &error) { revokeError = error; });
+        QTRY_VERIFY_WITH_TIMEOUT(revokeError.has_value(), FlowTimeoutMs);
+        QVERIFY2(revokeError->isEmpty(), qPrintable(*revokeError));
+        const TokenResponse refreshed = refresh(clientOf(outcome), outcome.tokens->refreshToken);
+        QCOMPARE(refreshed.errorCode, u"invalid_grant"_s);
     }
 
     void revokedRefreshTokenIsRefused()
@@ -238,6 +316,28 @@ private slots:
         // Refresh authenticates the same way.
         const TokenResponse refreshed = refresh(identity, outcome.tokens->refreshToken);
         QVERIFY2(refreshed.tokens, qPrintable(refreshed.error));
+        verifyNotLogged({clientSecret, outcome.tokens->accessToken, refreshed.tokens->accessToken});
+    }
+
+    void abandoned()
+    {
+        QVERIFY(startServer({}));
+        SignInRequest request = signInRequest();
+        QUrl opened;
+        request.openBrowser = [&opened](const QUrl &url) { opened = url; };
+        AuthorizationCodeFlow flow(&m_network, request);
+        QSignalSpy finished(&flow, &AuthorizationCodeFlow::finished);
+        flow.start();
+        QTRY_VERIFY_WITH_TIMEOUT(opened.isValid(), FlowTimeoutMs);
+        flow.abandon(u"the browser command 'firefox' exited with code 1"_s);
+        QCOMPARE(finished.size(), 1);
+        const SignInOutcome outcome = finished.at(0).at(0).value<SignInOutcome>();
+        QVERIFY(!outcome.tokens);
+        QCOMPARE(outcome.error, u"the browser command 'firefox' exited with code 1"_s);
+        // A callback that comes now changes nothing.
+        m_browser = std::make_unique<AuthPeer>(u"oauth-browser.mjs"_s, QStringList{opened.toString(QUrl::FullyEncoded)});
+        QVERIFY(QTest::qWaitFor([this] { return m_browser->stderrText.contains(u"fetch failed"_s); }, 20000));
+        QCOMPARE(finished.size(), 1);
     }
 
     void noRegistrationAndNoClient()
