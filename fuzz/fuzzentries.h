@@ -28,12 +28,16 @@ QString configFile(QByteArrayView input);
 // A remote server's url and headers as the config gives them, the url messages show, the
 // request built from them and a redirect's or endpoint event's target judged against it.
 QString httpEndpoint(QByteArrayView input);
+// A server's WWW-Authenticate values: the Bearer challenges read from them, each written back
+// and read again.
+QString bearerChallenge(QByteArrayView input);
 
 inline constexpr FuzzEntry FuzzEntries[] = {
     {"stdio-lines", stdioLines},
     {"sse-stream", sseStream},
     {"config-file", configFile},
     {"http-endpoint", httpEndpoint},
+    {"bearer-challenge", bearerChallenge},
 };
 
 } // namespace Tether::Fuzz

@@ -5,6 +5,8 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace Tether {
@@ -22,6 +24,20 @@ QString jsonText(const QJsonValue &value, QJsonDocument::JsonFormat format)
 
 QByteArray jsonString(QStringView text)
 {
+    // Names and methods are printable ASCII with nothing to escape: written byte for byte.
+    const bool plain = std::all_of(text.begin(), text.end(), [](QChar character) {
+        const char16_t unit = character.unicode();
+        return unit >= 0x20 && unit < 0x7f && unit != u'"' && unit != u'\\';
+    });
+    if (plain) {
+        QByteArray written(text.size() + 2, Qt::Uninitialized);
+        char *out = written.data();
+        *out++ = '"';
+        for (const QChar character : text)
+            *out++ = char(character.unicode());
+        *out = '"';
+        return written;
+    }
     QString escaped;
     escaped.reserve(text.size() + 2);
     escaped += u'"';
@@ -44,6 +60,116 @@ QByteArray jsonString(QStringView text)
     }
     escaped += u'"';
     return escaped.toUtf8();
+}
+
+namespace {
+
+bool isJsonSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+// The index just past the string that opens at `at` (a quote); -1 if it does not end.
+// `escaped` tells whether it holds a backslash.
+qsizetype skipString(QByteArrayView text, qsizetype at, bool *escaped)
+{
+    for (qsizetype i = at + 1; i < text.size(); ++i) {
+        if (text[i] == '\\') {
+            *escaped = true;
+            ++i;
+        } else if (text[i] == '"') {
+            return i + 1;
+        }
+    }
+    return -1;
+}
+
+// The index just past the value that starts at `at`; -1 if it does not end.
+qsizetype skipValue(QByteArrayView text, qsizetype at)
+{
+    bool escaped = false;
+    if (text[at] == '"')
+        return skipString(text, at, &escaped);
+    if (text[at] != '{' && text[at] != '[') {
+        qsizetype i = at;
+        while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']' && !isJsonSpace(text[i]))
+            ++i;
+        return i;
+    }
+    int depth = 0;
+    for (qsizetype i = at; i < text.size(); ++i) {
+        switch (text[i]) {
+        case '"':
+            i = skipString(text, i, &escaped);
+            if (i < 0)
+                return -1;
+            --i;
+            break;
+        case '{':
+        case '[':
+            ++depth;
+            break;
+        case '}':
+        case ']':
+            if (--depth == 0)
+                return i + 1;
+            break;
+        default:
+            break;
+        }
+    }
+    return -1;
+}
+
+} // namespace
+
+std::optional<QByteArrayView> jsonMemberText(QByteArrayView objectText, QLatin1StringView name)
+{
+    const QByteArrayView text = objectText;
+    qsizetype i = 0;
+    const auto skipSpace = [&] {
+        while (i < text.size() && isJsonSpace(text[i]))
+            ++i;
+    };
+    skipSpace();
+    if (i >= text.size() || text[i] != '{')
+        return std::nullopt;
+    ++i;
+    std::optional<QByteArrayView> found;
+    for (;;) {
+        skipSpace();
+        if (i < text.size() && text[i] == '}')
+            return found;
+        if (i >= text.size() || text[i] != '"')
+            return std::nullopt;
+        bool escaped = false;
+        const qsizetype keyEnd = skipString(text, i, &escaped);
+        if (keyEnd < 0 || escaped)
+            return std::nullopt;
+        const bool wanted = text.sliced(i + 1, keyEnd - i - 2) == QByteArrayView(name.data(), name.size());
+        i = keyEnd;
+        skipSpace();
+        if (i >= text.size() || text[i] != ':')
+            return std::nullopt;
+        ++i;
+        skipSpace();
+        if (i >= text.size())
+            return std::nullopt;
+        const qsizetype valueEnd = skipValue(text, i);
+        if (valueEnd < 0)
+            return std::nullopt;
+        if (wanted) {
+            if (found)
+                return std::nullopt;
+            found = text.sliced(i, valueEnd - i);
+        }
+        i = valueEnd;
+        skipSpace();
+        if (i < text.size() && text[i] == ',')
+            ++i;
+        else if (i >= text.size() || text[i] != '}')
+            return std::nullopt;
+    }
 }
 
 QString fieldText(const QJsonValue &value)

@@ -1,10 +1,14 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayView>
+#include <QLatin1StringView>
 #include <QJsonDocument>
 #include <QJsonValue>
 #include <QString>
 #include <QStringView>
+
+#include <optional>
 
 // JSON values as text, for the two places they are shown: a message that quotes a value, and a
 // field or view that shows it whole.
@@ -18,6 +22,12 @@ QString jsonText(const QJsonValue &value, QJsonDocument::JsonFormat format = QJs
 // around JSON that is already text, where wrapping the string in a document would cost more
 // than the rest of the message.
 QByteArray jsonString(QStringView text);
+
+// The text of the member `name` of the object written in `objectText`, which a JSON parser has
+// already accepted: what lets a value be written on as it came, without a second pass of a
+// JSON writer. None when the member is missing or written twice, when a key is written with
+// escapes (it might be `name`), or when the text is not an object.
+std::optional<QByteArrayView> jsonMemberText(QByteArrayView objectText, QLatin1StringView name);
 
 // A value as a field shows it for editing: a string as its text, anything else as JSON, so that
 // a value of the wrong kind is seen for what it is.

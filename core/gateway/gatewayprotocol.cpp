@@ -116,7 +116,7 @@ QJsonObject toolErrorResult(const QString &text)
 HostToolReply hostReplyFor(const ToolCallReply &reply, const QString &publicName)
 {
     if (!reply.error)
-        return {HostToolReply::Kind::Result, reply.result.raw, {}};
+        return {HostToolReply::Kind::Result, reply.result.raw, {}, reply.result.json};
     if (reply.fromServer)
         return {HostToolReply::Kind::Error, {}, *reply.error};
     const QString &message = reply.error->message;

@@ -58,6 +58,7 @@ struct HostToolReply
     Kind kind = Kind::Result;
     QJsonObject result;
     JsonRpc::Error error;
+    QByteArray resultJson{}; // `result` as the server wrote it, when known
 };
 
 // The server's result unchanged, the server's own error unchanged, nothing for a call the host

@@ -59,10 +59,13 @@ void GatewaySession::send(const QJsonObject &message, HostChannel::Role role, co
     m_channel.send(JsonRpc::serialize(message), role, request);
 }
 
-void GatewaySession::respond(const QJsonValue &id, const QJsonObject &result)
+void GatewaySession::respond(const QJsonValue &id, const QJsonObject &result, const QByteArray &resultJson)
 {
-    // Written without a response object around the result: that costs a copy and a second pass of Qt's JSON writer.
-    m_channel.send(responseWithResultJson(id, QJsonDocument(result).toJson(QJsonDocument::Compact)),
+    // Written without a response object around the result: that costs a copy and a second pass of
+    // Qt's JSON writer, which the result's own text, when known, spares altogether. That text is
+    // used only on one line: a line ends a host's message on stdio and an event's data.
+    const bool oneLine = !resultJson.isEmpty() && !resultJson.contains('\n') && !resultJson.contains('\r');
+    m_channel.send(responseWithResultJson(id, oneLine ? resultJson : QJsonDocument(result).toJson(QJsonDocument::Compact)),
                    HostChannel::Role::Response, id);
 }
 
@@ -255,7 +258,7 @@ void GatewaySession::finishToolCall(const QString &key, const HostToolReply &rep
     m_pending.erase(it);
     switch (reply.kind) {
     case HostToolReply::Kind::Result:
-        respond(id, reply.result);
+        respond(id, reply.result, reply.resultJson);
         break;
     case HostToolReply::Kind::Error:
         respondError(id, reply.error.code, reply.error.message, reply.error.data);

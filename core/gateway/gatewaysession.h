@@ -76,7 +76,7 @@ private:
     void finishToolCall(const QString &key, const HostToolReply &reply);
     void dropRequest(const QString &key);
     void onSettled();
-    void respond(const QJsonValue &id, const QJsonObject &result);
+    void respond(const QJsonValue &id, const QJsonObject &result, const QByteArray &resultJson = {});
     void respondError(const QJsonValue &id, int code, const QString &message, const QJsonValue &data = {});
     void send(const QJsonObject &message, HostChannel::Role role, const QJsonValue &request);
     QString hostLabel() const;

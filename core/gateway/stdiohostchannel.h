@@ -59,6 +59,7 @@ signals:
 
 private:
     void onReadable();
+    void flushPosted();
     void flush();
     void finish(const QString &reason);
 
@@ -71,6 +72,7 @@ private:
     std::unique_ptr<QSocketNotifier> m_writer; // only for a pipe or socket, whose writes may wait
     QByteArray m_queue;                        // written to the output as it takes it
     qsizetype m_queueOffset = 0;               // how much of m_queue is written
+    bool m_flushPosted = false;                // a flush is due when the event loop gets back
     bool m_finished = false;
 };
 

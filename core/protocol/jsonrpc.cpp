@@ -166,7 +166,8 @@ DecodedPayload decodePayload(QByteArrayView payload)
 {
     DecodedPayload decoded;
     QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(payload.toByteArray(), &parseError);
+    const QByteArray text = payload.toByteArray();
+    const QJsonDocument document = QJsonDocument::fromJson(text, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         decoded.error = QStringLiteral("not JSON (%1 at offset %2): %3")
                             .arg(parseError.errorString())
@@ -177,6 +178,7 @@ DecodedPayload decodePayload(QByteArrayView payload)
     }
     if (document.isObject()) {
         decoded.messages.append(document.object());
+        decoded.text = text;
         return decoded;
     }
     for (const QJsonValue &element : document.array()) {

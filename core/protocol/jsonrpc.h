@@ -57,6 +57,7 @@ Message classify(const QJsonObject &object);
 struct DecodedPayload
 {
     QList<QJsonObject> messages;
+    QByteArray text; // the payload, when it is one message object (not a batch)
     QString error; // set when the payload is not JSON or holds no message objects
     // A payload that is not JSON may still show at its top level the "id" of a response (and no
     // "method"): the request it answers can then fail at once rather than wait for its timeout.

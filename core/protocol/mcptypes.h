@@ -83,6 +83,7 @@ struct ToolCallResult
     bool isError = false;
     QJsonValue structuredContent;
     QJsonObject raw;
+    QByteArray json{}; // `raw` as the server wrote it, when known: what a host gets from the gateway
 };
 
 std::optional<ToolCallResult> parseToolCallResult(const QJsonValue &result, QString *error);

@@ -21,6 +21,7 @@ struct RpcReply
     QJsonValue result;
     std::optional<JsonRpc::Error> error;
     bool fromServer = false; // the error is the server's own answer, not one Tether made
+    QByteArray resultJson{}; // `result` as the server wrote it; kept for replies to tools/call
     bool ok() const { return !error; }
 
     // A request that got no answer from the server; `code` is a JsonRpc::ErrorCode.

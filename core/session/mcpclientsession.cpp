@@ -32,13 +32,13 @@ McpClientSession::McpClientSession(std::unique_ptr<Transport> transport, Session
     connect(m_transport.get(), &Transport::inputSkipped, this, &McpClientSession::onInputSkipped);
     connect(m_transport.get(), &Transport::stderrLine, this, &McpClientSession::stderrLine);
     connect(m_transport.get(), &Transport::closed, this, &McpClientSession::onTransportClosed);
+    m_deadlineTimer.setSingleShot(true);
+    connect(&m_deadlineTimer, &QTimer::timeout, this, &McpClientSession::onDeadlineTimer);
 }
 
 McpClientSession::~McpClientSession()
 {
     // Nobody is left to hear about the requests; the owner is going away with us.
-    for (auto &[id, pending] : m_pending)
-        delete pending.timer;
     m_pending.clear();
 }
 
@@ -146,12 +146,10 @@ qint64 McpClientSession::sendRequest(const QString &method, const QByteArray &pa
         return id;
     }
 
-    auto *timer = new QTimer(this);
-    timer->setSingleShot(true);
-    connect(timer, &QTimer::timeout, this, [this, id] { onRequestTimeout(id); });
     const std::chrono::milliseconds limit = timeout.value_or(m_options.requestTimeout);
-    timer->start(limit);
-    m_pending.emplace(id, PendingRequest{method, limit, std::move(handler), std::move(onProgress), timer});
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    m_pending.emplace(id, PendingRequest{method, limit, std::move(handler), std::move(onProgress), deadline});
+    armDeadlineTimer(deadline);
     m_transport->sendJson(JsonRpc::serializeRequest(id, method, params));
     return id;
 }
@@ -183,6 +181,37 @@ void McpClientSession::onRequestTimeout(qint64 requestId)
     completeRequest(requestId, RpcReply::failure(JsonRpc::RequestTimeout, reason));
 }
 
+void McpClientSession::armDeadlineTimer(std::chrono::steady_clock::time_point deadline)
+{
+    if (m_deadlineTimer.isActive() && m_armedDeadline <= deadline)
+        return;
+    m_armedDeadline = deadline;
+    const auto remaining = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    m_deadlineTimer.start(std::max(remaining, std::chrono::milliseconds(0)));
+}
+
+void McpClientSession::onDeadlineTimer()
+{
+    // A request answered in time leaves the timer armed for it: only the expired ones time out here.
+    const auto now = std::chrono::steady_clock::now();
+    QList<qint64> expired;
+    std::optional<std::chrono::steady_clock::time_point> next;
+    for (const auto &[id, pending] : m_pending) {
+        if (pending.deadline <= now)
+            expired.append(id);
+        else if (!next || pending.deadline < *next)
+            next = pending.deadline;
+    }
+    if (next)
+        armDeadlineTimer(*next);
+    const QPointer<McpClientSession> guard(this);
+    for (qint64 id : std::as_const(expired)) {
+        if (!guard)
+            return;
+        onRequestTimeout(id);
+    }
+}
+
 void McpClientSession::completeRequest(qint64 requestId, const RpcReply &reply)
 {
     const auto it = m_pending.find(requestId);
@@ -190,12 +219,11 @@ void McpClientSession::completeRequest(qint64 requestId, const RpcReply &reply)
         return;
     PendingRequest node = std::move(it->second);
     m_pending.erase(it);
-    delete node.timer;
     if (node.handler)
         node.handler(reply);
 }
 
-void McpClientSession::onMessage(const QJsonObject &object)
+void McpClientSession::onMessage(const QJsonObject &object, const QByteArray &text)
 {
     if (m_state == State::Closed)
         return;
@@ -209,7 +237,7 @@ void McpClientSession::onMessage(const QJsonObject &object)
         break;
     case JsonRpc::MessageKind::Response:
     case JsonRpc::MessageKind::ErrorResponse:
-        onResponse(message);
+        onResponse(message, text);
         break;
     case JsonRpc::MessageKind::Invalid:
         onInputSkipped(u"skipped a message that is not JSON-RPC (%1): %2"_s.arg(
@@ -274,17 +302,22 @@ void McpClientSession::onNotification(const JsonRpc::Message &message)
     }
 }
 
-void McpClientSession::onResponse(const JsonRpc::Message &message)
+void McpClientSession::onResponse(const JsonRpc::Message &message, const QByteArray &text)
 {
     const qint64 id = message.id.isDouble() ? message.id.toInteger(-1) : -1;
-    if (!m_pending.contains(id)) {
+    const auto pending = m_pending.find(id);
+    if (pending == m_pending.end()) {
         ++m_stats.unknownResponses;
         spdlog::warn("{}: skipped a response to id {} that no request is waiting for", serverLabel(),
                      QString::fromUtf8(JsonRpc::serialize(QJsonObject{{u"id"_s, message.id}})));
         return;
     }
     if (message.kind == JsonRpc::MessageKind::Response) {
-        completeRequest(id, RpcReply{message.result, std::nullopt});
+        RpcReply reply{message.result, std::nullopt};
+        // A tool's result goes on to a host as it came (the gateway): its text spares writing it again.
+        if (pending->second.method == u"tools/call")
+            reply.resultJson = jsonMemberText(text, "result"_L1).value_or(QByteArrayView()).toByteArray();
+        completeRequest(id, reply);
         return;
     }
     // A server may quote the request it refuses, or its own environment, in the error.
@@ -556,8 +589,11 @@ qint64 McpClientSession::callTool(const QString &name, const QJsonObject &argume
             const QJsonValue result = errorResult ? m_transport->secrets().scrub(reply.result) : reply.result;
             if (!reply.ok())
                 callReply.error = reply.error;
-            else if (std::optional<ToolCallResult> parsed = parseToolCallResult(result, &wrong))
+            else if (std::optional<ToolCallResult> parsed = parseToolCallResult(result, &wrong)) {
                 callReply.result = std::move(*parsed);
+                if (!errorResult)
+                    callReply.result.json = reply.resultJson;
+            }
             else
                 callReply.error = wrongShape(u"tools/call"_s, wrong);
             callReply.fromServer = reply.fromServer;

@@ -122,18 +122,21 @@ private:
         std::chrono::milliseconds timeout;
         ReplyHandler handler;
         ProgressHandler onProgress;
-        QTimer *timer = nullptr;
+        std::chrono::steady_clock::time_point deadline;
     };
 
     void onTransportStarted();
-    void onMessage(const QJsonObject &object);
+    void onMessage(const QJsonObject &object, const QByteArray &text);
     void onInputSkipped(const QString &what);
     void onTransportClosed(const TransportClosure &closure);
     void onInitializeReply(const RpcReply &reply);
     void onServerRequest(const JsonRpc::Message &message);
     void onNotification(const JsonRpc::Message &message);
-    void onResponse(const JsonRpc::Message &message);
+    void onResponse(const JsonRpc::Message &message, const QByteArray &text);
     void onRequestTimeout(qint64 requestId);
+    // One timer for every request's deadline: the earliest one pending.
+    void armDeadlineTimer(std::chrono::steady_clock::time_point deadline);
+    void onDeadlineTimer();
     void fail(const QString &reason);
     void completeRequest(qint64 requestId, const RpcReply &reply);
     void failAllPending(const QString &reason);
@@ -161,6 +164,8 @@ private:
     State m_state = State::Idle;
     ServerIdentity m_serverIdentity;
     std::map<qint64, PendingRequest> m_pending; // small when idle, unlike a QHash
+    QTimer m_deadlineTimer;
+    std::chrono::steady_clock::time_point m_armedDeadline;
     qint64 m_nextRequestId = 1;
     QString m_failure;
     std::optional<TransportClosure> m_transportClosure;

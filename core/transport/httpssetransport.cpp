@@ -94,7 +94,7 @@ void HttpSseTransport::onStreamData()
             for (const QJsonObject &message : std::as_const(decoded.messages)) {
                 if (m_stage != Stage::Open)
                     break; // nothing is spoken before the endpoint is known
-                emit messageReceived(message);
+                emit messageReceived(message, decoded.text);
                 if (!guard)
                     return;
             }

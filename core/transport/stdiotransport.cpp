@@ -313,7 +313,7 @@ void StdioTransport::onStdout()
                 decoded.messages.append(JsonRpc::makeDamagedReplyError(decoded.damagedReplyId, damage));
         }
         for (const QJsonObject &message : std::as_const(decoded.messages)) {
-            emit messageReceived(message);
+            emit messageReceived(message, decoded.text);
             if (m_stage != Stage::Running && m_stage != Stage::ClosingStdin)
                 return; // a receiver closed us
         }

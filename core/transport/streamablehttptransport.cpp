@@ -300,7 +300,7 @@ bool StreamableHttpTransport::deliver(QByteArrayView payload, const QString &sou
                 m_protocolVersion = classified.result.toObject().value(u"protocolVersion").toString();
             m_awaited.erase(idKey(classified.id));
         }
-        emit messageReceived(message);
+        emit messageReceived(message, decoded.text);
         if (!guard || !isAlive(from))
             return false;
     }

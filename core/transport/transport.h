@@ -64,7 +64,8 @@ public:
 
 signals:
     void started();
-    void messageReceived(const QJsonObject &message);
+    // `text` is the message as it came, when it came alone (not in a batch) and as JSON.
+    void messageReceived(const QJsonObject &message, const QByteArray &text = {});
     // Input that was not a message and was skipped; the connection goes on.
     void inputSkipped(const QString &what);
     void stderrLine(const QString &line);

@@ -203,6 +203,42 @@ private slots:
         QFETCH(QString, text);
         QCOMPARE(jsonString(text), jsonText(text).toUtf8());
     }
+
+    // Plain string literals: moc does not read raw ones.
+    void findsTheTextOfAMember_data()
+    {
+        QTest::addColumn<QByteArray>("object");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::addColumn<bool>("found");
+        QTest::newRow("an object") << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}}") << QByteArray("{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}") << true;
+        QTest::newRow("spaces around") << QByteArray(" { \"id\" : 1 ,\n \"result\" :\t[1, {\"a\": [2]}] } ") << QByteArray("[1, {\"a\": [2]}]") << true;
+        QTest::newRow("a scalar, last") << QByteArray("{\"a\":\"}\",\"result\":-1.5e3}") << QByteArray("-1.5e3") << true;
+        QTest::newRow("brackets and quotes in strings") << QByteArray("{\"x\":\"a\\\"}]{[\",\"result\":{\"t\":\"\\\\\\\"}\"}}") << QByteArray("{\"t\":\"\\\\\\\"}\"}") << true;
+        QTest::newRow("the name nested only") << QByteArray("{\"error\":{\"result\":1}}") << QByteArray("") << false;
+        QTest::newRow("written twice") << QByteArray("{\"result\":1,\"result\":2}") << QByteArray("") << false;
+        QTest::newRow("a key with escapes") << QByteArray("{\"res\\u0075lt\":1,\"result\":2}") << QByteArray("") << false;
+        QTest::newRow("not an object") << QByteArray("[{\"result\":1}]") << QByteArray("") << false;
+        QTest::newRow("cut short") << QByteArray("{\"result\":{\"a\":1") << QByteArray("") << false;
+        QTest::newRow("empty") << QByteArray("") << QByteArray("") << false;
+    }
+
+    void findsTheTextOfAMember()
+    {
+        QFETCH(QByteArray, object);
+        QFETCH(QByteArray, expected);
+        QFETCH(bool, found);
+        const std::optional<QByteArrayView> text = jsonMemberText(object, "result"_L1);
+        QCOMPARE(text.has_value(), found);
+        if (found)
+            QCOMPARE(text->toByteArray(), expected);
+    }
+
+    void keepsTheTextOfALoneMessage()
+    {
+        const QByteArray line = R"({"jsonrpc":"2.0","id":1,"result":{}})";
+        QCOMPARE(JsonRpc::decodePayload(line).text, line);
+        QVERIFY(JsonRpc::decodePayload(R"([{"jsonrpc":"2.0","method":"a"}])").text.isEmpty()); // a batch
+    }
 };
 
 QTEST_APPLESS_MAIN(TestJsonRpc)

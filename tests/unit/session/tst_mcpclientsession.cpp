@@ -1,6 +1,7 @@
 #include "session/mcpclientsession.h"
 #include "support/faketransport.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -217,6 +218,29 @@ private slots:
         h.transport->inject(JsonRpc::makeResult(id, QJsonObject{}));
         QCOMPARE(h.session->stats().unknownResponses, 1);
         QVERIFY(h.session->isReady());
+    }
+
+    void eachRequestTimesOutAtItsOwnDeadline()
+    {
+        // One timer serves every deadline: a short one after a long one is kept, and one due
+        // after an answered request that was due earlier still ends on time, not before.
+        Harness h(std::chrono::milliseconds(60000));
+        QVERIFY(h.openReady());
+        std::optional<RpcReply> slow;
+        std::optional<RpcReply> answered;
+        std::optional<RpcReply> quick;
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"hang"_s}}, [&](const RpcReply &r) { slow = r; });
+        h.session->ping([&](const RpcReply &r) { answered = r; }, std::chrono::milliseconds(150));
+        h.answer(u"ping"_s, QJsonObject{});
+        QVERIFY(answered && answered->ok());
+        QElapsedTimer clock;
+        clock.start();
+        h.session->ping([&](const RpcReply &r) { quick = r; }, std::chrono::milliseconds(200));
+        QTRY_VERIFY(quick.has_value());
+        QVERIFY2(clock.elapsed() >= 190, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(quick->error->code, int(JsonRpc::RequestTimeout));
+        QVERIFY(!slow.has_value());
+        QCOMPARE(h.session->stats().unknownResponses, 0);
     }
 
     void cancelFailsLocallyAndTellsTheServer()
