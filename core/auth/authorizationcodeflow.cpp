@@ -20,6 +20,7 @@ AuthorizationCodeFlow::AuthorizationCodeFlow(QNetworkAccessManager *network, Sig
     , m_request(std::move(request))
     , m_receiver(std::make_unique<LoopbackReceiver>())
 {
+    Q_ASSERT(m_request.openBrowser);
     m_browserTimer.setSingleShot(true);
     connect(&m_browserTimer, &QTimer::timeout, this, [this] {
         end({{}, {}, {}, u"sign-in to %1 was not completed within %2 (oauth.browserTimeoutMs); run tetherctl login %1 "
@@ -60,7 +61,7 @@ bool AuthorizationCodeFlow::listen()
 
 void AuthorizationCodeFlow::registerClient()
 {
-    const AuthorizationServerEndpoints &server = m_request.server;
+    const AuthServerMetadata &server = m_request.server;
     if (server.registrationEndpoint.isEmpty()) {
         end({{}, {}, {}, u"the authorization server %1 does not let Tether register (no registration_endpoint) and no "
                          "client id is configured: register \"Tether\" there with redirect URI "
@@ -104,7 +105,7 @@ void AuthorizationCodeFlow::receiveCallback(const QByteArray &query)
         return;
     m_browserTimer.stop();
     const AuthorizationCallback callback = AuthorizationCallback::parse(
-        query, {m_state, m_request.server.issuer, m_request.server.sendsIssuerInCallback});
+        query, {m_state, m_request.server.issuer, m_request.server.authorizationResponseIssParameterSupported});
     if (!callback.error.isEmpty())
         return end({{}, {}, {}, callback.error});
     exchange(callback.code);

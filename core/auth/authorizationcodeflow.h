@@ -1,6 +1,6 @@
 #pragma once
 
-#include "authorizationserverendpoints.h"
+#include "authmetadata.h"
 #include "clientidentity.h"
 #include "clientregistrationdocument.h"
 #include "pkce.h"
@@ -29,7 +29,7 @@ class TokenClient;
 struct SignInRequest
 {
     QString serverName; // for messages: "sign-in to <serverName> …"
-    AuthorizationServerEndpoints server;
+    AuthServerMetadata server; // as discovery validated it
     // Who Tether is there: a client registered in advance (config), else one registered by
     // Tether before (its redirect URI's port is listened on first), else one registered now.
     std::optional<ClientIdentity> preRegistered;

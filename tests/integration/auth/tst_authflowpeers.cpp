@@ -3,6 +3,7 @@
 // scripted browser (oauth-browser.mjs). Registration, pre-registered clients, refresh with
 // rotation, revoked grants, and each way the sign-in can fail with its message.
 #include "auth/authorizationcodeflow.h"
+#include "auth/discoveryrules.h"
 #include "auth/tokenclient.h"
 
 #include "support/authpeers.h"
@@ -58,7 +59,7 @@ private:
     std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> m_log = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(256);
     std::unique_ptr<AuthPeer> m_server;
     std::unique_ptr<AuthPeer> m_browser;
-    AuthorizationServerEndpoints m_endpoints;
+    AuthServerMetadata m_endpoints;
     QString m_browserMode;
 
     // Starts the authorization server and reads its metadata; false with the reason logged.
@@ -70,17 +71,18 @@ private:
             qWarning("the authorization server did not start: %s", qPrintable(m_server->stderrText));
             return false;
         }
-        QNetworkRequest request(QUrl(issuer + u"/.well-known/openid-configuration"_s));
+        const QUrl documentUrl(issuer + u"/.well-known/openid-configuration"_s);
+        QNetworkRequest request(documentUrl);
         request.setRawHeader("x-internal", "1");
-        const QJsonObject metadata = QJsonDocument::fromJson(send(m_network.get(request))).object();
-        m_endpoints = {metadata.value(u"issuer"_s).toString(),
-                       QUrl(metadata.value(u"authorization_endpoint"_s).toString()),
-                       QUrl(metadata.value(u"token_endpoint"_s).toString()),
-                       QUrl(metadata.value(u"registration_endpoint"_s).toString()),
-                       QUrl(metadata.value(u"revocation_endpoint"_s).toString()),
-                       metadata.value(u"token_endpoint_auth_methods_supported"_s).toVariant().toStringList(),
-                       metadata.value(u"authorization_response_iss_parameter_supported"_s).toBool()};
-        return m_endpoints.issuer == issuer && m_endpoints.tokenEndpoint.isValid();
+        QString refusal;
+        const std::optional<AuthServerMetadata> metadata =
+            readAuthServerMetadata(send(m_network.get(request)), documentUrl, issuer, &refusal);
+        if (!metadata) {
+            qWarning("the authorization server's metadata was not read: %s", qPrintable(refusal));
+            return false;
+        }
+        m_endpoints = *metadata;
+        return true;
     }
 
     QByteArray send(QNetworkReply *reply)
@@ -307,7 +309,7 @@ private slots:
         QVERIFY(startServer({u"--no-registration"_s, u"--client"_s, client}));
         QVERIFY(m_endpoints.registrationEndpoint.isEmpty());
         SignInRequest request = signInRequest();
-        const ClientIdentity identity = ClientIdentity::preRegistered(clientId, clientSecret, m_endpoints.tokenEndpointAuthMethods);
+        const ClientIdentity identity = ClientIdentity::preRegistered(clientId, clientSecret, m_endpoints.tokenEndpointAuthMethodsSupported);
         request.preRegistered = identity;
         const SignInOutcome outcome = signIn(request);
         QVERIFY2(outcome.tokens, qPrintable(outcome.error));
