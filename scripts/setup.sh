@@ -3,7 +3,12 @@
 
 tether_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-tether_apt_packages=(cmake ninja-build g++ pkg-config qt6-base-dev libgl-dev libspdlog-dev)
+# qtkeychain-qt6-dev: sign-in tokens in the system keyring; libsecret-1-0, which QtKeychain loads
+# at run time to reach it, is only recommended by Debian.
+tether_apt_packages=(cmake ninja-build g++ pkg-config qt6-base-dev libgl-dev libspdlog-dev qtkeychain-qt6-dev
+    libsecret-1-0)
+# tst_authkeyring: a keyring of its own in a private D-Bus session (dbus-run-session).
+tether_keyring_test_packages=(gnome-keyring dbus-daemon)
 # The package's man page of tether-demo-server and PNG icons, the Debian package itself (dpkg-dev:
 # dpkg-shlibdeps, dpkg-buildflags), the tools that judge it (systemd: systemd-analyze for the user
 # unit), and the shells its completions are tested in.

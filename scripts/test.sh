@@ -79,7 +79,7 @@ stage_fuzz() {
     return $failed
 }
 
-tether_install_packages "${tether_apt_packages[@]}" "${tether_package_apt_packages[@]}"
+tether_install_packages "${tether_apt_packages[@]}" "${tether_package_apt_packages[@]}" "${tether_keyring_test_packages[@]}"
 timings=()
 report_timings() {
     [ ${#timings[@]} -gt 0 ] && printf 'tether: stage %s\n' "${timings[@]}" >&2

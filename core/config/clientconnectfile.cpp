@@ -1,6 +1,7 @@
 #include "clientconnectfile.h"
 
 #include "configfile.h"
+#include "configlocation.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -104,10 +105,7 @@ void removeRecord(const QString &path)
 
 QString connectStateFolder()
 {
-    QString state = qEnvironmentVariable("XDG_STATE_HOME");
-    if (state.isEmpty() || !QDir::isAbsolutePath(state))
-        state = QDir::homePath() + u"/.local/state"_s;
-    return state + u"/tether/connect"_s;
+    return tetherStateFolder() + u"/connect"_s;
 }
 
 ClientFile readClientFile(const QString &path)

@@ -246,7 +246,7 @@ BuiltServerEntry buildServerEntry(const ServerEntryFields &fields, const QJsonOb
     }
 
     if (fields.transport == TransportKind::Stdio) {
-        for (const QString &key : {u"url"_s, u"headers"_s})
+        for (const QString &key : {u"url"_s, u"headers"_s, u"oauth"_s})
             entry.remove(key);
         // Written even when empty, so that the config's message names the command.
         entry.insert(u"command"_s, fields.command.trimmed());

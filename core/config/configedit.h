@@ -83,7 +83,7 @@ struct BuiltServerEntry
 
 // The entry of a server edited as `fields`, starting from `existing`: its entry as written, read
 // as `existingTransport` (empty and stdio for a new server). Keys the fields do not cover are
-// kept (reconnect, heartbeat, pool, unknown keys) except those only the other transport uses;
+// kept (reconnect, heartbeat, pool, oauth, unknown keys) except those only the other transport uses;
 // "type" and "enabled" are written only when `existing` has them or they differ from what the
 // entry implies without them.
 BuiltServerEntry buildServerEntry(const ServerEntryFields &fields, const QJsonObject &existing,

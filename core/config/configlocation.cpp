@@ -1,6 +1,7 @@
 #include "configlocation.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
 
@@ -21,6 +22,14 @@ ConfigSource locateConfig(const QString &explicitPath)
 QString defaultConfigPath()
 {
     return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + u"/tether/servers.json"_s;
+}
+
+QString tetherStateFolder()
+{
+    QString state = qEnvironmentVariable("XDG_STATE_HOME");
+    if (state.isEmpty() || !QDir::isAbsolutePath(state))
+        state = QDir::homePath() + u"/.local/state"_s;
+    return state + u"/tether"_s;
 }
 
 ConfigContext programConfigContext()

@@ -19,6 +19,10 @@ ConfigSource locateConfig(const QString &explicitPath);
 // The user's file: $XDG_CONFIG_HOME/tether/servers.json (via QStandardPaths).
 QString defaultConfigPath();
 
+// Tether's state of this user: $XDG_STATE_HOME/tether when XDG_STATE_HOME is absolute, else
+// ~/.local/state/tether (Qt 6.4 has no GenericStateLocation).
+QString tetherStateFolder();
+
 inline constexpr char16_t EmbeddedConfigPath[] = u":/tether/default-servers.json";
 
 // The context of the running program: the real environment, and its own folder as ${tether:bindir}.

@@ -136,18 +136,20 @@ PoolPolicy readPool(const Sink &sink, const QString &path, const QJsonValue &val
     return pool;
 }
 
+// A duration in milliseconds of at most an hour: a request's timeout, the browser step's bound.
 std::chrono::milliseconds readTimeout(const Sink &sink, const QString &path, const QJsonValue &value,
-                                      std::chrono::milliseconds base)
+                                      std::chrono::milliseconds base, int minimum = 1000)
 {
     if (value.isUndefined())
         return base;
-    if (const auto number = readWholeNumber(sink, path, value, 1000, 3600000))
+    if (const auto number = readWholeNumber(sink, path, value, minimum, 3600000))
         return std::chrono::milliseconds(*number);
     return base;
 }
 
 struct Defaults
 {
+    OAuthSettings oauth;
     ReconnectPolicy reconnect;
     HeartbeatPolicy heartbeat;
     PoolPolicy pool;
@@ -269,6 +271,70 @@ GatewayConfig readGateway(const Sink &sink, const QJsonValue &value, const QStri
     return gateway;
 }
 
+// Sign-in settings of one server, and those of Tether that only defaults.oauth holds.
+const QStringList ServerOAuthKeys{u"clientId"_s, u"clientSecret"_s, u"scopes"_s, u"redirectPort"_s, u"browserTimeoutMs"_s};
+const QStringList TetherOAuthKeys{u"tokenStore"_s, u"clientMetadataUrl"_s};
+
+// Keys of `object` that belong in `elsewhere` are named as such; then the others, as rejectUnknownKeys does.
+void rejectMisplacedOAuthKeys(const Sink &sink, const QString &path, QJsonObject object, const QStringList &known,
+                              const QStringList &misplaced, const QString &elsewhere, const QString &what)
+{
+    for (const QString &key : misplaced) {
+        if (object.contains(key) && !known.contains(key)) {
+            // A client secret is not shown, even in the wrong place.
+            const QString given = key == u"clientSecret"
+                                      ? memberPath(path, key)
+                                      : memberPath(path, key) + u" = "_s + quotedJson(object.value(key));
+            sink.add(given + u' ' + elsewhere);
+            object.remove(key);
+        }
+    }
+    rejectUnknownKeys(sink, path, object, known, what);
+}
+
+// The browser step's bound: at least 10 s, for a person to sign in.
+constexpr int MinimumBrowserTimeoutMs = 10000;
+
+// defaults.oauth: what every server's sign-in starts from, and where Tether keeps tokens.
+OAuthSettings readOAuthDefaults(const Sink &sink, const QJsonValue &value)
+{
+    OAuthSettings oauth;
+    const QString path = u"defaults.oauth"_s;
+    if (value.isUndefined())
+        return oauth;
+    if (!value.isObject()) {
+        sink.add(u"%1 = %2 is not an object: it holds how servers sign in, such as {\"tokenStore\": \"file\", "
+                 "\"browserTimeoutMs\": 300000}"_s.arg(path, quotedJson(value)));
+        return oauth;
+    }
+    const QJsonObject object = value.toObject();
+    rejectMisplacedOAuthKeys(sink, path, object, QStringList{u"browserTimeoutMs"_s} + TetherOAuthKeys, ServerOAuthKeys,
+                             u"is a setting of one server: move it to that server's \"oauth\""_s,
+                             u"a sign-in default"_s);
+    oauth.browserTimeout = readTimeout(sink, path + u".browserTimeoutMs"_s, object.value(u"browserTimeoutMs"_s),
+                                       oauth.browserTimeout, MinimumBrowserTimeoutMs);
+    if (const QJsonValue store = object.value(u"tokenStore"_s); !store.isUndefined()) {
+        if (store == QJsonValue(u"auto"_s))
+            oauth.tokenStore = TokenStoreChoice::Auto;
+        else if (store == QJsonValue(u"file"_s))
+            oauth.tokenStore = TokenStoreChoice::File;
+        else
+            sink.add(u"%1.tokenStore = %2 is not a token store Tether knows: it must be \"auto\" (the system keyring, "
+                     "else a file readable by you alone) or \"file\" (that file always)"_s.arg(path, quotedJson(store)));
+    }
+    if (const QJsonValue url = object.value(u"clientMetadataUrl"_s); !url.isUndefined() && !url.isNull()) {
+        const QUrl parsed(url.toString(), QUrl::StrictMode);
+        const bool https = url.isString() && parsed.isValid() && parsed.scheme() == u"https" && !parsed.host().isEmpty();
+        if (https && parsed.path().size() > 1 && !parsed.hasFragment())
+            oauth.clientMetadataUrl = url.toString();
+        else
+            sink.add(u"%1.clientMetadataUrl = %2 is not an https URL with a path: it is where Tether's client metadata "
+                     "document is served, such as \"https://example.com/tether/client.json\", or null"_s.arg(
+                         path, quotedJson(url)));
+    }
+    return oauth;
+}
+
 // The resolve functions name a server; for `defaults` their messages are given its path instead.
 void addDefaultsPolicyErrors(const Sink &sink, const QStringList &errors)
 {
@@ -289,8 +355,9 @@ Defaults readDefaults(const Sink &sink, const QJsonValue &value)
     }
     const QJsonObject object = value.toObject();
     const QString path = u"defaults"_s;
-    rejectUnknownKeys(sink, path, object, {u"reconnect"_s, u"heartbeat"_s, u"pool"_s, u"timeoutMs"_s},
+    rejectUnknownKeys(sink, path, object, {u"reconnect"_s, u"heartbeat"_s, u"pool"_s, u"timeoutMs"_s, u"oauth"_s},
                       u"a default Tether knows"_s);
+    defaults.oauth = readOAuthDefaults(sink, object.value(u"oauth"_s));
 
     const QJsonValue reconnect = object.value(u"reconnect"_s);
     if (reconnect.isObject()) {
@@ -337,6 +404,8 @@ public:
             m_sink.add(u"%1 = %2 is not valid: it must be true or false"_s.arg(path(u"enabled"_s), quotedJson(enabled)));
 
         readTransport();
+        if (m_server->transport != TransportKind::Stdio)
+            readOAuth(defaults.oauth);
         readPolicies(defaults);
         readHiddenTools();
     }
@@ -377,7 +446,7 @@ private:
 
         if (*kind == TransportKind::Stdio) {
             readStdio(explicitType);
-            rejectForeign({u"url"_s, u"headers"_s},
+            rejectForeign({u"url"_s, u"headers"_s, u"oauth"_s},
                           u"which only an http or sse server uses: remove them, or set \"type\" to \"http\" or \"sse\""_s);
         } else {
             readRemote(explicitType);
@@ -594,6 +663,94 @@ private:
         m_server->headers = readSecretMap(SecretMap::Headers);
     }
 
+    // "oauth": {…} or false: how the server signs in when it asks.
+    void readOAuth(const OAuthSettings &defaults)
+    {
+        OAuthSettings &oauth = m_server->oauth;
+        oauth = defaults;
+        const QString at = path(u"oauth"_s);
+        const QJsonValue value = m_object.value(u"oauth"_s);
+        if (value.isUndefined() || value == QJsonValue(true))
+            return;
+        if (value == QJsonValue(false)) {
+            oauth.enabled = false;
+            return;
+        }
+        if (!value.isObject()) {
+            m_sink.add(u"%1 = %2 is not an object or false: write it as {\"clientId\": \"tether-desktop\", "
+                       "\"scopes\": [\"files:read\"]}, or false to never sign in"_s.arg(at, quotedJson(value)));
+            return;
+        }
+        const QJsonObject object = value.toObject();
+        rejectMisplacedOAuthKeys(m_sink, at, object, ServerOAuthKeys, TetherOAuthKeys,
+                                 u"is a setting of Tether, not of one server: move it to defaults.oauth"_s,
+                                 u"a sign-in setting"_s);
+
+        if (const QJsonValue clientId = object.value(u"clientId"_s); !clientId.isUndefined()) {
+            const QString where = memberPath(at, u"clientId"_s);
+            const QString rule = u"it is the client id the authorization server gave Tether, such as \"tether-desktop\""_s;
+            const auto expanded = clientId.isString() ? expand(where, clientId.toString()) : std::nullopt;
+            if (!clientId.isString())
+                m_sink.add(u"%1 = %2 is not a string: %3"_s.arg(where, quotedJson(clientId), rule));
+            else if (expanded && expanded->isEmpty())
+                m_sink.add(u"%1 = %2 is empty: %3"_s.arg(where, quotedJson(clientId), rule));
+            else if (expanded)
+                oauth.clientId = *expanded;
+        }
+        if (const QJsonValue secret = object.value(u"clientSecret"_s); !secret.isUndefined()) {
+            // Like a header value: the value is never shown.
+            const QString where = memberPath(at, u"clientSecret"_s);
+            const auto expanded = secret.isString() ? expand(where, secret.toString()) : std::nullopt;
+            if (!secret.isString())
+                m_sink.add(u"%1 is %2, not a string: write the secret in quotes, or as \"${env:NAME}\" (the value is "
+                           "not shown, it may be a secret)"_s.arg(where, jsonKind(secret)));
+            else if (expanded && expanded->isEmpty())
+                m_sink.add(u"%1 is empty%2: give the secret the authorization server issued with clientId, or remove "
+                           "clientSecret for a public client"_s.arg(
+                               where, secret.toString().contains(u"${env:"_s) ? u" once ${env:…} is expanded"_s : QString()));
+            else if (expanded)
+                oauth.clientSecret = *expanded;
+            if (!object.contains(u"clientId"_s))
+                m_sink.add(u"%1 gives clientSecret without clientId: a secret belongs to a pre-registered client; add "
+                           "its clientId, or remove clientSecret"_s.arg(at));
+        }
+        if (const QJsonValue scopes = object.value(u"scopes"_s); !scopes.isUndefined())
+            oauth.scopes = readScopes(memberPath(at, u"scopes"_s), scopes);
+        if (const QJsonValue port = object.value(u"redirectPort"_s); !port.isUndefined()) {
+            if (const auto number = readWholeNumber(m_sink, memberPath(at, u"redirectPort"_s), port, 1024, 65535))
+                oauth.redirectPort = *number;
+        }
+        oauth.browserTimeout = readTimeout(m_sink, memberPath(at, u"browserTimeoutMs"_s), object.value(u"browserTimeoutMs"_s),
+                                           oauth.browserTimeout, MinimumBrowserTimeoutMs);
+    }
+
+    // OAuth scopes (RFC 6749 §3.3): each one word of printable characters but the quote and the backslash.
+    QStringList readScopes(const QString &at, const QJsonValue &value)
+    {
+        const QString example = u"[\"files:read\", \"files:write\"]"_s;
+        QStringList scopes;
+        if (!value.isArray()) {
+            m_sink.add(u"%1 = %2 is not a list: write the scopes to ask for as %3"_s.arg(at, quotedJson(value), example));
+            return scopes;
+        }
+        const QJsonArray array = value.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QString where = u"%1[%2]"_s.arg(at).arg(i);
+            const auto expanded = array.at(i).isString() ? expand(where, array.at(i).toString()) : std::nullopt;
+            const bool isScope = expanded && !expanded->isEmpty() && std::all_of(expanded->begin(), expanded->end(), [](QChar c) {
+                return c.unicode() >= 0x21 && c.unicode() <= 0x7e && c != u'"' && c != u'\\';
+            });
+            if (isScope) {
+                if (!scopes.contains(*expanded))
+                    scopes.append(*expanded);
+            } else if (!array.at(i).isString() || expanded) {
+                m_sink.add(u"%1 = %2 is not a scope: a scope is one word of letters, digits and punctuation, without "
+                           "spaces or quotes, such as \"files:read\""_s.arg(where, quotedJson(array.at(i))));
+            }
+        }
+        return scopes;
+    }
+
     // connection.reconnect / connection.heartbeat (the seed article's form) under the plain field.
     QJsonObject policyInput(const QString &section, const QJsonObject &connection)
     {
@@ -782,6 +939,7 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
         document.serversKey = u"servers"_s;
 
     const Defaults defaults = readDefaults(fileSink, document.root.value(u"defaults"_s));
+    document.oauthDefaults = defaults.oauth;
     document.gateway = readGateway(fileSink, document.root.value(u"gateway"_s), path);
 
     const QJsonValue serversValue = document.root.value(document.serversKey);

@@ -45,6 +45,26 @@ QJsonObject hiddenValues(const QJsonValue &written, const QList<std::pair<QStrin
     return hidden;
 }
 
+QJsonObject redactedOAuth(const OAuthSettings &oauth)
+{
+    if (!oauth.enabled)
+        return {{u"enabled"_s, false}};
+    QJsonObject json{{u"enabled"_s, true},
+                     {u"browserTimeoutMs"_s, qint64(oauth.browserTimeout.count())},
+                     {u"tokenStore"_s, tokenStoreChoiceName(oauth.tokenStore)}};
+    if (!oauth.clientId.isEmpty())
+        json.insert(u"clientId"_s, oauth.clientId);
+    if (!oauth.clientSecret.isEmpty())
+        json.insert(u"clientSecret"_s, Hidden);
+    if (!oauth.scopes.isEmpty())
+        json.insert(u"scopes"_s, QJsonArray::fromStringList(oauth.scopes));
+    if (oauth.redirectPort != 0)
+        json.insert(u"redirectPort"_s, oauth.redirectPort);
+    if (!oauth.clientMetadataUrl.isEmpty())
+        json.insert(u"clientMetadataUrl"_s, oauth.clientMetadataUrl);
+    return json;
+}
+
 template<typename List>
 List sorted(List list)
 {
@@ -62,7 +82,7 @@ bool ServerConfig::sameSettings(const ServerConfig &other) const
            && command.program == other.command.program && command.arguments == other.command.arguments
            && sorted(command.environment) == sorted(other.command.environment)
            && command.workingDirectory == other.command.workingDirectory && url == other.url
-           && sorted(headers) == sorted(other.headers) && reconnect == other.reconnect
+           && sorted(headers) == sorted(other.headers) && oauth == other.oauth && reconnect == other.reconnect
            && heartbeat == other.heartbeat && pool == other.pool && poolConfigured == other.poolConfigured
            && requestTimeout == other.requestTimeout
            && errors == other.errors;
@@ -85,6 +105,7 @@ QJsonObject ServerConfig::redacted() const
         const QJsonValue writtenUrl = writtenOr(source, u"url"_s, url);
         json.insert(u"url"_s, writtenUrl.isString() ? QJsonValue(redactedUrl(writtenUrl.toString())) : writtenUrl);
         json.insert(u"headers"_s, hiddenValues(source.value(u"headers"_s), headers));
+        json.insert(u"oauth"_s, redactedOAuth(oauth));
     }
     json.insert(u"reconnect"_s, toJson(reconnect));
     json.insert(u"heartbeat"_s, toJson(heartbeat));
@@ -102,7 +123,19 @@ QJsonObject ServerConfig::redactedSource() const
     }
     if (json.value(u"url"_s).isString())
         json.insert(u"url"_s, redactedUrl(json.value(u"url"_s).toString()));
+    if (QJsonObject written = json.value(u"oauth"_s).toObject(); written.contains(u"clientSecret"_s)) {
+        written.insert(u"clientSecret"_s, Hidden);
+        json.insert(u"oauth"_s, written);
+    }
     return json;
+}
+
+bool ServerConfig::usesSignIn() const
+{
+    const bool ownAuthorization = std::any_of(headers.cbegin(), headers.cend(), [](const auto &header) {
+        return header.first.compare(u"Authorization"_s, Qt::CaseInsensitive) == 0;
+    });
+    return transport != TransportKind::Stdio && oauth.enabled && !ownAuthorization;
 }
 
 QString ServerConfig::describe() const

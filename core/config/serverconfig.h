@@ -2,6 +2,7 @@
 
 #include "config/gatewayconfig.h"
 #include "config/jsonkeyorder.h"
+#include "config/oauthsettings.h"
 #include "config/policy.h"
 #include "config/stdiocommand.h"
 
@@ -39,6 +40,7 @@ struct ServerConfig
     QString url;                                  // http, sse
     QString urlAsWritten;                         // http, sse: before ${env:…} expansion; empty: as `url`
     QList<std::pair<QString, QString>> headers;   // http, sse
+    OAuthSettings oauth;                          // http, sse
     ReconnectPolicy reconnect;
     HeartbeatPolicy heartbeat;
     PoolPolicy pool;
@@ -56,10 +58,13 @@ struct ServerConfig
     bool isValid() const { return errors.isEmpty(); }
     // Equal settings: a reload leaves the running server alone. The hidden tools do not count.
     bool sameSettings(const ServerConfig &other) const;
-    // What the window and the log may show: env and header values replaced by "••••••".
+    // Whether the server signs in when it asks: a remote server, "oauth" not false, and no
+    // Authorization header of its own (that header is what it sends instead).
+    bool usesSignIn() const;
+    // What the window and the log may show: env and header values and the client secret replaced by "••••••".
     QJsonObject redacted() const;
     // The entry as the file gives it (`source`, no defaults filled in), hidden the same way:
-    // env and header values, and a url's user info and query values.
+    // env and header values, oauth.clientSecret, and a url's user info and query values.
     QJsonObject redactedSource() const;
     // "stdio: node server.js" or "http: https://…"
     QString describe() const;
@@ -75,6 +80,7 @@ struct ConfigDocument
     QString serversKey;    // "mcpServers" (Claude Desktop, Cursor, Tether) or "servers" (VS Code)
     QList<ServerConfig> servers; // in file order
     GatewayConfig gateway;
+    OAuthSettings oauthDefaults; // `defaults.oauth`: what every server's oauth starts from; tokenStore is Tether's own
     QStringList errors;    // problems with the file as a whole: it is then not used at all
 
     bool isValid() const { return errors.isEmpty(); }

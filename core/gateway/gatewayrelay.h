@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 
+#include <map>
 #include <memory>
 
 namespace Tether {
@@ -22,7 +23,9 @@ class StdioHostChannel;
 // and the host uses exactly the servers that Tether runs. When the instance goes away, lost()
 // tells; takeOver() then hands the host to a gateway of this process: the host's initialize is
 // replayed to it (its answer dropped when the host has had one) and the host is told to list the
-// tools again. Requests the instance had not answered get no answer.
+// tools again. Requests the instance had not answered are answered by the relay when it goes (a
+// tool error result for a call, an error for anything else), so that the host can send them again:
+// for that, the id and method of each line are read, not the rest.
 class GatewayRelay final : public QObject, private HostChannel
 {
     Q_OBJECT
@@ -46,7 +49,11 @@ signals:
 
 private:
     void onHostLine(const QByteArray &line);
+    void onInstanceLine(const QByteArray &line);
     void onInstanceFinished();
+    // Keeps what the host asked of the instance until it is answered or cancelled.
+    void trackHostRequest(const QByteArray &line);
+    void answerUnanswered();
     // The session of the gateway that took over writes here.
     QString transportName() const override;
     void send(const QByteArray &message, Role role, const QJsonValue &request) override;
@@ -57,6 +64,12 @@ private:
     QByteArray m_hostInitialize; // the line as the host sent it
     bool m_hostSentMore = false; // after its initialize: it has had the answer
     QList<QByteArray> m_held;    // between lost() and takeOver()
+    struct Unanswered
+    {
+        QByteArray method;   // as JSON text, quoted
+        QByteArray toolName; // as JSON text, quoted; empty unless a tools/call
+    };
+    std::map<QByteArray, Unanswered> m_unanswered; // by the id as the host wrote it
     bool m_closing = false;
     Gateway *m_gateway = nullptr;
     GatewaySession *m_session = nullptr;

@@ -390,6 +390,33 @@ private slots:
         QVERIFY(!processAlive(servers.first()));
     }
 
+    void aRelayedCallTheRunningTetherNeverAnswersIsAnsweredWhenItDies()
+    {
+        const QString path = writeConfig(configText({{u"demo"_s, demoEntry()}}));
+        HttpGatewayProcess gateway(path, m_dir.path());
+        QVERIFY2(!gateway.url.isEmpty(), gateway.stderrText().constData());
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"XDG_RUNTIME_DIR"_s, m_dir.path());
+        SdkHost host(QStringLiteral(TETHERCTL), {u"serve"_s, u"--config"_s, path}, environment);
+        QVERIFY2(host.waitForEvent(u"connected"_s), host.nodeStderr().constData());
+        QTRY_VERIFY_WITH_TIMEOUT(gateway.stderrContains(u"connected over stdio (relayed)"_s), 10000);
+        host.send(call(u"long"_s, u"demo__sleep"_s, {{u"ms"_s, 60000}}, true));
+        QVERIFY(host.waitForEvent(u"progress"_s, u"long"_s));
+
+        // Killed, the instance answers nothing more: the relay answers the call it was running.
+        QVERIFY(::kill(pid_t(gateway.process().processId()), SIGKILL) == 0);
+        const auto answer = host.waitForAnswer(u"long"_s, 15000);
+        QVERIFY(answer);
+        QCOMPARE(answer->value(u"result").toObject().value(u"isError").toBool(), true);
+        QVERIFY2(resultText(*answer).startsWith(u"Tool 'demo__sleep' did not finish: the Tether that served it went away"_s),
+                 qPrintable(resultText(*answer)));
+        host.send(call(u"again"_s, u"demo__echo"_s, {{u"message"_s, u"taken over"_s}}));
+        const auto again = host.waitForAnswer(u"again"_s);
+        QVERIFY(again);
+        QCOMPARE(resultText(*again), u"taken over"_s);
+        QCOMPARE(host.count(u"client_error"_s), 0);
+    }
+
     void admission_data()
     {
         QTest::addColumn<QByteArray>("method");

@@ -1,6 +1,7 @@
 #include "config/configfile.h"
 #include "config/configlocation.h"
 #include "config/configparser.h"
+#include "config/oauthsettings.h"
 #include "config/serverconfig.h"
 #include "support/fakeenvironment.h"
 #include "support/policyprinters.h"
@@ -38,6 +39,7 @@ Q_DECLARE_METATYPE(Tether::ReconnectPolicy)
 Q_DECLARE_METATYPE(Tether::HeartbeatPolicy)
 Q_DECLARE_METATYPE(Tether::PoolPolicy)
 Q_DECLARE_METATYPE(Tether::TransportKind)
+Q_DECLARE_METATYPE(Tether::OAuthSettings)
 
 static const QString File = u"servers.json"_s;
 static const QString Secret = u"s3cr3t-token-value"_s;
@@ -175,6 +177,11 @@ private slots:
     void sameSettingsIgnoresEnvironmentOrder();
     void redaction();
     void errorsNeverShowSecrets();
+    void oauthSettings_data();
+    void oauthSettings();
+    void usesSignIn_data();
+    void usesSignIn();
+    void clientSecretIsHidden();
     void describe();
     void shellLine_data();
     void shellLine();
@@ -779,6 +786,57 @@ void TestConfig::invalidServer_data()
         at + u".tools.disabled[1] = 5 is not a tool name: give the name the server lists the tool under"_s);
     row("tools.disabled empty name", R"({"command": "x", "tools": {"disabled": [""]}})",
         at + u".tools.disabled[0] = \"\" is not a tool name…"_s);
+    // oauth
+    const QByteArray remote = R"("url": "https://e.com/mcp", )";
+    const auto oauthRow = [&](const char *tag, const char *oauth, const QString &message) {
+        QTest::newRow(tag) << QByteArray("{" + remote + "\"oauth\": " + oauth + "}") << message;
+    };
+    row("oauth on stdio", R"({"command": "x", "oauth": {"clientId": "a"}})",
+        at + u" is a stdio server but also gives \"oauth\", which only an http or sse server uses: remove them, or set "
+             "\"type\" to \"http\" or \"sse\""_s);
+    row("oauth false on stdio", R"({"command": "x", "oauth": false})", at + u" is a stdio server but also gives \"oauth\"…"_s);
+    oauthRow("oauth string", R"("yes")",
+             at + u".oauth = \"yes\" is not an object or false: write it as {\"clientId\": \"tether-desktop\", "
+                  "\"scopes\": [\"files:read\"]}, or false to never sign in"_s);
+    oauthRow("oauth unknown key", R"({"clientID": "a"})",
+             at + u".oauth.clientID = \"a\" is not a sign-in setting (known: clientId, clientSecret, scopes, redirectPort, "
+                  "browserTimeoutMs)"_s);
+    oauthRow("oauth tokenStore of a server", R"({"tokenStore": "file"})",
+             at + u".oauth.tokenStore = \"file\" is a setting of Tether, not of one server: move it to defaults.oauth"_s);
+    oauthRow("oauth clientMetadataUrl of a server", R"({"clientMetadataUrl": "https://e.com/c.json"})",
+             at + u".oauth.clientMetadataUrl = \"https://e.com/c.json\" is a setting of Tether…"_s);
+    oauthRow("clientId number", R"({"clientId": 5})",
+             at + u".oauth.clientId = 5 is not a string: it is the client id the authorization server gave Tether, such "
+                  "as \"tether-desktop\""_s);
+    oauthRow("clientId empty after expansion", R"({"clientId": "${env:EMPTY}"})",
+             at + u".oauth.clientId = \"${env:EMPTY}\" is empty…"_s);
+    oauthRow("clientSecret number", R"({"clientId": "a", "clientSecret": 12345})",
+             at + u".oauth.clientSecret is a number, not a string: write the secret in quotes, or as \"${env:NAME}\" (the "
+                  "value is not shown, it may be a secret)"_s);
+    oauthRow("clientSecret empty after expansion", R"({"clientId": "a", "clientSecret": "${env:EMPTY}"})",
+             at + u".oauth.clientSecret is empty once ${env:…} is expanded: give the secret the authorization server "
+                  "issued with clientId, or remove clientSecret for a public client"_s);
+    oauthRow("clientSecret without clientId", R"({"clientSecret": "s"})",
+             at + u".oauth gives clientSecret without clientId: a secret belongs to a pre-registered client; add its "
+                  "clientId, or remove clientSecret"_s);
+    oauthRow("scopes string", R"({"scopes": "files:read"})",
+             at + u".oauth.scopes = \"files:read\" is not a list: write the scopes to ask for as [\"files:read\", "
+                  "\"files:write\"]"_s);
+    oauthRow("scope with a space", R"({"scopes": ["a", "files read"]})",
+             at + u".oauth.scopes[1] = \"files read\" is not a scope: a scope is one word of letters, digits and "
+                  "punctuation, without spaces or quotes, such as \"files:read\""_s);
+    oauthRow("scope with a quote", R"({"scopes": ["a\"b"]})", at + u".oauth.scopes[0] = \"a\"b\" is not a scope…"_s);
+    oauthRow("scope number", R"({"scopes": [7]})", at + u".oauth.scopes[0] = 7 is not a scope…"_s);
+    oauthRow("scope empty", R"({"scopes": [""]})", at + u".oauth.scopes[0] = \"\" is not a scope…"_s);
+    oauthRow("redirectPort below 1024", R"({"redirectPort": 80})",
+             at + u".oauth.redirectPort = 80 is out of range: it must be a whole number from 1024 to 65535"_s);
+    oauthRow("redirectPort above 65535", R"({"redirectPort": 65536})", at + u".oauth.redirectPort = 65536 is out of range…"_s);
+    oauthRow("redirectPort string", R"({"redirectPort": "8080"})",
+             at + u".oauth.redirectPort = \"8080\" is not a number: it must be a whole number from 1024 to 65535"_s);
+    oauthRow("browserTimeoutMs too short", R"({"browserTimeoutMs": 9999})",
+             at + u".oauth.browserTimeoutMs = 9999 is out of range: it must be a whole number from 10000 to 3600000"_s);
+    oauthRow("browserTimeoutMs too long", R"({"browserTimeoutMs": 3600001})",
+             at + u".oauth.browserTimeoutMs = 3600001 is out of range…"_s);
 }
 
 void TestConfig::invalidServer()
@@ -839,7 +897,7 @@ void TestConfig::fileErrors_data()
                                             "server starts from, such as {\"reconnect\": {\"maxAttempts\": 5}}"_s;
     QTest::newRow("defaults unknown key") << QByteArray(R"({"defaults": {"enabled": false}})")
                                           << u"servers.json: defaults.enabled = false is not a default Tether "
-                                             "knows (known: reconnect, heartbeat, pool, timeoutMs)"_s;
+                                             "knows (known: reconnect, heartbeat, pool, timeoutMs, oauth)"_s;
     QTest::newRow("defaults.reconnect out of range")
         << QByteArray(R"({"defaults": {"reconnect": {"maxAttempts": 0}}})")
         << u"servers.json: defaults.reconnect.maxAttempts = 0 is out of range: it must be a whole number from 1 to 1000"_s;
@@ -900,6 +958,35 @@ void TestConfig::fileErrors_data()
     QTest::newRow("gateway.http.tls unknown key")
         << QByteArray(R"({"gateway": {"http": {"tls": {"certificate": "c.pem", "key": "k.pem", "ca": "x"}}}})")
         << u"servers.json: gateway.http.tls.ca = \"x\" is not a TLS setting (known: certificate, key)"_s;
+    const auto oauthDefaults = [](const char *tag, const char *oauth, const QString &message) {
+        QTest::newRow(tag) << QByteArray(R"({"defaults": {"oauth": )" + QByteArray(oauth) + "}}") << message;
+    };
+    oauthDefaults("defaults.oauth false", "false",
+                  u"servers.json: defaults.oauth = false is not an object: it holds how servers sign in, such as "
+                  "{\"tokenStore\": \"file\", \"browserTimeoutMs\": 300000}"_s);
+    oauthDefaults("defaults.oauth tokenStore unknown", R"({"tokenStore": "keyring"})",
+                  u"servers.json: defaults.oauth.tokenStore = \"keyring\" is not a token store Tether knows: it must be "
+                  "\"auto\" (the system keyring, else a file readable by you alone) or \"file\" (that file always)"_s);
+    oauthDefaults("defaults.oauth clientMetadataUrl http", R"({"clientMetadataUrl": "http://e.com/tether.json"})",
+                  u"servers.json: defaults.oauth.clientMetadataUrl = \"http://e.com/tether.json\" is not an https URL "
+                  "with a path: it is where Tether's client metadata document is served, such as "
+                  "\"https://example.com/tether/client.json\", or null"_s);
+    oauthDefaults("defaults.oauth clientMetadataUrl without path", R"({"clientMetadataUrl": "https://e.com/"})",
+                  u"servers.json: defaults.oauth.clientMetadataUrl = \"https://e.com/\" is not an https URL with a path…"_s);
+    oauthDefaults("defaults.oauth clientMetadataUrl number", R"({"clientMetadataUrl": 1})",
+                  u"servers.json: defaults.oauth.clientMetadataUrl = 1 is not an https URL with a path…"_s);
+    oauthDefaults("defaults.oauth browserTimeoutMs", R"({"browserTimeoutMs": 0})",
+                  u"servers.json: defaults.oauth.browserTimeoutMs = 0 is out of range: it must be a whole number from "
+                  "10000 to 3600000"_s);
+    oauthDefaults("defaults.oauth clientId", R"({"clientId": "tether-desktop"})",
+                  u"servers.json: defaults.oauth.clientId = \"tether-desktop\" is a setting of one server: move it to "
+                  "that server's \"oauth\""_s);
+    oauthDefaults("defaults.oauth clientSecret is not shown", R"({"clientSecret": "s3cr3t-token-value"})",
+                  u"servers.json: defaults.oauth.clientSecret is a setting of one server: move it to that server's "
+                  "\"oauth\""_s);
+    oauthDefaults("defaults.oauth unknown key", R"({"store": "file"})",
+                  u"servers.json: defaults.oauth.store = \"file\" is not a sign-in default (known: browserTimeoutMs, "
+                  "tokenStore, clientMetadataUrl)"_s);
 }
 
 void TestConfig::fileErrors()
@@ -1357,6 +1444,10 @@ void TestConfig::sameSettings_data()
     row("transport", R"({"url": "https://a.com"})", R"({"type": "sse", "url": "https://a.com"})", false);
     row("reconnect", R"({"command": "x"})", R"({"command": "x", "reconnect": {"jitter": 0.5}})", false);
     row("heartbeat", R"({"command": "x"})", R"({"command": "x", "heartbeat": {"enabled": false}})", false);
+    row("oauth client", R"({"url": "https://a.com", "oauth": {"clientId": "a"}})",
+        R"({"url": "https://a.com", "oauth": {"clientId": "b"}})", false);
+    row("oauth turned off", R"({"url": "https://a.com"})", R"({"url": "https://a.com", "oauth": false})", false);
+    row("oauth written as true", R"({"url": "https://a.com"})", R"({"url": "https://a.com", "oauth": true})", true);
     row("pool", R"({"command": "x"})", R"({"command": "x", "pool": {"maxQueue": 3}})", false);
     // A pool of the default size still makes each session take one call at a time.
     row("pool of defaults", R"({"command": "x"})", R"({"command": "x", "pool": {}})", false);
@@ -1462,7 +1553,9 @@ void TestConfig::errorsNeverShowSecrets()
         "a": {"command": "x", "env": {"TOKEN": ["s3cr3t-token-value"], "B": "s3cr3t-token-value${input:x}"}},
         "b": {"url": "https://e.com", "headers": {"Authorization": {"v": "s3cr3t-token-value"},
                                                   "X": "s3cr3t-token-value${env:MISSING}"}},
-        "c": {"url": "https://e.com", "env": {"TOKEN": "s3cr3t-token-value"}, "headers": 5}
+        "c": {"url": "https://e.com", "env": {"TOKEN": "s3cr3t-token-value"}, "headers": 5},
+        "d": {"url": "https://e.com", "oauth": {"clientId": "a", "clientSecret": ["s3cr3t-token-value"]}},
+        "e": {"url": "https://e.com", "oauth": {"clientId": "a", "clientSecret": "s3cr3t-token-value${env:MISSING}"}}
     }})"));
     QStringList errors;
     for (const ServerConfig &server : document.servers) {
@@ -1471,9 +1564,120 @@ void TestConfig::errorsNeverShowSecrets()
         const QByteArray redacted = QJsonDocument(server.redacted()).toJson();
         QVERIFY2(!redacted.contains(Secret.toUtf8()), redacted.constData());
     }
-    QCOMPARE(errors.size(), 6);
+    QCOMPARE(errors.size(), 8);
     for (const QString &error : errors)
         QVERIFY2(!error.contains(Secret), qPrintable(error));
+}
+
+void TestConfig::oauthSettings_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<OAuthSettings>("expected");
+
+    const auto settings = [](const std::function<void(OAuthSettings &)> &change) {
+        OAuthSettings oauth;
+        change(oauth);
+        return oauth;
+    };
+    const auto server = [](const char *entry, const char *defaults = "{}") -> QByteArray {
+        return "{\"defaults\": {\"oauth\": " + QByteArray(defaults) + "}, \"mcpServers\": {\"demo\": " + entry + "}}";
+    };
+    QTest::newRow("nothing said") << server(R"({"url": "https://e.com/mcp"})") << OAuthSettings();
+    QTest::newRow("written as true") << server(R"({"url": "https://e.com/mcp", "oauth": true})") << OAuthSettings();
+    QTest::newRow("false") << server(R"({"url": "https://e.com/mcp", "oauth": false})")
+                           << settings([](OAuthSettings &oauth) { oauth.enabled = false; });
+    QTest::newRow("every server key")
+        << server(R"({"url": "https://e.com/mcp", "oauth": {"clientId": "tether-${env:HOST}",
+                     "clientSecret": "${env:API_TOKEN}", "scopes": ["files:read", "files:write", "files:read"],
+                     "redirectPort": 33418, "browserTimeoutMs": 120000}})")
+        << settings([](OAuthSettings &oauth) {
+               oauth.clientId = u"tether-mcp.example.com"_s;
+               oauth.clientSecret = Secret;
+               oauth.scopes = QStringList{u"files:read"_s, u"files:write"_s};
+               oauth.redirectPort = 33418;
+               oauth.browserTimeout = std::chrono::milliseconds(120000);
+           });
+    QTest::newRow("defaults")
+        << server(R"({"type": "sse", "url": "https://e.com/sse"})",
+                  R"({"browserTimeoutMs": 60000, "tokenStore": "file",
+                      "clientMetadataUrl": "https://tether.example/client.json"})")
+        << settings([](OAuthSettings &oauth) {
+               oauth.browserTimeout = std::chrono::milliseconds(60000);
+               oauth.tokenStore = TokenStoreChoice::File;
+               oauth.clientMetadataUrl = u"https://tether.example/client.json"_s;
+           });
+    QTest::newRow("the server's own timeout wins")
+        << server(R"({"url": "https://e.com/mcp", "oauth": {"browserTimeoutMs": 20000}})", R"({"browserTimeoutMs": 60000})")
+        << settings([](OAuthSettings &oauth) { oauth.browserTimeout = std::chrono::milliseconds(20000); });
+    QTest::newRow("no client metadata document") << server(R"({"url": "https://e.com/mcp"})", R"({"clientMetadataUrl": null})")
+                                                 << OAuthSettings();
+    QTest::newRow("tokenStore auto") << server(R"({"url": "https://e.com/mcp"})", R"({"tokenStore": "auto"})")
+                                     << OAuthSettings();
+}
+
+void TestConfig::oauthSettings()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(OAuthSettings, expected);
+    const ConfigDocument document = parse(json);
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    const ServerConfig &server = document.servers.constFirst();
+    QVERIFY2(server.isValid(), qPrintable(server.errors.join(u'\n')));
+    QCOMPARE(server.oauth.enabled, expected.enabled);
+    QCOMPARE(server.oauth.clientId, expected.clientId);
+    QCOMPARE(server.oauth.clientSecret, expected.clientSecret);
+    QCOMPARE(server.oauth.scopes, expected.scopes);
+    QCOMPARE(server.oauth.redirectPort, expected.redirectPort);
+    QCOMPARE(server.oauth.browserTimeout.count(), expected.browserTimeout.count());
+    QCOMPARE(server.oauth.tokenStore, expected.tokenStore);
+    QCOMPARE(server.oauth.clientMetadataUrl, expected.clientMetadataUrl);
+    QVERIFY(server.oauth == expected);
+    QCOMPARE(document.oauthDefaults.tokenStore, expected.tokenStore);
+}
+
+void TestConfig::usesSignIn_data()
+{
+    QTest::addColumn<QByteArray>("entry");
+    QTest::addColumn<bool>("usesSignIn");
+
+    QTest::newRow("remote") << QByteArray(R"({"url": "https://e.com/mcp"})") << true;
+    QTest::newRow("sse") << QByteArray(R"({"type": "sse", "url": "https://e.com/sse"})") << true;
+    QTest::newRow("stdio") << QByteArray(R"({"command": "x"})") << false;
+    QTest::newRow("oauth false") << QByteArray(R"({"url": "https://e.com/mcp", "oauth": false})") << false;
+    QTest::newRow("its own Authorization header")
+        << QByteArray(R"({"url": "https://e.com/mcp", "headers": {"authorization": "Bearer ${env:API_TOKEN}"}})") << false;
+    QTest::newRow("another header") << QByteArray(R"({"url": "https://e.com/mcp", "headers": {"X-Key": "k"}})") << true;
+}
+
+void TestConfig::usesSignIn()
+{
+    QFETCH(QByteArray, entry);
+    QFETCH(bool, usesSignIn);
+    QCOMPARE(parseServer(entry).usesSignIn(), usesSignIn);
+}
+
+void TestConfig::clientSecretIsHidden()
+{
+    const ConfigDocument document = parse(QByteArray(R"({"mcpServers": {
+        "fromEnv": {"url": "https://e.com/mcp", "oauth": {"clientId": "c", "clientSecret": "${env:API_TOKEN}"}},
+        "literal": {"url": "https://e.com/mcp", "oauth": {"clientId": "c", "clientSecret": "s3cr3t-token-value"}}
+    }})"));
+    QVERIFY(document.isValid());
+    for (const ServerConfig &server : document.servers) {
+        QVERIFY2(server.isValid(), qPrintable(server.errors.join(u'\n')));
+        // Resolved for the sign-in to use, hidden wherever the server is shown.
+        QCOMPARE(server.oauth.clientSecret, Secret);
+        for (const QJsonObject &shown : {server.redacted(), server.redactedSource()}) {
+            const QByteArray text = QJsonDocument(shown).toJson();
+            QVERIFY2(!text.contains(Secret.toUtf8()), text.constData());
+            QCOMPARE(shown.value(u"oauth"_s).toObject().value(u"clientSecret"_s).toString(), u"••••••"_s);
+            QCOMPARE(shown.value(u"oauth"_s).toObject().value(u"clientId"_s).toString(), u"c"_s);
+        }
+        QVERIFY(!server.describe().contains(Secret));
+    }
+    QCOMPARE(document.server(u"fromEnv"_s)->redacted().value(u"oauth"_s).toObject(),
+             (QJsonObject{{u"enabled"_s, true}, {u"browserTimeoutMs"_s, 300000}, {u"tokenStore"_s, u"auto"_s},
+                          {u"clientId"_s, u"c"_s}, {u"clientSecret"_s, u"••••••"_s}}));
 }
 
 void TestConfig::shellLine_data()

@@ -368,10 +368,12 @@ private slots:
                                 {u"cwd"_s, u"/tmp"_s}, {u"timeoutMs"_s, 5000}, {u"x-note"_s, u"kept"_s}};
         ServerEntryFields remote = remoteFields(TransportKind::StreamableHttp, u"https://e.com/mcp"_s);
         remote.timeoutMs = u"5000"_s;
-        const QJsonObject asRemote = buildServerEntry(remote, stdio, TransportKind::Stdio).entry;
+        QJsonObject asRemote = buildServerEntry(remote, stdio, TransportKind::Stdio).entry;
         QCOMPARE(asRemote, (QJsonObject{{u"type"_s, u"http"_s}, {u"url"_s, u"https://e.com/mcp"_s},
                                         {u"timeoutMs"_s, 5000}, {u"x-note"_s, u"kept"_s}}));
 
+        // Sign-in is for remote servers alone: a stdio server with "oauth" would be invalid.
+        asRemote.insert(u"oauth"_s, QJsonObject{{u"clientId"_s, u"tether-desktop"_s}});
         const QJsonObject back = buildServerEntry(stdioFields(u"x"_s), asRemote, TransportKind::StreamableHttp).entry;
         QCOMPARE(back, (QJsonObject{{u"type"_s, u"stdio"_s}, {u"command"_s, u"x"_s}, {u"x-note"_s, u"kept"_s}}));
     }
@@ -515,6 +517,11 @@ private slots:
                                              {u"url"_s, u"https://e.com/mcp?key=${env:KEY}"_s},
                                              {u"headers"_s, QJsonObject{{u"Authorization"_s, u"Bearer x"_s}}}};
         QTest::newRow("sse") << QJsonObject{{u"type"_s, u"sse"_s}, {u"url"_s, u"https://e.com/sse"_s}};
+        QTest::newRow("http signing in") << QJsonObject{
+            {u"url"_s, u"https://e.com/mcp"_s},
+            {u"oauth"_s, QJsonObject{{u"clientId"_s, u"tether-desktop"_s}, {u"clientSecret"_s, u"${env:API_TOKEN}"_s},
+                                     {u"scopes"_s, QJsonArray{u"files:read"_s}}, {u"redirectPort"_s, 33418}}}};
+        QTest::newRow("http never signing in") << QJsonObject{{u"url"_s, u"https://e.com/mcp"_s}, {u"oauth"_s, false}};
     }
 
     void fieldsRoundTrip()
