@@ -1,0 +1,40 @@
+#pragma once
+
+#include "formencoding.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace Tether {
+
+// Who Tether is to an authorization server, and how it proves it at the token endpoint
+// (RFC 6749 §2.3.1).
+struct ClientIdentity
+{
+    enum class Authentication { None, SecretBasic, SecretPost };
+
+    QString clientId;
+    QString clientSecret; // never shown, never logged
+    Authentication authentication = Authentication::None;
+
+    // A client registered in advance: with a secret, client_secret_basic where the server
+    // allows it (its default when it lists no methods, RFC 8414 §2), else client_secret_post.
+    static ClientIdentity preRegistered(const QString &clientId, const QString &clientSecret,
+                                        const QStringList &tokenEndpointAuthMethods);
+    // A client registered by Dynamic Client Registration, authenticated as the server said
+    // (RFC 7591 §3.2.1 token_endpoint_auth_method).
+    static ClientIdentity registered(const QString &clientId, const QString &clientSecret,
+                                     const QString &tokenEndpointAuthMethod);
+
+    // What a token request carries to authenticate: fields for its body and, for
+    // client_secret_basic, the Authorization header's value.
+    struct Credentials
+    {
+        FormFields fields;
+        QByteArray authorizationHeader;
+    };
+    Credentials credentials() const;
+};
+
+} // namespace Tether
