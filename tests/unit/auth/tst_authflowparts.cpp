@@ -20,6 +20,7 @@ using namespace Qt::StringLiterals;
 using namespace Tether;
 
 Q_DECLARE_METATYPE(FormFields)
+Q_DECLARE_METATYPE(ClientIdentity)
 
 class TestAuthFlowParts final : public QObject
 {
@@ -380,8 +381,6 @@ private slots:
         QCOMPARE(credentials.authorizationHeader, authorization);
     }
 };
-
-Q_DECLARE_METATYPE(ClientIdentity)
 
 QTEST_GUILESS_MAIN(TestAuthFlowParts)
 #include "tst_authflowparts.moc"
