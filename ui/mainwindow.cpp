@@ -39,6 +39,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QScreen>
 #include <QSortFilterProxyModel>
@@ -246,6 +247,12 @@ void MainWindow::followSnapshots()
         if (m_manager.status(selectedServer()).value_or(ServerStatus{}).pid > 0)
             updateDetailsText();
     });
+    connect(&m_manager, &ServerManager::signInChanged, this, [this](const QString &name) {
+        if (name != selectedServer())
+            return;
+        updateActions();
+        updateDetailsText();
+    });
     connect(&m_manager, &ServerManager::serverAdded, this, [this](const QString &name) {
         if (const auto status = m_manager.status(name))
             m_model->updateStatus(*status);
@@ -293,6 +300,8 @@ void MainWindow::connectViews()
     connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
         QMenu menu(this);
         menu.addActions({m_start, m_stop, m_reconnect, m_retryFailed});
+        menu.addSeparator();
+        menu.addActions({m_signIn, m_signOut});
         menu.addSeparator();
         menu.addActions({m_edit, m_enable, m_settings, m_remove});
         menu.addSeparator();
@@ -357,6 +366,10 @@ void MainWindow::createActions()
     m_reconnect = toolbar->addAction(tr("Reconnect"), this,
                                      [this] { actOnSelection(&ServerActions::reconnect, &ServerManager::reconnect); });
     m_reconnect->setShortcut(QKeySequence(u"F5"_s));
+    // Shown for the servers that sign in (OAuth) only.
+    m_signIn = toolbar->addAction(tr("Sign in…"), this, &MainWindow::signInSelected);
+    m_signOut = new QAction(tr("Sign out"), this);
+    connect(m_signOut, &QAction::triggered, this, &MainWindow::signOutSelected);
     m_retryFailed = toolbar->addAction(tr("Retry failed"), &m_manager, &ServerManager::retryFailed);
     m_retryFailed->setShortcut(QKeySequence(u"Shift+F5"_s));
     // Not on the toolbar: it restarts healthy servers too, and asks first.
@@ -389,6 +402,7 @@ void MainWindow::createActions()
         action->setToolTip(action->text().remove(u'…') + u" ("_s + action->shortcut().toString(QKeySequence::NativeText) + u')');
     const QList<std::pair<QAction *, QString>> names{
         {m_start, u"startServer"_s}, {m_stop, u"stopServer"_s}, {m_reconnect, u"reconnectServer"_s},
+        {m_signIn, u"signIn"_s}, {m_signOut, u"signOut"_s},
         {m_retryFailed, u"retryFailed"_s}, {m_reconnectAll, u"reconnectAll"_s}, {m_add, u"addServer"_s}, {m_edit, u"editServer"_s},
         {m_enable, u"toggleEnabled"_s}, {m_remove, u"removeServer"_s}, {m_settings, u"editSettings"_s},
         {m_openConfig, u"openConfigFile"_s}, {m_callTool, u"callTool"_s},
@@ -422,6 +436,8 @@ void MainWindow::createMenus()
 
     QMenu *server = menuBar()->addMenu(tr("&Server"));
     server->addActions({m_start, m_stop, m_reconnect, m_retryFailed, m_reconnectAll});
+    server->addSeparator();
+    server->addActions({m_signIn, m_signOut});
     server->addSeparator();
     server->addActions({m_add, m_edit, m_enable, m_remove});
     server->addSeparator();
@@ -688,6 +704,13 @@ void MainWindow::updateActions()
     m_start->setEnabled(actions.start);
     m_stop->setEnabled(actions.stop);
     m_reconnect->setEnabled(actions.reconnect);
+    const bool signsIn = names.size() == 1 && m_manager.canSignIn(name);
+    const SignInInfo::State signIn = signsIn ? m_manager.signInInfo(name).state : SignInInfo::State::NotUsed;
+    m_signIn->setVisible(signsIn);
+    m_signIn->setEnabled(signsIn && !m_signingIn.contains(name));
+    m_signIn->setText(signIn == SignInInfo::State::SignedIn ? tr("Sign in again…") : tr("Sign in…"));
+    m_signOut->setVisible(signsIn);
+    m_signOut->setEnabled(signIn == SignInInfo::State::SignedIn);
     updateFleetActions();
     m_logActions->setServer(name);
 
@@ -705,6 +728,58 @@ void MainWindow::updateActions()
     m_enable->setText(config && !config->enabled ? tr("Enable") : tr("Disable"));
     m_callTool->setEnabled(!m_tools->currentTool().isEmpty()
                            && m_manager.status(name).value_or(ServerStatus{}).state == ServerState::Connected);
+}
+
+void MainWindow::signInSelected()
+{
+    const QString name = selectedServer();
+    if (name.isEmpty() || m_signingIn.contains(name))
+        return;
+    m_signingIn.insert(name);
+    updateActions();
+    statusBar()->showMessage(tr("Signing in to %1: finish in the browser").arg(name));
+    const QPointer<MainWindow> guard(this);
+    const auto opener = [guard, name](const QUrl &url) {
+        if (!guard || QDesktopServices::openUrl(url))
+            return;
+        // No browser to open: the URL to copy into one.
+        auto *box = new QMessageBox(QMessageBox::Information, tr("Sign in to %1").arg(name),
+                                    tr("Open this address in a browser to sign in to %1:\n\n%2")
+                                        .arg(name, url.toString(QUrl::FullyEncoded)),
+                                    QMessageBox::Ok, guard);
+        box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    };
+    m_manager.signIn(name, {}, opener, [guard, name](bool signedIn, const QString &message) {
+        if (!guard)
+            return;
+        guard->m_signingIn.remove(name);
+        guard->updateActions();
+        guard->updateDetailsText();
+        guard->statusBar()->showMessage(message, 15000);
+        if (signedIn)
+            return;
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Sign-in to %1 failed").arg(name), message,
+                                    QMessageBox::Ok, guard);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+}
+
+void MainWindow::signOutSelected()
+{
+    const QString name = selectedServer();
+    if (name.isEmpty())
+        return;
+    const QPointer<MainWindow> guard(this);
+    m_manager.signOut(name, [guard](bool, const QString &message) {
+        if (!guard)
+            return;
+        guard->updateActions();
+        guard->updateDetailsText();
+        guard->statusBar()->showMessage(message, 15000);
+    });
 }
 
 void MainWindow::updateFleetActions()
@@ -750,6 +825,7 @@ void MainWindow::updateDetailsText()
         return;
     }
     m_details->showStatus(*status, m_resources->resources(name));
+    m_details->showSignIn(name, m_manager.signInInfo(name));
     if (!m_gateway)
         return;
     const GatewayServing serving = m_gateway->serving();

@@ -2,6 +2,7 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <QSet>
 #include <QSettings>
 #include <QStringList>
 
@@ -107,6 +108,9 @@ private:
     void showAllTools();
     void updateAllTools();
     void updateActions();
+    // Sign in to the selected server in the desktop's browser, or forget its tokens.
+    void signInSelected();
+    void signOutSelected();
     void updateDetails();
     // The Details tab alone: the server's status, and the calls made to it through the gateway.
     void updateDetailsText();
@@ -133,6 +137,8 @@ private:
     QAction *m_start = nullptr;
     QAction *m_stop = nullptr;
     QAction *m_reconnect = nullptr;
+    QAction *m_signIn = nullptr;
+    QAction *m_signOut = nullptr;
     QAction *m_retryFailed = nullptr;
     QAction *m_reconnectAll = nullptr;
     QAction *m_add = nullptr;
@@ -146,6 +152,7 @@ private:
     QMenu *m_importMenu = nullptr;
     QPointer<AllToolsDialog> m_allToolsDialog;
     QAction *m_showGateway = nullptr;
+    QSet<QString> m_signingIn; // servers whose browser step is under way
     GatewayService *m_gateway = nullptr;
     QToolButton *m_gatewayIndicator = nullptr;
     GatewayView *m_gatewayView = nullptr;

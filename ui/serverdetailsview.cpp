@@ -3,7 +3,11 @@
 #include "servertablemodel.h"
 
 #include "common/displaytext.h"
+#include "common/duration.h"
+#include "supervisor/serverstate.h"
 #include "supervisor/serverstatus.h"
+
+#include <QLocale>
 
 using namespace Qt::StringLiterals;
 
@@ -45,6 +49,43 @@ void ServerDetailsView::showStatus(const ServerStatus &status, const std::option
     if (!status.lastStderrTail.isEmpty())
         lines.append(tr("Last stderr lines of the ended process:\n%1").arg(status.lastStderrTail.mid(std::max<qsizetype>(0, status.lastStderrTail.size() - 20)).join(u'\n')));
     setPlainText(lines.join(u'\n'));
+}
+
+void ServerDetailsView::showSignIn(const QString &serverName, const SignInInfo &info)
+{
+    for (const QString &line : signInLines(serverName, info, QDateTime::currentDateTimeUtc()))
+        appendPlainText(line);
+}
+
+QStringList ServerDetailsView::signInLines(const QString &serverName, const SignInInfo &info, const QDateTime &now)
+{
+    switch (info.state) {
+    case SignInInfo::State::NotUsed:
+        return {};
+    case SignInInfo::State::Needed:
+        return {tr("Sign-in: needed; use Sign in, or run: %1").arg(signInCommand(serverName))};
+    case SignInInfo::State::SignedIn:
+        break;
+    }
+    QStringList lines;
+    const QString scopes = info.scopes.isEmpty() ? QString() : tr(" (scopes %1)").arg(info.scopes.join(u' '));
+    lines.append(info.account.isEmpty() ? tr("Signed in%1").arg(scopes)
+                                        : tr("Signed in as %1%2").arg(withVisibleControls(info.account), scopes));
+    if (info.expiresAt.isValid()) {
+        const qint64 remaining = now.msecsTo(info.expiresAt);
+        const QString at = QLocale().toString(info.expiresAt.toLocalTime(), QLocale::ShortFormat);
+        lines.append(remaining > 0
+                         ? tr("Access token: expires %1 (in %2); Tether renews it before then")
+                               .arg(at, formatDuration(std::chrono::milliseconds(remaining)))
+                         : tr("Access token: expired %1; Tether renews it at the next request").arg(at));
+    }
+    if (info.store == u"keyring")
+        lines.append(tr("Tokens kept in: the system keyring"));
+    else if (info.store == u"file")
+        lines.append(tr("Tokens kept in: a file readable by you alone (%1)").arg(info.storeNote));
+    else if (!info.store.isEmpty())
+        lines.append(tr("Tokens kept in: memory, until Tether quits (%1)").arg(info.storeNote));
+    return lines;
 }
 
 } // namespace Tether

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config/oauthsettings.h"
 #include "manager/resourcesampler.h"
 
 #include <QPlainTextEdit>
@@ -20,6 +21,10 @@ public:
     explicit ServerDetailsView(QWidget *parent = nullptr);
 
     void showStatus(const ServerStatus &status, const std::optional<ProcessResources> &resources);
+    // Appends what is known of the server's sign-in: account, scopes, expiry, where the tokens are.
+    void showSignIn(const QString &serverName, const SignInInfo &info);
+
+    static QStringList signInLines(const QString &serverName, const SignInInfo &info, const QDateTime &now);
 };
 
 } // namespace Tether

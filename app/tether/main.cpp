@@ -2,10 +2,12 @@
 #include "singleinstance.h"
 #include "trayicon.h"
 
+#include "auth/signinservice.h"
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
 #include "config/configstore.h"
 #include "gateway/gatewayservice.h"
+#include "keyring/tokenstore.h"
 #include "manager/servermanager.h"
 #include "tetherusage.h"
 
@@ -112,11 +114,21 @@ int main(int argc, char *argv[])
     }
 
     ConfigStore config(source, programConfigContext());
+    std::unique_ptr<SignInService> signIn; // made once the config says where tokens are kept
     ServerManager manager;
     // The gateway over HTTP while the window runs, from the first document that enables it.
     GatewayService gateway(manager);
     MainWindow window(manager, config);
     QObject::connect(&instance, &InstanceListener::activationRequested, &window, &MainWindow::bringToFront);
+    // Remote servers that ask sign in (OAuth); connected first, so the servers of the first
+    // document already have it. Where tokens are kept is read once, at start.
+    QObject::connect(&config, &ConfigStore::documentChanged, &manager, [&](const ConfigDocument &document) {
+        if (signIn)
+            return;
+        signIn = std::make_unique<SignInService>(TokenStore::forSystem(document.oauthDefaults.tokenStore),
+                                                 SignInService::Paths{});
+        manager.setSignIn(signIn.get());
+    });
     QObject::connect(&config, &ConfigStore::documentChanged, &manager, &ServerManager::applyConfig);
     QObject::connect(&config, &ConfigStore::documentChanged, &gateway, [&](const ConfigDocument &document) {
         // The built-in demo's token is kept where the user's file would be.

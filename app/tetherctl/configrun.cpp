@@ -4,6 +4,7 @@
 #include "output.h"
 
 #include "common/logging.h"
+#include "keyring/tokenstore.h"
 #include "config/policy.h"
 
 #include <QCoreApplication>
@@ -47,6 +48,10 @@ bool ConfigRun::start(ConfigStore::FileChanges fileChanges)
         printError(document.errors.join(u"; "_s));
         return false;
     }
+    // Remote servers that ask sign in with the tokens of `tetherctl login` (or the window's).
+    m_signIn = std::make_unique<SignInService>(TokenStore::forSystem(document.oauthDefaults.tokenStore),
+                                               SignInService::Paths{});
+    m_manager.setSignIn(m_signIn.get());
     m_manager.applyConfig(document);
     m_running = true;
     QObject::connect(&m_store, &ConfigStore::documentChanged, &m_manager,

@@ -3,6 +3,7 @@
 #include "configoptions.h"
 #include "interruption.h"
 
+#include "auth/signinservice.h"
 #include "config/configstore.h"
 #include "manager/servermanager.h"
 
@@ -53,6 +54,7 @@ private:
 
     const ConfigOptions &m_options;
     const Interruption *m_interruption;
+    std::unique_ptr<SignInService> m_signIn; // before the manager: its servers' credentials use it
     ServerManager m_manager;
     ConfigStore m_store;
     bool m_running = false; // the first document runs: the store's later ones are changes of the file

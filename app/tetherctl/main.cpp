@@ -8,13 +8,16 @@
 #include "servecommand.h"
 #include "servercommands.h"
 #include "servertarget.h"
+#include "signincommands.h"
 #include "tetherctlusage.h"
 #include "watchcommands.h"
 
+#include "auth/signinservice.h"
 #include "common/commandline.h"
 #include "common/logging.h"
 #include "config/configlocation.h"
 #include "config/policy.h"
+#include "keyring/tokenstore.h"
 #include "supervisor/connectionsupervisor.h"
 
 #include <QCommandLineParser>
@@ -35,16 +38,10 @@ static int usageError(const QString &message)
 
 int main(int argc, char *argv[])
 {
-    // Qt's own event dispatcher rather than GLib's: switching a pipe's notifier on or off then
-    // costs no wake-up of the loop, two system calls fewer for each message the gateway relays.
-    // Qt reads the variable only while the application is made, and the servers started later
-    // do not inherit it.
-    const bool dispatcherChosen = qEnvironmentVariableIsSet("QT_NO_GLIB");
-    if (!dispatcherChosen)
-        qputenv("QT_NO_GLIB", "1");
+    // GLib's event dispatcher, Qt's default, is kept although Qt's own costs the gateway two
+    // system calls fewer per message: the system keyring (libsecret, through QtKeychain) answers
+    // only on GLib's main loop.
     QCoreApplication app(argc, argv);
-    if (!dispatcherChosen)
-        qunsetenv("QT_NO_GLIB");
     QCoreApplication::setApplicationName(u"tetherctl"_s);
     QCoreApplication::setApplicationVersion(QStringLiteral(TETHER_VERSION));
 
@@ -72,6 +69,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption moveOption(u"move"_s);
     const QCommandLineOption undoOption(u"undo"_s);
     const QCommandLineOption dryRunOption(u"dry-run"_s);
+    const QCommandLineOption browserOption(u"browser"_s);
+    const QCommandLineOption scopeOption(u"scope"_s);
     // Policy flags of watch: each maps to a field that resolveReconnectPolicy/resolveHeartbeatPolicy judge.
     const std::array<std::pair<QCommandLineOption, QString>, 4> reconnectFlags{{
         {QCommandLineOption(u"initial-delay-ms"_s), u"initialDelayMs"_s},
@@ -197,6 +196,17 @@ int main(int argc, char *argv[])
         return Ctl::importConfig(positional.first(), positional.value(1), target);
     }
 
+    const bool signingIn = command == u"login" || command == u"logout";
+    if (!signingIn && parser.isSet(scopeOption))
+        return usageError(u"--scope applies to 'login'"_s);
+    if (!signingIn && parser.isSet(browserOption) && !parser.isSet(urlOption))
+        return usageError(u"--browser applies to 'login' and to a server given with --url"_s);
+    const QString browser = parser.isSet(browserOption) ? parser.value(browserOption) : qEnvironmentVariable("TETHER_BROWSER");
+    if (signingIn && (adHocServer || positional.size() != 1))
+        return usageError(u"'%1' takes the name of one server of the config, got '%2'"_s.arg(command, positional.join(u' ')));
+    if (command == u"logout" && (parser.isSet(browserOption) || parser.isSet(scopeOption)))
+        return usageError(u"--browser and --scope apply to 'login'"_s);
+
     if (!adHocServer) {
         Ctl::ConfigOptions options;
         options.source = locateConfig(parser.value(configOption));
@@ -215,6 +225,16 @@ int main(int argc, char *argv[])
         if (command == u"watch") {
             options.servers = positional;
             return Ctl::configWatch(options);
+        }
+        if (signingIn) {
+            options.servers = positional;
+            if (command == u"logout")
+                return Ctl::logout(options, positional.first());
+            Ctl::SignInOptions signIn;
+            signIn.browser = browser;
+            for (const QString &scope : parser.values(scopeOption))
+                signIn.scopes += scope.split(u' ', Qt::SkipEmptyParts);
+            return Ctl::login(options, positional.first(), signIn);
         }
         if (command == u"serve") {
             if (options.json)
@@ -266,6 +286,7 @@ int main(int argc, char *argv[])
 
     if (command == u"status" || command == u"check" || command == u"servers" || command == u"serve")
         return usageError(u"'%1' works on the config file; it takes no --stdio or --url"_s.arg(command));
+    std::unique_ptr<SignInService> signIn;
     Ctl::CommonOptions options;
     options.json = parser.isSet(jsonOption);
     options.verbose = parser.isSet(verboseOption);
@@ -285,10 +306,14 @@ int main(int argc, char *argv[])
         flags.headers = parser.values(headerOption);
         flags.timeout = timeout;
         QString error;
-        const std::optional<Ctl::ServerTarget> target = Ctl::remoteTarget(flags, &error);
+        // A server that asks signs in within this run, keeping the tokens for its URL.
+        signIn = std::make_unique<SignInService>(TokenStore::forSystem(TokenStoreChoice::Auto), SignInService::Paths{});
+        const std::optional<Ctl::ServerTarget> target = Ctl::remoteTarget(flags, signIn.get(), &error);
         if (!target)
             return usageError(error);
         options.target = *target;
+        options.signIn = signIn.get();
+        options.browser = browser;
     }
     const QString serverFlag = parser.isSet(stdioOption) ? u"--stdio"_s : u"--url"_s;
 

@@ -2,7 +2,9 @@
 
 #include "output.h"
 #include "servertarget.h"
+#include "signincommands.h"
 
+#include "auth/signinservice.h"
 #include "session/mcpclientsession.h"
 
 using namespace Qt::StringLiterals;
@@ -11,10 +13,14 @@ namespace Tether::Ctl {
 
 OneShotConnection::OneShotConnection(const CommonOptions &options)
     : m_options(options)
-    , m_session(std::make_unique<McpClientSession>(options.target.transport(),
-                                                   SessionOptions{options.target.name, options.timeout}))
+    , m_session(makeSession())
+{}
+
+std::unique_ptr<McpClientSession> OneShotConnection::makeSession()
 {
-    McpClientSession *session = m_session.get();
+    auto made = std::make_unique<McpClientSession>(m_options.target.transport(),
+                                                   SessionOptions{m_options.target.name, m_options.timeout});
+    McpClientSession *session = made.get();
     QObject::connect(session, &McpClientSession::failed, session, [this](const QString &reason) {
         m_failure = reason;
         m_loop.quit();
@@ -29,11 +35,12 @@ OneShotConnection::OneShotConnection(const CommonOptions &options)
         m_closed = true;
         m_loop.quit();
     });
-    if (options.verbose) {
+    if (m_options.verbose) {
         QObject::connect(session, &McpClientSession::stderrLine, session, [this](const QString &line) {
             printNote(m_session->options().serverName + u": "_s + line);
         });
     }
+    return made;
 }
 
 OneShotConnection::~OneShotConnection()
@@ -41,11 +48,18 @@ OneShotConnection::~OneShotConnection()
     close();
 }
 
-bool OneShotConnection::open()
+bool OneShotConnection::openSession()
 {
     m_session->open();
     while (!m_session->isReady() && m_failure.isEmpty() && !m_closed && !m_interruption.happened())
         m_loop.exec();
+    return m_session->isReady();
+}
+
+bool OneShotConnection::open()
+{
+    if (!openSession() && asksForSignIn() && signIn())
+        reopen();
     if (m_interruption.happened())
         return false;
     if (!m_session->isReady()) {
@@ -53,6 +67,53 @@ bool OneShotConnection::open()
                                                                       m_failure));
     }
     return m_session->isReady();
+}
+
+bool OneShotConnection::asksForSignIn()
+{
+    const std::optional<TransportClosure> &closure = m_session->transportClosure();
+    if (m_interruption.happened() || !m_options.signIn || !m_options.target.signsInAs || !closure || !closure->signIn)
+        return false;
+    // Waiting for a browser step nobody can take would only end at the browser timeout.
+    if (!canOpenBrowser(m_options.browser)) {
+        m_failure = m_failure + u"; "_s + noBrowserText(m_options.target.name);
+        return false;
+    }
+    return true;
+}
+
+bool OneShotConnection::signIn()
+{
+    const QString name = m_options.target.name;
+    bool finished = false;
+    bool signedIn = false;
+    QString message;
+    m_options.signIn->signIn(
+        *m_options.target.signsInAs, {},
+        [name, browser = m_options.browser](const QUrl &url) { openSignInUrl(name, url, browser); },
+        [&](bool succeeded, const QString &text) {
+            finished = true;
+            signedIn = succeeded;
+            message = text;
+            m_loop.quit();
+        });
+    while (!finished && !m_interruption.happened())
+        m_loop.exec();
+    if (!signedIn) {
+        m_failure = finished ? message : m_interruption.reason();
+        return false;
+    }
+    printNote(message);
+    return true;
+}
+
+bool OneShotConnection::reopen()
+{
+    close();
+    m_session = makeSession();
+    m_failure.clear();
+    m_closed = false;
+    return openSession();
 }
 
 template<typename Reply, typename Send>
@@ -114,17 +175,38 @@ bool OneShotConnection::offers(QStringView capability) const
 std::optional<ToolCallReply> OneShotConnection::callTool(const QString &name, const QJsonObject &arguments,
                                                          const ProgressHandler &onProgress)
 {
-    const auto reply = std::make_shared<std::optional<ToolCallReply>>();
-    m_callInFlight = m_session->callTool(
-        name, arguments,
-        [this, reply](const ToolCallReply &received) {
-            *reply = received;
-            m_loop.quit();
-        },
-        onProgress);
-    waitFor(*reply);
-    m_callInFlight = 0;
-    return *reply;
+    const auto call = [&] {
+        const auto reply = std::make_shared<std::optional<ToolCallReply>>();
+        m_callInFlight = m_session->callTool(
+            name, arguments,
+            [this, reply](const ToolCallReply &received) {
+                *reply = received;
+                m_loop.quit();
+            },
+            onProgress);
+        waitFor(*reply);
+        m_callInFlight = 0;
+        return *reply;
+    };
+    const std::optional<ToolCallReply> reply = call();
+    // Refused for want of scope (403 insufficient_scope): a step-up sign-in, then the call again.
+    const bool wantsScope = reply && reply->error && m_options.signIn && m_options.target.signsInAs
+                            && m_options.signIn->wantsMoreScope(*m_options.target.signsInAs);
+    if (!wantsScope || m_interruption.happened())
+        return reply;
+    if (!canOpenBrowser(m_options.browser))
+        return reply;
+    printNote(u"server '%1' refused the call for want of access; signing in again for it"_s.arg(m_options.target.name));
+    if (!signIn()) {
+        printError(m_failure);
+        return reply;
+    }
+    if (!reopen()) {
+        printError(u"could not connect to server '%1' (%2): %3"_s.arg(m_options.target.name, m_options.target.shownAs,
+                                                                      m_failure));
+        return std::nullopt;
+    }
+    return call();
 }
 
 template<typename Reply>

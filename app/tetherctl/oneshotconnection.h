@@ -47,6 +47,16 @@ public:
     const Interruption &interruption() const { return m_interruption; }
 
 private:
+    std::unique_ptr<McpClientSession> makeSession();
+    // Until the session is ready, failed or closed, or a signal came.
+    bool openSession();
+    // The server refused the session for want of a sign-in this command can do (else m_failure
+    // says why not).
+    bool asksForSignIn();
+    // Signs in (the browser step); false with m_failure set when it did not.
+    bool signIn();
+    // After a sign-in: a new session in place of the refused one.
+    bool reopen();
     // Runs the loop until `reply` is set or the connection fails.
     template<typename Reply>
     void waitFor(const std::optional<Reply> &reply);

@@ -1,5 +1,6 @@
 #include "servertarget.h"
 
+#include "auth/signinservice.h"
 #include "config/configlocation.h"
 #include "config/configparser.h"
 #include "config/serverconfig.h"
@@ -17,7 +18,7 @@ namespace Tether::Ctl {
 ServerTarget stdioTarget(const StdioServerCommand &command)
 {
     return {QFileInfo(command.program).fileName(), command.commandLine(),
-            [command] { return std::make_unique<StdioTransport>(command); }};
+            [command] { return std::make_unique<StdioTransport>(command); }, std::nullopt};
 }
 
 // A message of the config reader about the url or a header, worded for the flag that gave it.
@@ -43,7 +44,7 @@ static QString asFlagMessage(const QString &message, const QString &serverPath)
     return message;
 }
 
-std::optional<ServerTarget> remoteTarget(const RemoteServerFlags &flags, QString *error)
+std::optional<ServerTarget> remoteTarget(const RemoteServerFlags &flags, SignInService *signIn, QString *error)
 {
     if (!flags.transport.isEmpty() && flags.transport != u"http" && flags.transport != u"sse") {
         *error = u"--transport wants http (Streamable HTTP only) or sse (HTTP+SSE only), not '%1'"_s.arg(flags.transport);
@@ -87,7 +88,10 @@ std::optional<ServerTarget> remoteTarget(const RemoteServerFlags &flags, QString
     }
     server.requestTimeout = flags.timeout;
     const HttpFallback fallback = flags.transport.isEmpty() ? HttpFallback::ToHttpSse : HttpFallback::None;
-    return ServerTarget{server.name, server.describe(), transportFactoryFor(server, fallback)};
+    if (!signIn || !server.usesSignIn())
+        return ServerTarget{server.name, server.describe(), transportFactoryFor(server, fallback), std::nullopt};
+    return ServerTarget{server.name, server.describe(),
+                        transportFactoryFor(server, fallback, signIn->credentialsFor(server)), server};
 }
 
 } // namespace Tether::Ctl

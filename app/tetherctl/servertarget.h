@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config/serverconfig.h"
 #include "config/stdiocommand.h"
 #include "supervisor/connectionsupervisor.h"
 
@@ -9,6 +10,10 @@
 #include <chrono>
 #include <optional>
 
+namespace Tether {
+class SignInService;
+}
+
 namespace Tether::Ctl {
 
 // One server named on the command line, with --stdio or --url.
@@ -17,6 +22,8 @@ struct ServerTarget
     QString name;     // in messages and watch lines: the program's file name, or the url's host
     QString shownAs;  // the command line, or "http: URL" as given (before ${env:…} expanded)
     TransportFactory transport;
+    // A remote server that signs in when it asks, in the same run: what to sign in to.
+    std::optional<ServerConfig> signsInAs;
 };
 
 ServerTarget stdioTarget(const StdioServerCommand &command);
@@ -32,7 +39,8 @@ struct RemoteServerFlags
 
 // The server of --url, judged by the config's own rules: a bad url or header gets the message
 // the config file would give, worded for the flag. Nothing, and `error` set, when it is invalid.
-std::optional<ServerTarget> remoteTarget(const RemoteServerFlags &flags, QString *error);
+// With `signIn`, a server that asks signs in (unless --header gives an Authorization).
+std::optional<ServerTarget> remoteTarget(const RemoteServerFlags &flags, SignInService *signIn, QString *error);
 
 // The options of a command on the server named on the command line.
 struct CommonOptions
@@ -41,6 +49,8 @@ struct CommonOptions
     std::chrono::milliseconds timeout{60000};
     bool json = false;
     bool verbose = false;
+    SignInService *signIn = nullptr; // signs in target.signsInAs when the server asks
+    QString browser;                 // --browser or $TETHER_BROWSER, for that sign-in
 };
 
 } // namespace Tether::Ctl

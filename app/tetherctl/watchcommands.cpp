@@ -4,7 +4,9 @@
 #include "exitstatus.h"
 #include "output.h"
 #include "servertarget.h"
+#include "signincommands.h"
 
+#include "auth/signinservice.h"
 #include "common/duration.h"
 #include "common/unixsignalwatcher.h"
 
@@ -63,8 +65,34 @@ int watch(const CommonOptions &options, const SupervisorSettings &settings)
     QEventLoop loop;
     int exitStatus = Success;
 
-    QObject::connect(&supervisor, &ConnectionSupervisor::stateChanged, &loop,
-                     [&](const ServerStatus &status) { printWatchLine(status, options.json); });
+    // A server that asks signs in, once the line saying so is out; then it starts again.
+    bool signingIn = false;
+    QObject::connect(&supervisor, &ConnectionSupervisor::stateChanged, &loop, [&](const ServerStatus &status) {
+        printWatchLine(status, options.json);
+        if (status.state != ServerState::SignInNeeded || signingIn || !options.signIn || !options.target.signsInAs)
+            return;
+        if (!canOpenBrowser(options.browser)) {
+            printNote(noBrowserText(options.target.name));
+            return;
+        }
+        signingIn = true;
+        options.signIn->signIn(
+            *options.target.signsInAs, {},
+            [name = options.target.name, browser = options.browser](const QUrl &url) {
+                openSignInUrl(name, url, browser);
+            },
+            [&](bool signedIn, const QString &message) {
+                signingIn = false;
+                if (signedIn) {
+                    printNote(message);
+                    supervisor.start();
+                    return;
+                }
+                printError(message);
+                exitStatus = Failure;
+                supervisor.stop();
+            });
+    });
     if (options.verbose) {
         QObject::connect(&supervisor, &ConnectionSupervisor::stderrLine, &loop, [&](const QString &line) {
             printNote(options.target.name + u": "_s + line);

@@ -56,6 +56,17 @@ const ProgramUsage &tetherctlUsage()
                  "SIGTERM or SIGHUP. Every request needs the header \"Authorization: Bearer TOKEN\" with the token "
                  "in gateway-token next to the config file (made on first use, readable by you alone). The "
                  "systemd user unit tether-gateway.service runs this."_s},
+                {u"login SERVER [--browser CMD] [--scope SCOPE...]"_s,
+                 u"Sign in to a remote server that asks for it (OAuth): find its authorization server, print the URL "
+                 "to open and open it in a browser (--browser CMD or $TETHER_BROWSER runs CMD with the URL as its "
+                 "last argument instead; with neither, xdg-open when there is a display), wait for the browser to "
+                 "come back to 127.0.0.1 (at most oauth.browserTimeoutMs, default 5 minutes), keep the tokens in the "
+                 "system keyring (or the file named below), then connect the server and print its tool count. "
+                 "Every Tether on this machine uses the sign-in from then on, and renews it by itself. --scope asks "
+                 "for these scopes instead of those the server names."_s},
+                {u"logout SERVER"_s,
+                 u"Forget the tokens of a server's sign-in (and revoke them at the authorization server where it "
+                 "allows): the server is in Sign-in needed until the next login."_s},
                 {u"servers"_s, u"Print the names of the servers, one per line, without starting them (--json: an "
                                "array). The shell completions use it."_s},
                 {u"import claude|cursor|vscode [FILE]"_s,
@@ -86,7 +97,10 @@ const ProgramUsage &tetherctlUsage()
                 {u"prompts --stdio \"CMD ARGS...\""_s, u"List the server's prompts."_s},
                 {u"prompt --stdio \"CMD ARGS...\" NAME [--arg NAME=VALUE...]"_s, u"Get a prompt, as prompt above."_s},
                 {u"watch --stdio \"CMD ARGS...\""_s, u"Supervise the server, as watch above."_s},
-                {u"tools --url URL"_s, u"The same for a remote server."_s},
+                {u"tools --url URL"_s,
+                 u"The same for a remote server. One that asks for a sign-in (OAuth) is signed in within the run, "
+                 "as login does (--browser CMD when there is no display), and the tokens are kept for the URL; a "
+                 "call refused for want of scope signs in again for it and is made again."_s},
                 {u"call --url URL TOOL ['JSON']"_s, {}},
                 {u"resources --url URL"_s, {}},
                 {u"read --url URL URI"_s, {}},
@@ -124,6 +138,12 @@ const ProgramUsage &tetherctlUsage()
                                   "the file changed since, remove only the \"tether\" entry and put the moved servers "
                                   "back, saying so."_s},
                 {{u"dry-run"_s}, {}, u"Print what connect would change, and write nothing."_s},
+            }},
+            {u"Sign-in"_s, {
+                {{u"browser"_s}, u"CMD"_s,
+                 u"With login, or a server given with --url: run CMD (split like --stdio) with the sign-in URL as its "
+                 "last argument, instead of the desktop's browser. Overrides $TETHER_BROWSER."_s},
+                {{u"scope"_s}, u"SCOPE"_s, u"With login: ask for this scope (repeatable)."_s},
             }},
             {u"Options"_s, {
                 {{u"json"_s}, {},
@@ -183,7 +203,12 @@ const ProgramUsage &tetherctlUsage()
         },
         .environment = {
             {u"XDG_CONFIG_HOME"_s, u"The folder of the config file (default ~/.config)."_s},
-            {u"XDG_STATE_HOME"_s, u"Where connect keeps its copies (default ~/.local/state)."_s},
+            {u"XDG_STATE_HOME"_s, u"Where connect keeps its copies and sign-in keeps what it knows (default "
+                                  "~/.local/state)."_s},
+            {u"TETHER_BROWSER"_s, u"The browser command of login, as --browser."_s},
+            {u"TETHER_TOKEN_STORE"_s,
+             u"file: keep sign-in tokens in the file below, never in the system keyring (as \"defaults\": "
+             "{\"oauth\": {\"tokenStore\": \"file\"}} in the config)."_s},
             {u"NAME, as ${env:NAME}"_s,
              u"${env:NAME} in the config file, in --url and in --header values is replaced by the environment "
              "variable NAME; a server that names an unset variable is not started and says which."_s},
@@ -196,6 +221,13 @@ const ProgramUsage &tetherctlUsage()
             {u"$XDG_CONFIG_HOME/tether/gateway-token"_s,
              u"The bearer token of serve --http (next to the config file in use): 32 random bytes in base64url, "
              "made on first use with mode 0600; a token file others can read is refused."_s},
+            {u"$XDG_STATE_HOME/tether/credentials.json"_s,
+             u"Sign-in tokens and client registrations, mode 0600, used only where the system keyring cannot be "
+             "(no Secret Service on the machine, or TETHER_TOKEN_STORE=file); login says which holds them."_s},
+            {u"$XDG_STATE_HOME/tether/signins.json"_s,
+             u"What is known of each sign-in without a secret (account, scopes, expiry, where the tokens are), "
+             "mode 0600; every Tether watches it to learn of another's login and logout. auth.lock next to it "
+             "orders the token refreshes of several Tether processes."_s},
             {u"$XDG_RUNTIME_DIR/tether/gateway.json"_s,
              u"Written by the Tether that serves the gateway over HTTP (address, pid, config, token file), 0600 "
              "in a 0700 folder, removed when it exits; serve reads it to relay to that Tether."_s},

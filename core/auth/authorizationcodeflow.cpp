@@ -47,9 +47,9 @@ bool AuthorizationCodeFlow::listen()
 {
     // A client Tether registered has its redirect URI's port; servers that match redirect URIs
     // exactly accept no other. Taken meanwhile: another port and a new registration.
-    const quint16 registeredPort = m_request.registered && !m_request.preRegistered
-                                       ? quint16(m_request.registered->redirectUri.port(0))
-                                       : 0;
+    const quint16 registeredPort = m_request.preRegistered ? m_request.redirectPort
+                                   : m_request.registered ? quint16(m_request.registered->redirectUri.port(0))
+                                                          : 0;
     if (registeredPort != 0 && m_receiver->listen(registeredPort))
         return true;
     if (m_receiver->listen(0))

@@ -37,6 +37,7 @@ struct SignInRequest
     QStringList scopes; // empty: the server's default
     QString resource;   // RFC 8707; empty: none
     std::chrono::milliseconds browserTimeout{300000}; // oauth.browserTimeoutMs
+    quint16 redirectPort = 0; // oauth.redirectPort: a pre-registered client's; 0: one the system picks
     // Shows the user the authorization URL: a browser, a command, a line on the terminal.
     std::function<void(const QUrl &)> openBrowser;
 };

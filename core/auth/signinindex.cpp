@@ -24,6 +24,8 @@ QJsonObject toJson(const SignInRecord &record)
                      {u"store"_s, record.store},
                      {u"storeNote"_s, record.storeNote},
                      {u"updatedAt"_s, record.updatedAt.toUTC().toString(Qt::ISODate)}};
+    if (!record.wantedScopes.isEmpty())
+        json.insert(u"wantedScopes"_s, QJsonArray::fromStringList(record.wantedScopes));
     json.insert(u"expiresAt"_s, record.expiresAt.isValid() ? QJsonValue(record.expiresAt.toUTC().toString(Qt::ISODate))
                                                            : QJsonValue(QJsonValue::Null));
     return json;
@@ -41,6 +43,8 @@ SignInRecord recordFrom(const QJsonObject &json)
     record.store = json.value(u"store"_s).toString();
     record.storeNote = json.value(u"storeNote"_s).toString();
     record.updatedAt = QDateTime::fromString(json.value(u"updatedAt"_s).toString(), Qt::ISODate);
+    for (const QJsonValue &scope : json.value(u"wantedScopes"_s).toArray())
+        record.wantedScopes.append(scope.toString());
     return record;
 }
 

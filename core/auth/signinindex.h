@@ -23,6 +23,9 @@ struct SignInRecord
     QString store;       // where the tokens are: "keyring", "file" or "memory"
     QString storeNote;   // why not the keyring, when not
     QDateTime updatedAt;
+    // What a server refused a request for want of (403 insufficient_scope): the next sign-in,
+    // by whichever Tether, asks for it.
+    QStringList wantedScopes;
 
     bool operator==(const SignInRecord &) const = default;
 

@@ -300,22 +300,48 @@ void ServerManager::setSignIn(SignInController *signIn)
     if (m_signIn)
         m_signIn->disconnect(this);
     m_signIn = signIn;
-    if (m_signIn)
+    if (m_signIn) {
         connect(m_signIn, &SignInController::changed, this, &ServerManager::onSignInChanged);
+        connect(m_signIn, &SignInController::signedOut, this, &ServerManager::onSignedOut);
+    }
 }
 
 void ServerManager::onSignInChanged(const QString &serverKey)
 {
     // A sign-in (here, or by another process) is what a server in Sign-in needed waits for.
-    for (const QString &name : std::as_const(m_order)) {
-        const auto it = m_servers.find(name);
-        if (it == m_servers.end() || !it->second.pool || it->second.pool->state() != ServerState::SignInNeeded)
+    for (const QString &name : serversSigningInAs(serverKey)) {
+        emit signInChanged(name);
+        if (m_servers.at(name).pool->state() != ServerState::SignInNeeded)
             continue;
-        if (QString error; signInKey(name, &error) == serverKey) {
-            spdlog::info("server '{}': its sign-in changed; starting it again", name);
-            start(name);
-        }
+        spdlog::info("server '{}': its sign-in changed; starting it again", name);
+        start(name);
     }
+}
+
+void ServerManager::onSignedOut(const QString &serverKey)
+{
+    // The server may still accept the forgotten token: its connection ends now, and the next
+    // one meets the sign-in it asks for.
+    for (const QString &name : serversSigningInAs(serverKey)) {
+        const ServerState state = m_servers.at(name).pool->state();
+        if (state == ServerState::Stopped || state == ServerState::SignInNeeded)
+            continue;
+        spdlog::info("server '{}': signed out; connecting again without its tokens", name);
+        reconnect(name);
+    }
+}
+
+QStringList ServerManager::serversSigningInAs(const QString &serverKey) const
+{
+    QStringList names;
+    for (const QString &name : m_order) {
+        const auto it = m_servers.find(name);
+        if (it == m_servers.end() || !it->second.pool)
+            continue;
+        if (QString error; signInKey(name, &error) == serverKey)
+            names.append(name);
+    }
+    return names;
 }
 
 QString ServerManager::signInKey(const QString &name, QString *error) const
@@ -349,7 +375,7 @@ void ServerManager::signIn(const QString &name, const QStringList &scopes, std::
         QMetaObject::invokeMethod(this, [done = std::move(done), error] { done(false, error); }, Qt::QueuedConnection);
         return;
     }
-    m_signIn->signIn(key, scopes, std::move(opener), std::move(done));
+    m_signIn->signIn(m_servers.at(name).config, scopes, std::move(opener), std::move(done));
 }
 
 void ServerManager::signOut(const QString &name, std::function<void(bool, const QString &)> done)
@@ -361,7 +387,25 @@ void ServerManager::signOut(const QString &name, std::function<void(bool, const 
         QMetaObject::invokeMethod(this, [done = std::move(done), error] { done(false, error); }, Qt::QueuedConnection);
         return;
     }
-    m_signIn->signOut(key, std::move(done));
+    m_signIn->signOut(m_servers.at(name).config, std::move(done));
+}
+
+bool ServerManager::canSignIn(const QString &name) const
+{
+    QString error;
+    return !signInKey(name, &error).isEmpty();
+}
+
+SignInInfo ServerManager::signInInfo(const QString &name) const
+{
+    QString error;
+    if (signInKey(name, &error).isEmpty())
+        return {};
+    SignInInfo info = m_signIn->info(m_servers.at(name).config);
+    if (info.state == SignInInfo::State::NotUsed && m_servers.at(name).pool
+        && m_servers.at(name).pool->state() == ServerState::SignInNeeded)
+        info.state = SignInInfo::State::Needed;
+    return info;
 }
 
 void ServerManager::start(const QString &name)

@@ -76,6 +76,11 @@ public:
     void signIn(const QString &name, const QStringList &scopes, std::function<void(const QUrl &)> opener,
                 std::function<void(bool signedIn, const QString &message)> done);
     void signOut(const QString &name, std::function<void(bool signedOut, const QString &message)> done);
+    // What the window's Details and tetherctl show of the sign-in of `name` (never a token).
+    SignInInfo signInInfo(const QString &name) const;
+    // Whether `name` can sign in: a remote server without an Authorization header of its own, in
+    // a program that signs in.
+    bool canSignIn(const QString &name) const;
     EventLog &eventLog() { return m_eventLog; }
 
     void start(const QString &name);
@@ -132,6 +137,8 @@ signals:
     void toolSwitchesChanged(const QString &name);
     // Its resources or prompts changed: read them with catalog().
     void catalogChanged(const QString &name);
+    // Its sign-in changed: signed in or out, or its token renewed (read signInInfo()).
+    void signInChanged(const QString &name);
     void allStopped();
 
 private:
@@ -158,6 +165,9 @@ private:
     bool isCurrentPool(const QString &name, const ServerPool *pool) const;
     void checkAllStopped();
     void onSignInChanged(const QString &serverKey);
+    void onSignedOut(const QString &serverKey);
+    // The names of the servers whose sign-in is `serverKey`.
+    QStringList serversSigningInAs(const QString &serverKey) const;
     // The sign-in key of the server `name`; empty when it cannot sign in (with `error` saying why).
     QString signInKey(const QString &name, QString *error) const;
     ServerStatus statusOf(const Server &server) const;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "config/oauthsettings.h"
+
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -37,13 +39,17 @@ public:
     // What the transports of a remote server send and renew; shared by all its connections.
     virtual std::shared_ptr<ServerCredentials> credentialsFor(const ServerConfig &config) = 0;
     // Signs in with the browser step; `scopes` empty: those the server asks for.
-    virtual void signIn(const QString &serverKey, const QStringList &scopes, BrowserOpener opener, Done done) = 0;
+    virtual void signIn(const ServerConfig &config, const QStringList &scopes, BrowserOpener opener, Done done) = 0;
     // Forgets (and revokes where possible) the tokens of the sign-in.
-    virtual void signOut(const QString &serverKey, Done done) = 0;
+    virtual void signOut(const ServerConfig &config, Done done) = 0;
+    // The sign-in as people may see it (never a token); NotUsed when not signed in.
+    virtual SignInInfo info(const ServerConfig &config) const = 0;
 
 signals:
     // The sign-in of `serverKey` changed (signed in, out, or renewed, here or by another process).
     void changed(const QString &serverKey);
+    // Its tokens were forgotten: connections that still use them are to end.
+    void signedOut(const QString &serverKey);
 };
 
 } // namespace Tether

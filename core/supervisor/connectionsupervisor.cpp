@@ -486,8 +486,8 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
         // Starting | Connected -> SignInNeeded: no retry, whatever the policy
         m_signInScope = closure->signIn->challenge.scope.simplified();
         m_cause = u"sign-in needed"_s;
-        apply(m_core.signInNeeded(now), u"sign-in needed: %1; use Sign in, or run: %2"_s.arg(closure->error,
-                                                                                              signInCommand(m_name)));
+        apply(m_core.signInNeeded(now), u"sign-in needed: %1: %2; use Sign in, or run: %3"_s.arg(
+                                            closure->error, closure->signIn->reason, signInCommand(m_name)));
         session->close();
         return;
     }

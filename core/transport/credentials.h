@@ -20,12 +20,17 @@ public:
     // "Bearer …", or empty while there is no token. Kept in memory; never logged.
     virtual QByteArray authorization() const = 0;
 
-    enum class Renewal { Renewed, NeedsSignIn };
+    // Failed: no renewal now, for a reason that may pass (the authorization server out of reach);
+    // the connection ends with `reason` and reconnects as after any other failure.
+    enum class Renewal { Renewed, NeedsSignIn, Failed };
     using RenewalDone = std::function<void(Renewal renewal, const QString &reason)>;
     // The server answered 401 to a request that carried `rejected`. Renews without the user
     // (another connection's newer token, a refresh), never with a browser; `done` is called
     // once, possibly before this returns. `reason` says why a renewal was not possible.
     virtual void renew(const BearerChallenge &challenge, const QByteArray &rejected, RenewalDone done) = 0;
+    // The server refused a request for want of scope (403 insufficient_scope): the next sign-in
+    // asks for `challenge.scope`.
+    virtual void refusedForScope(const BearerChallenge &challenge) { Q_UNUSED(challenge) }
 };
 
 // A connection ended because the server wants the user to sign in (again).

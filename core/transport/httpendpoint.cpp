@@ -222,7 +222,22 @@ static QString describeHttpStatus(const HttpServerEndpoint &endpoint, const QStr
         return answered
                + u": the server needs credentials. Set them in this server's \"headers\" in the config, for example "
                  "\"Authorization\": \"Bearer ${env:TOKEN}\"%1, or with tetherctl's --header 'Authorization: Bearer "
-                 "…' (Tether sends only the headers given; it does not sign in with OAuth)"_s.arg(scheme.isEmpty() ? QString() : u" (the server asks for " + scheme + u')');
+                 "…'; or let Tether sign in (OAuth): remove the Authorization header and \"oauth\": false from this "
+                 "server's config"_s.arg(scheme.isEmpty() ? QString() : u" (the server asks for " + scheme + u')');
+    }
+    if (status == 403 && endpoint.signsIn()) {
+        const BearerChallenge challenge = bearerChallengeOf(reply);
+        if (challenge.error == u"insufficient_scope") {
+            // The sign-in asks for it next time.
+            endpoint.credentials->refusedForScope(challenge);
+            const QString scope = withVisibleControls(challenge.scope.simplified());
+            const QString said = withVisibleControls(challenge.errorDescription.simplified());
+            return answered
+                   + u": the sign-in lacks the access this needs%1%2; sign in again (Sign in in Tether's window, or "
+                     "tetherctl login with this server's name) and Tether asks for it"_s.arg(
+                         scope.isEmpty() ? QString() : u" (scope %1)"_s.arg(scope),
+                         said.isEmpty() ? QString() : u": \"%1\""_s.arg(said));
+        }
     }
     if (status == 403) {
         return answered

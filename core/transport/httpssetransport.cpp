@@ -99,10 +99,11 @@ void HttpSseTransport::onUnauthorized(const QNetworkReply &reply, const QByteArr
                                       ServerCredentials::Renewal renewal, const QString &reason) {
                                       if (!guard || m_stage == Stage::Closed)
                                           return;
-                                      if (renewal == ServerCredentials::Renewal::NeedsSignIn)
-                                          closeForSignIn(reason);
-                                      else
-                                          sendAgain();
+                                      switch (renewal) {
+                                      case ServerCredentials::Renewal::NeedsSignIn: closeForSignIn(reason); return;
+                                      case ServerCredentials::Renewal::Failed: closeWithError(reason); return;
+                                      case ServerCredentials::Renewal::Renewed: sendAgain(); return;
+                                      }
                                   });
 }
 

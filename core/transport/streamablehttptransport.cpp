@@ -562,6 +562,10 @@ void StreamableHttpTransport::onUnauthorized(const Exchange &exchange, const QNe
                 closeForSignIn(challenge, reason);
                 return;
             }
+            if (renewal == ServerCredentials::Renewal::Failed) {
+                closeWithError(reason);
+                return;
+            }
             if (kind == Exchange::Kind::Post) {
                 if (requestId.isUndefined() || isAwaited(requestId))
                     post(payload, requestId, method, true);

@@ -51,11 +51,12 @@ public:
         issued.insert(config.name, credentials);
         return credentials;
     }
-    void signIn(const QString &, const QStringList &, BrowserOpener, Done done) override
+    void signIn(const ServerConfig &, const QStringList &, BrowserOpener, Done done) override
     {
         done(false, u"the test does not sign in"_s);
     }
-    void signOut(const QString &, Done done) override { done(true, {}); }
+    void signOut(const ServerConfig &, Done done) override { done(true, {}); }
+    SignInInfo info(const ServerConfig &) const override { return {}; }
 
     void announce(const QString &serverKey) { emit changed(serverKey); }
 
@@ -111,8 +112,8 @@ private slots:
 
         const ServerStatus status = *manager.status(u"docs"_s);
         QCOMPARE(stateName(status.state), u"Sign-in needed"_s);
-        QCOMPARE(status.reason, u"sign-in needed: %1 asks for sign-in (scope mcp:read mcp:write); use Sign in, or run: "
-                                "tetherctl login docs"_s.arg(url));
+        QCOMPARE(status.reason, u"sign-in needed: %1 asks for sign-in (scope mcp:read mcp:write): not signed in; use Sign "
+                                "in, or run: tetherctl login docs"_s.arg(url));
         QCOMPARE(status.signInScope, u"mcp:read mcp:write"_s);
         QCOMPARE(status.generation, quint64(1));
         QCOMPARE(status.toolCount, 0);

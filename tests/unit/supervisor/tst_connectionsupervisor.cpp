@@ -1573,8 +1573,8 @@ private slots:
         const ServerStatus status = h.supervisor.status();
         QCOMPARE(status.state, ServerState::SignInNeeded);
         QCOMPARE(stateName(status.state), u"Sign-in needed"_s);
-        QCOMPARE(status.reason, u"sign-in needed: https://mcp.example.com/mcp asks for sign-in (scope mcp:read mcp:write); "
-                                "use Sign in, or run: tetherctl login demo"_s);
+        QCOMPARE(status.reason, u"sign-in needed: https://mcp.example.com/mcp asks for sign-in (scope mcp:read mcp:write): "
+                                "no token; use Sign in, or run: tetherctl login demo"_s);
         QCOMPARE(status.signInScope, u"mcp:read mcp:write"_s);
         QCOMPARE(status.attempt, 0);
         QVERIFY(!status.nextDelayMs);

@@ -1,0 +1,145 @@
+#include "signincommands.h"
+
+#include "configoptions.h"
+#include "configrun.h"
+#include "exitstatus.h"
+#include "interruption.h"
+#include "output.h"
+
+#include "common/commandline.h"
+#include "common/logging.h"
+
+#include <QEventLoop>
+#include <QProcess>
+#include <QStandardPaths>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether::Ctl {
+
+bool canOpenBrowser(const QString &browser)
+{
+    return !browser.isEmpty() || !qEnvironmentVariableIsEmpty("DISPLAY")
+           || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+QString noBrowserText(const QString &server)
+{
+    return u"server '%1' asks for sign-in, and there is no display to open a browser on: give --browser CMD (or "
+           "TETHER_BROWSER) to sign in here"_s.arg(server);
+}
+
+void openSignInUrl(const QString &server, const QUrl &url, const QString &browser)
+{
+    // Always printed: a terminal without a browser copies it.
+    const QString link = url.toString(QUrl::FullyEncoded);
+    printNote(u"to sign in to %1, open this URL in a browser:"_s.arg(server));
+    printNote(u"  "_s + link);
+    QStringList command;
+    if (!browser.isEmpty()) {
+        const SplitCommandLine split = splitCommandLine(browser);
+        if (!split.error.isEmpty() || split.words.isEmpty()) {
+            printError(u"the browser command '%1' cannot be used (%2); open the URL above yourself"_s.arg(
+                browser, split.error.isEmpty() ? u"it is empty"_s : split.error));
+            return;
+        }
+        command = split.words;
+    } else if (canOpenBrowser(browser)) {
+        const QString xdgOpen = QStandardPaths::findExecutable(u"xdg-open"_s);
+        if (xdgOpen.isEmpty())
+            return;
+        command = {xdgOpen};
+    } else {
+        return;
+    }
+    if (!QProcess::startDetached(command.first(), command.mid(1) + QStringList{link}))
+        printError(u"could not run the browser command '%1'; open the URL above yourself"_s.arg(command.first()));
+}
+
+namespace {
+
+// Runs `step` and the event loop until it calls back; false when a signal came first.
+bool waitFor(const Interruption &interruption,
+             const std::function<void(std::function<void(bool, const QString &)>)> &step, bool *succeeded,
+             QString *message)
+{
+    QEventLoop loop;
+    bool finished = false;
+    QObject::connect(&interruption, &Interruption::interrupted, &loop, &QEventLoop::quit);
+    step([&](bool ok, const QString &text) {
+        finished = true;
+        *succeeded = ok;
+        *message = text;
+        loop.quit();
+    });
+    if (!finished && !interruption.happened())
+        loop.exec();
+    return finished;
+}
+
+} // namespace
+
+int login(const ConfigOptions &options, const QString &server, const SignInOptions &signIn)
+{
+    Interruption interruption;
+    ConfigRun run(options, &interruption);
+    // The server connects first: its challenge says where to sign in and for which scope.
+    if (const std::optional<int> status = startAndSettle(run, interruption))
+        return *status;
+    bool signedIn = false;
+    QString message;
+    const bool finished = waitFor(interruption,
+                                  [&](auto done) {
+                                      run.manager().signIn(
+                                          server, signIn.scopes,
+                                          [server, browser = signIn.browser](const QUrl &url) {
+                                              openSignInUrl(server, url, browser);
+                                          },
+                                          std::move(done));
+                                  },
+                                  &signedIn, &message);
+    if (!finished) {
+        run.shutDown();
+        return interruption.exitStatus().value_or(Failure);
+    }
+    if (!signedIn) {
+        printError(message);
+        run.shutDown();
+        return Failure;
+    }
+    printNote(message);
+    // The server starts again with the tokens; what it says proves them.
+    run.waitUntilSettled();
+    const std::optional<ServerStatus> status = run.manager().status(server);
+    run.shutDown();
+    if (!status || status->state != ServerState::Connected) {
+        printError(u"%1 did not connect after the sign-in: %2"_s.arg(server, status ? status->reason : QString()));
+        return Failure;
+    }
+    printOut(u"%1: Connected, %2 tools"_s.arg(server).arg(status->toolCount));
+    return Success;
+}
+
+int logout(const ConfigOptions &options, const QString &server)
+{
+    Interruption interruption;
+    ConfigRun run(options, &interruption);
+    if (const std::optional<int> status = startAndSettle(run, interruption))
+        return *status;
+    bool signedOut = false;
+    QString message;
+    if (!waitFor(interruption, [&](auto done) { run.manager().signOut(server, std::move(done)); }, &signedOut,
+                 &message)) {
+        run.shutDown();
+        return interruption.exitStatus().value_or(Failure);
+    }
+    run.shutDown();
+    if (!signedOut) {
+        printError(message);
+        return Failure;
+    }
+    printOut(message);
+    return Success;
+}
+
+} // namespace Tether::Ctl
