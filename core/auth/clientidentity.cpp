@@ -43,4 +43,14 @@ ClientIdentity::Credentials ClientIdentity::credentials() const
     return {};
 }
 
+std::optional<ClientIdentity> clientBeforeRegistration(const OAuthSettings &oauth, const AuthServerMetadata &server)
+{
+    if (!oauth.clientId.isEmpty())
+        return ClientIdentity::preRegistered(oauth.clientId, oauth.clientSecret, server.tokenEndpointAuthMethodsSupported);
+    // A metadata document's client is public: it has no secret to send.
+    if (!oauth.clientMetadataUrl.isEmpty() && server.clientIdMetadataDocumentSupported)
+        return ClientIdentity{oauth.clientMetadataUrl, {}, ClientIdentity::Authentication::None};
+    return std::nullopt;
+}
+
 } // namespace Tether

@@ -1,10 +1,15 @@
 #pragma once
 
+#include "authmetadata.h"
 #include "formencoding.h"
+
+#include "config/oauthsettings.h"
 
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 namespace Tether {
 
@@ -36,5 +41,10 @@ struct ClientIdentity
     };
     Credentials credentials() const;
 };
+
+// Who Tether signs in as, before any registration (MCP 2025-11-25 §Client Registration): the
+// client of the config, else Tether's Client ID Metadata Document where the authorization server
+// takes those, else nothing: a client registered by Tether then.
+std::optional<ClientIdentity> clientBeforeRegistration(const OAuthSettings &oauth, const AuthServerMetadata &server);
 
 } // namespace Tether

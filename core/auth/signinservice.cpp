@@ -424,13 +424,7 @@ void SignInService::startFlow(Server &server, const SignInTarget &target, QStrin
     request.browserTimeout = server.oauth.browserTimeout;
     request.redirectPort = quint16(server.oauth.redirectPort);
     request.openBrowser = std::move(opener);
-    std::optional<ClientIdentity> client;
-    if (!server.oauth.clientId.isEmpty()) {
-        client = ClientIdentity::preRegistered(server.oauth.clientId, server.oauth.clientSecret,
-                                               target.authServer.tokenEndpointAuthMethodsSupported);
-    } else if (!server.oauth.clientMetadataUrl.isEmpty() && target.authServer.clientIdMetadataDocumentSupported) {
-        client = ClientIdentity{server.oauth.clientMetadataUrl, {}, ClientIdentity::Authentication::None};
-    }
+    const std::optional<ClientIdentity> client = clientBeforeRegistration(server.oauth, target.authServer);
     request.preRegistered = client;
     request.registered = registered;
     server.flow = std::make_unique<AuthorizationCodeFlow>(&m_network, std::move(request));

@@ -240,7 +240,8 @@ private slots:
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.contains(u"Sign-in needed — run: tetherctl login docs"_s), qPrintable(run.out + run.err));
 
-        run = login();
+        // --verbose: the debug log too must hold no token.
+        run = login({u"--verbose"_s});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(run.err.contains(u"to sign in to docs, open this URL in a browser:"_s), qPrintable(run.err));
         QVERIFY2(run.err.contains(u"code_challenge_method=S256"_s), qPrintable(run.err));
@@ -258,7 +259,7 @@ private slots:
                  QFileDevice::ReadUser | QFileDevice::WriteUser);
 
         // Another process uses the sign-in: the token comes from the store.
-        run = ctl({u"call"_s, u"docs"_s, u"whoami"_s});
+        run = ctl({u"call"_s, u"docs"_s, u"whoami"_s, u"--verbose"_s});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QCOMPARE(run.out.trimmed(), u"alice"_s);
 

@@ -371,6 +371,39 @@ private slots:
                                              << QByteArray();
     }
 
+    void clientBeforeRegistration_data()
+    {
+        QTest::addColumn<QString>("clientId");
+        QTest::addColumn<QString>("metadataUrl");
+        QTest::addColumn<bool>("serverTakesMetadataDocuments");
+        QTest::addColumn<QString>("chosen"); // empty: none, a registration follows
+        const QString document = u"https://tether.example/client.json"_s;
+        QTest::newRow("configured first") << u"tether-desktop"_s << document << true << u"tether-desktop"_s;
+        QTest::newRow("metadata document") << QString() << document << true << document;
+        QTest::newRow("document not taken") << QString() << document << false << QString();
+        QTest::newRow("nothing configured") << QString() << QString() << true << QString();
+    }
+
+    void clientBeforeRegistration()
+    {
+        QFETCH(QString, clientId);
+        QFETCH(QString, metadataUrl);
+        QFETCH(bool, serverTakesMetadataDocuments);
+        QFETCH(QString, chosen);
+        OAuthSettings oauth;
+        oauth.clientId = clientId;
+        oauth.clientSecret = clientId.isEmpty() ? QString() : u"sec"_s;
+        oauth.clientMetadataUrl = metadataUrl;
+        AuthServerMetadata server;
+        server.clientIdMetadataDocumentSupported = serverTakesMetadataDocuments;
+        const std::optional<ClientIdentity> client = Tether::clientBeforeRegistration(oauth, server);
+        QCOMPARE(client ? client->clientId : QString(), chosen);
+        if (client && chosen == metadataUrl) {
+            QVERIFY(client->clientSecret.isEmpty());
+            QCOMPARE(client->authentication, ClientIdentity::Authentication::None);
+        }
+    }
+
     void clientAuthentication()
     {
         QFETCH(ClientIdentity, identity);
