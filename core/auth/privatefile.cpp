@@ -56,17 +56,24 @@ PrivateFileContent readPrivateFile(const QString &path)
     return content;
 }
 
+bool makePrivateFolder(const QString &folder, QString *error)
+{
+    if (QFileInfo::exists(folder))
+        return true;
+    // Made one level at a time so that the last one is 0700 from the start.
+    if (!QDir().mkpath(QFileInfo(folder).absolutePath())
+        || (::mkdir(QFile::encodeName(folder).constData(), 0700) != 0 && errno != EEXIST)) {
+        *error = u"Cannot make the folder %1: %2"_s.arg(folder, systemError(errno));
+        return false;
+    }
+    return true;
+}
+
 bool writePrivateFile(const QString &path, const QByteArray &bytes, QString *error)
 {
     const QString folder = QFileInfo(path).absolutePath();
-    if (!QFileInfo::exists(folder)) {
-        // Made one level at a time so that the last one is 0700 from the start.
-        if (!QDir().mkpath(QFileInfo(folder).absolutePath())
-            || (::mkdir(QFile::encodeName(folder).constData(), 0700) != 0 && errno != EEXIST)) {
-            *error = u"Cannot make the folder %1: %2"_s.arg(folder, systemError(errno));
-            return false;
-        }
-    }
+    if (!makePrivateFolder(folder, error))
+        return false;
     // mkstemp makes the file with mode 0600: the secret is never readable by others, not even for a moment.
     QByteArray temporary = QFile::encodeName(folder + u"/."_s + QFileInfo(path).fileName() + u".XXXXXX"_s);
     const int fd = ::mkstemp(temporary.data());

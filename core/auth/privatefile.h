@@ -22,4 +22,7 @@ PrivateFileContent readPrivateFile(const QString &path);
 // it. The folder is made with mode 0700 when missing. False with `error` when it cannot be.
 bool writePrivateFile(const QString &path, const QByteArray &bytes, QString *error);
 
+// Makes `folder` (mode 0700) unless it exists; false with `error` set when it cannot.
+bool makePrivateFolder(const QString &folder, QString *error);
+
 } // namespace Tether

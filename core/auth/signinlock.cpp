@@ -1,8 +1,9 @@
 #include "signinlock.h"
 
+#include "privatefile.h"
+
 #include "config/configlocation.h"
 
-#include <QDir>
 #include <QFileInfo>
 
 #include <utility>
@@ -58,7 +59,8 @@ void SignInLock::grantNext()
         m_retry.stop();
         return;
     }
-    QDir().mkpath(QFileInfo(m_file.fileName()).absolutePath());
+    QString folderError; // tryLock then fails, and says so
+    makePrivateFolder(QFileInfo(m_file.fileName()).absolutePath(), &folderError);
     if (m_file.tryLock(0)) {
         m_held = true;
         m_retry.stop();

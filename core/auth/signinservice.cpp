@@ -3,13 +3,13 @@
 #include "authdiscovery.h"
 #include "authorizationcodeflow.h"
 #include "canonicalurl.h"
+#include "privatefile.h"
 #include "tokenclient.h"
 
 #include "common/duration.h"
 #include "common/logging.h"
 #include "config/serverconfig.h"
 
-#include <QDir>
 #include <QFileInfo>
 #include <QPointer>
 #include <QTimer>
@@ -122,8 +122,10 @@ SignInService::SignInService(std::unique_ptr<SecretStore> store, Paths paths, QO
     // Another Tether signing in or out rewrites the index; its folder is watched since the file
     // comes and goes (written whole and renamed).
     const QString folder = QFileInfo(m_index.path()).absolutePath();
-    if (QDir().mkpath(folder))
+    if (QString error; makePrivateFolder(folder, &error))
         m_indexWatcher.addPath(folder);
+    else
+        spdlog::warn("sign-in: {}; a sign-in by another Tether is noticed at this one's next start", error);
     connect(&m_indexWatcher, &QFileSystemWatcher::directoryChanged, this, &SignInService::onIndexChanged);
     m_knownRecords = m_index.records();
 }

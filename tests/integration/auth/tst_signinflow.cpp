@@ -89,6 +89,8 @@ private:
     QString m_everything; // all tetherctl printed in this test, for the secrecy checks
     QString m_browserMode;
 
+    static bool keyring() { return qEnvironmentVariable("TETHER_TEST_KEYRING") == u"session"; }
+
     QString configPath() const { return m_dir->filePath(u"servers.json"_s); }
     QString statePath(const QString &file) const { return m_dir->filePath(u"state/tether/"_s + file); }
 
@@ -126,8 +128,11 @@ private:
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(u"XDG_STATE_HOME"_s, m_dir->filePath(u"state"_s));
         environment.insert(u"XDG_CONFIG_HOME"_s, m_dir->filePath(u"config"_s));
-        // The file store: the keyring's own tests are tst_authkeyring*.
-        environment.insert(u"TETHER_TOKEN_STORE"_s, u"file"_s);
+        // The file store, unless run in a D-Bus session with a keyring (tst_signinflow_keyring).
+        if (keyring())
+            environment.remove(u"TETHER_TOKEN_STORE"_s);
+        else
+            environment.insert(u"TETHER_TOKEN_STORE"_s, u"file"_s);
         environment.insert(u"TETHER_TEST_BROWSER"_s, m_browserMode);
         environment.insert(u"DOCS_SECRET"_s, u"s3cret-of-the-client"_s);
         environment.remove(u"TETHER_BROWSER"_s);
@@ -245,8 +250,9 @@ private slots:
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(run.err.contains(u"to sign in to docs, open this URL in a browser:"_s), qPrintable(run.err));
         QVERIFY2(run.err.contains(u"code_challenge_method=S256"_s), qPrintable(run.err));
-        QVERIFY2(run.err.contains(u"Signed in to docs as alice (scopes mcp:read); the tokens are kept in a file "
-                                  "readable by you alone; not in the keyring: TETHER_TOKEN_STORE=file"_s),
+        const QString kept = keyring() ? u"in the system keyring"_s
+                                       : u"in a file readable by you alone; not in the keyring: TETHER_TOKEN_STORE=file"_s;
+        QVERIFY2(run.err.contains(u"Signed in to docs as alice (scopes mcp:read); the tokens are kept "_s + kept),
                  qPrintable(run.err));
         QCOMPARE(run.out.trimmed(), u"docs: Connected, 2 tools"_s);
 
@@ -254,9 +260,15 @@ private slots:
         QVERIFY(record);
         QCOMPARE(record->value(u"account"_s).toString(), u"alice"_s);
         QCOMPARE(record->value(u"issuer"_s).toString(), m_issuer);
-        QCOMPARE(record->value(u"store"_s).toString(), u"file"_s);
-        QCOMPARE(QFileInfo(statePath(u"credentials.json"_s)).permissions() & 0x0777,
-                 QFileDevice::ReadUser | QFileDevice::WriteUser);
+        QCOMPARE(record->value(u"store"_s).toString(), keyring() ? u"keyring"_s : u"file"_s);
+        QCOMPARE(QFileInfo(statePath(u"signins.json"_s)).permissions() & 0x0777, QFileDevice::ReadUser | QFileDevice::WriteUser);
+        QCOMPARE(QFileInfo(statePath(QString())).permissions() & 0x0777,
+                 QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser);
+        if (keyring())
+            QVERIFY(!QFileInfo::exists(statePath(u"credentials.json"_s)));
+        else
+            QCOMPARE(QFileInfo(statePath(u"credentials.json"_s)).permissions() & 0x0777,
+                     QFileDevice::ReadUser | QFileDevice::WriteUser);
 
         // Another process uses the sign-in: the token comes from the store.
         run = ctl({u"call"_s, u"docs"_s, u"whoami"_s, u"--verbose"_s});
@@ -273,7 +285,8 @@ private slots:
             QVERIFY2(!m_everything.contains(token), "a token was printed");
             QVERIFY2(!config.contains(token) && !index.contains(token), "a token was written beside the store");
         }
-        QVERIFY(std::any_of(tokens.begin(), tokens.end(), [&store](const QString &token) { return store.contains(token); }));
+        QCOMPARE(std::any_of(tokens.begin(), tokens.end(), [&store](const QString &token) { return store.contains(token); }),
+                 !keyring());
 
         run = ctl({u"logout"_s, u"docs"_s});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
