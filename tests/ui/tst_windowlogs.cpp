@@ -113,13 +113,18 @@ void answerNextModal(std::function<void(T *)> answer, int triesLeft = 1000)
     });
 }
 
+// Types `path` into a save dialog's file name, as a person does: selectFile() leaves the name
+// alone while the name field has the focus, which the window system gives it or not.
+void typeFileName(QFileDialog *dialog, const QString &path)
+{
+    namedChild<QLineEdit>(*dialog, u"fileNameEdit"_s)->setText(path);
+    static_cast<QDialog *>(dialog)->accept(); // QFileDialog makes it protected
+}
+
 // Answers the next save dialog with `path`.
 void saveAs(const QString &path)
 {
-    answerNextModal<QFileDialog>([path](QFileDialog *dialog) {
-        dialog->selectFile(path);
-        static_cast<QDialog *>(dialog)->accept(); // QFileDialog makes it protected
-    });
+    answerNextModal<QFileDialog>([path](QFileDialog *dialog) { typeFileName(dialog, path); });
 }
 
 // The text of the next message box, which is then closed.
@@ -199,8 +204,7 @@ private slots:
         QString message;
         answerNextModal<QFileDialog>([&](QFileDialog *dialog) {
             readNextMessageBox(&message);
-            dialog->selectFile(nowhere);
-            static_cast<QDialog *>(dialog)->accept(); // QFileDialog makes it protected
+            typeFileName(dialog, nowhere);
         });
         fixture.action(u"exportServerLog"_s)->trigger();
         QVERIFY2(message.startsWith(u"The log of 'alpha' was not exported: cannot write the log to "_s + nowhere),
