@@ -500,8 +500,11 @@ void SignInService::endSignIn(Server &server, bool signedIn, const QString &mess
         spdlog::info("server '{}': signed in", server.name);
     else
         spdlog::warn("server '{}': {}", server.name, message);
-    if (server.discovery)
+    if (server.discovery) {
+        // What it may still find belongs to the sign-in that ends here.
+        server.discovery->disconnect(this);
         server.discovery.release()->deleteLater();
+    }
     if (Done done = std::exchange(server.signInDone, {}))
         done(signedIn, message);
 }
