@@ -243,6 +243,10 @@ void SignInService::renew(const QString &key, const BearerChallenge &challenge, 
         // Another connection of this sign-in may have renewed it already.
         if (server->stored && server->stored->authorization() != rejected)
             return done(ServerCredentials::Renewal::Renewed, {});
+        // Nothing to refresh anywhere: the store (a keyring that may want unlocking) is not asked.
+        if (!server->stored && !m_index.record(server->key))
+            return done(ServerCredentials::Renewal::NeedsSignIn,
+                        server->lostReason.isEmpty() ? u"not signed in"_s : server->lostReason);
         refresh(*server, rejected, std::move(done));
     });
 }
