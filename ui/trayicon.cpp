@@ -51,6 +51,18 @@ TrayNotice failureNotice(const QList<ServerStatus> &failed)
             TrayIcon::tr("Open Tether to see why: each one's reason is in its row and its Details.")};
 }
 
+TrayNotice signInNotice(const QList<ServerStatus> &waiting)
+{
+    if (waiting.size() == 1)
+        return {TrayIcon::tr("%1 needs you to sign in").arg(waiting.first().name),
+                TrayIcon::tr("Select it in Tether and choose Sign in, or run: %1").arg(signInCommand(waiting.first().name))};
+    QStringList names;
+    for (const ServerStatus &status : waiting)
+        names.append(status.name);
+    return {TrayIcon::tr("%1 servers need you to sign in: %2").arg(waiting.size()).arg(names.join(u", "_s)),
+            TrayIcon::tr("Select each in Tether and choose Sign in.")};
+}
+
 TrayIcon::TrayIcon(ServerManager &manager, MainWindow *window, QObject *parent)
     : QSystemTrayIcon(parent)
     , m_manager(manager)
@@ -67,13 +79,16 @@ TrayIcon::TrayIcon(ServerManager &manager, MainWindow *window, QObject *parent)
     });
     m_failureTimer.setSingleShot(true);
     m_failureTimer.setInterval(FailureGroupingWindow);
-    connect(&m_failureTimer, &QTimer::timeout, this, &TrayIcon::notifyFailures);
+    connect(&m_failureTimer, &QTimer::timeout, this, &TrayIcon::notifyGrouped);
     connect(&m_manager, &ServerManager::stateChanged, this, [this](const ServerStatus &status) {
         refresh();
-        if (status.state != ServerState::Failed)
+        QList<ServerStatus> *news = status.state == ServerState::Failed         ? &m_failed
+                                    : status.state == ServerState::SignInNeeded ? &m_waitingForSignIn
+                                                                                : nullptr;
+        if (!news)
             return;
-        m_failed.removeIf([&status](const ServerStatus &failed) { return failed.name == status.name; });
-        m_failed.append(status);
+        news->removeIf([&status](const ServerStatus &known) { return known.name == status.name; });
+        news->append(status);
         if (!m_failureTimer.isActive())
             m_failureTimer.start();
     });
@@ -105,16 +120,23 @@ void TrayIcon::notify(const TrayNotice &notice, MessageIcon icon)
     emit noticeShown(notice);
 }
 
-void TrayIcon::notifyFailures()
+void TrayIcon::notifyGrouped()
 {
-    // A server that recovered meanwhile is not news.
-    m_failed.removeIf([this](const ServerStatus &failed) {
-        const auto now = m_manager.status(failed.name);
-        return !now || now->state != ServerState::Failed;
-    });
+    // A server that left the state meanwhile is not news.
+    const auto stillIn = [this](QList<ServerStatus> &statuses, ServerState state) {
+        statuses.removeIf([this, state](const ServerStatus &known) {
+            const auto now = m_manager.status(known.name);
+            return !now || now->state != state;
+        });
+    };
+    stillIn(m_failed, ServerState::Failed);
+    stillIn(m_waitingForSignIn, ServerState::SignInNeeded);
     if (!m_failed.isEmpty())
         notify(failureNotice(m_failed), QSystemTrayIcon::Warning);
+    if (!m_waitingForSignIn.isEmpty())
+        notify(signInNotice(m_waitingForSignIn), QSystemTrayIcon::Information);
     m_failed.clear();
+    m_waitingForSignIn.clear();
 }
 
 void TrayIcon::refresh()

@@ -30,9 +30,12 @@ struct TrayNotice
 // One notification for the servers that failed close together: one server with its reason,
 // several by name ("3 servers failed: a, b, c"), so that a config gone wrong is not a flood.
 TrayNotice failureNotice(const QList<ServerStatus> &failed);
+// The same for the servers that came to wait for a sign-in, saying how to give it.
+TrayNotice signInNotice(const QList<ServerStatus> &waiting);
 
 // Tray icon with the aggregate health, a menu (show the window, retry failed, quit), and a
-// desktop notification when servers reach Failed, grouped over FailureGroupingWindow. Closing
+// desktop notification when servers reach Failed or Sign-in needed, grouped over
+// FailureGroupingWindow. Closing
 // the window hides it to the tray, which says so the first time (remembered in the window's
 // settings).
 class TrayIcon final : public QSystemTrayIcon
@@ -56,10 +59,11 @@ protected:
 private:
     void refresh();
     void notify(const TrayNotice &notice, MessageIcon icon);
-    void notifyFailures();
+    void notifyGrouped();
 
     ServerManager &m_manager;
-    QList<ServerStatus> m_failed; // since the last failure notice
+    QList<ServerStatus> m_failed;           // since the last notice
+    QList<ServerStatus> m_waitingForSignIn; // since the last notice
     QTimer m_failureTimer;
 };
 

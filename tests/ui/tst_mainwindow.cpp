@@ -571,6 +571,16 @@ private slots:
         QVERIFY2(three.message.startsWith(u"Open Tether to see why"_s), qPrintable(three.message));
     }
 
+    // Servers waiting for a sign-in: the one notice says how to give it.
+    void signInNoticesSayHow()
+    {
+        QCOMPARE(signInNotice({status(u"docs"_s, ServerState::SignInNeeded)}),
+                 (TrayNotice{u"docs needs you to sign in"_s,
+                             u"Select it in Tether and choose Sign in, or run: tetherctl login docs"_s}));
+        QCOMPARE(signInNotice({status(u"docs"_s, ServerState::SignInNeeded), status(u"mail"_s, ServerState::SignInNeeded)}),
+                 (TrayNotice{u"2 servers need you to sign in: docs, mail"_s, u"Select each in Tether and choose Sign in."_s}));
+    }
+
     void trayGroupsFailuresThatComeTogether()
     {
         const QJsonObject failing = failingEntry();

@@ -5,6 +5,7 @@
 // expiry and store, never a token.
 #include "mainwindow.h"
 #include "serverdetailsview.h"
+#include "trayicon.h"
 #include "auth/memorysecretstore.h"
 #include "auth/signinservice.h"
 #include "config/configstore.h"
@@ -18,6 +19,7 @@
 #include <QDesktopServices>
 #include <QJsonDocument>
 #include <QPlainTextEdit>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -25,6 +27,8 @@
 using namespace Qt::StringLiterals;
 using namespace Tether;
 using namespace Tether::Testing;
+
+Q_DECLARE_METATYPE(Tether::TrayNotice)
 
 namespace {
 
@@ -78,10 +82,15 @@ private slots:
         ConfigStore store{{path, false}, {systemEnvironment(), {}}, dir.filePath(u"user.json"_s)};
         QObject::connect(&store, &ConfigStore::documentChanged, &manager, &ServerManager::applyConfig);
         MainWindow window(manager, store);
+        TrayIcon tray(manager, &window);
+        QSignalSpy notices(&tray, &TrayIcon::noticeShown);
         store.load();
         window.show();
         window.selectServer(u"docs"_s);
         QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"docs"_s)->state, ServerState::SignInNeeded, 20000);
+        // The tray says so, and how to sign in.
+        QTRY_COMPARE_WITH_TIMEOUT(notices.size(), 1, 2 * int(TrayIcon::FailureGroupingWindow.count()) + 1000);
+        QCOMPARE(notices.first().first().value<TrayNotice>().title, u"docs needs you to sign in"_s);
 
         QAction *signInAction = namedChild<QAction>(window, u"signIn"_s);
         QAction *signOutAction = namedChild<QAction>(window, u"signOut"_s);
