@@ -175,8 +175,9 @@ std::shared_ptr<ServerCredentials> SignInService::credentialsFor(const ServerCon
     Server &server = serverFor(config);
     if (!server.credentials) {
         server.credentials = std::make_shared<SignInCredentials>(this, server.key);
-        // Read now, so the first request already carries the token.
-        load(server, [] {});
+        // Read now, so the first request already carries the token (known already after a
+        // sign-in made here before any connection).
+        load(server, [this, &server] { adopt(server, server.stored); });
     }
     return server.credentials;
 }

@@ -1,0 +1,87 @@
+// Two Tether processes sharing one sign-in, as two SignInService objects over the same store,
+// index and lock (QLockFile refuses a second holder in the same process as in another): a token
+// refused to both is refreshed once at the real authorization server, since a rotated refresh
+// token works once, and both then send the same new token.
+#include "auth/filesecretstore.h"
+#include "auth/signinservice.h"
+#include "config/serverconfig.h"
+
+#include "support/authpeers.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using namespace Tether::Testing;
+
+class TestSignInService final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void twoProcessesRefreshOnce()
+    {
+        AuthPeer authServer(u"oauth-server.mjs"_s, {u"--resource"_s, u"loopback"_s});
+        const QString issuer = authServer.ready().value(u"issuer"_s).toString();
+        QVERIFY2(!issuer.isEmpty(), qPrintable(authServer.stderrText));
+        AuthPeer resourceServer(u"mcp-resource-server.mjs"_s, {u"--issuer"_s, issuer});
+        const QString url = resourceServer.ready().value(u"mcp"_s).toString();
+        QVERIFY2(!url.isEmpty(), qPrintable(resourceServer.stderrText));
+
+        QTemporaryDir dir;
+        const SignInService::Paths paths{dir.filePath(u"signins.json"_s), dir.filePath(u"auth.lock"_s)};
+        const auto service = [&] {
+            return std::make_unique<SignInService>(std::make_unique<FileSecretStore>(dir.filePath(u"credentials.json"_s)),
+                                                   paths);
+        };
+        const std::unique_ptr<SignInService> first = service();
+        const std::unique_ptr<SignInService> second = service();
+        ServerConfig docs;
+        docs.name = u"docs"_s;
+        docs.transport = TransportKind::StreamableHttp;
+        docs.url = url;
+
+        std::unique_ptr<AuthPeer> browser;
+        std::optional<std::pair<bool, QString>> signedIn;
+        first->signIn(
+            docs, {}, [&browser](const QUrl &authorization) {
+                browser = std::make_unique<AuthPeer>(u"oauth-browser.mjs"_s, QStringList{authorization.toString(QUrl::FullyEncoded)});
+            },
+            [&signedIn](bool ok, const QString &message) { signedIn = {ok, message}; });
+        QTRY_VERIFY_WITH_TIMEOUT(signedIn.has_value(), 30000);
+        QVERIFY2(signedIn->first, qPrintable(signedIn->second));
+
+        const std::shared_ptr<ServerCredentials> firstCredentials = first->credentialsFor(docs);
+        const std::shared_ptr<ServerCredentials> secondCredentials = second->credentialsFor(docs);
+        const QByteArray signedInWith = firstCredentials->authorization();
+        QVERIFY(signedInWith.startsWith("Bearer "));
+        // The second reads what the first stored.
+        QTRY_COMPARE(secondCredentials->authorization(), signedInWith);
+
+        const auto refreshes = [&authServer] {
+            return std::count_if(authServer.lines.begin(), authServer.lines.end(), [](const QJsonObject &line) {
+                return line.value(u"grant_type"_s) == u"refresh_token"_s;
+            });
+        };
+        QCOMPARE(refreshes(), 0);
+        // The server refuses the token to both at once.
+        QList<ServerCredentials::Renewal> renewals;
+        const auto collect = [&renewals](ServerCredentials::Renewal renewal, const QString &) { renewals.append(renewal); };
+        BearerChallenge expired;
+        expired.status = 401;
+        expired.error = u"invalid_token"_s;
+        firstCredentials->renew(expired, signedInWith, collect);
+        secondCredentials->renew(expired, signedInWith, collect);
+        QTRY_COMPARE_WITH_TIMEOUT(renewals.size(), 2, 30000);
+        QCOMPARE(renewals, (QList<ServerCredentials::Renewal>{ServerCredentials::Renewal::Renewed,
+                                                              ServerCredentials::Renewal::Renewed}));
+        QCOMPARE(refreshes(), 1);
+        QVERIFY(firstCredentials->authorization() != signedInWith);
+        QCOMPARE(secondCredentials->authorization(), firstCredentials->authorization());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSignInService)
+#include "tst_signinservice.moc"
