@@ -73,6 +73,7 @@ struct SignInService::Server
     std::unique_ptr<AuthDiscovery> discovery;
     std::unique_ptr<AuthorizationCodeFlow> flow;
     Done signInDone;
+    quint64 signInAttempt = 0; // which sign-in the answers of the store belong to
 };
 
 namespace {
@@ -381,10 +382,12 @@ void SignInService::forget(Server &server, std::function<void()> then)
 void SignInService::signIn(const ServerConfig &config, const QStringList &scopes, BrowserOpener opener, Done done)
 {
     Server &server = serverFor(config);
+    // An earlier sign-in still under way ends here, its caller told.
     if (server.flow)
         server.flow->abandon(u"sign-in to %1 started again"_s.arg(server.name));
-    if (server.discovery)
+    if (server.signInDone)
         endSignIn(server, false, u"sign-in to %1 started again"_s.arg(server.name));
+    const quint64 attempt = ++server.signInAttempt;
     server.signInDone = std::move(done);
     server.discovery = std::make_unique<AuthDiscovery>(&m_network);
     connect(server.discovery.get(), &AuthDiscovery::failed, this, [this, &server](const QString &reason) {
@@ -392,10 +395,12 @@ void SignInService::signIn(const ServerConfig &config, const QStringList &scopes
         endSignIn(server, false, failureText(server.name, reason));
     });
     connect(server.discovery.get(), &AuthDiscovery::found, this,
-            [this, &server, scopes, opener = std::move(opener)](const SignInTarget &target) {
+            [this, &server, attempt, scopes, opener = std::move(opener)](const SignInTarget &target) {
                 server.discovery.release()->deleteLater();
                 m_store->read(clientKey(target.authServer.issuer),
-                              [this, &server, target, scopes, opener](const SecretResult &result) {
+                              [this, &server, attempt, target, scopes, opener](const SecretResult &result) {
+                                  if (attempt != server.signInAttempt)
+                                      return; // started again meanwhile
                                   startFlow(server, target, scopes, opener,
                                             result.ok() ? registeredClientFromJson(result.value) : std::nullopt);
                               });
@@ -407,8 +412,6 @@ void SignInService::signIn(const ServerConfig &config, const QStringList &scopes
 void SignInService::startFlow(Server &server, const SignInTarget &target, QStringList scopes, BrowserOpener opener,
                               std::optional<RegisteredClient> registered)
 {
-    if (!server.signInDone)
-        return; // started again meanwhile
     if (server.wantedScopes.isEmpty()) {
         if (const std::optional<SignInRecord> record = m_index.record(server.key))
             server.wantedScopes = record->wantedScopes;
@@ -519,6 +522,9 @@ void SignInService::signOut(const ServerConfig &config, Done done)
     Server &server = serverFor(config);
     if (server.flow)
         server.flow->abandon(u"signed out of %1 meanwhile"_s.arg(server.name));
+    if (server.signInDone)
+        endSignIn(server, false, u"signed out of %1 meanwhile"_s.arg(server.name));
+    ++server.signInAttempt;
     m_lock.acquire([this, &server, done = std::move(done)](bool held, const QString &error) mutable {
         if (!held)
             return done(false, u"sign-out of %1: %2"_s.arg(server.name, error));

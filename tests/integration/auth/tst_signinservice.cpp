@@ -21,6 +21,45 @@ class TestSignInService final : public QObject
     Q_OBJECT
 
 private slots:
+    // Sign in again while a sign-in waits for its browser: the first ends, its caller told once,
+    // and the second signs in.
+    void signingInAgainEndsTheFirst()
+    {
+        AuthPeer authServer(u"oauth-server.mjs"_s, {u"--resource"_s, u"loopback"_s});
+        const QString issuer = authServer.ready().value(u"issuer"_s).toString();
+        QVERIFY2(!issuer.isEmpty(), qPrintable(authServer.stderrText));
+        AuthPeer resourceServer(u"mcp-resource-server.mjs"_s, {u"--issuer"_s, issuer});
+        const QString url = resourceServer.ready().value(u"mcp"_s).toString();
+        QVERIFY2(!url.isEmpty(), qPrintable(resourceServer.stderrText));
+        QTemporaryDir dir;
+        SignInService service(std::make_unique<FileSecretStore>(dir.filePath(u"credentials.json"_s)),
+                              {dir.filePath(u"signins.json"_s), dir.filePath(u"auth.lock"_s)});
+        ServerConfig docs;
+        docs.name = u"docs"_s;
+        docs.transport = TransportKind::StreamableHttp;
+        docs.url = url;
+
+        QList<std::pair<bool, QString>> firstEnded;
+        bool browserShown = false;
+        service.signIn(
+            docs, {}, [&browserShown](const QUrl &) { browserShown = true; }, // nobody follows it
+            [&firstEnded](bool ok, const QString &message) { firstEnded.append({ok, message}); });
+        QTRY_VERIFY_WITH_TIMEOUT(browserShown, 20000);
+
+        std::unique_ptr<AuthPeer> browser;
+        std::optional<std::pair<bool, QString>> secondEnded;
+        service.signIn(
+            docs, {}, [&browser](const QUrl &authorization) {
+                browser = std::make_unique<AuthPeer>(u"oauth-browser.mjs"_s, QStringList{authorization.toString(QUrl::FullyEncoded)});
+            },
+            [&secondEnded](bool ok, const QString &message) { secondEnded = {ok, message}; });
+        QCOMPARE(firstEnded, (QList<std::pair<bool, QString>>{{false, u"sign-in to docs started again"_s}}));
+        QTRY_VERIFY_WITH_TIMEOUT(secondEnded.has_value(), 30000);
+        QVERIFY2(secondEnded->first, qPrintable(secondEnded->second));
+        QCOMPARE(firstEnded.size(), 1);
+        QCOMPARE(service.info(docs).state, SignInInfo::State::SignedIn);
+    }
+
     void twoProcessesRefreshOnce()
     {
         AuthPeer authServer(u"oauth-server.mjs"_s, {u"--resource"_s, u"loopback"_s});
