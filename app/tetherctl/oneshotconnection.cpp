@@ -85,25 +85,17 @@ bool OneShotConnection::asksForSignIn()
 bool OneShotConnection::signIn()
 {
     const QString name = m_options.target.name;
-    bool finished = false;
-    bool signedIn = false;
-    QString message;
-    m_options.signIn->signIn(
-        *m_options.target.signsInAs, {},
-        [name, browser = m_options.browser](const QUrl &url) { openSignInUrl(name, url, browser); },
-        [&](bool succeeded, const QString &text) {
-            finished = true;
-            signedIn = succeeded;
-            message = text;
-            m_loop.quit();
-        });
-    while (!finished && !m_interruption.happened())
-        m_loop.exec();
-    if (!signedIn) {
-        m_failure = finished ? message : m_interruption.reason();
+    const SignInAnswer answer = awaitSignIn(m_interruption, [&](SignInController::Done done) {
+        m_options.signIn->signIn(
+            *m_options.target.signsInAs, {},
+            [name, browser = m_options.browser](const QUrl &url) { openSignInUrl(name, url, browser); },
+            std::move(done));
+    });
+    if (!answer.succeeded) {
+        m_failure = answer.finished ? answer.message : m_interruption.reason();
         return false;
     }
-    printNote(message);
+    printNote(answer.message);
     return true;
 }
 

@@ -10,6 +10,7 @@
 #include "common/logging.h"
 
 #include <QEventLoop>
+#include <QPointer>
 #include <QProcess>
 #include <QStandardPaths>
 
@@ -56,28 +57,27 @@ void openSignInUrl(const QString &server, const QUrl &url, const QString &browse
         printError(u"could not run the browser command '%1'; open the URL above yourself"_s.arg(command.first()));
 }
 
-namespace {
-
-// Runs `step` and the event loop until it calls back; false when a signal came first.
-bool waitFor(const Interruption &interruption,
-             const std::function<void(std::function<void(bool, const QString &)>)> &step, bool *succeeded,
-             QString *message)
+SignInAnswer awaitSignIn(const Interruption &interruption, const std::function<void(SignInController::Done)> &start)
 {
+    // Shared with the callback, which may still come after a signal ended the wait.
+    struct Shared
+    {
+        SignInAnswer answer;
+        QPointer<QEventLoop> loop;
+    };
+    const auto shared = std::make_shared<Shared>();
     QEventLoop loop;
-    bool finished = false;
+    shared->loop = &loop;
     QObject::connect(&interruption, &Interruption::interrupted, &loop, &QEventLoop::quit);
-    step([&](bool ok, const QString &text) {
-        finished = true;
-        *succeeded = ok;
-        *message = text;
-        loop.quit();
+    start([shared](bool succeeded, const QString &message) {
+        shared->answer = {true, succeeded, message};
+        if (shared->loop)
+            shared->loop->quit();
     });
-    if (!finished && !interruption.happened())
+    if (!shared->answer.finished && !interruption.happened())
         loop.exec();
-    return finished;
+    return shared->answer;
 }
-
-} // namespace
 
 int login(const ConfigOptions &options, const QString &server, const SignInOptions &signIn)
 {
@@ -86,28 +86,22 @@ int login(const ConfigOptions &options, const QString &server, const SignInOptio
     // The server connects first: its challenge says where to sign in and for which scope.
     if (const std::optional<int> status = startAndSettle(run, interruption))
         return *status;
-    bool signedIn = false;
-    QString message;
-    const bool finished = waitFor(interruption,
-                                  [&](auto done) {
-                                      run.manager().signIn(
-                                          server, signIn.scopes,
-                                          [server, browser = signIn.browser](const QUrl &url) {
-                                              openSignInUrl(server, url, browser);
-                                          },
-                                          std::move(done));
-                                  },
-                                  &signedIn, &message);
-    if (!finished) {
+    const SignInAnswer answer = awaitSignIn(interruption, [&](SignInController::Done done) {
+        run.manager().signIn(
+            server, signIn.scopes,
+            [server, browser = signIn.browser](const QUrl &url) { openSignInUrl(server, url, browser); },
+            std::move(done));
+    });
+    if (!answer.finished) {
         run.shutDown();
         return interruption.exitStatus().value_or(Failure);
     }
-    if (!signedIn) {
-        printError(message);
+    if (!answer.succeeded) {
+        printError(answer.message);
         run.shutDown();
         return Failure;
     }
-    printNote(message);
+    printNote(answer.message);
     // The server starts again with the tokens; what it says proves them.
     run.waitUntilSettled();
     const std::optional<ServerStatus> status = run.manager().status(server);
@@ -126,19 +120,16 @@ int logout(const ConfigOptions &options, const QString &server)
     ConfigRun run(options, &interruption);
     if (const std::optional<int> status = startAndSettle(run, interruption))
         return *status;
-    bool signedOut = false;
-    QString message;
-    if (!waitFor(interruption, [&](auto done) { run.manager().signOut(server, std::move(done)); }, &signedOut,
-                 &message)) {
-        run.shutDown();
-        return interruption.exitStatus().value_or(Failure);
-    }
+    const SignInAnswer answer = awaitSignIn(
+        interruption, [&](SignInController::Done done) { run.manager().signOut(server, std::move(done)); });
     run.shutDown();
-    if (!signedOut) {
-        printError(message);
+    if (!answer.finished)
+        return interruption.exitStatus().value_or(Failure);
+    if (!answer.succeeded) {
+        printError(answer.message);
         return Failure;
     }
-    printOut(message);
+    printOut(answer.message);
     return Success;
 }
 
