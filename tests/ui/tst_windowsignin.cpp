@@ -60,12 +60,9 @@ class TestWindowSignIn final : public QObject
 private slots:
     void signsInAndOutFromTheWindow()
     {
-        AuthPeer authServer(u"oauth-server.mjs"_s, {u"--resource"_s, u"loopback"_s});
-        const QString issuer = authServer.ready().value(u"issuer"_s).toString();
-        QVERIFY2(!issuer.isEmpty(), qPrintable(authServer.stderrText));
-        AuthPeer resourceServer(u"mcp-resource-server.mjs"_s, {u"--issuer"_s, issuer});
-        const QString url = resourceServer.ready().value(u"mcp"_s).toString();
-        QVERIFY2(!url.isEmpty(), qPrintable(resourceServer.stderrText));
+        SignInPeers peers;
+        QVERIFY(peers.start());
+        const QString url = peers.mcpUrl();
 
         QTemporaryDir dir;
         const QString path = dir.filePath(u"servers.json"_s);
@@ -104,7 +101,7 @@ private slots:
         QVERIFY(!signInAction->isEnabled()); // until the browser step ends
         QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"docs"_s)->state, ServerState::Connected, 30000);
         QCOMPARE(browser.opened.size(), 1);
-        QCOMPARE(browser.opened.first().host(), QUrl(issuer).host());
+        QCOMPARE(browser.opened.first().host(), QUrl(peers.issuer).host());
         QTRY_VERIFY(signOutAction->isEnabled() && signInAction->isEnabled());
         QCOMPARE(signInAction->text(), u"Sign in again…"_s);
         QVERIFY2(window.statusBar()->currentMessage().startsWith(u"Signed in to docs as alice (scopes mcp:read)"_s),

@@ -81,10 +81,7 @@ class TestSignInFlow final : public QObject
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<AuthPeer> m_authServer;
-    std::unique_ptr<AuthPeer> m_resourceServer;
-    QString m_issuer;
-    QJsonObject m_endpoints; // {"mcp": …, "sse": …}
+    SignInPeers m_peers;
     QNetworkAccessManager m_network;
     QString m_everything; // all tetherctl printed in this test, for the secrecy checks
     QString m_browserMode;
@@ -96,27 +93,14 @@ private:
 
     bool startPeers(const QStringList &authArguments, const QStringList &resourceArguments = {})
     {
-        m_authServer = std::make_unique<AuthPeer>(u"oauth-server.mjs"_s, QStringList{u"--resource"_s, u"loopback"_s} + authArguments);
-        m_issuer = m_authServer->ready().value(u"issuer"_s).toString();
-        if (m_issuer.isEmpty()) {
-            qWarning("the authorization server did not start: %s", qPrintable(m_authServer->stderrText));
-            return false;
-        }
-        m_resourceServer = std::make_unique<AuthPeer>(u"mcp-resource-server.mjs"_s,
-                                                      QStringList{u"--issuer"_s, m_issuer} + resourceArguments);
-        m_endpoints = m_resourceServer->ready();
-        if (m_endpoints.isEmpty()) {
-            qWarning("the resource server did not start: %s", qPrintable(m_resourceServer->stderrText));
-            return false;
-        }
-        return true;
+        return m_peers.start(authArguments, resourceArguments);
     }
 
     // The config: the server "docs" at the resource server's endpoint of `transport`.
     bool writeConfig(const QString &transport, const QJsonObject &oauth = {})
     {
         QJsonObject docs{{u"type"_s, transport},
-                         {u"url"_s, m_endpoints.value(transport == u"sse" ? u"sse"_s : u"mcp"_s).toString()}};
+                         {u"url"_s, m_peers.endpoints.value(transport == u"sse" ? u"sse"_s : u"mcp"_s).toString()}};
         if (!oauth.isEmpty())
             docs.insert(u"oauth"_s, oauth);
         const QJsonObject root{{u"mcpServers"_s, QJsonObject{{u"docs"_s, docs}}}};
@@ -179,10 +163,10 @@ private:
     QStringList tokensIssued()
     {
         QStringList tokens;
-        const QUrl resourceOrigin = QUrl(m_endpoints.value(u"mcp"_s).toString()).resolved(QUrl(u"/__test/seen-tokens"_s));
+        const QUrl resourceOrigin = QUrl(m_peers.endpoints.value(u"mcp"_s).toString()).resolved(QUrl(u"/__test/seen-tokens"_s));
         for (const QJsonValue &token : getJson(resourceOrigin))
             tokens.append(token.toString());
-        for (const QJsonValue &token : getJson(QUrl(m_issuer + u"/__test/refresh-tokens"_s)))
+        for (const QJsonValue &token : getJson(QUrl(m_peers.issuer + u"/__test/refresh-tokens"_s)))
             tokens.append(token.toString());
         return tokens;
     }
@@ -200,7 +184,7 @@ private:
     int tokenEvents(const QString &grantType) const
     {
         int count = 0;
-        for (const QJsonObject &line : std::as_const(m_authServer->lines))
+        for (const QJsonObject &line : std::as_const(m_peers.authServer->lines))
             count += line.value(u"event"_s) == u"token"_s && line.value(u"grant_type"_s) == grantType;
         return count;
     }
@@ -223,8 +207,7 @@ private slots:
 
     void cleanup()
     {
-        m_resourceServer.reset();
-        m_authServer.reset();
+        m_peers = {};
         m_dir.reset();
     }
 
@@ -259,7 +242,7 @@ private slots:
         const std::optional<QJsonObject> record = signInRecord();
         QVERIFY(record);
         QCOMPARE(record->value(u"account"_s).toString(), u"alice"_s);
-        QCOMPARE(record->value(u"issuer"_s).toString(), m_issuer);
+        QCOMPARE(record->value(u"issuer"_s).toString(), m_peers.issuer);
         QCOMPARE(record->value(u"store"_s).toString(), keyring() ? u"keyring"_s : u"file"_s);
         QCOMPARE(QFileInfo(statePath(u"signins.json"_s)).permissions() & 0x0777, QFileDevice::ReadUser | QFileDevice::WriteUser);
         QCOMPARE(QFileInfo(statePath(QString())).permissions() & 0x0777,
@@ -320,7 +303,7 @@ private slots:
         QVERIFY2(call.exitCode == 0, qPrintable(call.err));
         QCOMPARE(call.out.trimmed(), u"alice"_s);
 
-        QNetworkReply *revoke = m_network.post(QNetworkRequest(QUrl(m_issuer + u"/__test/revoke-refresh-tokens"_s)), QByteArray());
+        QNetworkReply *revoke = m_network.post(QNetworkRequest(QUrl(m_peers.issuer + u"/__test/revoke-refresh-tokens"_s)), QByteArray());
         QSignalSpy revoked(revoke, &QNetworkReply::finished);
         QVERIFY(revoked.wait(10000));
         revoke->deleteLater();
@@ -329,7 +312,7 @@ private slots:
         watch.stop();
         m_everything += watch.out + watch.err;
         QVERIFY2(watch.out.contains(u"asks for sign-in (scope mcp:read): the authorization server refused to refresh "
-                                    "the token (the token endpoint %1/token answered HTTP 400 invalid_grant: "_s.arg(m_issuer)),
+                                    "the token (the token endpoint %1/token answered HTTP 400 invalid_grant: "_s.arg(m_peers.issuer)),
                  qPrintable(watch.out));
         for (const QString &token : tokensIssued())
             QVERIFY2(!m_everything.contains(token), "a token was printed");
@@ -402,7 +385,7 @@ private slots:
     void oneServerFormsSignInWithinTheRun()
     {
         QVERIFY(startPeers({}));
-        const QString url = m_endpoints.value(u"mcp"_s).toString();
+        const QString url = m_peers.endpoints.value(u"mcp"_s).toString();
         ProgramRun run = ctlWithout({u"tools"_s, u"--url"_s, url});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(u"server '127.0.0.1' asks for sign-in, and there is no display to open a browser on: "
@@ -429,7 +412,7 @@ private slots:
         QVERIFY2(run.err.contains(u"(scopes mcp:read mcp:admin)"_s), qPrintable(run.err));
 
         // watch over HTTP+SSE signs in when the server asks, then connects.
-        WatchProcess watch({u"watch"_s, u"--json"_s, u"--url"_s, m_endpoints.value(u"sse"_s).toString(), u"--transport"_s,
+        WatchProcess watch({u"watch"_s, u"--json"_s, u"--url"_s, m_peers.endpoints.value(u"sse"_s).toString(), u"--transport"_s,
                             u"sse"_s, u"--browser"_s, browserCommand()},
                            environment());
         QTRY_VERIFY_WITH_TIMEOUT(watch.states().endsWith(u"Connected"_s), 30000);

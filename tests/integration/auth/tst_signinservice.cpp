@@ -16,6 +16,19 @@ using namespace Qt::StringLiterals;
 using namespace Tether;
 using namespace Tether::Testing;
 
+namespace {
+
+ServerConfig docsAt(const QString &url)
+{
+    ServerConfig docs;
+    docs.name = u"docs"_s;
+    docs.transport = TransportKind::StreamableHttp;
+    docs.url = url;
+    return docs;
+}
+
+} // namespace
+
 class TestSignInService final : public QObject
 {
     Q_OBJECT
@@ -25,19 +38,12 @@ private slots:
     // and the second signs in.
     void signingInAgainEndsTheFirst()
     {
-        AuthPeer authServer(u"oauth-server.mjs"_s, {u"--resource"_s, u"loopback"_s});
-        const QString issuer = authServer.ready().value(u"issuer"_s).toString();
-        QVERIFY2(!issuer.isEmpty(), qPrintable(authServer.stderrText));
-        AuthPeer resourceServer(u"mcp-resource-server.mjs"_s, {u"--issuer"_s, issuer});
-        const QString url = resourceServer.ready().value(u"mcp"_s).toString();
-        QVERIFY2(!url.isEmpty(), qPrintable(resourceServer.stderrText));
+        SignInPeers peers;
+        QVERIFY(peers.start());
+        const ServerConfig docs = docsAt(peers.mcpUrl());
         QTemporaryDir dir;
         SignInService service(std::make_unique<FileSecretStore>(dir.filePath(u"credentials.json"_s)),
                               {dir.filePath(u"signins.json"_s), dir.filePath(u"auth.lock"_s)});
-        ServerConfig docs;
-        docs.name = u"docs"_s;
-        docs.transport = TransportKind::StreamableHttp;
-        docs.url = url;
 
         QList<std::pair<bool, QString>> firstEnded;
         bool browserShown = false;
@@ -62,12 +68,9 @@ private slots:
 
     void twoProcessesRefreshOnce()
     {
-        AuthPeer authServer(u"oauth-server.mjs"_s, {u"--resource"_s, u"loopback"_s});
-        const QString issuer = authServer.ready().value(u"issuer"_s).toString();
-        QVERIFY2(!issuer.isEmpty(), qPrintable(authServer.stderrText));
-        AuthPeer resourceServer(u"mcp-resource-server.mjs"_s, {u"--issuer"_s, issuer});
-        const QString url = resourceServer.ready().value(u"mcp"_s).toString();
-        QVERIFY2(!url.isEmpty(), qPrintable(resourceServer.stderrText));
+        SignInPeers peers;
+        QVERIFY(peers.start());
+        const ServerConfig docs = docsAt(peers.mcpUrl());
 
         QTemporaryDir dir;
         const SignInService::Paths paths{dir.filePath(u"signins.json"_s), dir.filePath(u"auth.lock"_s)};
@@ -77,10 +80,6 @@ private slots:
         };
         const std::unique_ptr<SignInService> first = service();
         const std::unique_ptr<SignInService> second = service();
-        ServerConfig docs;
-        docs.name = u"docs"_s;
-        docs.transport = TransportKind::StreamableHttp;
-        docs.url = url;
 
         std::unique_ptr<AuthPeer> browser;
         std::optional<std::pair<bool, QString>> signedIn;
@@ -99,8 +98,9 @@ private slots:
         // The second reads what the first stored.
         QTRY_COMPARE(secondCredentials->authorization(), signedInWith);
 
-        const auto refreshes = [&authServer] {
-            return std::count_if(authServer.lines.begin(), authServer.lines.end(), [](const QJsonObject &line) {
+        const auto refreshes = [&peers] {
+            const QList<QJsonObject> &lines = peers.authServer->lines;
+            return std::count_if(lines.begin(), lines.end(), [](const QJsonObject &line) {
                 return line.value(u"grant_type"_s) == u"refresh_token"_s;
             });
         };
