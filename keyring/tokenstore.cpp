@@ -115,4 +115,9 @@ void TokenStore::remove(const QString &key, SecretDone done)
     });
 }
 
+std::unique_ptr<SignInService> systemSignInService(TokenStoreChoice choice)
+{
+    return std::make_unique<SignInService>(TokenStore::forSystem(choice), SignInService::Paths{});
+}
+
 } // namespace Tether

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "auth/secretstore.h"
+#include "auth/signinservice.h"
 #include "config/oauthsettings.h"
 
 #include <QString>
@@ -44,5 +45,9 @@ private:
     std::unique_ptr<MemorySecretStore> m_memory;
     QString m_forcedFile;
 };
+
+// The sign-in every Tether program of this user shares: tokens where forSystem(choice) keeps
+// them, the index and the lock in the state folder.
+std::unique_ptr<SignInService> systemSignInService(TokenStoreChoice choice);
 
 } // namespace Tether

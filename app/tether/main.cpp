@@ -125,8 +125,7 @@ int main(int argc, char *argv[])
     QObject::connect(&config, &ConfigStore::documentChanged, &manager, [&](const ConfigDocument &document) {
         if (signIn)
             return;
-        signIn = std::make_unique<SignInService>(TokenStore::forSystem(document.oauthDefaults.tokenStore),
-                                                 SignInService::Paths{});
+        signIn = systemSignInService(document.oauthDefaults.tokenStore);
         manager.setSignIn(signIn.get());
     });
     QObject::connect(&config, &ConfigStore::documentChanged, &manager, &ServerManager::applyConfig);

@@ -4,8 +4,8 @@
 #include "output.h"
 
 #include "common/logging.h"
-#include "keyring/tokenstore.h"
 #include "config/policy.h"
+#include "keyring/tokenstore.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -49,8 +49,7 @@ bool ConfigRun::start(ConfigStore::FileChanges fileChanges)
         return false;
     }
     // Remote servers that ask sign in with the tokens of `tetherctl login` (or the window's).
-    m_signIn = std::make_unique<SignInService>(TokenStore::forSystem(document.oauthDefaults.tokenStore),
-                                               SignInService::Paths{});
+    m_signIn = systemSignInService(document.oauthDefaults.tokenStore);
     m_manager.setSignIn(m_signIn.get());
     m_manager.applyConfig(document);
     m_running = true;

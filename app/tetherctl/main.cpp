@@ -307,7 +307,7 @@ int main(int argc, char *argv[])
         flags.timeout = timeout;
         QString error;
         // A server that asks signs in within this run, keeping the tokens for its URL.
-        signIn = std::make_unique<SignInService>(TokenStore::forSystem(TokenStoreChoice::Auto), SignInService::Paths{});
+        signIn = systemSignInService(TokenStoreChoice::Auto);
         const std::optional<Ctl::ServerTarget> target = Ctl::remoteTarget(flags, signIn.get(), &error);
         if (!target)
             return usageError(error);

@@ -228,8 +228,6 @@ static QString describeHttpStatus(const HttpServerEndpoint &endpoint, const QStr
     if (status == 403 && endpoint.signsIn()) {
         const BearerChallenge challenge = bearerChallengeOf(reply);
         if (challenge.error == u"insufficient_scope") {
-            // The sign-in asks for it next time.
-            endpoint.credentials->refusedForScope(challenge);
             const QString scope = withVisibleControls(challenge.scope.simplified());
             const QString said = withVisibleControls(challenge.errorDescription.simplified());
             return answered
@@ -271,6 +269,14 @@ QString tooLarge(const HttpServerEndpoint &endpoint, const QString &what, qsizet
 {
     return u"%1 answered %2 with more than %3 in one message; Tether refuses messages that large"_s.arg(
         endpoint.shown(), what, byteLimitText(limit));
+}
+
+void reportRefusedScope(const HttpServerEndpoint &endpoint, const QNetworkReply &reply)
+{
+    if (httpStatusOf(reply) != 403 || !endpoint.signsIn())
+        return;
+    if (const BearerChallenge challenge = bearerChallengeOf(reply); challenge.error == u"insufficient_scope")
+        endpoint.credentials->refusedForScope(challenge);
 }
 
 QString signInNeeded(const HttpServerEndpoint &endpoint, const BearerChallenge &challenge)

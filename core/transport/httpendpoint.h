@@ -90,6 +90,10 @@ QString httpStatus(const HttpServerEndpoint &endpoint, const QString &what, cons
 QString notJson(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
                 QByteArrayView body);
 QString tooLarge(const HttpServerEndpoint &endpoint, const QString &what, qsizetype limit);
+// A 403 insufficient_scope to a request of a server that signs in: its sign-in is told the scope
+// asked for, which the next sign-in asks for.
+void reportRefusedScope(const HttpServerEndpoint &endpoint, const QNetworkReply &reply);
+
 // A 401 that no silent renewal could answer: "https://host/mcp asks for sign-in (scope mcp:read)".
 QString signInNeeded(const HttpServerEndpoint &endpoint, const BearerChallenge &challenge);
 

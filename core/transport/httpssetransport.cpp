@@ -264,6 +264,7 @@ void HttpSseTransport::onPostFinished(QNetworkReply *reply)
             answerWithError(post.requestId, text);
         return;
     }
+    HttpErrors::reportRefusedScope(m_endpoint, *reply);
     const QString text = HttpErrors::httpStatus(m_endpoint, what, *reply, post.body);
     if (post.requestId.isUndefined())
         spdlog::warn("{}: {}", description(), text);

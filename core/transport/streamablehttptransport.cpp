@@ -511,6 +511,7 @@ void StreamableHttpTransport::onHttpError(const Exchange &exchange, const QNetwo
         if (!guard || !isAlive(nullptr))
             return;
     }
+    HttpErrors::reportRefusedScope(m_endpoint, reply);
     const QString text = HttpErrors::httpStatus(m_endpoint, what(exchange), reply, exchange.body);
     const bool reopening = exchange.kind == Exchange::Kind::Resume
                            || (exchange.kind == Exchange::Kind::ServerStream && m_serverStreamOpened);
