@@ -76,6 +76,7 @@ struct Leg
     bool measureMemory = false; // of the gateway in between
     QString comparedWith; // the name of the leg this one's figures are divided by
     QString targets;      // what the comparison should show
+    QString alsoComparedWith; // a second leg it is divided by, with no target
 };
 
 // What one run of the client said, and the memory of the process it measured against.
@@ -179,13 +180,23 @@ QString writeGatewayConfig(const QDir &folder, const QString &fileName, const QS
 }
 
 const QString DirectName = u"direct (stdio)"_s;
+const QString PassThroughName = u"pass-through relay (stdio)"_s;
 const QString SupergatewayName = u"supergateway (HTTP)"_s;
 const QString TetherHttpName = u"Tether gateway (HTTP)"_s;
 
 Leg directLeg(const QStringList &demoArguments = {})
 {
     return {DirectName, u"echo"_s, QStringList{u"stdio"_s, QStringLiteral(TETHER_DEMO_SERVER)} + demoArguments, {}, {},
-            0, false, {}, {}};
+            0, false, {}, {}, {}};
+}
+
+// Bytes copied both ways by a process in between, nothing parsed: what one more process in the
+// path costs at least on this machine, whatever it does.
+Leg passThroughLeg()
+{
+    return {PassThroughName, u"echo"_s,
+            {u"stdio"_s, QStringLiteral(TETHER_PASSTHROUGH_RELAY), QStringLiteral(TETHER_DEMO_SERVER)}, {}, {}, 0, true,
+            DirectName, u"the least any process in between costs here"_s, {}};
 }
 
 // `tetherctl serve` on its own: an empty runtime folder, so that it finds no running instance to
@@ -195,7 +206,8 @@ Leg stdioGatewayLeg(const QString &configPath, const QString &runtimeFolder)
     return {u"Tether gateway (stdio)"_s, u"demo__echo"_s,
             {u"stdio"_s, QStringLiteral(TETHER_CTL), u"serve"_s, u"--config"_s, configPath},
             {u"XDG_RUNTIME_DIR="_s + runtimeFolder}, {}, 0, true, DirectName,
-            u"targets: at most 0.15 ms added at p50 one call at a time, at least 0.8 of the throughput with calls in flight"_s};
+            u"targets: at most 0.15 ms added at p50 one call at a time, at least 0.8 of the throughput with calls in flight"_s,
+            PassThroughName};
 }
 
 // A gateway over HTTP that runs for the whole benchmark, on a free loopback port.
@@ -236,7 +248,7 @@ public:
     Leg leg(const QString &name, const QString &tool, const QStringList &headers = {}) const
     {
         return {name, tool, {u"http"_s, u"http://127.0.0.1:%1/mcp"_s.arg(m_port)}, {}, headers, m_process.processId(), true,
-                {}, {}};
+                {}, {}, {}};
     }
 
 private:
@@ -399,7 +411,7 @@ int main(int argc, char *argv[])
     QTextStream out(stdout);
     const QStringList callOptions{u"--calls"_s, QString::number(settings.calls), u"--in-flight"_s,
                                   QString::number(settings.inFlight), u"--warmup"_s, QString::number(settings.warmup)};
-    std::vector<Leg> legs{directLeg(), stdioGatewayLeg(echoConfig, runtime)};
+    std::vector<Leg> legs{directLeg(), passThroughLeg(), stdioGatewayLeg(echoConfig, runtime)};
     HttpGateway tetherHttp;
     if (!startTetherHttp(tetherHttp, echoConfig, runtimeHttp))
         return fail(u"tetherctl serve --http did not start"_s);
@@ -452,15 +464,20 @@ int main(int argc, char *argv[])
         out << label << "\n";
         for (size_t i = 0; i < legs.size(); ++i)
             out << "  " << legs.at(i).name.leftJustified(26) << describe(figures.at(i).*mode) << "\n";
-        for (size_t i = 0; i < legs.size(); ++i) {
-            const auto base = size_t(legNamed(legs.at(i).comparedWith));
+        const auto compare = [&](size_t i, const QString &baseName, const QString &targets) {
+            const auto base = size_t(legNamed(baseName));
             if (base >= legs.size())
-                continue;
+                return;
             const Figures &ours = figures.at(i).*mode;
             const Figures &theirs = figures.at(base).*mode;
             out << "  " << legs.at(i).name << " ÷ " << legs.at(base).name << ": throughput "
                 << QString::number(ours.callsPerSecond() / theirs.callsPerSecond(), 'f', 2) << ", p50 "
-                << QString::number(ours.p50() - theirs.p50(), 'f', 3) << " ms added (" << legs.at(i).targets << ")\n";
+                << QString::number(ours.p50() - theirs.p50(), 'f', 3) << " ms added"
+                << (targets.isEmpty() ? QString() : u" ("_s + targets + u')') << "\n";
+        };
+        for (size_t i = 0; i < legs.size(); ++i) {
+            compare(i, legs.at(i).comparedWith, legs.at(i).targets);
+            compare(i, legs.at(i).alsoComparedWith, {});
         }
     };
     section(u"sequential (one call at a time)"_s, &SideFigures::sequential);
@@ -477,7 +494,8 @@ int main(int argc, char *argv[])
     for (size_t i = 0; i < legs.size(); ++i) {
         if (legs.at(i).measureMemory)
             out << "resident memory of " << legs.at(i).name << " at most " << mib(peakResidentKiB.at(i))
-                << " (its servers not counted)" << (legs.at(i).name == SupergatewayName ? QString() : u"; target: under 30 MB"_s)
+                << " (its servers not counted)"
+                << (legs.at(i).name == SupergatewayName || legs.at(i).name == PassThroughName ? QString() : u"; target: under 30 MB"_s)
                 << "\n";
     }
     out << "\n";

@@ -148,8 +148,8 @@ void GatewaySession::onRequest(const JsonRpc::Message &message)
     pending.order = ++m_arrivals;
     pending.id = message.id;
     pending.method = message.method;
-    pending.params = message.params;
     if (message.method == u"tools/list") {
+        pending.params = message.params;
         if (!m_gateway.isSettling()) {
             answerToolsList(message.id, message.params);
             return;
@@ -159,14 +159,13 @@ void GatewaySession::onRequest(const JsonRpc::Message &message)
         return;
     }
     if (message.method == u"tools/call") {
-        const ToolCallRequest call = parseToolCallRequest(message.params);
-        if (call.error) {
-            respondError(message.id, call.error->code, call.error->message);
+        pending.call = parseToolCallRequest(message.params);
+        if (const auto &error = pending.call.error) {
+            respondError(message.id, error->code, error->message);
             return;
         }
-        pending.progressToken = call.progressToken;
         // A tool of a server that is still starting is not known yet.
-        pending.waitsForServers = m_gateway.isSettling() && !m_gateway.catalog().find(call.name);
+        pending.waitsForServers = m_gateway.isSettling() && !m_gateway.catalog().find(pending.call.name);
         m_pending.emplace(key, pending);
         if (!pending.waitsForServers)
             startToolCall(key);
@@ -218,10 +217,10 @@ void GatewaySession::startToolCall(const QString &key)
 {
     PendingRequest &pending = m_pending.at(key);
     pending.waitsForServers = false;
-    const ToolCallRequest call = parseToolCallRequest(pending.params);
+    const ToolCallRequest call = pending.call; // the entry may go while the call is made
     const QPointer<GatewaySession> self(this);
     ProgressHandler onProgress;
-    if (!pending.progressToken.isUndefined()) {
+    if (!call.progressToken.isUndefined()) {
         onProgress = [self, key](const ProgressUpdate &update) {
             if (self)
                 self->onToolCallProgress(key, update);
@@ -245,7 +244,7 @@ void GatewaySession::onToolCallProgress(const QString &key, const ProgressUpdate
     if (it == m_pending.end() || update.progress <= it->second.lastProgress)
         return; // progress must increase, and ends with the response
     it->second.lastProgress = update.progress;
-    send(JsonRpc::makeNotification(u"notifications/progress"_s, progressParams(it->second.progressToken, update)),
+    send(JsonRpc::makeNotification(u"notifications/progress"_s, progressParams(it->second.call.progressToken, update)),
          HostChannel::Role::Progress, it->second.id);
 }
 

@@ -60,9 +60,9 @@ private:
         quint64 order = 0;            // arrival
         QJsonValue id;
         QString method;               // tools/list or tools/call
-        QJsonObject params;
+        QJsonObject params;           // tools/list
+        ToolCallRequest call;         // tools/call: what to call, and the host's progress token
         ToolCallTicket ticket;        // tools/call, once sent
-        QJsonValue progressToken{QJsonValue::Undefined}; // the host's, for tools/call
         double lastProgress = -std::numeric_limits<double>::infinity(); // sent so far: only higher values go out
         bool waitsForServers = false; // held until the servers starting with the gateway are up
     };

@@ -1,12 +1,11 @@
 #include "stdiohostchannel.h"
 
-#include "common/logging.h"
-#include "transport/lineframer.h"
+#include "transport/descriptorwriter.h"
+#include "transport/linereader.h"
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,9 +14,6 @@ using namespace Qt::StringLiterals;
 namespace Tether {
 
 namespace {
-
-// Bytes read per wakeup before the event loop gets a turn.
-constexpr qsizetype ReadBudget = 1024 * 1024;
 
 // Pipes and sockets can be switched to non-blocking use; a file or a terminal is left as it is.
 int makeNonBlocking(int fd)
@@ -46,23 +42,29 @@ StdioDescriptors StdioHostChannel::socket(int fd, const QString &transport)
 StdioHostChannel::StdioHostChannel(StdioDescriptors descriptors, QObject *parent)
     : QObject(parent)
     , m_descriptors(std::move(descriptors))
-    , m_framer(std::make_unique<LineFramer>(MaxLineBytes))
 {
-    struct stat output{};
-    m_outputIsSocket = ::fstat(m_descriptors.output, &output) == 0 && S_ISSOCK(output.st_mode);
     m_inputFlags = makeNonBlocking(m_descriptors.input);
     m_outputFlags = makeNonBlocking(m_descriptors.output);
-    if (m_outputFlags >= 0) {
-        m_writer = std::make_unique<QSocketNotifier>(m_descriptors.output, QSocketNotifier::Write);
-        m_writer->setEnabled(false);
-        connect(m_writer.get(), &QSocketNotifier::activated, this, &StdioHostChannel::flush);
-    }
+    m_reader = std::make_unique<LineReader>(m_descriptors.input, MaxLineBytes, m_inputFlags >= 0);
+    connect(m_reader.get(), &LineReader::lineReceived, this, &StdioHostChannel::messageReceived);
+    connect(m_reader.get(), &LineReader::ended, this,
+            [this] { finish(u"the host closed %1"_s.arg(m_descriptors.inputName)); });
+    connect(m_reader.get(), &LineReader::failed, this, [this](int error) {
+        finish(u"%1 cannot be read: %2"_s.arg(m_descriptors.inputName, systemError(error)));
+    });
+    connect(m_reader.get(), &LineReader::overflowed, this, [this] {
+        finish(u"the host sent a line longer than %1 MiB; the session ends"_s.arg(MaxLineBytes / (1024 * 1024)));
+    });
+    m_writer = std::make_unique<DescriptorWriter>(m_descriptors.output, m_outputFlags >= 0);
+    connect(m_writer.get(), &DescriptorWriter::failed, this, [this](int error) {
+        finish(u"%1 cannot be written: %2"_s.arg(m_descriptors.outputName, systemError(error)));
+    });
 }
 
 StdioHostChannel::~StdioHostChannel()
 {
     if (!m_finished)
-        flush(); // what is still queued, as far as the output takes it now
+        m_writer->flush(); // what is still queued, as far as the output takes it now
     m_reader.reset(); // notifiers go before their descriptor
     m_writer.reset();
     if (m_descriptors.owned) {
@@ -80,8 +82,7 @@ StdioHostChannel::~StdioHostChannel()
 
 void StdioHostChannel::start()
 {
-    m_reader = std::make_unique<QSocketNotifier>(m_descriptors.input, QSocketNotifier::Read);
-    connect(m_reader.get(), &QSocketNotifier::activated, this, &StdioHostChannel::onReadable);
+    m_reader->start();
 }
 
 QString StdioHostChannel::transportName() const
@@ -89,62 +90,14 @@ QString StdioHostChannel::transportName() const
     return m_descriptors.transport;
 }
 
-void StdioHostChannel::onReadable()
-{
-    char buffer[64 * 1024];
-    for (qsizetype budget = ReadBudget; budget > 0 && !m_finished;) {
-        const ssize_t count = ::read(m_descriptors.input, buffer, sizeof buffer);
-        if (count < 0 && errno == EINTR)
-            continue;
-        if (count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return;
-        if (count < 0) {
-            finish(u"%1 cannot be read: %2"_s.arg(m_descriptors.inputName, systemError(errno)));
-            return;
-        }
-        // A last line without its line end still counts.
-        const QList<QByteArray> lines = m_framer->push(count == 0 ? QByteArrayView("\n") : QByteArrayView(buffer, count));
-        for (const QByteArray &line : lines) {
-            if (m_finished)
-                return;
-            emit messageReceived(line);
-        }
-        if (m_framer->overflowed()) {
-            finish(u"the host sent a line longer than %1 MiB; the session ends"_s.arg(MaxLineBytes / (1024 * 1024)));
-            return;
-        }
-        if (count == 0) {
-            finish(u"the host closed %1"_s.arg(m_descriptors.inputName));
-            return;
-        }
-        budget -= count;
-        // A blocking input, or one read to its end for now: read again when the event loop says
-        // there is more (rather than ask once more only to hear there is nothing).
-        if (m_inputFlags < 0 || count < qsizetype(sizeof buffer))
-            return;
-    }
-}
-
 void StdioHostChannel::send(const QByteArray &message, Role, const QJsonValue &)
 {
-    if (m_queue.size() - m_queueOffset + message.size() + 1 > MaxQueuedBytes) {
+    if (m_writer->pendingBytes() + message.size() + 1 > MaxQueuedBytes) {
         finish(u"the host stopped reading %1 (%2 MiB waiting)"_s.arg(m_descriptors.outputName).arg(MaxQueuedBytes / (1024 * 1024)));
         return;
     }
-    m_queue += message;
-    m_queue += '\n';
-    // What is sent during one turn of the event loop (the answers to a batch of calls read at
-    // once) leaves in one write at its end: fewer system calls, and a host that wakes once.
-    if (!m_flushPosted) {
-        m_flushPosted = true;
-        QMetaObject::invokeMethod(this, &StdioHostChannel::flushPosted, Qt::QueuedConnection);
-    }
-}
-
-void StdioHostChannel::flushPosted()
-{
-    m_flushPosted = false;
-    flush();
+    m_writer->write(message);
+    m_writer->write("\n");
 }
 
 void StdioHostChannel::endWithoutResponse(const QJsonValue &)
@@ -152,42 +105,12 @@ void StdioHostChannel::endWithoutResponse(const QJsonValue &)
     // A stdio host expects nothing for a request it cancelled.
 }
 
-void StdioHostChannel::flush()
-{
-    while (m_queueOffset < m_queue.size()) {
-        const char *data = m_queue.constData() + m_queueOffset;
-        const size_t size = size_t(m_queue.size() - m_queueOffset);
-        // A socket whose peer has gone fails the write rather than raise SIGPIPE in a window that
-        // does not ignore it.
-        const ssize_t written = m_outputIsSocket ? ::send(m_descriptors.output, data, size, MSG_NOSIGNAL)
-                                                 : ::write(m_descriptors.output, data, size);
-        if (written < 0 && errno == EINTR)
-            continue;
-        if (written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && m_writer) {
-            m_writer->setEnabled(true);
-            return;
-        }
-        if (written < 0) {
-            m_queue.clear();
-            m_queueOffset = 0;
-            finish(u"%1 cannot be written: %2"_s.arg(m_descriptors.outputName, systemError(errno)));
-            return;
-        }
-        m_queueOffset += qsizetype(written);
-    }
-    m_queue.clear();
-    m_queueOffset = 0;
-    if (m_writer)
-        m_writer->setEnabled(false);
-}
-
 void StdioHostChannel::finish(const QString &reason)
 {
     if (m_finished)
         return;
     m_finished = true;
-    if (m_reader)
-        m_reader->setEnabled(false);
+    m_reader->stop();
     emit finished(reason);
 }
 

@@ -4,14 +4,14 @@
 
 #include <QByteArray>
 #include <QObject>
-#include <QSocketNotifier>
 #include <QString>
 
 #include <memory>
 
 namespace Tether {
 
-class LineFramer;
+class DescriptorWriter;
+class LineReader;
 
 // What a StdioHostChannel reads and writes.
 struct StdioDescriptors
@@ -58,21 +58,13 @@ signals:
     void finished(const QString &reason);
 
 private:
-    void onReadable();
-    void flushPosted();
-    void flush();
     void finish(const QString &reason);
 
     StdioDescriptors m_descriptors;
-    bool m_outputIsSocket = false;
     int m_inputFlags = -1;  // as found, restored at the end; -1: left alone
     int m_outputFlags = -1;
-    std::unique_ptr<LineFramer> m_framer;
-    std::unique_ptr<QSocketNotifier> m_reader;
-    std::unique_ptr<QSocketNotifier> m_writer; // only for a pipe or socket, whose writes may wait
-    QByteArray m_queue;                        // written to the output as it takes it
-    qsizetype m_queueOffset = 0;               // how much of m_queue is written
-    bool m_flushPosted = false;                // a flush is due when the event loop gets back
+    std::unique_ptr<LineReader> m_reader;
+    std::unique_ptr<DescriptorWriter> m_writer;
     bool m_finished = false;
 };
 

@@ -18,15 +18,16 @@ static bool isValidId(const QJsonValue &id)
 
 Message classify(const QJsonObject &object)
 {
+    // Latin-1 keys: a parsed object keeps its keys so, and like compares with like fastest.
     Message message;
-    if (object.value(u"jsonrpc").toString() != u"2.0") {
+    if (object.value("jsonrpc"_L1).toString() != u"2.0") {
         message.invalidReason = QStringLiteral("missing \"jsonrpc\": \"2.0\"");
         return message;
     }
-    const QJsonValue method = object.value(u"method");
-    const bool hasId = object.contains(u"id");
-    const QJsonValue id = object.value(u"id");
-    const QJsonValue params = object.value(u"params");
+    const QJsonValue method = object.value("method"_L1);
+    const QJsonValue id = object.value("id"_L1);
+    const bool hasId = !id.isUndefined();
+    const QJsonValue params = object.value("params"_L1);
     if (!params.isUndefined() && !params.isObject() && method.isString()) {
         message.invalidReason = QStringLiteral("\"params\" of '%1' is not an object").arg(method.toString());
         return message;
@@ -56,18 +57,18 @@ Message classify(const QJsonObject &object)
         return message;
     }
     message.id = id;
-    if (object.contains(u"result")) {
+    if (const QJsonValue result = object.value("result"_L1); !result.isUndefined()) {
         message.kind = MessageKind::Response;
-        message.result = object.value(u"result");
+        message.result = result;
         return message;
     }
-    const QJsonValue error = object.value(u"error");
+    const QJsonValue error = object.value("error"_L1);
     if (error.isObject()) {
         const QJsonObject errorObject = error.toObject();
         message.kind = MessageKind::ErrorResponse;
-        message.error.code = errorObject.value(u"code").toInt(InternalError);
-        message.error.message = errorObject.value(u"message").toString();
-        message.error.data = errorObject.value(u"data");
+        message.error.code = errorObject.value("code"_L1).toInt(InternalError);
+        message.error.message = errorObject.value("message"_L1).toString();
+        message.error.data = errorObject.value("data"_L1);
         return message;
     }
     message.invalidReason = QStringLiteral("a response with neither \"result\" nor an \"error\" object");

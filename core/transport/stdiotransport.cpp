@@ -1,8 +1,11 @@
 #include "stdiotransport.h"
 
+#include "descriptorwriter.h"
+#include "linereader.h"
+#include "spawnqueue.h"
+
 #include "common/logging.h"
 #include "protocol/jsonrpc.h"
-#include "spawnqueue.h"
 
 #include <QCoreApplication>
 #include <QSocketNotifier>
@@ -33,7 +36,6 @@ StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions
     : Transport(SecretScrubber(command.secretValues()), parent)
     , m_command(std::move(command))
     , m_options(options)
-    , m_stdoutFramer(options.maxLineBytes)
 {
     m_closeTimer.setSingleShot(true);
     // The escalation graces are promised to servers: never cut them short.
@@ -43,7 +45,6 @@ StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions
     m_stdoutEndTimer.setSingleShot(true);
     m_stdoutEndTimer.setInterval(options.stdoutEndGrace);
     connect(&m_stdoutEndTimer, &QTimer::timeout, this, &StdioTransport::onStdoutEnded);
-    connect(&m_process, &QProcess::readyReadStandardOutput, this, &StdioTransport::onStdout);
     connect(&m_process, &QProcess::readyReadStandardError, this, &StdioTransport::onStderr);
     connect(&m_process, &QProcess::finished, this, &StdioTransport::onFinished);
     connect(&m_process, &QProcess::errorOccurred, this, &StdioTransport::onErrorOccurred);
@@ -66,6 +67,8 @@ StdioTransport::~StdioTransport()
         m_process.waitForFinished(5000);
     }
     closeLauncherReport();
+    closeStdin();
+    closeStdout();
 }
 
 QString StdioTransport::description() const
@@ -92,38 +95,94 @@ void StdioTransport::start()
 
 void StdioTransport::spawn()
 {
-    int report[2];
-    if (::pipe2(report, O_CLOEXEC) != 0) {
-        m_closure.error = u"could not start '%1': no pipe to its launcher (%2)"_s.arg(m_command.program,
-                                                                                      qt_error_string(errno));
+    // The launcher's report, the server's stdin and its stdout.
+    int pipes[3][2];
+    int made = 0;
+    for (; made < 3; ++made) {
+        if (::pipe2(pipes[made], O_CLOEXEC) != 0)
+            break;
+    }
+    if (made < 3) {
+        m_closure.error = u"could not start '%1': no pipes to talk to it (%2)"_s.arg(m_command.program,
+                                                                                    qt_error_string(errno));
+        for (int i = 0; i < made; ++i) {
+            ::close(pipes[i][0]);
+            ::close(pipes[i][1]);
+        }
         m_stage = Stage::Closed;
         finish();
         return;
     }
-    m_reportFd = report[0];
-    ::fcntl(m_reportFd, F_SETFL, O_NONBLOCK);
-    const int reportWriteFd = report[1];
+    const auto [reportReadFd, reportWriteFd] = pipes[0];
+    const auto [serverStdin, stdinWriteFd] = pipes[1];
+    const auto [stdoutReadFd, serverStdout] = pipes[2];
+    m_reportFd = reportReadFd;
+    m_stdinFd = stdinWriteFd;
+    m_stdoutFd = stdoutReadFd;
+    for (const int fd : {m_reportFd, m_stdinFd, m_stdoutFd})
+        ::fcntl(fd, F_SETFL, O_NONBLOCK);
+    m_process.setStandardInputFile(QProcess::nullDevice());
+    m_process.setStandardOutputFile(QProcess::nullDevice());
     const pid_t tetherPid = ::getpid();
-    m_process.setChildProcessModifier([tetherPid, reportWriteFd] {
+    m_process.setChildProcessModifier([tetherPid, reportWriteFd, serverStdin, serverStdout] {
         // A group of its own, so that a Ctrl-C at Tether's terminal reaches Tether alone.
         ::setpgid(0, 0);
         // Die with Tether until the launcher has set up its own way to outlive it for a moment.
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != tetherPid)
             ::_exit(127);
-        // The one descriptor the launcher inherits besides stdin, stdout and stderr.
+        // Besides stdin, stdout and stderr (the copies keep no close-on-exec), the launcher
+        // inherits this one descriptor.
+        ::dup2(serverStdin, STDIN_FILENO);
+        ::dup2(serverStdout, STDOUT_FILENO);
         ::fcntl(reportWriteFd, F_SETFD, 0);
     });
     QStringList arguments{u"--report-fd"_s, QString::number(reportWriteFd), u"--"_s, m_command.program};
     arguments += m_command.arguments;
     m_process.start(launcherPath(), arguments);
-    ::close(reportWriteFd);
+    for (const int fd : {reportWriteFd, serverStdin, serverStdout})
+        ::close(fd);
     if (m_stage == Stage::Closed) {
-        closeLauncherReport(); // the launcher itself could not start
+        // The launcher itself could not start.
+        closeLauncherReport();
+        closeStdin();
+        closeStdout();
         return;
     }
     m_reportNotifier = std::make_unique<QSocketNotifier>(m_reportFd, QSocketNotifier::Read);
     connect(m_reportNotifier.get(), &QSocketNotifier::activated, this, &StdioTransport::onLauncherReport);
+    m_stdin = std::make_unique<DescriptorWriter>(m_stdinFd, true);
+    connect(m_stdin.get(), &DescriptorWriter::failed, this, [this](int error) {
+        // The server closed its stdin, or is gone: its exit, which follows, says why.
+        spdlog::debug("{}: its stdin cannot be written ({})", description(), qt_error_string(error));
+    });
+    m_stdout = std::make_unique<LineReader>(m_stdoutFd, m_options.maxLineBytes, true);
+    connect(m_stdout.get(), &LineReader::lineReceived, this, &StdioTransport::onStdoutLine);
+    // Every exit ends stdout too, just before the exit is seen: hence a grace before it counts.
+    connect(m_stdout.get(), &LineReader::ended, &m_stdoutEndTimer, qOverload<>(&QTimer::start));
+    connect(m_stdout.get(), &LineReader::failed, this, [this](int error) {
+        closeWithError(u"protocol error: the server's stdout cannot be read: %1"_s.arg(qt_error_string(error)));
+    });
+    connect(m_stdout.get(), &LineReader::overflowed, this, [this] {
+        closeWithError(u"protocol error: the server wrote a line longer than %1 on stdout"_s
+                           .arg(byteLimitText(m_options.maxLineBytes)));
+    });
+}
+
+void StdioTransport::closeStdin()
+{
+    m_stdin.reset(); // its notifier goes before the descriptor
+    if (m_stdinFd >= 0)
+        ::close(m_stdinFd);
+    m_stdinFd = -1;
+}
+
+void StdioTransport::closeStdout()
+{
+    m_stdout.reset();
+    if (m_stdoutFd >= 0)
+        ::close(m_stdoutFd);
+    m_stdoutFd = -1;
 }
 
 void StdioTransport::readLauncherReport()
@@ -169,7 +228,7 @@ void StdioTransport::onLauncherReport()
     case Stage::Starting:
         // Starting -> Running
         m_stage = Stage::Running;
-        watchStdoutEnd();
+        m_stdout->start();
         emit started();
         break;
     case Stage::Killing:
@@ -190,8 +249,9 @@ void StdioTransport::sendJson(const QByteArray &json)
 {
     if (m_stage != Stage::Running)
         return;
-    m_process.write(json + '\n');
-    if (m_process.bytesToWrite() > m_options.maxPendingWriteBytes) {
+    m_stdin->write(json);
+    m_stdin->write("\n");
+    if (m_stdin->pendingBytes() > m_options.maxPendingWriteBytes) {
         closeWithError(u"protocol error: the server does not read its stdin: more than %1 of messages to it were "
                        "waiting, the most Tether keeps for a server"_s.arg(byteLimitText(m_options.maxPendingWriteBytes)));
     }
@@ -221,7 +281,13 @@ void StdioTransport::close()
     case Stage::Running:
         // Running -> ClosingStdin: a well-behaved server exits when its input ends.
         m_stage = Stage::ClosingStdin;
-        m_process.closeWriteChannel();
+        // What was sent goes first, as far as the server reads it.
+        m_stdin->flush();
+        if (m_stdin->pendingBytes() == 0 || m_stdin->hasFailed())
+            closeStdin();
+        else
+            connect(m_stdin.get(), &DescriptorWriter::drained, this, &StdioTransport::closeStdin,
+                    Qt::ConnectionType(Qt::QueuedConnection | Qt::SingleShotConnection));
         m_closeTimer.start(m_options.stdinCloseGrace);
         return;
     case Stage::ClosingStdin:
@@ -298,53 +364,26 @@ void StdioTransport::signalGroup(int signalNumber)
         ::kill(-pid_t(m_processId), signalNumber);
 }
 
-void StdioTransport::onStdout()
+void StdioTransport::onStdoutLine(const QByteArray &line)
 {
-    const QByteArray bytes = m_process.readAllStandardOutput();
     if (m_stage != Stage::Running && m_stage != Stage::ClosingStdin)
         return;
-    const QList<QByteArray> lines = m_stdoutFramer.push(bytes);
-    for (const QByteArray &line : lines) {
-        JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(line);
-        if (!decoded.error.isEmpty()) {
-            const QString damage = u"a line on stdout that is "_s + decoded.error;
-            emit inputSkipped(u"skipped "_s + damage);
-            if (!decoded.damagedReplyId.isUndefined())
-                decoded.messages.append(JsonRpc::makeDamagedReplyError(decoded.damagedReplyId, damage));
-        }
-        for (const QJsonObject &message : std::as_const(decoded.messages)) {
-            emit messageReceived(message, decoded.text);
-            if (m_stage != Stage::Running && m_stage != Stage::ClosingStdin)
-                return; // a receiver closed us
-        }
+    JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(line);
+    if (!decoded.error.isEmpty()) {
+        const QString damage = u"a line on stdout that is "_s + decoded.error;
+        emit inputSkipped(u"skipped "_s + damage);
+        if (!decoded.damagedReplyId.isUndefined())
+            decoded.messages.append(JsonRpc::makeDamagedReplyError(decoded.damagedReplyId, damage));
     }
-    if (m_stdoutFramer.overflowed()) {
-        closeWithError(u"protocol error: the server wrote a line longer than %1 on stdout"_s
-                           .arg(byteLimitText(m_stdoutFramer.maxLineBytes())));
+    for (const QJsonObject &message : std::as_const(decoded.messages)) {
+        emit messageReceived(message, decoded.text);
+        if (m_stage != Stage::Running && m_stage != Stage::ClosingStdin)
+            return; // a receiver closed us
     }
-}
-
-void StdioTransport::watchStdoutEnd()
-{
-    // Qt takes the end of stdout silently: it deletes its notifier for the pipe and says nothing
-    // until the process exits. That deletion is the one sign, so the notifier is found by the
-    // pipe it watches, the one the child holds as its fd 1.
-    struct stat childStdout = {};
-    const bool known = ::stat(qPrintable(u"/proc/%1/fd/1"_s.arg(m_processId)), &childStdout) == 0;
-    for (QSocketNotifier *notifier : m_process.findChildren<QSocketNotifier *>(Qt::FindDirectChildrenOnly)) {
-        struct stat watched = {};
-        if (known && notifier->type() == QSocketNotifier::Read && ::fstat(int(notifier->socket()), &watched) == 0
-            && watched.st_dev == childStdout.st_dev && watched.st_ino == childStdout.st_ino) {
-            connect(notifier, &QObject::destroyed, &m_stdoutEndTimer, qOverload<>(&QTimer::start));
-            return;
-        }
-    }
-    spdlog::debug("{}: cannot watch for the end of its stdout", description());
 }
 
 void StdioTransport::onStdoutEnded()
 {
-    // Every exit ends stdout too, just before the exit is seen: hence the grace.
     if (m_stage != Stage::Running)
         return;
     closeWithError(u"the server closed its stdout but was still running %1 ms later: it can never answer again, "
@@ -399,6 +438,11 @@ void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus exitStatus)
 {
     if (m_stage == Stage::Closed)
         return;
+    // The server's last words, should its exit be seen before them.
+    if (m_stdout)
+        m_stdout->readAvailable();
+    if (m_stage == Stage::Closed)
+        return;
     m_closeTimer.stop();
     // A launcher that ended at once may be heard here before its report is.
     if (m_reportFd >= 0)
@@ -425,6 +469,8 @@ void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus exitStatus)
 
 void StdioTransport::finish()
 {
+    closeStdin();
+    closeStdout();
     m_closure.stderrTail = stderrTail();
     spdlog::debug("{}: closed ({})", description(), m_closure.describe());
     emit closed(m_closure);

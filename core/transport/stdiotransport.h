@@ -17,6 +17,9 @@ class QSocketNotifier;
 
 namespace Tether {
 
+class DescriptorWriter;
+class LineReader;
+
 struct StdioTransportOptions
 {
     qsizetype maxLineBytes = LineFramer::DefaultMaxLineBytes;
@@ -69,8 +72,7 @@ private:
     void onLauncherReport();
     void readLauncherReport();
     void closeLauncherReport();
-    void onStdout();
-    void watchStdoutEnd();
+    void onStdoutLine(const QByteArray &line);
     void onStdoutEnded();
     void onStderr();
     void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
@@ -79,6 +81,8 @@ private:
     void closeWithError(const QString &error);
     void appendStderrLine(QByteArrayView line);
     void signalGroup(int signalNumber);
+    void closeStdin();
+    void closeStdout();
     void finish();
 
     StdioServerCommand m_command;
@@ -90,8 +94,13 @@ private:
     QByteArray m_launcherReport;
     bool m_startFailed = false;
     QTimer m_closeTimer;
-    QTimer m_stdoutEndTimer; // after m_process: gone before the process's notifiers are deleted
-    LineFramer m_stdoutFramer;
+    QTimer m_stdoutEndTimer;
+    // The server's stdin and stdout are pipes of Tether's own rather than QProcess's: a message
+    // is written in the turn it is sent, without waiting for the pipe to be polled writable first.
+    int m_stdinFd = -1;
+    int m_stdoutFd = -1;
+    std::unique_ptr<DescriptorWriter> m_stdin;
+    std::unique_ptr<LineReader> m_stdout;
     QByteArray m_stderrBuffer;
     std::deque<QString> m_stderrTail;
     TransportClosure m_closure;
