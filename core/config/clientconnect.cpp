@@ -411,6 +411,7 @@ ConnectPlan planConnect(const QByteArray &before, const QString &path, ConnectCl
                         const std::optional<QList<ServerConfig>> &moveMatching)
 {
     ConnectPlan plan;
+    plan.holdsToken = reach.http;
     // A file that is not there yet, or empty, is an object without servers.
     const bool blank = before.trimmed().isEmpty() || before.trimmed() == "\xEF\xBB\xBF";
     FileEditor editor(blank ? before.trimmed() + "{}\n" : before, path);
@@ -560,7 +561,7 @@ QStringList namesOverBudget(ConnectClient client, const QStringList &publicNames
 }
 
 QString connectPreview(const QString &path, ConnectClient client, const ConnectPlan &plan, const QString &token,
-                       const QStringList &longNames)
+                       const QStringList &longNames, bool readableByOthers)
 {
     const QString title = connectClientTitle(client);
     QString text = u"%1 in %2 (%3):\n"_s.arg(plan.replacesEntry ? u"Replaces the \"tether\" entry"_s : u"Adds a \"tether\" entry"_s,
@@ -573,6 +574,9 @@ QString connectPreview(const QString &path, ConnectClient client, const ConnectP
     }
     if (!token.isEmpty())
         text += u"(%1 stands for the gateway's token, which the file gets.)\n"_s.arg(QStringView(MaskedToken).toString());
+    if (plan.holdsToken && readableByOthers)
+        text += u"Others can read %1 now; as it will hold the token, Tether makes it readable by you alone (mode 0600). "
+                "--undo gives its mode back.\n"_s.arg(path);
     if (!plan.moved.isEmpty()) {
         QStringList names;
         for (const MovedServer &server : plan.moved)

@@ -71,6 +71,7 @@ struct ConnectPlan
 {
     QByteArray after;         // the file to write
     bool replacesEntry = false; // the file had a "tether" entry already
+    bool holdsToken = false;    // the entry carries the gateway's token: only its owner may read the file
     QList<MovedServer> moved;
     QList<DiffLine> diff;
     QString error;            // the file cannot be edited; nothing is to be written
@@ -103,9 +104,10 @@ QList<DiffLine> lineDiff(const QByteArray &before, const QByteArray &after);
 // Public tool names longer than the client's budget, in the order given.
 QStringList namesOverBudget(ConnectClient client, const QStringList &publicNames);
 
-// What a connect will do, for a person: the lines, with the token shown as "••••••"; the servers
-// moved; tool names too long for the client; and that the client must be restarted.
+// What a connect will do, for a person: the lines, with the token shown as "••••••"; that a file
+// others can read (`readableByOthers`) becomes its owner's alone once it holds the token; the
+// servers moved; tool names too long for the client; and that the client must be restarted.
 QString connectPreview(const QString &path, ConnectClient client, const ConnectPlan &plan, const QString &token,
-                       const QStringList &longNames);
+                       const QStringList &longNames, bool readableByOthers = false);
 
 } // namespace Tether

@@ -66,6 +66,7 @@ struct Manifest
     QByteArray written; // sha256 of the file connect wrote
     QString connectedAt;
     QList<MovedServer> moved;
+    std::optional<QFileDevice::Permissions> mode; // the file's before the connect
 };
 
 std::optional<Manifest> readManifest(const QString &path)
@@ -77,7 +78,9 @@ std::optional<Manifest> readManifest(const QString &path)
     if (json.isEmpty())
         return std::nullopt;
     Manifest manifest{json.value(u"path").toString(), json.value(u"client").toString(), json.value(u"existed").toBool(true),
-                      json.value(u"written").toString().toLatin1(), json.value(u"connectedAt").toString(), {}};
+                      json.value(u"written").toString().toLatin1(), json.value(u"connectedAt").toString(), {}, {}};
+    if (const QJsonValue mode = json.value(u"mode"); mode.isDouble())
+        manifest.mode = QFileDevice::Permissions::fromInt(mode.toInt());
     for (const QJsonValue &moved : json.value(u"moved").toArray()) {
         manifest.moved.append({moved[u"name"].toString(), moved[u"text"].toString().toUtf8()});
     }
@@ -89,9 +92,11 @@ bool writeManifest(const QString &path, const Manifest &manifest, QString *error
     QJsonArray moved;
     for (const MovedServer &server : manifest.moved)
         moved.append(QJsonObject{{u"name"_s, server.name}, {u"text"_s, QString::fromUtf8(server.text)}});
-    const QJsonObject json{{u"path"_s, manifest.path},     {u"client"_s, manifest.client},
-                           {u"existed"_s, manifest.existed}, {u"written"_s, QString::fromLatin1(manifest.written)},
-                           {u"connectedAt"_s, manifest.connectedAt}, {u"moved"_s, moved}};
+    QJsonObject json{{u"path"_s, manifest.path},     {u"client"_s, manifest.client},
+                     {u"existed"_s, manifest.existed}, {u"written"_s, QString::fromLatin1(manifest.written)},
+                     {u"connectedAt"_s, manifest.connectedAt}, {u"moved"_s, moved}};
+    if (manifest.mode)
+        json.insert(u"mode"_s, int(manifest.mode->toInt()));
     return writeAtomically(recordBase(path) + u".json"_s, QJsonDocument(json).toJson(), OwnerOnly, error);
 }
 
@@ -120,7 +125,13 @@ ClientFile readClientFile(const QString &path)
         file.error = error + u"; nothing was written"_s;
     else
         file.content = *bytes;
+    file.permissions = QFileInfo(path).permissions();
     return file;
+}
+
+bool ClientFile::readableByOthers() const
+{
+    return exists && (permissions & (QFileDevice::ReadGroup | QFileDevice::ReadOther));
 }
 
 bool hasConnectRecord(const QString &path)
@@ -147,7 +158,9 @@ bool applyConnect(const QString &path, ConnectClient client, const ClientFile &b
     // as it was before Tether touched it.
     std::optional<Manifest> manifest = readManifest(path);
     if (!manifest || !before.exists || sha256(before.content) != manifest->written) {
-        manifest = Manifest{QFileInfo(path).absoluteFilePath(), connectClientName(client), before.exists, {}, {}, {}};
+        manifest = Manifest{QFileInfo(path).absoluteFilePath(), connectClientName(client), before.exists, {}, {}, {}, {}};
+        if (before.exists)
+            manifest->mode = before.permissions;
         if (before.exists && !writeAtomically(recordBase(path) + u".backup"_s, before.content, OwnerOnly, error))
             return false;
     }
@@ -161,7 +174,10 @@ bool applyConnect(const QString &path, ConnectClient client, const ClientFile &b
         *error = u"cannot make the folder of %1, so nothing was written"_s.arg(path);
         return false;
     }
-    const QFileDevice::Permissions mode = before.exists ? QFileInfo(path).permissions() : OwnerOnly;
+    QFileDevice::Permissions mode = before.exists ? before.permissions : OwnerOnly;
+    // A token others could read would let them use every tool behind the gateway.
+    if (plan.holdsToken)
+        mode &= OwnerOnly | QFileDevice::ExeOwner | QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser;
     return writeAtomically(path, plan.after, mode, error);
 }
 
@@ -201,7 +217,8 @@ UndoOutcome undoConnect(const QString &path, ConnectClient client)
                 outcome.error = u"the backup %1 of %2 cannot be read (%3), so nothing was restored"_s.arg(backup, path, file.errorString());
                 return outcome;
             }
-            if (!writeAtomically(path, file.readAll(), QFileInfo(path).permissions(), &outcome.error))
+            if (!writeAtomically(path, file.readAll(), manifest->mode.value_or(QFileInfo(path).permissions()),
+                                 &outcome.error))
                 return outcome;
             outcome.message = u"Restored %1 as it was before the connect of %2. Restart %3 to load it."_s.arg(
                 path, manifest->connectedAt, title);

@@ -3,6 +3,7 @@
 #include "config/clientconnect.h"
 
 #include <QByteArray>
+#include <QFileDevice>
 #include <QString>
 
 #include <optional>
@@ -22,14 +23,19 @@ struct ClientFile
 {
     bool exists = false;
     QByteArray content;
+    QFileDevice::Permissions permissions;
     QString error; // it exists but cannot be read: nothing may be written
+
+    // Its group or everyone may read it.
+    bool readableByOthers() const;
 };
 ClientFile readClientFile(const QString &path);
 
 // Writes `plan.after` over the file at `path`, which held `before` when the plan was made
 // (`before.exists` false: there was none), after a backup: atomically (a temporary file in the
-// same folder, renamed over it), with the file's mode kept (a new file is 0600). Refuses, writing
-// nothing, when the file changed since it was read. On failure `error` says why and what to do.
+// same folder, renamed over it), with the file's mode kept (a new file is 0600), but for its owner
+// alone once it holds the gateway's token. Refuses, writing nothing, when the file changed since it
+// was read. On failure `error` says why and what to do.
 bool applyConnect(const QString &path, ConnectClient client, const ClientFile &before, const ConnectPlan &plan,
                   QString *error);
 
@@ -40,8 +46,8 @@ struct UndoOutcome
     QString error;
 };
 
-// Takes the last connect of `path` back: restores the backup when the file is still as connect
-// wrote it (removes the file when connect made it), else removes only the "tether" entry and puts
+// Takes the last connect of `path` back: restores the backup, and the file's mode, when the file is
+// still as connect wrote it (removes the file when connect made it), else removes only the "tether" entry and puts
 // the moved servers back, saying so.
 UndoOutcome undoConnect(const QString &path, ConnectClient client);
 

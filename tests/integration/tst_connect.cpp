@@ -1,6 +1,7 @@
 // tetherctl connect on copies of real-shaped client files (tests/data/connect): the file written
-// is the expected one byte for byte (every other byte of the original kept), its mode is kept,
-// --undo gives the original back byte for byte, a broken file is left untouched, an HTTP client is
+// is the expected one byte for byte (every other byte of the original kept), its mode is kept but
+// for its owner alone once it holds the gateway's token, --undo gives the original back byte for
+// byte and mode for mode, a broken file is left untouched, an HTTP client is
 // given the URL at which the config has the gateway listen, and the entry written for Claude Desktop works: the official SDK client starts it and calls a tool through it.
 #include "config/clientconnectfile.h"
 #include "support/runprogram.h"
@@ -78,10 +79,16 @@ private slots:
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(run.out.contains(u"Restart %1 to load it."_s.arg(title)), qPrintable(run.out));
         QCOMPARE(readFile(copy), expected(u"expected/"_s + file));
-        QCOMPARE(modeOf(copy), GroupReadable);
-        if (client != u"claude") {
+        const bool holdsToken = client != u"claude"; // the others are connected over HTTP, with the token
+        const QString narrowed = u"Others can read %1 now; as it will hold the token, Tether makes it readable by you "
+                                 "alone (mode 0600). --undo gives its mode back."_s.arg(copy);
+        QCOMPARE(run.out.contains(narrowed), holdsToken);
+        if (holdsToken) {
+            QCOMPARE(modeOf(copy), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
             QCOMPARE(modeOf(tokenFile()), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
             QVERIFY2(!run.out.contains(token()), "the preview shows the token");
+        } else {
+            QCOMPARE(modeOf(copy), GroupReadable);
         }
 
         const Testing::ProgramRun undo = tetherctl({u"connect"_s, client, copy, u"--undo"_s});
