@@ -1,14 +1,20 @@
 #include "fuzzentries.h"
 #include "fuzzinput.h"
 
+#include "common/jsonscan.h"
 #include "protocol/jsonrpc.h"
 #include "transport/lineframer.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
 
 using namespace Qt::StringLiterals;
 
 namespace Tether::Fuzz {
 
-// What the stdio transport does with its stdout: frame lines, decode each, classify each message.
+// What the stdio transport does with its stdout: frame lines, decode each, classify each message;
+// and the scan that reads a reply without parsing it, which may refuse what the parser takes but
+// never take what the parser refuses, nor give other members than it does.
 QString stdioLines(QByteArrayView input)
 {
     const StreamInput split = streamInput(input);
@@ -28,6 +34,18 @@ QString stdioLines(QByteArrayView input)
         const JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(line);
         if (decoded.messages.isEmpty() == decoded.error.isEmpty())
             return u"a decoded line has messages and an error, or neither"_s;
+        if (const std::optional<JsonMembersText> members = validJsonObjectMembers(line)) {
+            if (!decoded.error.isEmpty() || decoded.text.isEmpty())
+                return u"the scan takes a line that the parser refuses as an object: "_s + decoded.error;
+            const QJsonObject &object = decoded.messages.first();
+            if (object.size() != members->size())
+                return u"the scan finds %1 members where the parser finds %2"_s.arg(members->size()).arg(object.size());
+            for (const JsonMemberText &member : *members) {
+                const QJsonDocument value = QJsonDocument::fromJson("[" + member.value.toByteArray() + "]");
+                if (!value.isArray() || value.array().first() != object.value(QString::fromUtf8(member.key)))
+                    return u"the scan gives member '%1' another value than the parser"_s.arg(QString::fromUtf8(member.key));
+            }
+        }
         for (const QJsonObject &object : decoded.messages) {
             const JsonRpc::Message message = JsonRpc::classify(object);
             if ((message.kind == JsonRpc::MessageKind::Invalid) == message.invalidReason.isEmpty())

@@ -8,7 +8,8 @@ QString formatDuration(std::chrono::milliseconds duration)
 {
     const qint64 ms = duration.count();
     if (ms < 1000)
-        return u"%1 ms"_s.arg(ms);
+        return QString::number(ms) + u" ms"_s; // every tool call's log line: no format string to read
+
     if (ms < 60000)
         return u"%1 s"_s.arg(QString::number(double(ms) / 1000.0, 'g', ms < 10000 ? 2 : 3));
     const qint64 seconds = ms / 1000;

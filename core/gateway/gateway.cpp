@@ -153,7 +153,7 @@ std::optional<HostToolReply> Gateway::formerToolReply(const QString &publicName)
                          {}};
 }
 
-ToolCallTicket Gateway::callTool(const QString &host, const QString &publicName, const QJsonObject &arguments,
+ToolCallTicket Gateway::callTool(const QString &host, const QString &publicName, const ToolCallInput &input,
                                  HostToolReplyHandler onReply, ProgressHandler onProgress)
 {
     const ExposedTool *tool = catalog().find(publicName);
@@ -166,7 +166,7 @@ ToolCallTicket Gateway::callTool(const QString &host, const QString &publicName,
     emit statusChanged();
     const auto started = std::chrono::steady_clock::now();
     return m_manager.callTool(
-        server, tool->toolName, arguments,
+        server, tool->toolName, input,
         [this, host, publicName, server, started, onReply = std::move(onReply)](const ToolCallReply &reply) {
             const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now()
                                                                                     - started);

@@ -58,7 +58,7 @@ public:
 
     // Calls the tool exposed as `publicName` for `host` (a name for the Log). Answers `onReply`
     // exactly once, maybe before this returns (an unknown tool); progress only before that.
-    ToolCallTicket callTool(const QString &host, const QString &publicName, const QJsonObject &arguments,
+    ToolCallTicket callTool(const QString &host, const QString &publicName, const ToolCallInput &input,
                             HostToolReplyHandler onReply, ProgressHandler onProgress);
     bool cancelToolCall(ToolCallTicket ticket, const QString &reason);
 

@@ -108,6 +108,15 @@ ToolCallRequest parseToolCallRequest(const QJsonObject &params)
     return request;
 }
 
+ToolCallInput toolCallInput(const ToolCallRequest &request)
+{
+    if (!request.argumentsJson.isEmpty())
+        return ToolCallInput::relayed(request.argumentsJson);
+    ToolCallInput input(request.arguments);
+    input.resultAsText = true;
+    return input;
+}
+
 QJsonObject toolErrorResult(const QString &text)
 {
     return {{u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, text}}}}, {u"isError"_s, true}};

@@ -42,10 +42,14 @@ struct ToolCallRequest
 {
     QString name;
     QJsonObject arguments;
+    QByteArray argumentsJson; // as the host wrote them, when read without parsing: sent as written
     QJsonValue progressToken{QJsonValue::Undefined}; // undefined: the host asks for no progress
     std::optional<JsonRpc::Error> error;
 };
 ToolCallRequest parseToolCallRequest(const QJsonObject &params);
+// What a call sends its server: the host's arguments, and the result wanted as text (the host
+// gets it as the server wrote it).
+ToolCallInput toolCallInput(const ToolCallRequest &request);
 
 // What a host gets for a tools/call.
 struct HostToolReply

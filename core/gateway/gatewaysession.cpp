@@ -3,6 +3,7 @@
 #include "gateway.h"
 
 #include "common/displaytext.h"
+#include "common/jsonscan.h"
 #include "common/jsontext.h"
 #include "common/logging.h"
 
@@ -82,6 +83,8 @@ void GatewaySession::respondError(const QJsonValue &id, int code, const QString 
 
 void GatewaySession::receive(const QByteArray &payload)
 {
+    if (receiveToolCallText(payload))
+        return;
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(payload, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
@@ -122,15 +125,57 @@ void GatewaySession::receiveMessage(const QJsonObject &object)
                  u"Invalid request: "_s + message.invalidReason);
 }
 
+bool GatewaySession::receiveToolCallText(const QByteArray &payload)
+{
+    // {"jsonrpc":"2.0","id":…,"method":"tools/call","params":{"name":"…","arguments":{…}}}, in any
+    // order: the arguments go to the server as the host wrote them. Anything else, a progress token
+    // among it, is parsed and judged in full.
+    if (!m_initialized)
+        return false;
+    const std::optional<JsonMembersText> members = validJsonObjectMembers(payload);
+    if (!members || members->size() != 4 || memberValue(*members, "jsonrpc") != "\"2.0\""
+        || memberValue(*members, "method") != "\"tools/call\"")
+        return false;
+    const QByteArrayView idText = memberValue(*members, "id");
+    QJsonValue id;
+    if (const std::optional<qint64> number = jsonInteger(idText))
+        id = *number;
+    else if (const std::optional<QByteArrayView> text = plainJsonString(idText))
+        id = QString::fromUtf8(*text);
+    else
+        return false;
+    const std::optional<JsonMembersText> params = checkedJsonObjectMembers(memberValue(*members, "params"));
+    if (!params)
+        return false;
+    const std::optional<QByteArrayView> name = plainJsonString(memberValue(*params, "name"));
+    const QByteArrayView arguments = memberValue(*params, "arguments");
+    if (!name || name->isEmpty() || !(arguments.isEmpty() || arguments.startsWith('{'))
+        || params->size() != (arguments.isEmpty() ? 1 : 2))
+        return false;
+    ToolCallRequest call;
+    call.name = QString::fromUtf8(*name);
+    call.argumentsJson = arguments.isEmpty() ? QByteArray("{}") : arguments.toByteArray();
+    const QString key = idKey(id);
+    if (!refuseReusedId(id, key))
+        acceptToolCall(id, key, std::move(call));
+    return true;
+}
+
+bool GatewaySession::refuseReusedId(const QJsonValue &id, const QString &key)
+{
+    if (!m_pending.contains(key))
+        return false;
+    respondError(id, JsonRpc::InvalidRequest,
+                 u"Invalid request: the id %1 belongs to a request still in flight; give each request its own id"_s.arg(
+                     quotedJson(id)));
+    return true;
+}
+
 void GatewaySession::onRequest(const JsonRpc::Message &message)
 {
     const QString key = idKey(message.id);
-    if (m_pending.contains(key)) {
-        respondError(message.id, JsonRpc::InvalidRequest,
-                     u"Invalid request: the id %1 belongs to a request still in flight; give each request its own id"_s
-                         .arg(quotedJson(message.id)));
+    if (refuseReusedId(message.id, key))
         return;
-    }
     if (message.method == u"ping") {
         respond(message.id, QJsonObject{});
         return;
@@ -144,36 +189,46 @@ void GatewaySession::onRequest(const JsonRpc::Message &message)
                      u"Invalid request: '%1' before initialize; initialize the session first"_s.arg(message.method));
         return;
     }
-    PendingRequest pending;
-    pending.order = ++m_arrivals;
-    pending.id = message.id;
-    pending.method = message.method;
     if (message.method == u"tools/list") {
-        pending.params = message.params;
         if (!m_gateway.isSettling()) {
             answerToolsList(message.id, message.params);
             return;
         }
+        PendingRequest pending;
+        pending.order = ++m_arrivals;
+        pending.id = message.id;
+        pending.method = message.method;
+        pending.params = message.params;
         pending.waitsForServers = true;
         m_pending.emplace(key, pending);
         return;
     }
     if (message.method == u"tools/call") {
-        pending.call = parseToolCallRequest(message.params);
-        if (const auto &error = pending.call.error) {
-            respondError(message.id, error->code, error->message);
-            return;
-        }
-        // A tool of a server that is still starting is not known yet.
-        pending.waitsForServers = m_gateway.isSettling() && !m_gateway.catalog().find(pending.call.name);
-        m_pending.emplace(key, pending);
-        if (!pending.waitsForServers)
-            startToolCall(key);
-        emit hostChanged();
+        ToolCallRequest call = parseToolCallRequest(message.params);
+        if (call.error)
+            respondError(message.id, call.error->code, call.error->message);
+        else
+            acceptToolCall(message.id, key, std::move(call));
         return;
     }
     respondError(message.id, JsonRpc::MethodNotFound,
                  u"Method not found: %1 (Tether's gateway serves tools only)"_s.arg(message.method));
+}
+
+void GatewaySession::acceptToolCall(const QJsonValue &id, const QString &key, ToolCallRequest call)
+{
+    PendingRequest pending;
+    pending.order = ++m_arrivals;
+    pending.id = id;
+    pending.method = u"tools/call"_s;
+    // A tool of a server that is still starting is not known yet.
+    pending.waitsForServers = m_gateway.isSettling() && !m_gateway.catalog().find(call.name);
+    pending.call = std::move(call);
+    const bool waits = pending.waitsForServers;
+    m_pending.emplace(key, std::move(pending));
+    if (!waits)
+        startToolCall(key);
+    emit hostChanged();
 }
 
 void GatewaySession::onInitialize(const QJsonValue &id, const QJsonObject &params)
@@ -227,7 +282,7 @@ void GatewaySession::startToolCall(const QString &key)
         };
     }
     const ToolCallTicket ticket = m_gateway.callTool(
-        hostLabel(), call.name, call.arguments,
+        hostLabel(), call.name, toolCallInput(call),
         [self, key](const HostToolReply &reply) {
             if (self)
                 self->finishToolCall(key, reply);

@@ -67,7 +67,12 @@ private:
         bool waitsForServers = false; // held until the servers starting with the gateway are up
     };
 
+    // A plain tools/call read without parsing it; false when the payload is anything else.
+    bool receiveToolCallText(const QByteArray &payload);
     void onRequest(const JsonRpc::Message &message);
+    // Answers a request whose id is in flight already; true when it did.
+    bool refuseReusedId(const QJsonValue &id, const QString &key);
+    void acceptToolCall(const QJsonValue &id, const QString &key, ToolCallRequest call);
     void onNotification(const JsonRpc::Message &message);
     void onInitialize(const QJsonValue &id, const QJsonObject &params);
     void answerToolsList(const QJsonValue &id, const QJsonObject &params);

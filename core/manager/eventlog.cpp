@@ -20,8 +20,9 @@ ServerEvent toolCallEvent(const QString &server, const QString &caller, const QS
     else
         outcome = u"failed: "_s + reply.error->message;
     const bool failed = reply.error.has_value() || reply.result.isError;
+    // One per tool call: written in one go rather than through a format string.
     return {{}, server, ServerEvent::Kind::ToolCall, failed ? u"warning"_s : u"info"_s,
-            u"%1 called %2: %3 (%4)"_s.arg(caller, tool, outcome, formatDuration(took)), {}};
+            caller + u" called "_s + tool + u": "_s + outcome + u" ("_s + formatDuration(took) + u')', {}};
 }
 
 EventLog::EventLog(int capPerServer, QObject *parent)
@@ -34,7 +35,7 @@ void EventLog::append(ServerEvent event)
     if (!event.time.isValid())
         event.time = QDateTime::currentDateTimeUtc();
     std::deque<ServerEvent> &events = m_events[event.server];
-    events.push_back(event);
+    events.push_back(std::move(event));
     while (int(events.size()) > m_cap)
         events.pop_front();
     emit appended(events.back());

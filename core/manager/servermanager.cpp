@@ -585,7 +585,7 @@ void ServerManager::getPrompt(const QString &serverName, const QString &promptNa
         m_servers.at(serverName).pool->getPrompt(promptName, arguments, std::move(handler));
 }
 
-ToolCallTicket ServerManager::callTool(const QString &serverName, const QString &toolName, const QJsonObject &arguments,
+ToolCallTicket ServerManager::callTool(const QString &serverName, const QString &toolName, const ToolCallInput &input,
                                        ToolCallHandler handler,
                                        ProgressHandler onProgress,
                                        CallOptions options)
@@ -606,7 +606,7 @@ ToolCallTicket ServerManager::callTool(const QString &serverName, const QString 
     }
     if (options.waitForConnection.count() > 0 || options.retryLostIfSafe) {
         ActiveCall &call = m_activeCalls.at(ticket.id);
-        call.arguments = arguments;
+        call.input = input;
         call.onProgress = std::move(progress);
         call.options = options;
         call.waitStartedAt = std::chrono::steady_clock::now();
@@ -615,7 +615,7 @@ ToolCallTicket ServerManager::callTool(const QString &serverName, const QString 
         return ticket;
     }
     ServerPool *pool = it->second.pool.get();
-    const quint64 poolCallId = pool->callTool(toolName, arguments, std::move(reply), std::move(progress));
+    const quint64 poolCallId = pool->callTool(toolName, input, std::move(reply), std::move(progress));
     if (const auto active = m_activeCalls.find(ticket.id); active != m_activeCalls.end()) {
         active->second.pool = pool;
         active->second.poolCallId = poolCallId;
@@ -623,7 +623,7 @@ ToolCallTicket ServerManager::callTool(const QString &serverName, const QString 
     return ticket;
 }
 
-ToolCallTicket ServerManager::callTool(const QString &toolName, const QJsonObject &arguments,
+ToolCallTicket ServerManager::callTool(const QString &toolName, const ToolCallInput &input,
                                        ToolCallHandler handler,
                                        ProgressHandler onProgress)
 {
@@ -634,7 +634,7 @@ ToolCallTicket ServerManager::callTool(const QString &toolName, const QJsonObjec
                     ToolCallReply::failure(JsonRpc::InvalidParams, found.error));
         return ticket;
     }
-    return callTool(found.tool->serverName, found.tool->definition.name, arguments, std::move(handler), std::move(onProgress));
+    return callTool(found.tool->serverName, found.tool->definition.name, input, std::move(handler), std::move(onProgress));
 }
 
 void ServerManager::dispatch(quint64 ticket)
@@ -687,7 +687,7 @@ void ServerManager::send(quint64 ticket)
     call.waiting = false;
     call.pool = pool;
     call.poolCallId = pool->callTool(
-        call.toolName, call.arguments, [this, ticket](const ToolCallReply &reply) { onSentCallAnswered(ticket, reply); },
+        call.toolName, call.input, [this, ticket](const ToolCallReply &reply) { onSentCallAnswered(ticket, reply); },
         call.onProgress);
 }
 

@@ -110,12 +110,12 @@ public:
     // when the server stops or is removed meanwhile. Progress stops once it has been answered.
     // A call that was not sent because its server is not connected fails with ServerUnavailable,
     // saying why (see CallOptions for waiting instead).
-    ToolCallTicket callTool(const QString &serverName, const QString &toolName, const QJsonObject &arguments,
+    ToolCallTicket callTool(const QString &serverName, const QString &toolName, const ToolCallInput &input,
                             ToolCallHandler handler,
                             ProgressHandler onProgress = {},
                             CallOptions options = {});
     // By tool name alone (or public name) across every server.
-    ToolCallTicket callTool(const QString &toolName, const QJsonObject &arguments,
+    ToolCallTicket callTool(const QString &toolName, const ToolCallInput &input,
                             ToolCallHandler handler,
                             ProgressHandler onProgress = {});
     // Cancels a call not answered yet, wherever it is: a call waiting for a pooled session
@@ -198,7 +198,7 @@ private:
         QPointer<ServerPool> pool; // none while it fails before reaching one, or waits
         quint64 poolCallId = 0;
         // Calls with options keep what they need to be sent (again) later.
-        QJsonObject arguments;
+        ToolCallInput input;
         ProgressHandler onProgress;
         CallOptions options;
         std::chrono::steady_clock::time_point waitStartedAt;

@@ -262,7 +262,7 @@ void ServerPool::onMemberStateChanged(int id, const ServerStatus &memberStatus)
         dispatch();
 }
 
-quint64 ServerPool::callTool(const QString &toolName, const QJsonObject &arguments,
+quint64 ServerPool::callTool(const QString &toolName, const ToolCallInput &input,
                              ToolCallHandler handler,
                              ProgressHandler onProgress)
 {
@@ -276,7 +276,7 @@ quint64 ServerPool::callTool(const QString &toolName, const QJsonObject &argumen
     // why it cannot (reconnecting, failed, …).
     if (!m_exclusive || primary->state() != ServerState::Connected) {
         const SupervisedCall sent = primary->callTool(
-            toolName, arguments,
+            toolName, input,
             [this, callId, handler = std::move(handler)](const ToolCallReply &reply) {
                 m_inFlight.erase(callId);
                 handler(reply);
@@ -297,7 +297,7 @@ quint64 ServerPool::callTool(const QString &toolName, const QJsonObject &argumen
         answerLater(this, std::move(handler), ToolCallReply::failure(JsonRpc::InternalError, reason));
         return callId;
     }
-    m_queue.push_back({callId, toolName, arguments, std::move(handler), std::move(onProgress),
+    m_queue.push_back({callId, toolName, input, std::move(handler), std::move(onProgress),
                        SteadyClock::now() + m_config.requestTimeout});
     dispatch();
     return callId;
@@ -356,7 +356,7 @@ void ServerPool::send(Member *target, QueuedCall call)
     const int id = target->id;
     const quint64 callId = call.id;
     const SupervisedCall sent = target->supervisor->callTool(
-        call.toolName, call.arguments,
+        call.toolName, call.input,
         [this, id, callId, handler = std::move(call.handler)](const ToolCallReply &reply) {
             m_inFlight.erase(callId);
             if (Member *finished = member(id)) {

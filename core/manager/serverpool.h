@@ -42,7 +42,7 @@ public:
     int sessionCount() const { return int(m_members.size()); }
 
     // Returns an id, unique within this pool, for cancelCall().
-    quint64 callTool(const QString &toolName, const QJsonObject &arguments,
+    quint64 callTool(const QString &toolName, const ToolCallInput &input,
                      ToolCallHandler handler,
                      ProgressHandler onProgress = {});
     // The first session's resources and prompts. Reads and gets go to that session, beside any
@@ -78,7 +78,7 @@ private:
     {
         quint64 id = 0;
         QString toolName;
-        QJsonObject arguments;
+        ToolCallInput input;
         ToolCallHandler handler;
         ProgressHandler onProgress;
         SteadyClock::time_point deadline;

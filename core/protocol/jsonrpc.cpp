@@ -233,12 +233,21 @@ QByteArray serialize(const QJsonObject &message)
 
 QByteArray serializeRequest(qint64 id, const QString &method, const QByteArray &params)
 {
-    // Members in the order Qt's writer puts them: by name.
-    QByteArray request = "{\"id\":" + QByteArray::number(id) + ",\"jsonrpc\":\"2.0\",\"method\":"
-                         + jsonString(method);
-    if (!params.isEmpty())
-        request += ",\"params\":" + params;
-    return request + '}';
+    // Members in the order Qt's writer puts them: by name. Written into one buffer: every call
+    // through the gateway passes here.
+    const QByteArray methodJson = jsonString(method);
+    QByteArray request;
+    request.reserve(64 + methodJson.size() + params.size());
+    request += "{\"id\":";
+    request += QByteArray::number(id);
+    request += ",\"jsonrpc\":\"2.0\",\"method\":";
+    request += methodJson;
+    if (!params.isEmpty()) {
+        request += ",\"params\":";
+        request += params;
+    }
+    request += '}';
+    return request;
 }
 
 } // namespace Tether::JsonRpc

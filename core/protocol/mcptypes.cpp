@@ -1,5 +1,6 @@
 #include "mcptypes.h"
 
+#include "common/jsonscan.h"
 #include "common/jsontext.h"
 
 #include <QCborMap>
@@ -232,6 +233,36 @@ std::optional<PromptResult> parsePromptResult(const QJsonValue &result, QString 
         }
     }
     return PromptResult{object.value(u"description").toString(), messages, object};
+}
+
+ToolCallInput ToolCallInput::relayed(QByteArray argumentsJson)
+{
+    ToolCallInput input;
+    input.argumentsJson = std::move(argumentsJson);
+    input.resultAsText = true;
+    return input;
+}
+
+QByteArray ToolCallInput::argumentsText() const
+{
+    return argumentsJson.isEmpty() ? QJsonDocument(arguments).toJson(QJsonDocument::Compact) : argumentsJson;
+}
+
+std::optional<ToolCallResult> toolCallResultText(const QByteArray &resultJson)
+{
+    const std::optional<JsonMembersText> members = checkedJsonObjectMembers(resultJson);
+    if (!members)
+        return std::nullopt;
+    const QByteArrayView content = memberValue(*members, "content");
+    const QByteArrayView isError = memberValue(*members, "isError");
+    const QByteArrayView structured = memberValue(*members, "structuredContent");
+    if (!content.startsWith('[') || !(isError.isEmpty() || isError == "true" || isError == "false")
+        || !(structured.isEmpty() || structured.startsWith('{')))
+        return std::nullopt;
+    ToolCallResult result;
+    result.isError = isError == "true";
+    result.json = resultJson;
+    return result;
 }
 
 std::optional<ToolCallResult> parseToolCallResult(const QJsonValue &result, QString *error)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QByteArray>
+#include <QByteArrayView>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -77,6 +79,30 @@ struct ListPage
 };
 std::optional<ListPage> parseListPage(const QJsonValue &result, QStringView key, QString *error);
 
+// What a tools/call carries to the server besides the tool's name: its arguments, as an object
+// or as the JSON text a host wrote (sent as written, never parsed on the way), and whether the
+// result is wanted as the server's text alone, as a gateway passes it on.
+struct ToolCallInput
+{
+    ToolCallInput(QJsonObject object = {}) // NOLINT(google-explicit-constructor): an object is the usual input
+        : arguments(std::move(object))
+    {
+    }
+    ToolCallInput(std::initializer_list<QPair<QString, QJsonValue>> members) // NOLINT(google-explicit-constructor)
+        : arguments(members)
+    {
+    }
+    // A host's call through the gateway: its arguments' text, and the result as text.
+    static ToolCallInput relayed(QByteArray argumentsJson);
+
+    // The arguments as the request writes them.
+    QByteArray argumentsText() const;
+
+    QJsonObject arguments;
+    QByteArray argumentsJson;  // when set, it is sent and `arguments` is not
+    bool resultAsText = false; // the result's `json` and `isError` are enough: nothing else of it is read
+};
+
 struct ToolCallResult
 {
     QJsonArray content;
@@ -87,6 +113,10 @@ struct ToolCallResult
 };
 
 std::optional<ToolCallResult> parseToolCallResult(const QJsonValue &result, QString *error);
+// A result known only as its text, which a scan (validJsonObjectMembers) has found to be valid
+// JSON: its `json` and `isError`, nothing parsed. None when it is not a tool's result (no
+// "content" array, an "isError" that is no boolean, a "structuredContent" that is no object).
+std::optional<ToolCallResult> toolCallResultText(const QByteArray &resultJson);
 
 // A resource a server offers (resources/list), its JSON kept for --json.
 struct ResourceDefinition

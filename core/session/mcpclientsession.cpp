@@ -1,5 +1,7 @@
 #include "mcpclientsession.h"
 
+#include "common/jsonscan.h"
+
 #include "common/displaytext.h"
 #include "common/jsontext.h"
 #include "common/logging.h"
@@ -29,6 +31,7 @@ McpClientSession::McpClientSession(std::unique_ptr<Transport> transport, Session
 {
     connect(m_transport.get(), &Transport::started, this, &McpClientSession::onTransportStarted);
     connect(m_transport.get(), &Transport::messageReceived, this, &McpClientSession::onMessage);
+    m_transport->setPayloadTaker([this](const QByteArray &payload) { return takeReplyAsText(payload); });
     connect(m_transport.get(), &Transport::inputSkipped, this, &McpClientSession::onInputSkipped);
     connect(m_transport.get(), &Transport::stderrLine, this, &McpClientSession::stderrLine);
     connect(m_transport.get(), &Transport::closed, this, &McpClientSession::onTransportClosed);
@@ -133,7 +136,8 @@ qint64 McpClientSession::request(const QString &method, const QJsonObject &param
 }
 
 qint64 McpClientSession::sendRequest(const QString &method, const QByteArray &params, ReplyHandler handler,
-                                     ProgressHandler onProgress, std::optional<std::chrono::milliseconds> timeout)
+                                     ProgressHandler onProgress, std::optional<std::chrono::milliseconds> timeout,
+                                     bool resultAsText)
 {
     const qint64 id = m_nextRequestId++;
     const bool usable = m_state == State::Ready || (m_state == State::Initializing && method == u"initialize");
@@ -148,7 +152,7 @@ qint64 McpClientSession::sendRequest(const QString &method, const QByteArray &pa
 
     const std::chrono::milliseconds limit = timeout.value_or(m_options.requestTimeout);
     const auto deadline = std::chrono::steady_clock::now() + limit;
-    m_pending.emplace(id, PendingRequest{method, limit, std::move(handler), std::move(onProgress), deadline});
+    m_pending.emplace(id, PendingRequest{method, limit, std::move(handler), std::move(onProgress), deadline, resultAsText});
     armDeadlineTimer(deadline);
     m_transport->sendJson(JsonRpc::serializeRequest(id, method, params));
     return id;
@@ -244,6 +248,37 @@ void McpClientSession::onMessage(const QJsonObject &object, const QByteArray &te
             message.invalidReason, excerpt(JsonRpc::serialize(object))));
         break;
     }
+}
+
+bool McpClientSession::takeReplyAsText(const QByteArray &payload)
+{
+    // Only a plain reply is taken: {"jsonrpc":"2.0","id":N,"result":{…}} in any order. Anything
+    // else, an error reply among them, is parsed and judged as usual.
+    if (m_state == State::Closed || std::none_of(m_pending.cbegin(), m_pending.cend(), [](const auto &entry) {
+            return entry.second.resultAsText;
+        }))
+        return false;
+    const std::optional<JsonMembersText> members = validJsonObjectMembers(payload);
+    if (!members || members->size() != 3 || memberValue(*members, "jsonrpc") != "\"2.0\"")
+        return false;
+    const QByteArrayView result = memberValue(*members, "result");
+    const std::optional<qint64> id = jsonInteger(memberValue(*members, "id"));
+    if (!id || !result.startsWith('{'))
+        return false;
+    const auto pending = m_pending.find(*id);
+    if (pending == m_pending.end() || !pending->second.resultAsText)
+        return false;
+    // An error result quotes the server's own words, which may hold its secrets: it is parsed,
+    // and scrubbed as values, never as text.
+    if (!m_transport->secrets().isEmpty()) {
+        const std::optional<JsonMembersText> resultMembers = checkedJsonObjectMembers(result);
+        if (!resultMembers || memberValue(*resultMembers, "isError") == "true")
+            return false;
+    }
+    RpcReply reply{QJsonValue::Undefined, std::nullopt}; // undefined: the result is known as text alone
+    reply.resultJson = result.toByteArray();
+    completeRequest(*id, reply);
+    return true;
 }
 
 void McpClientSession::onInputSkipped(const QString &what)
@@ -570,36 +605,57 @@ void McpClientSession::fetchPage(const QString &method, const QString &key, cons
     });
 }
 
-qint64 McpClientSession::callTool(const QString &name, const QJsonObject &arguments,
+qint64 McpClientSession::callTool(const QString &name, const ToolCallInput &input,
                                   ToolCallHandler handler, ProgressHandler onProgress)
 {
     // Written around the arguments' own JSON: an object holding them would copy them whole first.
-    QByteArray params = "{";
-    if (onProgress)
-        params += "\"_meta\":{\"progressToken\":" + QByteArray::number(nextRequestId()) + "},";
-    params += "\"arguments\":" + QJsonDocument(arguments).toJson(QJsonDocument::Compact)
-              + ",\"name\":" + jsonString(name) + '}';
+    const QByteArray arguments = input.argumentsText();
+    const QByteArray nameJson = jsonString(name);
+    QByteArray params;
+    params.reserve(64 + arguments.size() + nameJson.size());
+    params += '{';
+    if (onProgress) {
+        params += "\"_meta\":{\"progressToken\":";
+        params += QByteArray::number(nextRequestId());
+        params += "},";
+    }
+    params += "\"arguments\":";
+    params += arguments;
+    params += ",\"name\":";
+    params += nameJson;
+    params += '}';
     return sendRequest(
         u"tools/call"_s, params,
         [this, handler = std::move(handler)](const RpcReply &reply) {
             ToolCallReply callReply;
-            QString wrong;
-            // An error result is the server's error message, scrubbed as one; a result is the tool's data.
-            const bool errorResult = reply.ok() && reply.result.toObject().value(u"isError").toBool();
-            const QJsonValue result = errorResult ? m_transport->secrets().scrub(reply.result) : reply.result;
-            if (!reply.ok())
-                callReply.error = reply.error;
-            else if (std::optional<ToolCallResult> parsed = parseToolCallResult(result, &wrong)) {
-                callReply.result = std::move(*parsed);
-                if (!errorResult)
-                    callReply.result.json = reply.resultJson;
-            }
-            else
-                callReply.error = wrongShape(u"tools/call"_s, wrong);
             callReply.fromServer = reply.fromServer;
+            // Taken as text (valid JSON): its text and isError are all that is wanted of it.
+            std::optional<ToolCallResult> asText;
+            if (reply.ok() && reply.result.isUndefined())
+                asText = toolCallResultText(reply.resultJson);
+            if (!reply.ok()) {
+                callReply.error = reply.error;
+            } else if (asText) {
+                callReply.result = std::move(*asText);
+            } else {
+                // Parsed, also a text that is no tool's result: parsing says what is wrong with it.
+                const QJsonValue value = reply.result.isUndefined() ? QJsonValue(QJsonDocument::fromJson(reply.resultJson).object())
+                                                                    : reply.result;
+                QString wrong;
+                // An error result is the server's error message, scrubbed as one; a result is the tool's data.
+                const bool errorResult = value.toObject().value(u"isError").toBool();
+                const QJsonValue result = errorResult ? m_transport->secrets().scrub(value) : value;
+                if (std::optional<ToolCallResult> parsed = parseToolCallResult(result, &wrong)) {
+                    callReply.result = std::move(*parsed);
+                    if (!errorResult)
+                        callReply.result.json = reply.resultJson;
+                } else {
+                    callReply.error = wrongShape(u"tools/call"_s, wrong);
+                }
+            }
             handler(callReply);
         },
-        std::move(onProgress), {});
+        std::move(onProgress), {}, input.resultAsText);
 }
 
 void McpClientSession::ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout)

@@ -88,7 +88,7 @@ public:
     qint64 readResource(const QString &uri, ResourceReadHandler handler);
     // `arguments` maps names to strings, as prompts/get wants them.
     qint64 getPrompt(const QString &name, const QJsonObject &arguments, PromptHandler handler);
-    qint64 callTool(const QString &name, const QJsonObject &arguments,
+    qint64 callTool(const QString &name, const ToolCallInput &input,
                     ToolCallHandler handler, ProgressHandler onProgress = {});
     void ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout = {});
 
@@ -112,8 +112,10 @@ signals:
 private:
     // request() with `params` already written as JSON (empty: none), a progress token among them
     // when `onProgress` is given: its id is the one this request takes, nextRequestId().
+    // With `resultAsText`, a reply that a scan finds valid is answered with its result's text
+    // alone (RpcReply::resultJson), never parsed.
     qint64 sendRequest(const QString &method, const QByteArray &params, ReplyHandler handler, ProgressHandler onProgress,
-                       std::optional<std::chrono::milliseconds> timeout);
+                       std::optional<std::chrono::milliseconds> timeout, bool resultAsText = false);
     qint64 nextRequestId() const { return m_nextRequestId; }
 
     struct PendingRequest
@@ -123,10 +125,13 @@ private:
         ReplyHandler handler;
         ProgressHandler onProgress;
         std::chrono::steady_clock::time_point deadline;
+        bool resultAsText = false;
     };
 
     void onTransportStarted();
     void onMessage(const QJsonObject &object, const QByteArray &text);
+    // A payload that is a reply with a result to a request that wants it as text: taken unparsed.
+    bool takeReplyAsText(const QByteArray &payload);
     void onInputSkipped(const QString &what);
     void onTransportClosed(const TransportClosure &closure);
     void onInitializeReply(const RpcReply &reply);

@@ -631,12 +631,12 @@ bool ConnectionSupervisor::pingCurrent(milliseconds timeout, ReplyHandler onRepl
     return true;
 }
 
-SupervisedCall ConnectionSupervisor::callTool(const QString &toolName, const QJsonObject &arguments,
+SupervisedCall ConnectionSupervisor::callTool(const QString &toolName, const ToolCallInput &input,
                                              ToolCallHandler handler,
                                              ProgressHandler onProgress)
 {
     if (McpClientSession *session = establishedSession())
-        return {m_currentGeneration, session->callTool(toolName, arguments, std::move(handler), std::move(onProgress))};
+        return {m_currentGeneration, session->callTool(toolName, input, std::move(handler), std::move(onProgress))};
     // Fail fast, but never re-enter the caller.
     answerLater(this, std::move(handler), ToolCallReply::failure(JsonRpc::ServerUnavailable, unavailableReason()));
     return {};

@@ -81,7 +81,7 @@ public:
 
     // Calls a tool of the current generation; fails fast (never waits) when not connected, with
     // ServerUnavailable: nothing was sent.
-    SupervisedCall callTool(const QString &toolName, const QJsonObject &arguments,
+    SupervisedCall callTool(const QString &toolName, const ToolCallInput &input,
                             ToolCallHandler handler,
                             ProgressHandler onProgress = {});
     // The resources and prompts of the current generation, as last listed (kept through an

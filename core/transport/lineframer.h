@@ -23,7 +23,10 @@ public:
     qsizetype bufferedBytes() const { return m_buffer.size(); }
 
 private:
-    QByteArray m_buffer;
+    // Adds one line (without its '\n') to `lines`, unless blank; false when it is too long.
+    bool take(QByteArrayView line, QList<QByteArray> *lines);
+
+    QByteArray m_buffer; // the start of a line whose end has not come yet
     qsizetype m_maxLineBytes;
     bool m_overflowed = false;
 };

@@ -368,6 +368,8 @@ void StdioTransport::onStdoutLine(const QByteArray &line)
 {
     if (m_stage != Stage::Running && m_stage != Stage::ClosingStdin)
         return;
+    if (takenAsText(line))
+        return;
     JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(line);
     if (!decoded.error.isEmpty()) {
         const QString damage = u"a line on stdout that is "_s + decoded.error;

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace Tether {
@@ -62,6 +63,11 @@ public:
     virtual qint64 processId() const { return 0; }
     // "stdio: node server.js", for messages and the window.
     virtual QString description() const = 0;
+
+    // Sees each payload before it is parsed and may take it as text (a reply passed on unread);
+    // a payload it takes goes no further. The stdio transport asks it; the others parse all.
+    using PayloadTaker = std::function<bool(const QByteArray &payload)>;
+    void setPayloadTaker(PayloadTaker taker) { m_payloadTaker = std::move(taker); }
     // The server's secrets. What this transport emits of the server's own text (stderr lines,
     // error bodies) is scrubbed of them already; the session scrubs what the messages say.
     virtual const SecretScrubber &secrets() const { return m_secrets; }
@@ -79,9 +85,11 @@ signals:
 protected:
     // A secret learned after the start, such as a renewed token.
     void addSecrets(const QStringList &values) { m_secrets = m_secrets.with(values); }
+    bool takenAsText(const QByteArray &payload) const { return m_payloadTaker && m_payloadTaker(payload); }
 
 private:
     SecretScrubber m_secrets;
+    PayloadTaker m_payloadTaker;
 };
 
 } // namespace Tether

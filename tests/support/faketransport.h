@@ -43,7 +43,22 @@ public:
     bool isOpen() const override { return m_open; }
     QString description() const override { return QStringLiteral("fake"); }
 
+    void sendJson(const QByteArray &json) override
+    {
+        sentJson.append(json);
+        Transport::sendJson(json);
+    }
+
     void inject(const QJsonObject &message) { emit messageReceived(message); }
+    // A line as the stdio transport reads it: offered as text first, then parsed.
+    void injectLine(const QByteArray &line)
+    {
+        if (takenAsText(line))
+            return;
+        const JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(line);
+        for (const QJsonObject &message : decoded.messages)
+            emit messageReceived(message, decoded.text);
+    }
     void finishClose(TransportClosure closure)
     {
         if (m_closed)
@@ -69,6 +84,7 @@ public:
     }
 
     QList<QJsonObject> sent;
+    QList<QByteArray> sentJson; // what was sent as JSON text, as it was written
     bool closeRequested = false;
     bool closeOnRequest = true;
 

@@ -44,6 +44,24 @@ private slots:
         QTest::newRow("unknown tool")
             << true << QByteArray(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"demo__echo"}})")
             << QJsonValue(5) << int(JsonRpc::InvalidParams);
+        // Calls read without parsing, and those left to the parser, are answered alike.
+        QTest::newRow("unknown tool, string id, arguments")
+            << true
+            << QByteArray(R"( { "params" : {"arguments":{"m":[1]},"name":"demo__echo"}, "id":"c", "method":"tools/call","jsonrpc":"2.0"} )")
+            << QJsonValue(u"c"_s) << int(JsonRpc::InvalidParams);
+        QTest::newRow("unknown tool, a name with escapes")
+            << true << QByteArray(R"({"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"demo__echo"}})")
+            << QJsonValue(13) << int(JsonRpc::InvalidParams);
+        QTest::newRow("unknown tool, a progress token")
+            << true
+            << QByteArray(R"({"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":1}}})")
+            << QJsonValue(14) << int(JsonRpc::InvalidParams);
+        QTest::newRow("arguments not an object")
+            << true << QByteArray(R"({"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"x","arguments":[]}})")
+            << QJsonValue(15) << int(JsonRpc::InvalidParams);
+        QTest::newRow("an empty name") << true
+                                       << QByteArray(R"({"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":""}})")
+                                       << QJsonValue(16) << int(JsonRpc::InvalidParams);
         QTest::newRow("call without a name") << true
                                              << QByteArray(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{}})")
                                              << QJsonValue(6) << int(JsonRpc::InvalidParams);

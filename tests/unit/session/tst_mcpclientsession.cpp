@@ -842,6 +842,82 @@ private slots:
         QCOMPARE(renderContent(reply->result.content), u"nope"_s);
     }
 
+    void aRelayedCallGoesAndComesBackAsText()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<ToolCallReply> reply;
+        // The host's arguments go out as it wrote them, spacing and key order included.
+        const QByteArray arguments = R"({ "z":1,"a" : [true, "\u00e9"] })";
+        h.session->callTool(u"echo"_s, ToolCallInput::relayed(arguments), [&](const ToolCallReply &r) { reply = r; });
+        const QByteArray params = ",\"params\":{\"arguments\":" + arguments + ",\"name\":\"echo\"}";
+        QVERIFY2(h.transport->sentJson.last().contains(params), h.transport->sentJson.last().constData());
+        const QByteArray id = QByteArray::number(h.idOf(u"tools/call"_s).toInteger());
+
+        // The result comes back as the server wrote it, unparsed: content is not read.
+        const QByteArray result = R"({"content" : [{"type":"text","text":"caf\u00e9"}], "isError":false})";
+        h.transport->injectLine("{\"result\":" + result + ",\"id\":" + id + ",\"jsonrpc\":\"2.0\"}");
+        QVERIFY(reply.has_value());
+        QVERIFY(!reply->error);
+        QCOMPARE(reply->result.json, result);
+        QVERIFY(!reply->result.isError);
+        QVERIFY(reply->result.content.isEmpty());
+    }
+
+    void aRelayedCallsOddReplyIsJudgedAsEver_data()
+    {
+        QTest::addColumn<QByteArray>("line");   // ID stands for the request's id
+        QTest::addColumn<QString>("error");      // the reply's error, empty: a result
+        QTest::addColumn<bool>("isError");
+        QTest::addColumn<QByteArray>("json");
+        QTest::newRow("an error result") << QByteArray(R"({"jsonrpc":"2.0","id":ID,"result":{"content":[],"isError":true}})")
+                                         << QString() << true << QByteArray(R"({"content":[],"isError":true})");
+        QTest::newRow("no content") << QByteArray(R"({"jsonrpc":"2.0","id":ID,"result":{"isError":false}})")
+                                    << u"answered 'tools/call' with a result of the wrong shape"_s << false << QByteArray();
+        QTest::newRow("isError not a boolean") << QByteArray(R"({"jsonrpc":"2.0","id":ID,"result":{"content":[],"isError":"yes"}})")
+                                               << u"answered 'tools/call' with a result of the wrong shape"_s << false << QByteArray();
+        QTest::newRow("an error reply") << QByteArray(R"({"jsonrpc":"2.0","id":ID,"error":{"code":-32602,"message":"no such tool"}})")
+                                        << u"no such tool"_s << false << QByteArray();
+        QTest::newRow("a member more") << QByteArray(R"({"jsonrpc":"2.0","id":ID,"result":{"content":[]},"extra":1})")
+                                       << QString() << false << QByteArray(R"({"content":[]})");
+    }
+
+    void aRelayedCallsOddReplyIsJudgedAsEver()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(QString, error);
+        QFETCH(bool, isError);
+        QFETCH(QByteArray, json);
+        Harness h;
+        QVERIFY(h.openReady());
+        std::optional<ToolCallReply> reply;
+        h.session->callTool(u"echo"_s, ToolCallInput::relayed("{}"), [&](const ToolCallReply &r) { reply = r; });
+        h.transport->injectLine(line.replace("ID", QByteArray::number(h.idOf(u"tools/call"_s).toInteger())));
+        QVERIFY(reply.has_value());
+        QCOMPARE(reply->error.has_value(), !error.isEmpty());
+        if (reply->error)
+            QVERIFY2(reply->error->message.contains(error), qPrintable(reply->error->message));
+        QCOMPARE(reply->result.isError, isError);
+        QCOMPARE(reply->result.json, json);
+    }
+
+    void aRelayedErrorResultOfAServerWithSecretsIsScrubbed()
+    {
+        const QString secret = u"hunter2-secret"_s;
+        Harness h(std::chrono::milliseconds(60000), SecretScrubber({secret}));
+        QVERIFY(h.openReady());
+        std::optional<ToolCallReply> reply;
+        h.session->callTool(u"echo"_s, ToolCallInput::relayed("{}"), [&](const ToolCallReply &r) { reply = r; });
+        const QByteArray id = QByteArray::number(h.idOf(u"tools/call"_s).toInteger());
+        h.transport->injectLine("{\"jsonrpc\":\"2.0\",\"id\":" + id
+                                + ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"denied for hunter2-secret\"}],"
+                                  "\"isError\":true}}");
+        QVERIFY(reply.has_value());
+        QVERIFY(reply->result.isError);
+        QVERIFY(reply->result.json.isEmpty()); // never the server's text: it holds the secret
+        QVERIFY(!renderContent(reply->result.content).contains(secret));
+    }
+
     void progressReachesTheCall()
     {
         Harness h;
