@@ -88,11 +88,12 @@ void DescriptorWriter::write(QByteArrayView bytes)
         return;
     m_queue.append(bytes);
     // While the descriptor is full, its notifier says when to go on.
-    if (m_due || m_endOfTurn.isActive() || (m_writable && m_writable->isEnabled()))
+    if (m_writable && m_writable->isEnabled())
         return;
     if (openBatches > 0)
         setDue(true);
-    else
+    // Also in a batch: should a handler run an event loop of its own, the bytes still go.
+    if (!m_endOfTurn.isActive())
         m_endOfTurn.start();
 }
 

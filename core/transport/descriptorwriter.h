@@ -22,8 +22,8 @@ class DescriptorWriter final : public QObject
     Q_DISABLE_COPY_MOVE(DescriptorWriter)
 
 public:
-    // While one exists, what is written waits for its end instead of the end of the turn, which
-    // then costs the event loop no extra pass: a reader holds one while it hands on what it read.
+    // While one exists, what is written leaves at its end, before the end of the turn, which then
+    // costs the event loop no extra pass: a reader holds one while it hands on what it read.
     class Batch final
     {
         Q_DISABLE_COPY_MOVE(Batch)

@@ -100,6 +100,16 @@ private slots:
         QCOMPARE(pipe.readAll(), QByteArray("one\ntwo\n"));
     }
 
+    void aBatchHeldAcrossAnEventLoopStillWrites()
+    {
+        Pipe pipe;
+        DescriptorWriter writer(pipe.write, true);
+        const DescriptorWriter::Batch batch;
+        writer.write("waited for\n");
+        // A handler that runs an event loop of its own, while the batch is open, waits for this.
+        QTRY_COMPARE(pipe.waiting(), 11);
+    }
+
     void aWriterDeletedInABatchIsForgotten()
     {
         Pipe pipe;
