@@ -305,12 +305,12 @@ void StdioTransport::abort()
     case Stage::ClosingStdin:
     case Stage::Terminating:
         // Running | ClosingStdin | Terminating -> Killing: graces are wasted on a process that
-        // cannot react. SIGCONT first: a stopped process is woken to die.
+        // cannot react. SIGKILL ends a stopped process too; waking it first (SIGCONT) would let a
+        // server whose stdin was just closed exit on its own before the kill lands.
         m_closure.requested = true;
         m_closeTimer.stop();
         m_stage = Stage::Killing;
         spdlog::warn("{}: does not respond; killing its process group at once", description());
-        signalGroup(SIGCONT);
         signalGroup(SIGKILL);
         return;
     case Stage::Idle:

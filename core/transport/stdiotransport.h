@@ -55,7 +55,7 @@ public:
     void send(const QJsonObject &message) override;
     void sendJson(const QByteArray &json) override;
     void close() override;
-    // A server known to hang: SIGCONT and SIGKILL to its group at once, no grace.
+    // A server known to hang: SIGKILL to its group at once, no grace (it ends a stopped one too).
     void abort() override;
 
     bool isOpen() const override { return m_stage == Stage::Running; }

@@ -202,7 +202,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(s.supervisor->status().generation == 2 && s.supervisor->state() == ServerState::Connected,
                                  10000);
         const ServerStatus status = s.supervisor->status();
-        QCOMPARE(status.lastExitSignal, std::optional<int>(SIGKILL));
+        QVERIFY2(status.lastExitSignal == std::optional<int>(SIGKILL),
+                 qPrintable(u"the last exit: code %1, signal %2"_s.arg(status.lastExitCode.value_or(-1))
+                                .arg(status.lastExitSignal.value_or(-1))));
         QVERIFY(!processAlive(hungPid));
         QVERIFY(!processAlive(grandchild));
     }
