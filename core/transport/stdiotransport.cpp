@@ -113,12 +113,13 @@ void StdioTransport::spawn()
         finish();
         return;
     }
-    const auto [reportReadFd, reportWriteFd] = pipes[0];
-    const auto [serverStdin, stdinWriteFd] = pipes[1];
-    const auto [stdoutReadFd, serverStdout] = pipes[2];
-    m_reportFd = reportReadFd;
-    m_stdinFd = stdinWriteFd;
-    m_stdoutFd = stdoutReadFd;
+    // Plain names, not structured bindings: the child's lambda captures them.
+    m_reportFd = pipes[0][0];
+    const int reportWriteFd = pipes[0][1];
+    const int serverStdin = pipes[1][0];
+    m_stdinFd = pipes[1][1];
+    m_stdoutFd = pipes[2][0];
+    const int serverStdout = pipes[2][1];
     for (const int fd : {m_reportFd, m_stdinFd, m_stdoutFd})
         ::fcntl(fd, F_SETFL, O_NONBLOCK);
     m_process.setStandardInputFile(QProcess::nullDevice());
