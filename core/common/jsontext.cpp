@@ -1,5 +1,7 @@
 #include "jsontext.h"
 
+#include "jsonscan.h"
+
 #include "displaytext.h"
 
 #include <QJsonArray>
@@ -62,114 +64,17 @@ QByteArray jsonString(QStringView text)
     return escaped.toUtf8();
 }
 
-namespace {
-
-bool isJsonSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-// The index just past the string that opens at `at` (a quote); -1 if it does not end.
-// `escaped` tells whether it holds a backslash.
-qsizetype skipString(QByteArrayView text, qsizetype at, bool *escaped)
-{
-    for (qsizetype i = at + 1; i < text.size(); ++i) {
-        if (text[i] == '\\') {
-            *escaped = true;
-            ++i;
-        } else if (text[i] == '"') {
-            return i + 1;
-        }
-    }
-    return -1;
-}
-
-// The index just past the value that starts at `at`; -1 if it does not end.
-qsizetype skipValue(QByteArrayView text, qsizetype at)
-{
-    bool escaped = false;
-    if (text[at] == '"')
-        return skipString(text, at, &escaped);
-    if (text[at] != '{' && text[at] != '[') {
-        qsizetype i = at;
-        while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']' && !isJsonSpace(text[i]))
-            ++i;
-        return i;
-    }
-    int depth = 0;
-    for (qsizetype i = at; i < text.size(); ++i) {
-        switch (text[i]) {
-        case '"':
-            i = skipString(text, i, &escaped);
-            if (i < 0)
-                return -1;
-            --i;
-            break;
-        case '{':
-        case '[':
-            ++depth;
-            break;
-        case '}':
-        case ']':
-            if (--depth == 0)
-                return i + 1;
-            break;
-        default:
-            break;
-        }
-    }
-    return -1;
-}
-
-} // namespace
-
 std::optional<QByteArrayView> jsonMemberText(QByteArrayView objectText, QLatin1StringView name)
 {
-    const QByteArrayView text = objectText;
-    qsizetype i = 0;
-    const auto skipSpace = [&] {
-        while (i < text.size() && isJsonSpace(text[i]))
-            ++i;
-    };
-    skipSpace();
-    if (i >= text.size() || text[i] != '{')
+    const std::optional<JsonMembersText> members = checkedJsonObjectMembers(objectText);
+    if (!members)
         return std::nullopt;
-    ++i;
-    std::optional<QByteArrayView> found;
-    for (;;) {
-        skipSpace();
-        if (i < text.size() && text[i] == '}')
-            return found;
-        if (i >= text.size() || text[i] != '"')
-            return std::nullopt;
-        bool escaped = false;
-        const qsizetype keyEnd = skipString(text, i, &escaped);
-        if (keyEnd < 0 || escaped)
-            return std::nullopt;
-        const bool wanted = text.sliced(i + 1, keyEnd - i - 2) == QByteArrayView(name.data(), name.size());
-        i = keyEnd;
-        skipSpace();
-        if (i >= text.size() || text[i] != ':')
-            return std::nullopt;
-        ++i;
-        skipSpace();
-        if (i >= text.size())
-            return std::nullopt;
-        const qsizetype valueEnd = skipValue(text, i);
-        if (valueEnd < 0)
-            return std::nullopt;
-        if (wanted) {
-            if (found)
-                return std::nullopt;
-            found = text.sliced(i, valueEnd - i);
-        }
-        i = valueEnd;
-        skipSpace();
-        if (i < text.size() && text[i] == ',')
-            ++i;
-        else if (i >= text.size() || text[i] != '}')
-            return std::nullopt;
+    const QByteArrayView key(name.data(), name.size());
+    for (const JsonMemberText &member : *members) {
+        if (member.key == key)
+            return member.value;
     }
+    return std::nullopt;
 }
 
 QString fieldText(const QJsonValue &value)

@@ -25,8 +25,8 @@ QByteArray jsonString(QStringView text);
 
 // The text of the member `name` of the object written in `objectText`, which a JSON parser has
 // already accepted: what lets a value be written on as it came, without a second pass of a
-// JSON writer. None when the member is missing or written twice, when a key is written with
-// escapes (it might be `name`), or when the text is not an object.
+// JSON writer. None when the member is missing, when any key is written twice or with escapes
+// (it might be `name`), or when the text is not an object (checkedJsonObjectMembers).
 std::optional<QByteArrayView> jsonMemberText(QByteArrayView objectText, QLatin1StringView name);
 
 // A value as a field shows it for editing: a string as its text, anything else as JSON, so that
