@@ -62,6 +62,7 @@ struct Settings
     int lists = 0;
     int kills = 0;
     int killCalls = 0;
+    QList<int> relayWorkNs; // a relay leg with that much work per message, each
 };
 
 // Where the client connects, what it calls there, and what the figures are compared with.
@@ -181,6 +182,7 @@ QString writeGatewayConfig(const QDir &folder, const QString &fileName, const QS
 
 const QString DirectName = u"direct (stdio)"_s;
 const QString PassThroughName = u"pass-through relay (stdio)"_s;
+const QString LineRelayName = u"Tether's line relay (stdio)"_s;
 const QString SupergatewayName = u"supergateway (HTTP)"_s;
 const QString TetherHttpName = u"Tether gateway (HTTP)"_s;
 
@@ -199,6 +201,27 @@ Leg passThroughLeg()
             DirectName, u"the least any process in between costs here"_s, {}};
 }
 
+// Lines passed both ways by Tether's own readers and writers on the Qt event loop, nothing parsed:
+// what is left between it and `tetherctl serve` is the gateway's work per call.
+Leg lineRelayLeg()
+{
+    return {LineRelayName, u"echo"_s,
+            {u"stdio"_s, QStringLiteral(TETHER_LINE_RELAY), QStringLiteral(TETHER_DEMO_SERVER)}, {}, {}, 0, true,
+            DirectName, u"Tether's stdio plumbing alone"_s, PassThroughName};
+}
+
+// The pass-through relay busy for `workNs` per message: what that much work in between costs here.
+Leg busyRelayLeg(int workNs)
+{
+    Leg leg = passThroughLeg();
+    leg.name = u"relay + %1 µs per message"_s.arg(workNs / 1000.0, 0, 'g', 3);
+    leg.target = QStringList{u"stdio"_s, QStringLiteral(TETHER_PASSTHROUGH_RELAY), u"--work-ns"_s, QString::number(workNs),
+                             QStringLiteral(TETHER_DEMO_SERVER)};
+    leg.targets.clear();
+    leg.alsoComparedWith = PassThroughName;
+    return leg;
+}
+
 // `tetherctl serve` on its own: an empty runtime folder, so that it finds no running instance to
 // bridge to and supervises the config's servers itself.
 Leg stdioGatewayLeg(const QString &configPath, const QString &runtimeFolder)
@@ -207,7 +230,7 @@ Leg stdioGatewayLeg(const QString &configPath, const QString &runtimeFolder)
             {u"stdio"_s, QStringLiteral(TETHER_CTL), u"serve"_s, u"--config"_s, configPath},
             {u"XDG_RUNTIME_DIR="_s + runtimeFolder}, {}, 0, true, DirectName,
             u"targets: at most 0.15 ms added at p50 one call at a time, at least 0.8 of the throughput with calls in flight"_s,
-            PassThroughName};
+            LineRelayName};
 }
 
 // A gateway over HTTP that runs for the whole benchmark, on a free loopback port.
@@ -374,8 +397,13 @@ int main(int argc, char *argv[])
                                          u"5"_s);
     const QCommandLineOption killsOption(u"kills"_s, u"Runs with an upstream SIGKILL (default 3)."_s, u"n"_s, u"3"_s);
     const QCommandLineOption killCallsOption(u"kill-calls"_s, u"Calls after each kill (default 300)."_s, u"n"_s, u"300"_s);
+    const QCommandLineOption relayWorkOption(
+        u"relay-work"_s,
+        u"Also a leg of the pass-through relay busy for each of these nanoseconds per message it copies (a comma "
+        "list, such as 1000,3000): what a process in between may spend per message here (default none)."_s,
+        u"ns,…"_s);
     parser.addOptions({callsOption, inFlightOption, warmupOption, roundsOption, toolsOption, listsOption, killsOption,
-                       killCallsOption});
+                       killCallsOption, relayWorkOption});
     parser.process(app);
     spdlog::set_level(spdlog::level::err);
 
@@ -388,6 +416,16 @@ int main(int argc, char *argv[])
     settings.lists = std::max(1, parser.value(listsOption).toInt());
     settings.kills = std::max(1, parser.value(killsOption).toInt());
     settings.killCalls = std::max(1, parser.value(killCallsOption).toInt());
+    for (const QString &item : parser.value(relayWorkOption).split(u',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int ns = item.trimmed().toInt(&ok);
+        if (!ok || ns <= 0) {
+            QTextStream(stderr) << "tether-gateway-bench: --relay-work takes nanoseconds per message, such as "
+                                   "1000,3000; '" << item << "' is not a positive count\n";
+            return 2;
+        }
+        settings.relayWorkNs.append(ns);
+    }
 
     QTemporaryDir folder;
     const QDir work(folder.path());
@@ -411,7 +449,10 @@ int main(int argc, char *argv[])
     QTextStream out(stdout);
     const QStringList callOptions{u"--calls"_s, QString::number(settings.calls), u"--in-flight"_s,
                                   QString::number(settings.inFlight), u"--warmup"_s, QString::number(settings.warmup)};
-    std::vector<Leg> legs{directLeg(), passThroughLeg(), stdioGatewayLeg(echoConfig, runtime)};
+    std::vector<Leg> legs{directLeg(), passThroughLeg(), lineRelayLeg()};
+    for (const int ns : std::as_const(settings.relayWorkNs))
+        legs.push_back(busyRelayLeg(ns));
+    legs.push_back(stdioGatewayLeg(echoConfig, runtime));
     HttpGateway tetherHttp;
     if (!startTetherHttp(tetherHttp, echoConfig, runtimeHttp))
         return fail(u"tetherctl serve --http did not start"_s);
@@ -495,7 +536,7 @@ int main(int argc, char *argv[])
         if (legs.at(i).measureMemory)
             out << "resident memory of " << legs.at(i).name << " at most " << mib(peakResidentKiB.at(i))
                 << " (its servers not counted)"
-                << (legs.at(i).name == SupergatewayName || legs.at(i).name == PassThroughName ? QString() : u"; target: under 30 MB"_s)
+                << (legs.at(i).tool.startsWith(u"demo__") ? u"; target: under 30 MB"_s : QString()) // a gateway
                 << "\n";
     }
     out << "\n";

@@ -1,12 +1,19 @@
-// tether-passthrough-relay COMMAND [ARG...]: the least any process between an MCP host and a stdio
-// server can cost. It starts COMMAND and copies bytes both ways, stdin to the server and the
-// server's stdout to stdout, parsing nothing, and ends when either side closes. The gateway
+// tether-passthrough-relay [--work-ns N] COMMAND [ARG...]: the least any process between an MCP host
+// and a stdio server can cost. It starts COMMAND and copies bytes both ways, stdin to the server
+// and the server's stdout to stdout, parsing nothing, and ends when either side closes. The gateway
 // benchmark runs it as a leg of its own, so that a gateway's figures can be read against what
 // the kernel alone charges for one more process in the path on the machine at hand.
+// With --work-ns, it first keeps the processor busy for N ns per message (per newline) it copies:
+// a stand-in for a process in between that does that much work per message, to show what each
+// microsecond of it costs in throughput on the machine at hand.
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
-#include <fcntl.h>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,12 +35,31 @@ bool writeAll(int fd, const char *data, ssize_t size)
     return true;
 }
 
+// Keeps the processor busy for `nanoseconds`, as work would, without sleeping.
+void busyFor(std::chrono::nanoseconds nanoseconds)
+{
+    const auto until = std::chrono::steady_clock::now() + nanoseconds;
+    while (std::chrono::steady_clock::now() < until) {
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    long workNs = 0;
+    if (argc >= 3 && std::strcmp(argv[1], "--work-ns") == 0) {
+        char *end = nullptr;
+        workNs = std::strtol(argv[2], &end, 10);
+        if (*end != '\0' || workNs < 0) {
+            std::fprintf(stderr, "tether-passthrough-relay: --work-ns takes a count of nanoseconds, not '%s'\n", argv[2]);
+            return 2;
+        }
+        argv += 2;
+        argc -= 2;
+    }
     if (argc < 2) {
-        std::fputs("usage: tether-passthrough-relay COMMAND [ARG...]\n", stderr);
+        std::fputs("usage: tether-passthrough-relay [--work-ns N] COMMAND [ARG...]\n", stderr);
         return 2;
     }
     std::signal(SIGPIPE, SIG_IGN);
@@ -73,6 +99,8 @@ int main(int argc, char **argv)
             const ssize_t count = ::read(watched[side].fd, buffer, sizeof buffer);
             if (count < 0 && errno == EINTR)
                 continue;
+            if (count > 0 && workNs > 0)
+                busyFor(std::chrono::nanoseconds(workNs * std::count(buffer, buffer + count, '\n')));
             open = count > 0 && writeAll(outputs[side], buffer, count);
         }
     }

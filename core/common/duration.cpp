@@ -1,5 +1,9 @@
 #include "duration.h"
 
+#include <algorithm>
+#include <charconv>
+#include <iterator>
+
 using namespace Qt::StringLiterals;
 
 namespace Tether {
@@ -7,8 +11,13 @@ namespace Tether {
 QString formatDuration(std::chrono::milliseconds duration)
 {
     const qint64 ms = duration.count();
-    if (ms < 1000)
-        return QString::number(ms) + u" ms"_s; // every tool call's log line: no format string to read
+    if (ms < 1000) {
+        // Every tool call's log line: written in one allocation, without a format string to read.
+        char text[32];
+        char *end = std::to_chars(std::begin(text), std::begin(text) + 24, ms).ptr;
+        end = std::copy_n(" ms", 3, end);
+        return QString::fromLatin1(text, end - text);
+    }
 
     if (ms < 60000)
         return u"%1 s"_s.arg(QString::number(double(ms) / 1000.0, 'g', ms < 10000 ? 2 : 3));

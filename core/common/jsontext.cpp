@@ -8,6 +8,8 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <charconv>
+#include <iterator>
 
 using namespace Qt::StringLiterals;
 
@@ -26,19 +28,27 @@ QString jsonText(const QJsonValue &value, QJsonDocument::JsonFormat format)
 
 QByteArray jsonString(QStringView text)
 {
+    QByteArray written;
+    appendJsonString(written, text);
+    return written;
+}
+
+void appendJsonString(QByteArray &out, QStringView text)
+{
     // Names and methods are printable ASCII with nothing to escape: written byte for byte.
     const bool plain = std::all_of(text.begin(), text.end(), [](QChar character) {
         const char16_t unit = character.unicode();
         return unit >= 0x20 && unit < 0x7f && unit != u'"' && unit != u'\\';
     });
     if (plain) {
-        QByteArray written(text.size() + 2, Qt::Uninitialized);
-        char *out = written.data();
-        *out++ = '"';
+        const qsizetype at = out.size();
+        out.resize(at + text.size() + 2);
+        char *written = out.data() + at;
+        *written++ = '"';
         for (const QChar character : text)
-            *out++ = char(character.unicode());
-        *out = '"';
-        return written;
+            *written++ = char(character.unicode());
+        *written = '"';
+        return;
     }
     QString escaped;
     escaped.reserve(text.size() + 2);
@@ -61,7 +71,15 @@ QByteArray jsonString(QStringView text)
         }
     }
     escaped += u'"';
-    return escaped.toUtf8();
+    out += escaped.toUtf8();
+}
+
+void appendInteger(QByteArray &out, qint64 value)
+{
+    char digits[24];
+    const auto [end, error] = std::to_chars(std::begin(digits), std::end(digits), value);
+    Q_ASSERT(error == std::errc());
+    out.append(digits, end - digits);
 }
 
 std::optional<QByteArrayView> jsonMemberText(QByteArrayView objectText, QLatin1StringView name)

@@ -23,6 +23,12 @@ QString jsonText(const QJsonValue &value, QJsonDocument::JsonFormat format = QJs
 // than the rest of the message.
 QByteArray jsonString(QStringView text);
 
+// jsonString written at the end of `out`, and an integer in decimal: what lets a message be
+// written into one buffer, without a temporary per piece (every call through the gateway writes
+// its messages this way).
+void appendJsonString(QByteArray &out, QStringView text);
+void appendInteger(QByteArray &out, qint64 value);
+
 // The text of the member `name` of the object written in `objectText`, which a JSON parser has
 // already accepted: what lets a value be written on as it came, without a second pass of a
 // JSON writer. None when the member is missing, when any key is written twice or with escapes

@@ -169,8 +169,16 @@ QByteArray responseWithResultJson(const QJsonValue &id, const QByteArray &result
     // An integer id, what hosts send, is written here: Qt's writer costs more than the rest of a
     // small response.
     constexpr qint64 ExactInteger = qint64(1) << 53;
-    if (id.isDouble() && id.toDouble() == double(id.toInteger()) && qAbs(id.toInteger()) <= ExactInteger)
-        return "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id.toInteger()) + ",\"result\":" + result + '}';
+    if (id.isDouble() && id.toDouble() == double(id.toInteger()) && qAbs(id.toInteger()) <= ExactInteger) {
+        QByteArray response;
+        response.reserve(48 + result.size());
+        response += "{\"jsonrpc\":\"2.0\",\"id\":";
+        appendInteger(response, id.toInteger());
+        response += ",\"result\":";
+        response += result;
+        response += '}';
+        return response;
+    }
     // {"id":…,"jsonrpc":"2.0","result":{}} with the empty result replaced: the id written by Qt.
     QByteArray response = JsonRpc::serialize(JsonRpc::makeResult(id, QJsonObject{}));
     Q_ASSERT(response.endsWith("{}}"));

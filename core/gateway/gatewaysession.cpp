@@ -12,6 +12,9 @@
 #include <QJsonParseError>
 #include <QPointer>
 
+#include <charconv>
+#include <iterator>
+
 using namespace Qt::StringLiterals;
 
 namespace Tether {
@@ -21,7 +24,17 @@ namespace {
 // A request id as a key: 1 and "1" are different ids.
 QString idKey(const QJsonValue &id)
 {
-    return id.isString() ? u"s:"_s + id.toString() : u"n:"_s + QString::number(id.toInteger());
+    if (id.isString())
+        return u"s:"_s + id.toString();
+    // Every call is keyed: one allocation, not a number's and then the key's.
+    char digits[24];
+    const auto [end, error] = std::to_chars(std::begin(digits), std::end(digits), id.toInteger());
+    Q_ASSERT(error == std::errc());
+    QString key;
+    key.reserve(2 + (end - digits));
+    key += u"n:";
+    key += QLatin1StringView(digits, end - digits);
+    return key;
 }
 
 bool isRequestId(const QJsonValue &id)
@@ -35,6 +48,7 @@ GatewaySession::GatewaySession(Gateway &gateway, HostChannel &channel, QObject *
     : QObject(parent)
     , m_gateway(gateway)
     , m_channel(channel)
+    , m_hostLabel(u"a host over %1"_s.arg(channel.transportName()))
     , m_since(QDateTime::currentDateTimeUtc())
 {
     connect(&m_gateway, &Gateway::settled, this, &GatewaySession::onSettled);
@@ -46,13 +60,6 @@ int GatewaySession::callsInFlight() const
 {
     return int(std::count_if(m_pending.cbegin(), m_pending.cend(),
                              [](const auto &entry) { return entry.second.method == u"tools/call"; }));
-}
-
-QString GatewaySession::hostLabel() const
-{
-    if (m_clientName.isEmpty())
-        return u"a host over %1"_s.arg(m_channel.transportName());
-    return m_clientVersion.isEmpty() ? m_clientName : m_clientName + u' ' + m_clientVersion;
 }
 
 void GatewaySession::send(const QJsonObject &message, HostChannel::Role role, const QJsonValue &request)
@@ -247,6 +254,8 @@ void GatewaySession::onInitialize(const QJsonValue &id, const QJsonObject &param
     const QJsonObject clientInfo = params.value(u"clientInfo"_s).toObject();
     m_clientName = clientInfo.value(u"name"_s).toString();
     m_clientVersion = clientInfo.value(u"version"_s).toString();
+    if (!m_clientName.isEmpty())
+        m_hostLabel = m_clientVersion.isEmpty() ? m_clientName : m_clientName + u' ' + m_clientVersion;
     m_protocolVersion = *version;
     m_initialized = true;
     m_notifiedFingerprint = m_gateway.catalog().fingerprint();

@@ -14,7 +14,7 @@
 #include <QString>
 
 #include <limits>
-#include <map>
+#include <unordered_map>
 
 namespace Tether {
 
@@ -84,7 +84,8 @@ private:
     void respond(const QJsonValue &id, const QJsonObject &result, const QByteArray &resultJson = {});
     void respondError(const QJsonValue &id, int code, const QString &message, const QJsonValue &data = {});
     void send(const QJsonObject &message, HostChannel::Role role, const QJsonValue &request);
-    QString hostLabel() const;
+    // "Claude Code 2.1", or "a host over stdio" before it initializes: on every call's log line.
+    const QString &hostLabel() const { return m_hostLabel; }
 
     Gateway &m_gateway;
     HostChannel &m_channel;
@@ -92,9 +93,14 @@ private:
     QString m_clientName;
     QString m_clientVersion;
     QString m_protocolVersion;
+    QString m_hostLabel;
     QDateTime m_since;
     QByteArray m_notifiedFingerprint; // of the tools the host was last told of
-    std::map<QString, PendingRequest> m_pending; // by the request's id as a key
+    struct KeyHash
+    {
+        size_t operator()(const QString &key) const noexcept { return qHash(key); }
+    };
+    std::unordered_map<QString, PendingRequest, KeyHash> m_pending; // by the request's id as a key
     quint64 m_arrivals = 0;
 };
 

@@ -235,13 +235,12 @@ QByteArray serializeRequest(qint64 id, const QString &method, const QByteArray &
 {
     // Members in the order Qt's writer puts them: by name. Written into one buffer: every call
     // through the gateway passes here.
-    const QByteArray methodJson = jsonString(method);
     QByteArray request;
-    request.reserve(64 + methodJson.size() + params.size());
+    request.reserve(64 + method.size() + params.size());
     request += "{\"id\":";
-    request += QByteArray::number(id);
+    appendInteger(request, id);
     request += ",\"jsonrpc\":\"2.0\",\"method\":";
-    request += methodJson;
+    appendJsonString(request, method);
     if (!params.isEmpty()) {
         request += ",\"params\":";
         request += params;

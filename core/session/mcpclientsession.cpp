@@ -610,19 +610,18 @@ qint64 McpClientSession::callTool(const QString &name, const ToolCallInput &inpu
 {
     // Written around the arguments' own JSON: an object holding them would copy them whole first.
     const QByteArray arguments = input.argumentsText();
-    const QByteArray nameJson = jsonString(name);
     QByteArray params;
-    params.reserve(64 + arguments.size() + nameJson.size());
+    params.reserve(64 + arguments.size() + name.size());
     params += '{';
     if (onProgress) {
         params += "\"_meta\":{\"progressToken\":";
-        params += QByteArray::number(nextRequestId());
+        appendInteger(params, nextRequestId());
         params += "},";
     }
     params += "\"arguments\":";
     params += arguments;
     params += ",\"name\":";
-    params += nameJson;
+    appendJsonString(params, name);
     params += '}';
     return sendRequest(
         u"tools/call"_s, params,

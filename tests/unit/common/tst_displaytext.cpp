@@ -1,4 +1,5 @@
 #include "common/displaytext.h"
+#include "common/duration.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -90,6 +91,26 @@ private slots:
         QFETCH(bool, keepLineBreaks);
         QFETCH(QString, shown);
         QCOMPARE(withVisibleControls(text, keepLineBreaks ? LineBreaks::Keep : LineBreaks::Escape), shown);
+    }
+
+    void writesDurationsForPeople_data()
+    {
+        QTest::addColumn<qint64>("ms");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("none") << qint64(0) << u"0 ms"_s;
+        QTest::newRow("under a second") << qint64(350) << u"350 ms"_s;
+        QTest::newRow("just under a second") << qint64(999) << u"999 ms"_s;
+        QTest::newRow("seconds") << qint64(4200) << u"4.2 s"_s;
+        QTest::newRow("minutes") << qint64(151000) << u"2 min 31 s"_s;
+        QTest::newRow("whole minutes") << qint64(120000) << u"2 min"_s;
+        QTest::newRow("hours") << qint64(3900000) << u"1 h 5 min"_s;
+    }
+
+    void writesDurationsForPeople()
+    {
+        QFETCH(qint64, ms);
+        QFETCH(QString, expected);
+        QCOMPARE(formatDuration(std::chrono::milliseconds(ms)), expected);
     }
 };
 

@@ -5,6 +5,8 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include <limits>
+
 using namespace Qt::StringLiterals;
 using namespace Tether;
 using JsonRpc::MessageKind;
@@ -202,6 +204,34 @@ private slots:
     {
         QFETCH(QString, text);
         QCOMPARE(jsonString(text), jsonText(text).toUtf8());
+        // Appended, it keeps what the buffer held.
+        QByteArray written("{\"name\":");
+        written.reserve(64);
+        appendJsonString(written, text);
+        QCOMPARE(written, "{\"name\":" + jsonText(text).toUtf8());
+    }
+
+    void integersAreWrittenAsTheWriterWritesThem_data()
+    {
+        QTest::addColumn<qint64>("value");
+        QTest::newRow("zero") << qint64(0);
+        QTest::newRow("one digit") << qint64(7);
+        QTest::newRow("negative") << qint64(-42);
+        QTest::newRow("the largest exact double") << (qint64(1) << 53);
+        QTest::newRow("the largest") << std::numeric_limits<qint64>::max();
+        QTest::newRow("the smallest") << std::numeric_limits<qint64>::min();
+    }
+
+    void integersAreWrittenAsTheWriterWritesThem()
+    {
+        QFETCH(qint64, value);
+        QByteArray written("\"id\":");
+        appendInteger(written, value);
+        QCOMPARE(written, "\"id\":" + QByteArray::number(value));
+        if (qAbs(double(value)) <= double(qint64(1) << 53)) {
+            QCOMPARE(JsonRpc::serializeRequest(value, u"ping"_s, {}),
+                     JsonRpc::serialize(JsonRpc::makeRequest(value, u"ping"_s, {})));
+        }
     }
 
     // Plain string literals: moc does not read raw ones.
