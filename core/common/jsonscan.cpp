@@ -47,6 +47,13 @@ public:
     {
     }
 
+    // The members of the top-level object's member `key`, when it is an object, go to `members`.
+    void collectNested(QByteArrayView key, JsonMembersText *members)
+    {
+        m_nestedKey = key;
+        m_nested = members;
+    }
+
     qsizetype skipSpace(qsizetype i) const
     {
         while (i < m_size && isSpace(char(m_data[i])))
@@ -146,7 +153,8 @@ public:
             if (i >= m_size || m_data[i] != ':')
                 return -1;
             i = skipSpace(i + 1);
-            const qsizetype valueEnd = value(i, depth);
+            const bool nested = m_nested && depth == 1 && members && i < m_size && m_data[i] == '{' && key == m_nestedKey;
+            const qsizetype valueEnd = nested ? object(i, depth + 1, m_nested) : value(i, depth);
             if (valueEnd < 0)
                 return -1;
             if (members) {
@@ -303,11 +311,12 @@ private:
     const unsigned char *m_data;
     qsizetype m_size;
     bool m_trusted;
+    QByteArrayView m_nestedKey;
+    JsonMembersText *m_nested = nullptr;
 };
 
-std::optional<JsonMembersText> objectMembers(QByteArrayView text, bool trusted)
+std::optional<JsonMembersText> objectMembers(const Scanner &scanner, QByteArrayView text)
 {
-    const Scanner scanner(text, trusted);
     const qsizetype start = scanner.skipSpace(0);
     if (start >= text.size() || text[start] != '{')
         return std::nullopt;
@@ -322,12 +331,26 @@ std::optional<JsonMembersText> objectMembers(QByteArrayView text, bool trusted)
 
 std::optional<JsonMembersText> validJsonObjectMembers(QByteArrayView text)
 {
-    return objectMembers(text, false);
+    Scanner scanner(text);
+    return objectMembers(scanner, text);
+}
+
+std::optional<JsonMembersText> validJsonObjectMembers(QByteArrayView text, QByteArrayView nestedKey,
+                                                      JsonMembersText *nested)
+{
+    nested->clear();
+    Scanner scanner(text);
+    scanner.collectNested(nestedKey, nested);
+    std::optional<JsonMembersText> members = objectMembers(scanner, text);
+    if (!members)
+        nested->clear();
+    return members;
 }
 
 std::optional<JsonMembersText> checkedJsonObjectMembers(QByteArrayView checkedText)
 {
-    return objectMembers(checkedText, true);
+    Scanner scanner(checkedText, true);
+    return objectMembers(scanner, checkedText);
 }
 
 QByteArrayView memberValue(const JsonMembersText &members, QByteArrayView key)

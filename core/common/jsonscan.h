@@ -25,6 +25,12 @@ using JsonMembersText = QVarLengthArray<JsonMemberText, 8>;
 // then parses the text in full, which tells what is wrong. Allocates nothing for 8 members or
 // fewer.
 std::optional<JsonMembersText> validJsonObjectMembers(QByteArrayView text);
+// The same, and in the same pass the members of the object that is the value of the member
+// `nestedKey` (a request's params, a reply's result), with the same rules for its keys; `nested`
+// is left empty when there is no such member, when its value is no object, or when the text is
+// refused.
+std::optional<JsonMembersText> validJsonObjectMembers(QByteArrayView text, QByteArrayView nestedKey,
+                                                      JsonMembersText *nested);
 // The same of an object that validJsonObjectMembers has checked already (a member value of one it
 // accepted): only walked, not checked again.
 std::optional<JsonMembersText> checkedJsonObjectMembers(QByteArrayView checkedText);

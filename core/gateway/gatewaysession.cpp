@@ -139,7 +139,8 @@ bool GatewaySession::receiveToolCallText(const QByteArray &payload)
     // among it, is parsed and judged in full.
     if (!m_initialized)
         return false;
-    const std::optional<JsonMembersText> members = validJsonObjectMembers(payload);
+    JsonMembersText params;
+    const std::optional<JsonMembersText> members = validJsonObjectMembers(payload, "params", &params);
     if (!members || members->size() != 4 || memberValue(*members, "jsonrpc") != "\"2.0\""
         || memberValue(*members, "method") != "\"tools/call\"")
         return false;
@@ -151,13 +152,10 @@ bool GatewaySession::receiveToolCallText(const QByteArray &payload)
         id = QString::fromUtf8(*text);
     else
         return false;
-    const std::optional<JsonMembersText> params = checkedJsonObjectMembers(memberValue(*members, "params"));
-    if (!params)
-        return false;
-    const std::optional<QByteArrayView> name = plainJsonString(memberValue(*params, "name"));
-    const QByteArrayView arguments = memberValue(*params, "arguments");
+    const std::optional<QByteArrayView> name = plainJsonString(memberValue(params, "name"));
+    const QByteArrayView arguments = memberValue(params, "arguments");
     if (!name || name->isEmpty() || !(arguments.isEmpty() || arguments.startsWith('{'))
-        || params->size() != (arguments.isEmpty() ? 1 : 2))
+        || params.size() != (arguments.isEmpty() ? 1 : 2))
         return false;
     ToolCallRequest call;
     call.name = QString::fromUtf8(*name);

@@ -248,21 +248,15 @@ QByteArray ToolCallInput::argumentsText() const
     return argumentsJson.isEmpty() ? QJsonDocument(arguments).toJson(QJsonDocument::Compact) : argumentsJson;
 }
 
-std::optional<ToolCallResult> toolCallResultText(const QByteArray &resultJson)
+std::optional<bool> toolCallResultTextIsError(const JsonMembersText &resultMembers)
 {
-    const std::optional<JsonMembersText> members = checkedJsonObjectMembers(resultJson);
-    if (!members)
-        return std::nullopt;
-    const QByteArrayView content = memberValue(*members, "content");
-    const QByteArrayView isError = memberValue(*members, "isError");
-    const QByteArrayView structured = memberValue(*members, "structuredContent");
+    const QByteArrayView content = memberValue(resultMembers, "content");
+    const QByteArrayView isError = memberValue(resultMembers, "isError");
+    const QByteArrayView structured = memberValue(resultMembers, "structuredContent");
     if (!content.startsWith('[') || !(isError.isEmpty() || isError == "true" || isError == "false")
         || !(structured.isEmpty() || structured.startsWith('{')))
         return std::nullopt;
-    ToolCallResult result;
-    result.isError = isError == "true";
-    result.json = resultJson;
-    return result;
+    return isError == "true";
 }
 
 std::optional<ToolCallResult> parseToolCallResult(const QJsonValue &result, QString *error)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/jsonscan.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QJsonArray>
@@ -113,10 +115,11 @@ struct ToolCallResult
 };
 
 std::optional<ToolCallResult> parseToolCallResult(const QJsonValue &result, QString *error);
-// A result known only as its text, which a scan (validJsonObjectMembers) has found to be valid
-// JSON: its `json` and `isError`, nothing parsed. None when it is not a tool's result (no
-// "content" array, an "isError" that is no boolean, a "structuredContent" that is no object).
-std::optional<ToolCallResult> toolCallResultText(const QByteArray &resultJson);
+// The isError of a result known only as its text, from the members a scan found in it
+// (validJsonObjectMembers), nothing parsed. None when it is not a tool's result (no "content"
+// array, an "isError" that is no boolean, a "structuredContent" that is no object): it is then
+// parsed, which says what is wrong with it.
+std::optional<bool> toolCallResultTextIsError(const JsonMembersText &resultMembers);
 
 // A resource a server offers (resources/list), its JSON kept for --json.
 struct ResourceDefinition

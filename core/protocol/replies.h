@@ -22,6 +22,9 @@ struct RpcReply
     std::optional<JsonRpc::Error> error;
     bool fromServer = false; // the error is the server's own answer, not one Tether made
     QByteArray resultJson{}; // `result` as the server wrote it; kept for replies to tools/call
+    // A tool's result known as text alone (`result` undefined, McpClientSession::takeReplyAsText):
+    // its isError.
+    bool textResultIsError = false;
     bool ok() const { return !error; }
 
     // A request that got no answer from the server; `code` is a JsonRpc::ErrorCode.

@@ -7,7 +7,6 @@
 #include "common/logging.h"
 
 #include <QCoreApplication>
-#include <QJsonDocument>
 #include <QSet>
 
 using namespace Qt::StringLiterals;
@@ -153,6 +152,7 @@ qint64 McpClientSession::sendRequest(const QString &method, const QByteArray &pa
     const std::chrono::milliseconds limit = timeout.value_or(m_options.requestTimeout);
     const auto deadline = std::chrono::steady_clock::now() + limit;
     m_pending.emplace(id, PendingRequest{method, limit, std::move(handler), std::move(onProgress), deadline, resultAsText});
+    m_requestsWantingText += resultAsText ? 1 : 0;
     armDeadlineTimer(deadline);
     m_transport->sendJson(JsonRpc::serializeRequest(id, method, params));
     return id;
@@ -223,6 +223,7 @@ void McpClientSession::completeRequest(qint64 requestId, const RpcReply &reply)
         return;
     PendingRequest node = std::move(it->second);
     m_pending.erase(it);
+    m_requestsWantingText -= node.resultAsText ? 1 : 0;
     if (node.handler)
         node.handler(reply);
 }
@@ -254,11 +255,10 @@ bool McpClientSession::takeReplyAsText(const QByteArray &payload)
 {
     // Only a plain reply is taken: {"jsonrpc":"2.0","id":N,"result":{…}} in any order. Anything
     // else, an error reply among them, is parsed and judged as usual.
-    if (m_state == State::Closed || std::none_of(m_pending.cbegin(), m_pending.cend(), [](const auto &entry) {
-            return entry.second.resultAsText;
-        }))
+    if (m_state == State::Closed || m_requestsWantingText == 0)
         return false;
-    const std::optional<JsonMembersText> members = validJsonObjectMembers(payload);
+    JsonMembersText resultMembers;
+    const std::optional<JsonMembersText> members = validJsonObjectMembers(payload, "result", &resultMembers);
     if (!members || members->size() != 3 || memberValue(*members, "jsonrpc") != "\"2.0\"")
         return false;
     const QByteArrayView result = memberValue(*members, "result");
@@ -270,13 +270,12 @@ bool McpClientSession::takeReplyAsText(const QByteArray &payload)
         return false;
     // An error result quotes the server's own words, which may hold its secrets: it is parsed,
     // and scrubbed as values, never as text.
-    if (!m_transport->secrets().isEmpty()) {
-        const std::optional<JsonMembersText> resultMembers = checkedJsonObjectMembers(result);
-        if (!resultMembers || memberValue(*resultMembers, "isError") == "true")
-            return false;
-    }
+    const std::optional<bool> isError = toolCallResultTextIsError(resultMembers);
+    if (!isError || (*isError && !m_transport->secrets().isEmpty()))
+        return false;
     RpcReply reply{QJsonValue::Undefined, std::nullopt}; // undefined: the result is known as text alone
     reply.resultJson = result.toByteArray();
+    reply.textResultIsError = *isError;
     completeRequest(*id, reply);
     return true;
 }
@@ -628,18 +627,14 @@ qint64 McpClientSession::callTool(const QString &name, const ToolCallInput &inpu
         [this, handler = std::move(handler)](const RpcReply &reply) {
             ToolCallReply callReply;
             callReply.fromServer = reply.fromServer;
-            // Taken as text (valid JSON): its text and isError are all that is wanted of it.
-            std::optional<ToolCallResult> asText;
-            if (reply.ok() && reply.result.isUndefined())
-                asText = toolCallResultText(reply.resultJson);
             if (!reply.ok()) {
                 callReply.error = reply.error;
-            } else if (asText) {
-                callReply.result = std::move(*asText);
+            } else if (reply.result.isUndefined()) {
+                // Taken as text, a tool's result: its text and isError are all that is wanted of it.
+                callReply.result.json = reply.resultJson;
+                callReply.result.isError = reply.textResultIsError;
             } else {
-                // Parsed, also a text that is no tool's result: parsing says what is wrong with it.
-                const QJsonValue value = reply.result.isUndefined() ? QJsonValue(QJsonDocument::fromJson(reply.resultJson).object())
-                                                                    : reply.result;
+                const QJsonValue &value = reply.result;
                 QString wrong;
                 // An error result is the server's error message, scrubbed as one; a result is the tool's data.
                 const bool errorResult = value.toObject().value(u"isError").toBool();

@@ -169,6 +169,7 @@ private:
     State m_state = State::Idle;
     ServerIdentity m_serverIdentity;
     std::map<qint64, PendingRequest> m_pending; // small when idle, unlike a QHash
+    int m_requestsWantingText = 0; // of m_pending: whether a reply is worth a look as text
     QTimer m_deadlineTimer;
     std::chrono::steady_clock::time_point m_armedDeadline;
     qint64 m_nextRequestId = 1;

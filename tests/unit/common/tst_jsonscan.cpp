@@ -77,6 +77,41 @@ private slots:
         }
     }
 
+    void readsAMembersObjectInTheSamePass_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("taken");
+        QTest::addColumn<int>("nestedMembers");
+        QTest::newRow("a reply's result") << QByteArray(R"({"jsonrpc":"2.0","id":7,"result":{"content":[],"isError":false}})") << true << 2;
+        QTest::newRow("an empty result") << QByteArray(R"({"result":{}})") << true << 0;
+        QTest::newRow("no result") << QByteArray(R"({"a":1})") << true << 0;
+        QTest::newRow("a result that is no object") << QByteArray(R"({"result":[{"a":1}]})") << true << 0;
+        QTest::newRow("only the top level's") << QByteArray(R"({"a":{"result":{"x":1}}})") << true << 0;
+        QTest::newRow("a key twice inside") << QByteArray(R"({"result":{"k":1,"k":2}})") << false << 0;
+        QTest::newRow("a key with escapes inside") << QByteArray(R"({"result":{"\u006b":1}})") << false << 0;
+        QTest::newRow("refused after the result") << QByteArray(R"({"result":{"a":1},})") << false << 0;
+    }
+
+    void readsAMembersObjectInTheSamePass()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(bool, taken);
+        QFETCH(int, nestedMembers);
+        JsonMembersText nested;
+        nested.append({"left", "over"}); // whatever it held is gone
+        const std::optional<JsonMembersText> members = validJsonObjectMembers(text, "result", &nested);
+        QCOMPARE(members.has_value(), taken);
+        QCOMPARE(nested.size(), qsizetype(nestedMembers));
+        if (!members)
+            return;
+        QCOMPARE(members->size(), validJsonObjectMembers(text)->size());
+        const QJsonObject result = QJsonDocument::fromJson(text).object().value(QLatin1StringView("result")).toObject();
+        for (const JsonMemberText &member : std::as_const(nested)) {
+            const QJsonValue value = QJsonDocument::fromJson("[" + member.value.toByteArray() + "]").array().first();
+            QCOMPARE(value, result.value(QString::fromUtf8(member.key)));
+        }
+    }
+
     void values()
     {
         const std::optional<JsonMembersText> members =
