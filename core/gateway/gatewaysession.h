@@ -14,7 +14,7 @@
 #include <QString>
 
 #include <limits>
-#include <unordered_map>
+#include <map>
 
 namespace Tether {
 
@@ -96,11 +96,7 @@ private:
     QString m_hostLabel;
     QDateTime m_since;
     QByteArray m_notifiedFingerprint; // of the tools the host was last told of
-    struct KeyHash
-    {
-        size_t operator()(const QString &key) const noexcept { return qHash(key); }
-    };
-    std::unordered_map<QString, PendingRequest, KeyHash> m_pending; // by the request's id as a key
+    std::map<QString, PendingRequest> m_pending; // by the request's id as a key
     quint64 m_arrivals = 0;
 };
 
