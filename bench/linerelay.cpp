@@ -4,15 +4,15 @@
 // nothing, and ends when its stdin closes. The gateway benchmark runs it as a leg beside the
 // pass-through relay: what is left between this leg and `tetherctl serve` is the gateway's work
 // per call.
+#include "relayedserver.h"
+
 #include "transport/descriptorwriter.h"
 #include "transport/linereader.h"
 
 #include <QCoreApplication>
 
-#include <cerrno>
 #include <cstdio>
 #include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
@@ -34,27 +34,10 @@ int main(int argc, char **argv)
         std::fputs("usage: tether-line-relay COMMAND [ARG...]\n", stderr);
         return 2;
     }
-    int toServer[2];
-    int fromServer[2];
-    if (::pipe2(toServer, O_CLOEXEC) != 0 || ::pipe2(fromServer, O_CLOEXEC) != 0) {
-        std::perror("tether-line-relay: pipe");
+    const std::optional<Tether::Bench::RelayedServer> server = Tether::Bench::startRelayedServer("tether-line-relay", argv + 1);
+    if (!server)
         return 1;
-    }
-    const pid_t server = ::fork();
-    if (server < 0) {
-        std::perror("tether-line-relay: fork");
-        return 1;
-    }
-    if (server == 0) {
-        ::dup2(toServer[0], STDIN_FILENO);
-        ::dup2(fromServer[1], STDOUT_FILENO);
-        ::execvp(argv[1], argv + 1);
-        std::perror("tether-line-relay: exec");
-        ::_exit(127);
-    }
-    ::close(toServer[0]);
-    ::close(fromServer[1]);
-    for (const int fd : {STDIN_FILENO, STDOUT_FILENO, toServer[1], fromServer[0]}) {
+    for (const int fd : {STDIN_FILENO, STDOUT_FILENO, server->input, server->output}) {
         if (!makeNonBlocking(fd)) {
             std::perror("tether-line-relay: fcntl");
             return 1;
@@ -63,8 +46,8 @@ int main(int argc, char **argv)
 
     QCoreApplication app(argc, argv);
     Tether::LineReader fromHost(STDIN_FILENO, MaxLineBytes, true);
-    Tether::LineReader fromUpstream(fromServer[0], MaxLineBytes, true);
-    Tether::DescriptorWriter toUpstream(toServer[1], true);
+    Tether::LineReader fromUpstream(server->output, MaxLineBytes, true);
+    Tether::DescriptorWriter toUpstream(server->input, true);
     Tether::DescriptorWriter toHost(STDOUT_FILENO, true);
     const auto passOn = [](Tether::DescriptorWriter &writer) {
         return [&writer](const QByteArray &line) {
@@ -84,10 +67,6 @@ int main(int argc, char **argv)
     fromUpstream.start();
     app.exec();
 
-    // The server's input ends, and so does the server.
-    ::close(toServer[1]);
-    int status = 0;
-    while (::waitpid(server, &status, 0) < 0 && errno == EINTR) {
-    }
+    Tether::Bench::endRelayedServer(*server);
     return 0;
 }

@@ -6,6 +6,8 @@
 // With --work-ns, it first keeps the processor busy for N ns per message (per newline) it copies:
 // a stand-in for a process in between that does that much work per message, to show what each
 // microsecond of it costs in throughput on the machine at hand.
+#include "relayedserver.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -13,9 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <poll.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
@@ -63,30 +63,13 @@ int main(int argc, char **argv)
         return 2;
     }
     std::signal(SIGPIPE, SIG_IGN);
-    int toServer[2];
-    int fromServer[2];
-    if (::pipe2(toServer, O_CLOEXEC) != 0 || ::pipe2(fromServer, O_CLOEXEC) != 0) {
-        std::perror("tether-passthrough-relay: pipe");
+    const std::optional<Tether::Bench::RelayedServer> server = Tether::Bench::startRelayedServer("tether-passthrough-relay", argv + 1);
+    if (!server)
         return 1;
-    }
-    const pid_t server = ::fork();
-    if (server < 0) {
-        std::perror("tether-passthrough-relay: fork");
-        return 1;
-    }
-    if (server == 0) {
-        ::dup2(toServer[0], STDIN_FILENO);
-        ::dup2(fromServer[1], STDOUT_FILENO);
-        ::execvp(argv[1], argv + 1);
-        std::perror("tether-passthrough-relay: exec");
-        ::_exit(127);
-    }
-    ::close(toServer[0]);
-    ::close(fromServer[1]);
 
     static char buffer[64 * 1024];
-    pollfd watched[2] = {{STDIN_FILENO, POLLIN, 0}, {fromServer[0], POLLIN, 0}};
-    const int outputs[2] = {toServer[1], STDOUT_FILENO};
+    pollfd watched[2] = {{STDIN_FILENO, POLLIN, 0}, {server->output, POLLIN, 0}};
+    const int outputs[2] = {server->input, STDOUT_FILENO};
     for (bool open = true; open;) {
         if (::poll(watched, 2, -1) < 0) {
             if (errno == EINTR)
@@ -104,10 +87,6 @@ int main(int argc, char **argv)
             open = count > 0 && writeAll(outputs[side], buffer, count);
         }
     }
-    // The server's input ends, and so does the server.
-    ::close(toServer[1]);
-    int status = 0;
-    while (::waitpid(server, &status, 0) < 0 && errno == EINTR) {
-    }
+    Tether::Bench::endRelayedServer(*server);
     return 0;
 }
