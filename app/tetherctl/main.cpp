@@ -329,6 +329,7 @@ int main(int argc, char *argv[])
         settings.reconnect = reconnectPolicy.policy;
         settings.heartbeat = heartbeatPolicy.policy;
         settings.requestTimeout = options.timeout;
+        settings.signInAdvice = Ctl::signInThisRunAdvice();
         return Ctl::watch(options, settings);
     }
 

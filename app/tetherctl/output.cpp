@@ -23,20 +23,28 @@ static void writeLines(FILE *stream, const QString &text)
     out.flush();
 }
 
-QString stateText(const ServerStatus &status)
+QString signInThisRunAdvice()
+{
+    return u"this run signs in (give --browser CMD where there is no display)"_s;
+}
+
+QString stateText(const ServerStatus &status, SignInRoute route)
 {
     if (!status.configErrors.isEmpty())
         return u"Invalid"_s;
+    if (status.state == ServerState::SignInNeeded && route == SignInRoute::ThisRun)
+        return stateName(status.state) + u" — this run signs in"_s;
     if (status.state == ServerState::SignInNeeded)
         return stateName(status.state) + u" — run: "_s + signInCommand(status.name);
     return stateName(status.state);
 }
 
-void addSignIn(QJsonObject &object, const ServerStatus &status)
+void addSignIn(QJsonObject &object, const ServerStatus &status, SignInRoute route)
 {
     if (status.state != ServerState::SignInNeeded || !status.configErrors.isEmpty())
         return;
-    object.insert(u"signIn"_s, QJsonObject{{u"command"_s, signInCommand(status.name)}, {u"scope"_s, status.signInScope}});
+    const QJsonValue command = route == SignInRoute::Login ? QJsonValue(signInCommand(status.name)) : QJsonValue();
+    object.insert(u"signIn"_s, QJsonObject{{u"command"_s, command}, {u"scope"_s, status.signInScope}});
 }
 
 void printError(const QString &message)

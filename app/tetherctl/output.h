@@ -27,11 +27,19 @@ void printJson(const QJsonDocument &document, QJsonDocument::JsonFormat format =
 // Prints a tool's result; its exit status says whether the tool reported an error.
 int printToolResult(const ToolCallResult &result, bool json);
 
+// How a server in Sign-in needed is signed in: with `tetherctl login NAME` (a server of the
+// config), or by the run itself (a server given with --url).
+enum class SignInRoute { Login, ThisRun };
+
+// What a run that signs its server in itself says when the server asks.
+QString signInThisRunAdvice();
+
 // The state as status, check and watch print it: "Connected", "Invalid" (a config that cannot
-// be used), "Sign-in needed — run: tetherctl login docs".
-QString stateText(const ServerStatus &status);
-// Adds what signs a server in Sign-in needed in ("signIn": {"command", "scope"}) to its JSON.
-void addSignIn(QJsonObject &object, const ServerStatus &status);
+// be used), "Sign-in needed — run: tetherctl login docs" (or "— this run signs in").
+QString stateText(const ServerStatus &status, SignInRoute route = SignInRoute::Login);
+// Adds what signs a server in Sign-in needed in ("signIn": {"command", "scope"}; the command is
+// null when the run signs in itself) to its JSON.
+void addSignIn(QJsonObject &object, const ServerStatus &status, SignInRoute route = SignInRoute::Login);
 
 // A table as text: every column but the last padded to its widest cell, each line trimmed.
 QString formatColumns(const QList<QStringList> &rows);

@@ -25,7 +25,7 @@ static QJsonValue optionalNumber(const std::optional<qint64> &value)
     return value ? QJsonValue(double(*value)) : QJsonValue(QJsonValue::Null);
 }
 
-static void printWatchLine(const ServerStatus &status, bool json)
+static void printWatchLine(const ServerStatus &status, bool json, SignInRoute route)
 {
     const QString time = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
     if (json) {
@@ -42,11 +42,11 @@ static void printWatchLine(const ServerStatus &status, bool json)
             {u"reason"_s, status.reason},
             {u"cause"_s, status.cause.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(status.cause)},
         };
-        addSignIn(event, status);
+        addSignIn(event, status, route);
         printJson(QJsonDocument(event), QJsonDocument::Compact);
         return;
     }
-    QStringList parts{time, status.name, stateText(status)};
+    QStringList parts{time, status.name, stateText(status, route)};
     if (status.attempt > 0)
         parts.append(u"attempt %1/%2"_s.arg(status.attempt).arg(status.maxAttempts));
     if (status.nextDelayMs)
@@ -68,7 +68,7 @@ int watch(const CommonOptions &options, const SupervisorSettings &settings)
     // A server that asks signs in, once the line saying so is out; then it starts again.
     bool signingIn = false;
     QObject::connect(&supervisor, &ConnectionSupervisor::stateChanged, &loop, [&](const ServerStatus &status) {
-        printWatchLine(status, options.json);
+        printWatchLine(status, options.json, SignInRoute::ThisRun);
         if (status.state != ServerState::SignInNeeded || signingIn || !options.signIn || !options.target.signsInAs)
             return;
         if (!canOpenBrowser(options.browser)) {
@@ -117,7 +117,7 @@ int configWatch(const ConfigOptions &options)
     UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
     QEventLoop loop;
     QObject::connect(&run.manager(), &ServerManager::stateChanged, &loop,
-                     [&](const ServerStatus &status) { printWatchLine(status, options.json); });
+                     [&](const ServerStatus &status) { printWatchLine(status, options.json, SignInRoute::Login); });
     QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, [&](int) {
         QObject::connect(&run.manager(), &ServerManager::allStopped, &loop, &QEventLoop::quit);
         run.manager().stopAll();

@@ -187,11 +187,12 @@ const ProgramUsage &tetherctlUsage()
              u"Stopped, Starting, Connected, Retrying (an attempt failed: \"connection failed\"), Reconnecting (an "
              "established connection ended: \"connection lost\"), Failed (retry budget used up; nothing restarts by "
              "itself), Disconnected (reconnect disabled), Sign-in needed (the server asks for a sign-in that could "
-             "not be renewed without you; nothing is retried; printed with \"— run: tetherctl login NAME\"), Stopping. "
+             "not be renewed without you; nothing is retried; printed with \"— run: tetherctl login NAME\", or for a "
+             "server given with --url \"— this run signs in\", as it then does), Stopping. "
              "With --json, each line is an object with the keys time, server, state, attempt, maxAttempts, "
              "nextDelayMs, generation, pid, tools, reason and cause (the last failure's cause in a few words with what "
              "to do, as the window shows it; null once connected), and in Sign-in needed signIn: {\"command\": "
-             "\"tetherctl login NAME\", \"scope\": the scope the server asked for}."_s},
+             "\"tetherctl login NAME\" (null with --url), \"scope\": the scope the server asked for}."_s},
         },
         .exitStatus = {
             {u"0"_s, u"success"_s},

@@ -61,6 +61,12 @@ QString ConnectionSupervisor::label() const
     return u"server '%1'"_s.arg(m_name);
 }
 
+QString ConnectionSupervisor::signInAdvice() const
+{
+    return m_settings.signInAdvice.isEmpty() ? u"use Sign in, or run: "_s + signInCommand(m_name)
+                                             : m_settings.signInAdvice;
+}
+
 bool ConnectionSupervisor::isCurrent(quint64 generation) const
 {
     return !m_stopping && generation != 0 && generation == m_currentGeneration;
@@ -486,8 +492,8 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
         // Starting | Connected -> SignInNeeded: no retry, whatever the policy
         m_signInScope = closure->signIn->challenge.scope.simplified();
         m_cause = u"sign-in needed"_s;
-        apply(m_core.signInNeeded(now), u"sign-in needed: %1: %2; use Sign in, or run: %3"_s.arg(
-                                            closure->error, closure->signIn->reason, signInCommand(m_name)));
+        apply(m_core.signInNeeded(now), u"sign-in needed: %1: %2; %3"_s.arg(closure->error, closure->signIn->reason,
+                                                                              signInAdvice()));
         session->close();
         return;
     }
@@ -681,7 +687,7 @@ QString ConnectionSupervisor::unavailableReason() const
         reason = u"%1 is disconnected and reconnect is disabled; reconnect it to use its tools"_s.arg(label());
         break;
     case ServerState::SignInNeeded:
-        reason = u"%1 needs sign-in; use Sign in, or run: %2"_s.arg(label(), signInCommand(m_name));
+        reason = u"%1 needs sign-in; %2"_s.arg(label(), signInAdvice());
         break;
     default:
         reason = u"%1 is %2"_s.arg(label(), stateName(m_core.state()).toLower());

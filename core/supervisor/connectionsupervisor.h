@@ -44,6 +44,9 @@ struct SupervisorSettings
     RandomSource random; // empty: the global random generator
     // Whether the server's resources and prompts are listed (and followed) for its catalog.
     bool listsCatalog = true;
+    // What the messages of a server that needs a sign-in tell a person to do; empty: Sign in,
+    // or `tetherctl login NAME`, for a server of the config.
+    QString signInAdvice;
 };
 
 // Supervises one MCP server: each connection attempt is a fresh generation (transport and
@@ -146,6 +149,7 @@ private:
     void finishStop(bool complete);
     void publish();
     QString label() const;
+    QString signInAdvice() const;
     QString lingeringPids() const;
 
     QString m_name;

@@ -7,6 +7,9 @@
 #include "manager/callwait.h"
 #include "manager/servermanager.h"
 #include "manager/signincontroller.h"
+#include "manager/transportfactory.h"
+#include "supervisor/connectionsupervisor.h"
+#include "supervisor/toolregistry.h"
 #include "transport/credentials.h"
 
 #include "support/authpeers.h"
@@ -150,6 +153,36 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"docs"_s)->state == ServerState::SignInNeeded, 20000);
         QCOMPARE(credentials->rejectedValues.size(), 2);
         QVERIFY(stopAllAndWait(manager));
+    }
+
+    // A server given on tetherctl's command line (watch --url): the run signs it in itself, so its
+    // messages say so and name no `tetherctl login` of a server that is in no config.
+    void aRunThatSignsInSaysSo()
+    {
+        TestSignIn signIn;
+        const ServerConfig server = config(u"docs"_s, u"http"_s, m_streamableUrl).servers.value(0);
+        ToolRegistry registry;
+        SupervisorSettings settings;
+        settings.signInAdvice = Ctl::signInThisRunAdvice();
+        ConnectionSupervisor supervisor(u"127.0.0.1"_s,
+                                        transportFactoryFor(server, HttpFallback::None, signIn.credentialsFor(server)),
+                                        settings, &registry);
+        QSignalSpy stopped(&supervisor, &ConnectionSupervisor::stopped);
+        supervisor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(supervisor.status().state == ServerState::SignInNeeded, 20000);
+
+        const ServerStatus status = supervisor.status();
+        QCOMPARE(status.reason, u"sign-in needed: %1 asks for sign-in (scope mcp:read mcp:write): not signed in; this run "
+                                "signs in (give --browser CMD where there is no display)"_s.arg(m_streamableUrl));
+        QCOMPARE(Ctl::stateText(status, Ctl::SignInRoute::ThisRun), u"Sign-in needed — this run signs in"_s);
+        QJsonObject line{{u"state"_s, stateName(status.state)}};
+        Ctl::addSignIn(line, status, Ctl::SignInRoute::ThisRun);
+        QCOMPARE(line.value(u"signIn"_s).toObject(),
+                 (QJsonObject{{u"command"_s, QJsonValue()}, {u"scope"_s, u"mcp:read mcp:write"_s}}));
+
+        supervisor.stop();
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 10000);
+        QCOMPARE(stopped.first().first().toBool(), true);
     }
 
 private:
