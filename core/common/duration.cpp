@@ -1,8 +1,6 @@
 #include "duration.h"
 
-#include <algorithm>
-#include <charconv>
-#include <iterator>
+#include "decimaltext.h"
 
 using namespace Qt::StringLiterals;
 
@@ -13,10 +11,12 @@ QString formatDuration(std::chrono::milliseconds duration)
     const qint64 ms = duration.count();
     if (ms < 1000) {
         // Every tool call's log line: written in one allocation, without a format string to read.
-        char text[32];
-        char *end = std::to_chars(std::begin(text), std::begin(text) + 24, ms).ptr;
-        end = std::copy_n(" ms", 3, end);
-        return QString::fromLatin1(text, end - text);
+        const DecimalText digits(ms);
+        QString text;
+        text.reserve(digits.size() + 3);
+        text += digits.latin1();
+        text += " ms"_L1;
+        return text;
     }
 
     if (ms < 60000)

@@ -1,5 +1,6 @@
 #include "jsontext.h"
 
+#include "decimaltext.h"
 #include "jsonscan.h"
 
 #include "displaytext.h"
@@ -8,8 +9,6 @@
 #include <QJsonObject>
 
 #include <algorithm>
-#include <charconv>
-#include <iterator>
 
 using namespace Qt::StringLiterals;
 
@@ -24,13 +23,6 @@ QString jsonText(const QJsonValue &value, QJsonDocument::JsonFormat format)
     // QJsonDocument holds only containers: wrap the value and strip the brackets.
     const QByteArray wrapped = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
     return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
-}
-
-QByteArray jsonString(QStringView text)
-{
-    QByteArray written;
-    appendJsonString(written, text);
-    return written;
 }
 
 void appendJsonString(QByteArray &out, QStringView text)
@@ -76,10 +68,7 @@ void appendJsonString(QByteArray &out, QStringView text)
 
 void appendInteger(QByteArray &out, qint64 value)
 {
-    char digits[24];
-    const auto [end, error] = std::to_chars(std::begin(digits), std::end(digits), value);
-    Q_ASSERT(error == std::errc());
-    out.append(digits, end - digits);
+    out += DecimalText(value).bytes();
 }
 
 std::optional<QByteArrayView> jsonMemberText(QByteArrayView objectText, QLatin1StringView name)

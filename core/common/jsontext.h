@@ -18,14 +18,10 @@ namespace Tether {
 // `format`, without a trailing newline.
 QString jsonText(const QJsonValue &value, QJsonDocument::JsonFormat format = QJsonDocument::Compact);
 
-// A string as JSON text in UTF-8, quotes included, as jsonText writes it: for messages written
-// around JSON that is already text, where wrapping the string in a document would cost more
-// than the rest of the message.
-QByteArray jsonString(QStringView text);
-
-// jsonString written at the end of `out`, and an integer in decimal: what lets a message be
-// written into one buffer, without a temporary per piece (every call through the gateway writes
-// its messages this way).
+// A string written at the end of `out` as JSON text in UTF-8, quotes included, as jsonText writes
+// it; and an integer in decimal. What lets a message be written around JSON that is already text,
+// into one buffer, without a document or a temporary per piece (every call through the gateway
+// writes its messages this way).
 void appendJsonString(QByteArray &out, QStringView text);
 void appendInteger(QByteArray &out, qint64 value);
 

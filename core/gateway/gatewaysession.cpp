@@ -2,6 +2,7 @@
 
 #include "gateway.h"
 
+#include "common/decimaltext.h"
 #include "common/displaytext.h"
 #include "common/jsonscan.h"
 #include "common/jsontext.h"
@@ -11,9 +12,6 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QPointer>
-
-#include <charconv>
-#include <iterator>
 
 using namespace Qt::StringLiterals;
 
@@ -27,13 +25,11 @@ QString idKey(const QJsonValue &id)
     if (id.isString())
         return u"s:"_s + id.toString();
     // Every call is keyed: one allocation, not a number's and then the key's.
-    char digits[24];
-    const auto [end, error] = std::to_chars(std::begin(digits), std::end(digits), id.toInteger());
-    Q_ASSERT(error == std::errc());
+    const DecimalText digits(id.toInteger());
     QString key;
-    key.reserve(2 + (end - digits));
+    key.reserve(2 + digits.size());
     key += u"n:";
-    key += QLatin1StringView(digits, end - digits);
+    key += digits.latin1();
     return key;
 }
 
