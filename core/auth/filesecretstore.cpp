@@ -1,7 +1,6 @@
 #include "filesecretstore.h"
 
-#include "privatefile.h"
-
+#include "common/privatefile.h"
 #include "config/configlocation.h"
 
 #include <QFile>

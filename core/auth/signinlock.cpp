@@ -1,7 +1,6 @@
 #include "signinlock.h"
 
-#include "privatefile.h"
-
+#include "common/privatefile.h"
 #include "config/configlocation.h"
 
 #include <QFileInfo>

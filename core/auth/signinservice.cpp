@@ -3,11 +3,11 @@
 #include "authdiscovery.h"
 #include "authorizationcodeflow.h"
 #include "canonicalurl.h"
-#include "privatefile.h"
 #include "tokenclient.h"
 
 #include "common/duration.h"
 #include "common/logging.h"
+#include "common/privatefile.h"
 #include "config/serverconfig.h"
 
 #include <QFileInfo>

@@ -1,18 +1,12 @@
 #include "gatewaytoken.h"
 
+#include "common/privatefile.h"
+
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
 
 #include <array>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -37,56 +31,34 @@ bool isToken(const QByteArray &text)
     });
 }
 
-// Writes `token` as a new file at `path`, readable by its owner only; false with `error` (and
-// errno as the failure left it) when the file exists or cannot be written.
-bool writeNewTokenFile(const QString &path, const QByteArray &token, QString *error)
-{
-    const QByteArray local = QFile::encodeName(path);
-    const int fd = ::open(local.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        const int openError = errno;
-        *error = u"Cannot write the gateway token %1: %2"_s.arg(path, QString::fromLocal8Bit(std::strerror(openError)));
-        errno = openError;
-        return false;
-    }
-    const QByteArray line = token + '\n';
-    const bool written = ::write(fd, line.constData(), size_t(line.size())) == line.size() && ::fsync(fd) == 0;
-    ::close(fd);
-    if (!written) {
-        ::unlink(local.constData());
-        *error = u"Cannot write the gateway token %1"_s.arg(path);
-        errno = EIO;
-        return false;
-    }
-    return true;
-}
-
 } // namespace
 
 std::optional<QByteArray> readGatewayToken(const QString &path, QString *error)
 {
-    const QByteArray local = QFile::encodeName(path);
-    struct stat info{};
-    if (::stat(local.constData(), &info) != 0) {
-        *error = u"Cannot read the gateway token %1: %2"_s.arg(path, QString::fromLocal8Bit(std::strerror(errno)));
+    const PrivateFileContent content = readPrivateFile(path);
+    switch (content.refusal) {
+    case PrivateFileContent::Refusal::None:
+        break;
+    case PrivateFileContent::Refusal::Unreadable:
+        *error = u"Cannot read the gateway token: "_s + content.error;
         return std::nullopt;
-    }
-    if (info.st_uid != ::getuid()) {
+    case PrivateFileContent::Refusal::NotRegular:
+        *error = u"The gateway token %1 is not a regular file; move it away, and Tether makes a new one"_s.arg(path);
+        return std::nullopt;
+    case PrivateFileContent::Refusal::OtherOwner:
         *error = u"The gateway token %1 belongs to another user; delete it, and Tether makes one of your own"_s.arg(path);
         return std::nullopt;
-    }
-    if ((info.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
+    case PrivateFileContent::Refusal::OpenToOthers:
         *error = u"The gateway token %1 can be read by others (mode %2), so anyone could call your tools: "
                  "run chmod 600 %1, or delete it to have a new one made"_s.arg(path)
-                     .arg(info.st_mode & 0777, 3, 8, QLatin1Char('0'));
+                     .arg(content.mode, 3, 8, QLatin1Char('0'));
         return std::nullopt;
     }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = u"Cannot read the gateway token %1: %2"_s.arg(path, file.errorString());
+    if (!content.exists) {
+        *error = u"Cannot read the gateway token %1: there is no such file"_s.arg(path);
         return std::nullopt;
     }
-    const QByteArray token = file.read(4096).trimmed();
+    const QByteArray token = content.bytes.trimmed();
     if (!isToken(token)) {
         *error = u"The gateway token %1 holds no token (at least 16 characters of A-Z a-z 0-9 - _); delete it, "
                  "and Tether makes a new one"_s.arg(path);
@@ -104,31 +76,27 @@ std::optional<QByteArray> loadOrCreateGatewayToken(const QString &path, QString 
 {
     if (QFileInfo::exists(path))
         return readGatewayToken(path, error);
-    if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
-        *error = u"Cannot make the folder of the gateway token %1"_s.arg(path);
-        return std::nullopt;
-    }
     const QByteArray token = newToken();
-    if (!writeNewTokenFile(path, token, error)) {
-        if (errno == EEXIST) // made by another Tether just now
-            return readGatewayToken(path, error);
-        return std::nullopt;
+    QString why;
+    switch (createPrivateFile(path, token + '\n', &why)) {
+    case PrivateFileCreation::Created:
+        return token;
+    case PrivateFileCreation::AlreadyThere: // made by another Tether just now
+        return readGatewayToken(path, error);
+    case PrivateFileCreation::Failed:
+        break;
     }
-    return token;
+    *error = u"Cannot make the gateway token: "_s + why;
+    return std::nullopt;
 }
 
 std::optional<QByteArray> rotateGatewayToken(const QString &path, QString *error)
 {
     // Written beside it and renamed over it: a reader sees the old token or the new, whole.
-    const QString temporary = path + u".new"_s;
-    ::unlink(QFile::encodeName(temporary).constData()); // left by a rotation that was cut short
     const QByteArray token = newToken();
-    if (!writeNewTokenFile(temporary, token, error))
-        return std::nullopt;
-    if (::rename(QFile::encodeName(temporary).constData(), QFile::encodeName(path).constData()) != 0) {
-        *error = u"Cannot replace the gateway token %1: %2; the old token stays in use"_s.arg(
-            path, QString::fromLocal8Bit(std::strerror(errno)));
-        ::unlink(QFile::encodeName(temporary).constData());
+    QString why;
+    if (!writePrivateFile(path, token + '\n', &why)) {
+        *error = u"Cannot replace the gateway token: %1; the old token stays in use"_s.arg(why);
         return std::nullopt;
     }
     return token;

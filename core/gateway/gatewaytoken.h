@@ -14,9 +14,9 @@ namespace Tether {
 // Where the token of the config at `configPath` lives: next to it, as "gateway-token".
 QString gatewayTokenPath(const QString &configPath);
 
-// The token in the file at `path`, made on first use (folder and file created, the file 0600).
-// Nothing, with `error` saying what to do, when the file is not the user's own, can be read by
-// others, or holds no token.
+// The token in the file at `path`, made on first use (the folder 0700 when missing, the file 0600,
+// whole before it appears). Nothing, with `error` saying what to do, when the file is not the
+// user's own, can be read by others, is a link, or holds no token.
 std::optional<QByteArray> loadOrCreateGatewayToken(const QString &path, QString *error);
 
 // A new token in place of the one in the file at `path`: written 0600 beside it and renamed over

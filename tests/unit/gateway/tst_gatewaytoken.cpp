@@ -4,6 +4,7 @@
 
 #include "support/testfiles.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -47,8 +48,6 @@ private slots:
         QString error;
         const std::optional<QByteArray> first = loadOrCreateGatewayToken(path, &error);
         QVERIFY2(first, qPrintable(error));
-        // A rotation cut short before its rename left its file behind: it is no obstacle.
-        QVERIFY(writeFile(path + u".new"_s, "left behind"));
         const std::optional<QByteArray> rotated = rotateGatewayToken(path, &error);
         QVERIFY2(rotated, qPrintable(error));
         QCOMPARE(rotated->size(), 43);
@@ -57,7 +56,7 @@ private slots:
         struct stat info{};
         QCOMPARE(::stat(QFile::encodeName(path).constData(), &info), 0);
         QCOMPARE(info.st_mode & 0777, 0600u);
-        QVERIFY(!QFile::exists(path + u".new"_s));
+        QCOMPARE(QDir(m_dir.filePath(u"rotated"_s)).entryList(QDir::Files | QDir::Hidden), QStringList{u"gateway-token"_s});
     }
 
     void aRotationThatCannotWriteKeepsTheOldToken()
@@ -73,7 +72,8 @@ private slots:
         if (::geteuid() == 0)
             QSKIP("root writes into a read-only folder");
         QVERIFY(!rotated);
-        QVERIFY2(error.startsWith(u"Cannot write the gateway token "_s + path + u".new: "_s), qPrintable(error));
+        QVERIFY2(error.startsWith(u"Cannot replace the gateway token: Cannot write in "_s + folder), qPrintable(error));
+        QVERIFY2(error.endsWith(u"; the old token stays in use"_s), qPrintable(error));
         QCOMPARE(readGatewayToken(path, &error), kept);
     }
 
@@ -101,6 +101,37 @@ private slots:
         QString error;
         QVERIFY(!loadOrCreateGatewayToken(path, &error));
         QVERIFY2(error.contains(message) && error.contains(path), qPrintable(error));
+    }
+
+    void aLinkIsNoToken()
+    {
+        const QString target = m_dir.filePath(u"elsewhere"_s);
+        QVERIFY(writeFile(target, "0123456789abcdefghij\n"));
+        QCOMPARE(::chmod(QFile::encodeName(target).constData(), 0600), 0);
+        const QString path = m_dir.filePath(u"linked-token"_s);
+        QVERIFY(QFile::link(target, path));
+        QString error;
+        QVERIFY(!loadOrCreateGatewayToken(path, &error));
+        QCOMPARE(error, u"The gateway token %1 is not a regular file; move it away, and Tether makes a new one"_s.arg(path));
+        // A link to nothing is no place to make one either.
+        const QString dangling = m_dir.filePath(u"dangling-token"_s);
+        QVERIFY(QFile::link(m_dir.filePath(u"nothing"_s), dangling));
+        QVERIFY(!loadOrCreateGatewayToken(dangling, &error));
+        QVERIFY2(error.contains(u"is not a regular file"_s), qPrintable(error));
+        QVERIFY(!QFile::exists(m_dir.filePath(u"nothing"_s)));
+    }
+
+    void anotherUsersTokenIsRefused()
+    {
+        if (::geteuid() != 0)
+            QSKIP("only root can give a file to another user");
+        const QString path = m_dir.filePath(u"their-token"_s);
+        QVERIFY(writeFile(path, "0123456789abcdefghij\n"));
+        QCOMPARE(::chmod(QFile::encodeName(path).constData(), 0600), 0);
+        QCOMPARE(::chown(QFile::encodeName(path).constData(), 65534, 65534), 0);
+        QString error;
+        QVERIFY(!loadOrCreateGatewayToken(path, &error));
+        QCOMPARE(error, u"The gateway token %1 belongs to another user; delete it, and Tether makes one of your own"_s.arg(path));
     }
 
     void bearerTokenMatches_data()
