@@ -147,7 +147,7 @@ void ConnectDialog::updatePreview()
     if (!plan.error.isEmpty())
         return problem(plan.error);
     problem({});
-    m_preview->setPlainText(connectPreview(path, client, plan, reach->token, namesOverBudget(client, m_setup.toolNames),
+    m_preview->setPlainText(connectPreview(path, client, plan, *reach, namesOverBudget(client, m_setup.toolNames),
                                            file.readableByOthers()));
     m_connect->setEnabled(plan.after != file.content);
 }

@@ -53,8 +53,9 @@ QString gatewayOffHint(const QString &configPath)
 {
     return tr("The gateway is off. To serve the tools of these servers to AI clients (Claude Desktop, Cursor, "
               "VS Code, Claude Code) over HTTP while this window runs, set \"gateway\": {\"http\": {\"enabled\": "
-              "true}} in %1 and save it; the gateway starts at once. Clients that start their servers themselves "
-              "can run tetherctl serve instead (File ▸ Connect a client…).")
+              "true}} in %1 and save it; the gateway starts at once. Clients that start tetherctl serve themselves "
+              "(File ▸ Connect a client…) then use this window's servers too; while the gateway is off, each starts "
+              "its own.")
         .arg(configPath);
 }
 

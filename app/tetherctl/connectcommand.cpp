@@ -102,7 +102,7 @@ int connectClient(const ConnectOptions &options)
     // Only clients that prefix the names can find one of them too long.
     const QStringList longNames = clientToolNameBudget(client) < 64 ? namesOverBudget(client, offeredToolNames(options.config))
                                                                     : QStringList();
-    printOut(connectPreview(path, client, plan, reach->token, longNames, before.readableByOthers()));
+    printOut(connectPreview(path, client, plan, *reach, longNames, before.readableByOthers()));
     if (options.dryRun) {
         printOut(u"Nothing was written (--dry-run)."_s);
         return Success;

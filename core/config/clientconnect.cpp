@@ -560,9 +560,10 @@ QStringList namesOverBudget(ConnectClient client, const QStringList &publicNames
     return over;
 }
 
-QString connectPreview(const QString &path, ConnectClient client, const ConnectPlan &plan, const QString &token,
+QString connectPreview(const QString &path, ConnectClient client, const ConnectPlan &plan, const GatewayReach &reach,
                        const QStringList &longNames, bool readableByOthers)
 {
+    const QString &token = reach.token;
     const QString title = connectClientTitle(client);
     QString text = u"%1 in %2 (%3):\n"_s.arg(plan.replacesEntry ? u"Replaces the \"tether\" entry"_s : u"Adds a \"tether\" entry"_s,
                                             path, title);
@@ -591,6 +592,8 @@ QString connectPreview(const QString &path, ConnectClient client, const ConnectP
                     .arg(longNames.size())
                     .arg(longNames.join(u", "_s));
     }
+    if (!reach.notice.isEmpty())
+        text += reach.notice + u'\n';
     text += u"Restart %1 to load it.\n"_s.arg(title);
     return text;
 }

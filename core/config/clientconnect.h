@@ -46,6 +46,7 @@ struct GatewayReach
     QStringList serveArguments; // stdio: {"serve"}, or {"serve", "--config", FILE}
     QString url;                // http
     QString token;              // http: sent as "Authorization: Bearer TOKEN"
+    QString notice;             // what else it takes for the client to reach the window's servers
 };
 
 using JsonMembers = QList<std::pair<QString, QJsonValue>>;
@@ -107,7 +108,7 @@ QStringList namesOverBudget(ConnectClient client, const QStringList &publicNames
 // What a connect will do, for a person: the lines, with the token shown as "••••••"; that a file
 // others can read (`readableByOthers`) becomes its owner's alone once it holds the token; the
 // servers moved; tool names too long for the client; and that the client must be restarted.
-QString connectPreview(const QString &path, ConnectClient client, const ConnectPlan &plan, const QString &token,
+QString connectPreview(const QString &path, ConnectClient client, const ConnectPlan &plan, const GatewayReach &reach,
                        const QStringList &longNames, bool readableByOthers = false);
 
 } // namespace Tether

@@ -4,6 +4,7 @@
 // only their own progress; a host killed mid-call cancels its upstream call; and every request
 // that is not admitted gets its HTTP status and a JSON-RPC error body.
 #include "support/gatewayfixtures.h"
+#include "support/promtool.h"
 #include "support/rawhttpclient.h"
 #include "support/sdkhost.h"
 
@@ -531,9 +532,7 @@ private slots:
         QVERIFY2(text.contains("tether_gateway_http_refusals_total{status=\"401\"} 1"), text.constData());
         QVERIFY2(text.contains("tether_server_tools{server=\"demo\"} 8"), text.constData());
 
-        const QString promtool = QStringLiteral(TETHER_PROMTOOL);
-        if (!QFileInfo(promtool).isExecutable())
-            QSKIP(qPrintable(u"promtool is not at %1: scripts/test.sh extracts it there"_s.arg(promtool)));
+        TETHER_FIND_PROMTOOL(promtool)
         QProcess check;
         check.start(promtool, {u"check"_s, u"metrics"_s});
         QVERIFY(check.waitForStarted());

@@ -6,12 +6,11 @@
 #include "gateway/metrics.h"
 #include "support/demoserverconfig.h"
 #include "support/fakehostchannel.h"
+#include "support/promtool.h"
 #include "support/stopallandwait.h"
 #include "support/testprocess.h"
 
-#include <QFileInfo>
 #include <QProcess>
-#include <QStandardPaths>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -19,14 +18,6 @@ using namespace Tether;
 using namespace Tether::Testing;
 
 namespace {
-
-QString promtool()
-{
-    const QString extracted = QStringLiteral(TETHER_PROMTOOL);
-    if (QFileInfo(extracted).isExecutable())
-        return extracted;
-    return QStandardPaths::findExecutable(u"promtool"_s);
-}
 
 QJsonObject callRequest(const QJsonValue &id, const QString &tool, const QJsonObject &arguments)
 {
@@ -122,12 +113,7 @@ private slots:
 
     void promtoolAcceptsTheText()
     {
-        const QString program = promtool();
-        if (program.isEmpty()) {
-            QSKIP(qPrintable(u"promtool is neither at %1 nor on PATH; scripts/test.sh extracts it there from Debian's "
-                             "prometheus package (or: source scripts/setup.sh && tether_extract_promtool)"_s.arg(
-                                 QStringLiteral(TETHER_PROMTOOL))));
-        }
+        TETHER_FIND_PROMTOOL(program)
         QProcess check;
         check.start(program, {u"check"_s, u"metrics"_s});
         QVERIFY(check.waitForStarted(10000));

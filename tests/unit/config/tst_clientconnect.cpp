@@ -291,12 +291,21 @@ private slots:
     void previewHidesTheToken()
     {
         const ConnectPlan plan = planConnect({}, u"mcp.json"_s, ConnectClient::Cursor, placeholderReach(true));
-        const QString preview = connectPreview(u"mcp.json"_s, ConnectClient::Cursor, plan, u"@TOKEN@"_s, {u"a__b"_s});
+        const QString preview = connectPreview(u"mcp.json"_s, ConnectClient::Cursor, plan, placeholderReach(true), {u"a__b"_s});
         QVERIFY2(!preview.contains(u"@TOKEN@"_s), qPrintable(preview));
         QVERIFY2(preview.contains(u"+     5 |       \"headers\": {"_s), qPrintable(preview));
         QVERIFY2(preview.contains(u"Bearer ••••••"_s), qPrintable(preview));
         QVERIFY2(preview.contains(u"longer and will be left out or refused: a__b"_s), qPrintable(preview));
         QVERIFY2(preview.endsWith(u"Restart Cursor to load it.\n"_s), qPrintable(preview));
+    }
+
+    void previewSaysWhatElseItTakes()
+    {
+        GatewayReach reach = placeholderReach(true);
+        reach.notice = u"Nothing serves the URL yet."_s;
+        const ConnectPlan plan = planConnect({}, u"mcp.json"_s, ConnectClient::Cursor, reach);
+        const QString preview = connectPreview(u"mcp.json"_s, ConnectClient::Cursor, plan, reach, {});
+        QVERIFY2(preview.endsWith(u"Nothing serves the URL yet.\nRestart Cursor to load it.\n"_s), qPrintable(preview));
     }
 };
 
