@@ -22,12 +22,19 @@ QString gatewayIndicatorText(const GatewayServing &serving)
     switch (serving.state) {
     case GatewayServing::State::Off:
         return tr("Gateway off");
+    case GatewayServing::State::Relaying:
+        return tr("Gateway: tetherctl serve · %1").arg(hostCountText(serving.status.hosts.size()));
     case GatewayServing::State::Serving:
         return tr("Gateway: %1 · %2").arg(serving.url, hostCountText(serving.status.hosts.size()));
     case GatewayServing::State::NotServed:
         return tr("Gateway not served: %1").arg(notServedSummary(serving.error, serving.port));
     }
     return {};
+}
+
+QString toolCountText(qsizetype tools)
+{
+    return tools == 1 ? tr("1 tool") : tr("%1 tools").arg(tools);
 }
 
 QString hostCountText(qsizetype hosts)
@@ -49,14 +56,23 @@ QString notServedSummary(const QString &error, quint16 port)
     return clause.isEmpty() ? clause : clause.front().toLower() + clause.mid(1);
 }
 
-QString gatewayOffHint(const QString &configPath)
+QString gatewayOffHint(const GatewayServing &serving)
 {
-    return tr("The gateway is off. To serve the tools of these servers to AI clients (Claude Desktop, Cursor, "
-              "VS Code, Claude Code) over HTTP while this window runs, set \"gateway\": {\"http\": {\"enabled\": "
-              "true}} in %1 and save it; the gateway starts at once. Clients that start tetherctl serve themselves "
-              "(File ▸ Connect a client…) then use this window's servers too; while the gateway is off, each starts "
-              "its own.")
-        .arg(configPath);
+    const QString why = serving.error.isEmpty() ? tr("The gateway is off.") : tr("The gateway is off: %1.").arg(serving.error);
+    return why + u' '
+           + tr("The AI clients that start tetherctl serve (File ▸ Connect a client…) each start these servers "
+                "themselves. To serve this window's servers to AI clients (Claude Desktop, Cursor, VS Code, Claude "
+                "Code) over HTTP, set \"gateway\": {\"http\": {\"enabled\": true}} in %1 and save it; the gateway "
+                "starts at once.")
+                 .arg(serving.configPath);
+}
+
+QString gatewayRelayingText(const GatewayServing &serving)
+{
+    return tr("Serving %1 to %2 through tetherctl serve: the AI clients that start it (File ▸ Connect a client…) use "
+              "these servers. Over HTTP, for clients that take a URL, the gateway is off: set \"gateway\": {\"http\": "
+              "{\"enabled\": true}} in %3 and save it to serve it there too.")
+        .arg(toolCountText(serving.status.exposedTools), hostCountText(serving.status.hosts.size()), serving.configPath);
 }
 
 QString connectedSinceText(const QDateTime &since, const QDateTime &now)

@@ -10,10 +10,12 @@
 // What the window says of the gateway: plain functions of its snapshots.
 namespace Tether {
 
-// The status bar's indicator: "Gateway: http://127.0.0.1:27413/mcp · 2 hosts", "Gateway off",
-// "Gateway not served: port 27413 in use".
+// The status bar's indicator: "Gateway: http://127.0.0.1:27413/mcp · 2 hosts", "Gateway:
+// tetherctl serve · 1 host", "Gateway off", "Gateway not served: port 27413 in use".
 QString gatewayIndicatorText(const GatewayServing &serving);
 
+// "1 tool", "12 tools".
+QString toolCountText(qsizetype tools);
 // "no hosts", "1 host", "3 hosts".
 QString hostCountText(qsizetype hosts);
 
@@ -21,8 +23,12 @@ QString hostCountText(qsizetype hosts);
 // cut short.
 QString notServedSummary(const QString &error, quint16 port);
 
-// How to serve the gateway when the config at `configPath` does not enable it.
-QString gatewayOffHint(const QString &configPath);
+// Why the gateway is off (`serving.error`: the relay socket could not be made) and how to serve
+// it over HTTP all the same.
+QString gatewayOffHint(const GatewayServing &serving);
+// What the window serves while only the tetherctl serve of clients relays to it, and how to serve
+// it over HTTP too.
+QString gatewayRelayingText(const GatewayServing &serving);
 
 // "07:12:03 (5 min ago)", or with the date when `since` is not of today's.
 QString connectedSinceText(const QDateTime &since, const QDateTime &now);

@@ -186,21 +186,24 @@ void GatewayView::refresh()
 void GatewayView::showServing(const GatewayServing &serving)
 {
     if (serving.state == GatewayServing::State::Off) {
-        m_offHint->setText(gatewayOffHint(serving.configPath));
+        m_offHint->setText(gatewayOffHint(serving));
         m_pages->setCurrentIndex(0);
         return;
     }
     m_pages->setCurrentIndex(1);
     const bool served = serving.state == GatewayServing::State::Serving;
+    const bool relaying = serving.state == GatewayServing::State::Relaying;
     m_url->setText(served ? serving.url : QString());
-    m_url->setPlaceholderText(tr("not served"));
+    m_url->setPlaceholderText(relaying ? tr("not served over HTTP") : tr("not served"));
     m_copyUrl->setEnabled(served);
-    m_serveAgain->setVisible(!served);
-    m_state->setText(served ? tr("Serving %1 to %2.").arg(serving.status.exposedTools == 1
-                                                              ? tr("1 tool")
-                                                              : tr("%1 tools").arg(serving.status.exposedTools),
-                                                          hostCountText(serving.status.hosts.size()))
-                            : tr("Not serving: %1").arg(serving.error));
+    m_serveAgain->setVisible(serving.state == GatewayServing::State::NotServed);
+    if (served)
+        m_state->setText(tr("Serving %1 to %2.").arg(toolCountText(serving.status.exposedTools),
+                                                      hostCountText(serving.status.hosts.size())));
+    else if (relaying)
+        m_state->setText(gatewayRelayingText(serving));
+    else
+        m_state->setText(tr("Not serving: %1").arg(serving.error));
     m_token->setText(QString::fromLatin1(serving.token));
     m_showToken->setEnabled(served);
     m_copyToken->setEnabled(served);

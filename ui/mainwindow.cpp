@@ -869,8 +869,12 @@ void MainWindow::updateGatewayIndicator()
     m_gatewayIndicator->setText(gatewayIndicatorText(serving));
     switch (serving.state) {
     case GatewayServing::State::Off:
-        m_gatewayIndicator->setToolTip(tr("Tether does not serve its servers' tools to AI clients over HTTP; "
+        m_gatewayIndicator->setToolTip(tr("Tether does not serve its servers' tools to AI clients; "
                                           "click for how to turn it on"));
+        break;
+    case GatewayServing::State::Relaying:
+        m_gatewayIndicator->setToolTip(tr("AI clients that start tetherctl serve use these servers; over HTTP the "
+                                          "gateway is off. Click for the hosts connected and how to serve it over HTTP"));
         break;
     case GatewayServing::State::Serving:
         m_gatewayIndicator->setToolTip(tr("AI clients reach these servers' tools at %1; click for the token, "

@@ -116,7 +116,8 @@ int main(int argc, char *argv[])
     ConfigStore config(source, programConfigContext());
     std::unique_ptr<SignInService> signIn; // made once the config says where tokens are kept
     ServerManager manager;
-    // The gateway over HTTP while the window runs, from the first document that enables it.
+    // The gateway while the window runs: the tetherctl serve of clients relays to it, and over HTTP
+    // once a document enables it.
     GatewayService gateway(manager);
     MainWindow window(manager, config);
     QObject::connect(&instance, &InstanceListener::activationRequested, &window, &MainWindow::bringToFront);

@@ -12,6 +12,7 @@
 #include "gateway/gatewayrelay.h"
 #include "gateway/gatewaysession.h"
 #include "gateway/gatewaytoken.h"
+#include "gateway/localsocketendpoint.h"
 #include "gateway/stdiohostchannel.h"
 #include "gateway/streamablehttpendpoint.h"
 
@@ -56,6 +57,7 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
     std::unique_ptr<GatewayRelay> relay;
     GatewaySession *session = nullptr;
     std::unique_ptr<StreamableHttpEndpoint> endpoint;
+    std::unique_ptr<LocalSocketEndpoint> relaySocket; // --http: the tetherctl serve of clients relays here
     if (!serveOptions.http) {
         channel = std::make_unique<StdioHostChannel>();
         if (serveOptions.bridge && options.servers.isEmpty()) {
@@ -75,12 +77,18 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
         if (serveOptions.port)
             http.port = *serveOptions.port;
         QString error;
-        endpoint = StreamableHttpEndpoint::serve(*gateway, http, configPath, &error);
+        const QString instanceId = QString::fromLatin1(newRandomId());
+        endpoint = StreamableHttpEndpoint::serve(*gateway, http, configPath, instanceId, &error);
         if (!endpoint) {
             printError(u"serve --http: "_s + error);
             run.shutDown();
             return Failure;
         }
+        // Once it listens: a Tether that holds the port keeps its record.
+        relaySocket = LocalSocketEndpoint::announce(*gateway, configPath, instanceId, endpoint->url(), endpoint->tokenFile(),
+                                                    &error);
+        if (!relaySocket)
+            spdlog::warn("serve: the tetherctl serve of clients will not relay here: {}", error);
         printNote(u"Serving MCP at %1; hosts send the bearer token in %2"_s.arg(endpoint->url(),
                                                                                 gatewayTokenPath(configPath)));
     } else if (!relay) {
@@ -106,6 +114,8 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
             gateway->closeSession(session, reason);
         if (endpoint)
             endpoint->close();
+        if (relaySocket)
+            relaySocket->close();
         QObject::connect(&run.manager(), &ServerManager::allStopped, &loop, &QEventLoop::quit);
         run.manager().stopAll();
     };

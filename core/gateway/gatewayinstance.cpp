@@ -5,9 +5,12 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRandomGenerator>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QUrl>
+
+#include <array>
 
 #include <cerrno>
 #include <csignal>
@@ -123,6 +126,13 @@ bool writeGatewayInstanceRecord(const GatewayInstanceRecord &record, QString *er
     return true;
 }
 
+QByteArray newRandomId()
+{
+    std::array<quint32, 4> words{};
+    QRandomGenerator::system()->fillRange(words.data(), qsizetype(words.size()));
+    return QByteArray(reinterpret_cast<const char *>(words.data()), sizeof(words)).toHex();
+}
+
 void removeGatewayInstanceRecord(const QString &instance)
 {
     QString why;
@@ -158,7 +168,8 @@ std::optional<GatewayInstanceRecord> readGatewayInstanceRecord(QString *why)
     record.version = json.value(u"version"_s).toString();
     record.startedAt = QDateTime::fromString(json.value(u"startedAt"_s).toString(), Qt::ISODateWithMs);
     record.socket = json.value(u"socket"_s).toString();
-    if (record.pid <= 0 || record.instance.isEmpty() || !QUrl(record.url).isValid() || record.tokenFile.isEmpty()) {
+    const bool servesHttp = !record.url.isEmpty();
+    if (record.pid <= 0 || record.instance.isEmpty() || (servesHttp && (!QUrl(record.url).isValid() || record.tokenFile.isEmpty()))) {
         *why = u"%1 is not a gateway instance record"_s.arg(path);
         return std::nullopt;
     }
@@ -171,7 +182,7 @@ std::optional<LiveGatewayInstance> findLiveGatewayInstance(const QString &config
     if (!record)
         return std::nullopt;
     if (canonical(configPath) != record->configPath) {
-        *why = u"the Tether serving %1 runs another config (%2)"_s.arg(record->url, record->configPath);
+        *why = u"the Tether of pid %1 serves another config (%2)"_s.arg(record->pid).arg(record->configPath);
         return std::nullopt;
     }
     if (::kill(pid_t(record->pid), 0) != 0 && errno == ESRCH) {

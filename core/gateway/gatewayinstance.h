@@ -15,15 +15,19 @@ struct GatewayInstanceRecord
 {
     qint64 pid = 0;
     QString instance;   // random, answered by /healthz: tells this instance from a later one on the port
-    QString url;        // of the MCP endpoint
+    QString url;        // of the MCP endpoint; empty while it serves no HTTP
     QString configPath; // absolute
-    QString tokenFile;
+    QString tokenFile;  // empty while it serves no HTTP
     QString version;
     QDateTime startedAt;
     QString socket; // the relay socket (localsocketendpoint.h); empty when there is none
 
     bool operator==(const GatewayInstanceRecord &) const = default;
 };
+
+// 128 random bits as hex: visible ASCII, as Mcp-Session-Id must be, and not to be guessed; an
+// instance's id and each HTTP session's.
+QByteArray newRandomId();
 
 // $XDG_RUNTIME_DIR/tether/gateway.json (Qt's runtime location when the variable is not set).
 QString gatewayInstanceRecordPath();

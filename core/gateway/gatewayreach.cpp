@@ -19,16 +19,15 @@ std::optional<GatewayReach> gatewayReach(bool http, const QString &tetherctl, co
     const QString configFile = QFileInfo(config.embedded ? defaultConfigPath() : config.path).absoluteFilePath();
     const bool usualConfig = config.embedded || configFile == QFileInfo(defaultConfigPath()).absoluteFilePath();
     const QStringList configArguments = usualConfig ? QStringList() : QStringList{u"--config"_s, configFile};
-    if (!gatewayHttp.enabled) {
+    // tetherctl serve needs nothing more: it relays to the window, HTTP or not, or runs the servers.
+    if (http && !gatewayHttp.enabled) {
         const QString turnOn = u"\"gateway\": {\"http\": {\"enabled\": true}} in "_s + configFile;
         const QString serveHttp = joinCommandLine(QStringList{u"tetherctl"_s, u"serve"_s, u"--http"_s} + configArguments);
         // The user unit serves the usual config.
         const QString headless = usualConfig ? u" (systemctl --user enable --now tether-gateway runs it without the window)"_s
                                              : QString();
-        reach.notice = http ? u"Nothing serves %1 until a Tether serves the gateway: set %2 for the window to serve it "
-                              "while it runs, or run %3%4."_s.arg(gatewayHttpUrl(gatewayHttp), turnOn, serveHttp, headless)
-                            : u"tetherctl serve uses the servers of the Tether that serves the gateway: the window, once "
-                              "%1, or %2. While none does, it starts the servers itself."_s.arg(turnOn, serveHttp);
+        reach.notice = u"Nothing serves %1 until a Tether serves the gateway over HTTP: set %2 for the window to serve "
+                       "it while it runs, or run %3%4."_s.arg(gatewayHttpUrl(gatewayHttp), turnOn, serveHttp, headless);
     }
     if (!http) {
         reach.tetherctl = QFileInfo(tetherctl).absoluteFilePath();

@@ -1,7 +1,9 @@
 #include "gatewayservice.h"
 
 #include "gateway.h"
+#include "gatewayinstance.h"
 #include "gatewaytoken.h"
+#include "localsocketendpoint.h"
 #include "streamablehttpendpoint.h"
 
 #include "common/logging.h"
@@ -19,20 +21,29 @@ GatewayService::GatewayService(ServerManager &manager, QObject *parent)
 
 GatewayService::~GatewayService()
 {
-    m_endpoint.reset(); // before the gateway it serves
+    // Before the gateway they serve.
+    m_endpoint.reset();
+    m_relaySocket.reset();
 }
 
 void GatewayService::applyConfig(const GatewayConfig &config, const QString &configPath)
 {
     m_config = config;
     m_configPath = configPath;
-    if (m_gateway)
+    const bool first = !m_gateway;
+    if (!first) {
         m_gateway->setConfig(config);
-    if (!m_gateway && config.http.enabled) {
+    } else {
         m_gateway = std::make_unique<Gateway>(m_manager, config);
         connect(m_gateway.get(), &Gateway::statusChanged, this, &GatewayService::publishSoon);
-        serve();
+        m_instanceId = QString::fromLatin1(newRandomId());
     }
+    // HTTP first: a Tether that holds the port keeps its record, and is named.
+    if (config.http.enabled && !std::exchange(m_httpStarted, true))
+        serve();
+    // A client's tetherctl serve uses these servers, HTTP or not.
+    if (first)
+        announce();
     publishSoon();
 }
 
@@ -47,13 +58,26 @@ bool GatewayService::serveAgain()
 void GatewayService::serve()
 {
     // A failure to listen (the port in use) is shown, not fatal: the program works without it.
-    m_endpoint = StreamableHttpEndpoint::serve(*m_gateway, m_config.http, m_configPath, &m_error);
+    m_endpoint = StreamableHttpEndpoint::serve(*m_gateway, m_config.http, m_configPath, m_instanceId, &m_error);
     if (!m_endpoint) {
         spdlog::warn("gateway: not serving over HTTP: {}", m_error);
         return;
     }
     m_error.clear();
     connect(m_endpoint.get(), &StreamableHttpEndpoint::sessionsChanged, this, &GatewayService::publishSoon);
+    // Served later (the port was freed): the record names it from now on.
+    QString why;
+    if (m_relaySocket && !m_relaySocket->announceHttp(m_endpoint->url(), m_endpoint->tokenFile(), &why))
+        spdlog::warn("gateway: the instance record does not name the HTTP endpoint: {}", why);
+}
+
+void GatewayService::announce()
+{
+    m_relaySocket = LocalSocketEndpoint::announce(*m_gateway, m_configPath, m_instanceId,
+                                                  m_endpoint ? m_endpoint->url() : QString(),
+                                                  m_endpoint ? m_endpoint->tokenFile() : QString(), &m_relayError);
+    if (!m_relaySocket)
+        spdlog::warn("gateway: the tetherctl serve of clients will not relay to this Tether: {}", m_relayError);
 }
 
 bool GatewayService::rotateToken(QString *error)
@@ -73,6 +97,8 @@ void GatewayService::close()
 {
     if (m_endpoint)
         m_endpoint->close();
+    if (m_relaySocket)
+        m_relaySocket->close();
 }
 
 GatewayServing GatewayService::serving() const
@@ -84,6 +110,11 @@ GatewayServing GatewayService::serving() const
     if (!m_gateway)
         return serving;
     serving.status = m_gateway->status();
+    if (!m_httpStarted) {
+        serving.state = m_relaySocket ? GatewayServing::State::Relaying : GatewayServing::State::Off;
+        serving.error = m_relaySocket ? QString() : m_relayError;
+        return serving;
+    }
     if (!m_endpoint) {
         serving.state = GatewayServing::State::NotServed;
         serving.error = m_error;

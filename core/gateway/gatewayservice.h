@@ -15,16 +15,18 @@
 namespace Tether {
 
 class Gateway;
+class LocalSocketEndpoint;
 class ServerManager;
 class StreamableHttpEndpoint;
 
-// A value snapshot of the gateway as a program serves it over HTTP: what the window shows.
+// A value snapshot of the gateway as a program serves it: what the window shows.
 struct GatewayServing
 {
     enum class State {
-        Off,       // the config does not enable gateway.http
-        Serving,
-        NotServed, // enabled, but the token or the port could not be used: `error` says why
+        Off,       // not served at all: no config yet, or the relay socket could not be made (`error`)
+        Relaying,  // to the tetherctl serve of clients only: the config does not enable gateway.http
+        Serving,   // over HTTP too
+        NotServed, // HTTP enabled, but the token or the port could not be used: `error` says why
     };
     State state = State::Off;
     QString url;       // while serving
@@ -36,10 +38,11 @@ struct GatewayServing
     GatewayStatus status;
 };
 
-// The gateway over Streamable HTTP while a program (the window) runs: made from the first config
-// that enables gateway.http, kept while the program runs, and told of every later config. It
-// publishes GatewayServing snapshots: changed() at most once per CoalesceDelay however busy the
-// hosts are.
+// The gateway while a program (the window) runs: made from the first config, kept while the
+// program runs, and told of every later config. It always listens at a relay socket, so that the
+// tetherctl serve of a client relays to it (LocalSocketEndpoint::announce), and over Streamable
+// HTTP once a config enables gateway.http. It publishes GatewayServing snapshots: changed() at
+// most once per CoalesceDelay however busy the hosts are.
 class GatewayService final : public QObject
 {
     Q_OBJECT
@@ -58,7 +61,8 @@ public:
     // A new bearer token (see StreamableHttpEndpoint::rotateToken); false, with `error`, when
     // it cannot be written or nothing is served.
     bool rotateToken(QString *error);
-    // Ends the hosts' sessions and stops serving (the instance record goes too).
+    // Ends the hosts' sessions and stops serving, over HTTP and the relay socket (the instance
+    // record goes too).
     void close();
 
     GatewayServing serving() const;
@@ -68,13 +72,19 @@ signals:
 
 private:
     void serve();
+    // Listens at the relay socket and writes the instance record, with the HTTP endpoint if any.
+    void announce();
     void publishSoon();
 
     ServerManager &m_manager;
     GatewayConfig m_config;
     QString m_configPath;
-    QString m_error;
+    QString m_error;      // why HTTP is not served
+    QString m_relayError; // why the relay socket is not
     std::unique_ptr<Gateway> m_gateway;
+    std::unique_ptr<LocalSocketEndpoint> m_relaySocket;
+    QString m_instanceId;
+    bool m_httpStarted = false; // once enabled; a later change of gateway.http waits for a restart
     std::unique_ptr<StreamableHttpEndpoint> m_endpoint;
     QTimer m_publishTimer;
 };

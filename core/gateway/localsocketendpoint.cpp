@@ -6,6 +6,7 @@
 
 #include "common/logging.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QLocalServer>
 
@@ -61,6 +62,37 @@ LocalSocketEndpoint::~LocalSocketEndpoint()
     close();
 }
 
+std::unique_ptr<LocalSocketEndpoint> LocalSocketEndpoint::announce(Gateway &gateway, const QString &configPath,
+                                                                   const QString &instanceId, const QString &httpUrl,
+                                                                   const QString &tokenFile, QString *error)
+{
+    if (!makeGatewayRuntimeFolder(error))
+        return nullptr;
+    auto endpoint = std::make_unique<LocalSocketEndpoint>(gateway);
+    GatewayInstanceRecord &record = endpoint->m_record;
+    record.pid = QCoreApplication::applicationPid();
+    record.instance = instanceId;
+    record.url = httpUrl;
+    record.configPath = configPath;
+    record.tokenFile = httpUrl.isEmpty() ? QString() : tokenFile;
+    record.version = QStringLiteral(TETHER_VERSION);
+    record.startedAt = QDateTime::currentDateTimeUtc();
+    if (!endpoint->listen(gatewayRelaySocketPath(record.instance), error))
+        return nullptr;
+    record.socket = endpoint->path();
+    if (!writeGatewayInstanceRecord(record, error))
+        return nullptr;
+    endpoint->m_announced = true;
+    return endpoint;
+}
+
+bool LocalSocketEndpoint::announceHttp(const QString &httpUrl, const QString &tokenFile, QString *error)
+{
+    m_record.url = httpUrl;
+    m_record.tokenFile = httpUrl.isEmpty() ? QString() : tokenFile;
+    return m_announced && writeGatewayInstanceRecord(m_record, error);
+}
+
 bool LocalSocketEndpoint::listen(const QString &path, QString *error)
 {
     QLocalServer::removeServer(path);
@@ -80,6 +112,8 @@ bool LocalSocketEndpoint::listen(const QString &path, QString *error)
 
 void LocalSocketEndpoint::close()
 {
+    if (std::exchange(m_announced, false))
+        removeGatewayInstanceRecord(m_record.instance);
     const QList<StdioHostChannel *> channels = m_sessions.keys();
     for (StdioHostChannel *channel : channels)
         endSession(channel, u"Tether's relay socket closed"_s);

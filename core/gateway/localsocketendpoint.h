@@ -1,5 +1,7 @@
 #pragma once
 
+#include "gatewayinstance.h"
+
 #include <QHash>
 #include <QObject>
 #include <QString>
@@ -18,7 +20,8 @@ class StdioHostChannel;
 // host session speaking newline-delimited JSON-RPC exactly as over stdio, listed with the
 // transport RelayedTransport. Only the user's own processes can connect: the socket is the
 // user's alone (0600, in the 0700 runtime folder), and a peer of another user is refused.
-// The gateway must outlive the endpoint.
+// Made by announce(), it is the instance's: its record (gatewayinstance.h) names it, so that a
+// tetherctl serve of the same config relays here. The gateway must outlive the endpoint.
 class LocalSocketEndpoint final : public QObject
 {
     Q_OBJECT
@@ -30,10 +33,23 @@ public:
     explicit LocalSocketEndpoint(Gateway &gateway, QObject *parent = nullptr);
     ~LocalSocketEndpoint() override;
 
+    // This process as the instance `instanceId` (newRandomId(); what /healthz answers too) that
+    // serves the config at `configPath`, and the HTTP endpoint at `httpUrl` with its `tokenFile`
+    // (none when empty): listening at the instance's relay socket, its record written. Nothing,
+    // with `error`, when the socket cannot be listened on or the record written (tetherctl serve
+    // then runs the servers itself).
+    static std::unique_ptr<LocalSocketEndpoint> announce(Gateway &gateway, const QString &configPath,
+                                                         const QString &instanceId, const QString &httpUrl,
+                                                         const QString &tokenFile, QString *error);
+    // The record written anew with the HTTP endpoint at `httpUrl`, served since; the relays
+    // connected stay.
+    bool announceHttp(const QString &httpUrl, const QString &tokenFile, QString *error);
+
     // Listens at `path` (a socket left there by an instance that is gone is replaced); false with
     // `error` saying why.
     bool listen(const QString &path, QString *error);
-    // Ends every session (their calls are cancelled), stops listening and removes the socket.
+    // Ends every session (their calls are cancelled), stops listening and removes the socket, and
+    // the record while it is still this instance's.
     void close();
 
     QString path() const;
@@ -43,6 +59,8 @@ private:
     void endSession(StdioHostChannel *channel, const QString &reason);
 
     Gateway &m_gateway;
+    GatewayInstanceRecord m_record; // written while announced
+    bool m_announced = false;
     std::unique_ptr<QLocalServer> m_server;
     QHash<StdioHostChannel *, GatewaySession *> m_sessions; // channels owned
 };

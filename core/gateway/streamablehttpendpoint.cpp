@@ -7,7 +7,6 @@
 #include "gatewaytoken.h"
 #include "httpadmission.h"
 #include "httphostchannel.h"
-#include "localsocketendpoint.h"
 #include "metrics.h"
 
 #include "httpserver/httpresponse.h"
@@ -22,23 +21,12 @@
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonParseError>
-#include <QRandomGenerator>
-
-#include <array>
 
 using namespace Qt::StringLiterals;
 
 namespace Tether {
 
 namespace {
-
-// 128 random bits as hex: visible ASCII, as Mcp-Session-Id must be, and not to be guessed.
-QByteArray newRandomId()
-{
-    std::array<quint32, 4> words{};
-    QRandomGenerator::system()->fillRange(words.data(), qsizetype(words.size()));
-    return QByteArray(reinterpret_cast<const char *>(words.data()), sizeof(words)).toHex();
-}
 
 HttpServerOptions serverOptions(const GatewayHttpConfig &http)
 {
@@ -92,7 +80,8 @@ StreamableHttpEndpoint::~StreamableHttpEndpoint()
 }
 
 std::unique_ptr<StreamableHttpEndpoint> StreamableHttpEndpoint::serve(Gateway &gateway, const GatewayHttpConfig &http,
-                                                                      const QString &configPath, QString *error)
+                                                                      const QString &configPath,
+                                                                      const QString &instanceId, QString *error)
 {
     Options options;
     options.http = http;
@@ -101,7 +90,7 @@ std::unique_ptr<StreamableHttpEndpoint> StreamableHttpEndpoint::serve(Gateway &g
     if (!token)
         return nullptr;
     options.token = *token;
-    options.instanceId = QString::fromLatin1(newRandomId());
+    options.instanceId = instanceId;
     auto endpoint = std::make_unique<StreamableHttpEndpoint>(gateway, options);
     endpoint->setMetricsSource([&gateway, served = endpoint.get()] {
         MetricsSnapshot snapshot = metricsSnapshot(gateway.manager(), gateway);
@@ -117,26 +106,6 @@ std::unique_ptr<StreamableHttpEndpoint> StreamableHttpEndpoint::serve(Gateway &g
             *error += u" (the Tether of pid %1 serves %2)"_s.arg(holder->pid).arg(holder->url);
         return nullptr;
     }
-    // tetherctl serve finds it there, and relays to it rather than run the servers twice.
-    GatewayInstanceRecord record{QCoreApplication::applicationPid(), options.instanceId, endpoint->url(),
-                                 configPath, options.tokenFile, QStringLiteral(TETHER_VERSION),
-                                 QDateTime::currentDateTimeUtc(), {}};
-    QString recordError;
-    if (!makeGatewayRuntimeFolder(&recordError)) {
-        spdlog::warn("gateway: tetherctl serve will not find this Tether to relay to: {}", recordError);
-        return endpoint;
-    }
-    auto relaySocket = std::make_unique<LocalSocketEndpoint>(gateway);
-    if (relaySocket->listen(gatewayRelaySocketPath(options.instanceId), &recordError)) {
-        record.socket = relaySocket->path();
-        endpoint->m_relaySocket = std::move(relaySocket);
-    } else {
-        spdlog::warn("gateway: tetherctl serve will not relay to this Tether: {}", recordError);
-    }
-    if (writeGatewayInstanceRecord(record, &recordError))
-        endpoint->m_recordedInstance = options.instanceId;
-    else
-        spdlog::warn("gateway: tetherctl serve will not find this Tether to relay to: {}", recordError);
     return endpoint;
 }
 
@@ -173,10 +142,6 @@ bool StreamableHttpEndpoint::listen()
 
 void StreamableHttpEndpoint::close()
 {
-    if (!m_recordedInstance.isEmpty())
-        removeGatewayInstanceRecord(std::exchange(m_recordedInstance, {}));
-    if (m_relaySocket)
-        m_relaySocket->close();
     m_expiryTimer.stop();
     const QList<HttpHostChannel *> channels = m_channels.values();
     for (HttpHostChannel *channel : channels)

@@ -21,7 +21,6 @@ class GatewaySession;
 class HttpHostChannel;
 class HttpResponse;
 class HttpServer;
-class LocalSocketEndpoint;
 struct HttpReply;
 struct HttpRequest;
 
@@ -53,12 +52,12 @@ public:
     ~StreamableHttpEndpoint() override;
 
     // The endpoint of the config file at `configPath`, listening: its token read from next to
-    // the file (made on first use), a new instance id, a relay socket for tetherctl serve (see
-    // localsocketendpoint.h) and its instance record written (see gatewayinstance.h; both removed
-    // by close()). Nothing, with `error` saying why and what to do, when the token cannot be used
-    // or the address cannot be listened on.
+    // the file (made on first use), /healthz answering `instanceId` (the instance's, see
+    // LocalSocketEndpoint::announce). Nothing, with `error` saying why and what to do, when the
+    // token cannot be used or the address cannot be listened on.
     static std::unique_ptr<StreamableHttpEndpoint> serve(Gateway &gateway, const GatewayHttpConfig &http,
-                                                         const QString &configPath, QString *error);
+                                                         const QString &configPath, const QString &instanceId,
+                                                         QString *error);
 
     // Listens on the configured address and port (port 0: any free one), in TLS when the config
     // names the files; false with errorString() saying why and what to do.
@@ -111,8 +110,6 @@ private:
     QMap<int, quint64> m_refusals; // by status
     QTimer m_expiryTimer;
     QString m_error;
-    QString m_recordedInstance; // the instance record written by serve(), while it stands
-    std::unique_ptr<LocalSocketEndpoint> m_relaySocket; // made by serve()
 };
 
 } // namespace Tether

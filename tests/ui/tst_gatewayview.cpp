@@ -26,6 +26,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStackedWidget>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTcpServer>
@@ -134,6 +135,7 @@ private slots:
         QTest::addColumn<QString>("text");
         using State = GatewayServing::State;
         QTest::newRow("off") << serving(State::Off) << u"Gateway off"_s;
+        QTest::newRow("relaying") << serving(State::Relaying, 1) << u"Gateway: tetherctl serve · 1 host"_s;
         QTest::newRow("no host") << serving(State::Serving) << u"Gateway: http://127.0.0.1:27413/mcp · no hosts"_s;
         QTest::newRow("one host") << serving(State::Serving, 1) << u"Gateway: http://127.0.0.1:27413/mcp · 1 host"_s;
         QTest::newRow("two hosts") << serving(State::Serving, 2) << u"Gateway: http://127.0.0.1:27413/mcp · 2 hosts"_s;
@@ -170,8 +172,53 @@ private slots:
         QCOMPARE(connectedSinceText(yesterday, now), yesterday.toString(u"yyyy-MM-dd HH:mm:ss"_s) + u" (24 h ago)"_s);
     }
 
-    void offSaysHowToTurnItOn()
+    void withoutHttpClientsOfTetherctlServeStillUseTheWindow()
     {
+        WindowFixture fixture({});
+        QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(u"demo"_s)->state == ServerState::Connected, 15000);
+        QTRY_COMPARE(fixture.indicator()->text(), u"Gateway: tetherctl serve · no hosts"_s);
+        fixture.indicator()->click();
+        auto *view = fixture.window.findChild<GatewayView *>();
+        QVERIFY(view && view->isVisible());
+        QCOMPARE(namedChild<QStackedWidget>(*view, u"pages"_s)->currentIndex(), 1);
+        const QString state = namedChild<QLabel>(*view, u"state"_s)->text();
+        QVERIFY2(state.startsWith(u"Serving 8 tools to no hosts through tetherctl serve"_s), qPrintable(state));
+        QVERIFY2(state.contains(u"\"gateway\": {\"http\": {\"enabled\": true}} in "_s + fixture.path), qPrintable(state));
+        QVERIFY(namedChild<QLineEdit>(*view, u"url"_s)->text().isEmpty());
+        QCOMPARE(mnemonicProblems(view), QStringList());
+
+        // A client's tetherctl serve relays to the window: no port, no token.
+        SdkHost relayed(QStringLiteral(TETHERCTL), {u"serve"_s, u"--config"_s, fixture.path});
+        QVERIFY2(relayed.waitForEvent(u"connected"_s), relayed.nodeStderr().constData());
+        auto *hosts = namedChild<QTableWidget>(*view, u"hosts"_s);
+        QTRY_COMPARE(hosts->rowCount(), 1);
+        QCOMPARE(cell(hosts, 0, 2), u"stdio (relayed)"_s);
+        QTRY_COMPARE(fixture.indicator()->text(), u"Gateway: tetherctl serve · 1 host"_s);
+        relayed.send(call(u"echo"_s, u"demo__echo"_s, {{u"message"_s, u"no port needed"_s}}));
+        const auto echoed = relayed.waitForAnswer(u"echo"_s);
+        QVERIFY(echoed);
+        QCOMPARE(resultText(*echoed), u"no port needed"_s);
+        QCOMPARE(gatewayCallsTo(fixture.service.serving().status, u"demo"_s), std::optional<quint64>(1));
+        QVERIFY(!QFile::exists(fixture.tokenFile())); // nothing served over HTTP, no token made
+        relayed.send({{u"op"_s, u"close"_s}});
+        QVERIFY(relayed.waitForEvent(u"closed"_s, {}, 15000));
+        QTRY_COMPARE(hosts->rowCount(), 0);
+        // Snapshots are published once per burst of changes.
+        QSignalSpy published(&fixture.service, &GatewayService::changed);
+        for (int i = 0; i < 3; ++i)
+            fixture.service.applyConfig(fixture.store.document().gateway, fixture.path);
+        QVERIFY(published.wait());
+        QCOMPARE(published.count(), 1);
+    }
+
+    void offSaysWhyAndHowToServe()
+    {
+        // A runtime folder others may enter is no place for the relay socket.
+        QTemporaryDir open;
+        QVERIFY(QDir().mkpath(open.filePath(u"tether"_s)));
+        QCOMPARE(::chmod(QFile::encodeName(open.filePath(u"tether"_s)).constData(), 0755), 0);
+        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(open.path()));
+        const auto restore = qScopeGuard([this] { qputenv("XDG_RUNTIME_DIR", QFile::encodeName(m_runtime.path())); });
         WindowFixture fixture({});
         QTRY_COMPARE(fixture.indicator()->text(), u"Gateway off"_s);
         fixture.indicator()->click();
@@ -179,15 +226,10 @@ private slots:
         QVERIFY(view && view->isVisible());
         QCOMPARE(namedChild<QStackedWidget>(*view, u"pages"_s)->currentIndex(), 0);
         const QString hint = namedChild<QLabel>(*view, u"offHint"_s)->text();
+        QVERIFY2(hint.startsWith(u"The gateway is off: "_s + open.filePath(u"tether"_s)), qPrintable(hint));
         QVERIFY2(hint.contains(u"\"gateway\": {\"http\": {\"enabled\": true}} in "_s + fixture.path), qPrintable(hint));
         QCOMPARE(mnemonicProblems(view), QStringList());
-        QVERIFY(!QFile::exists(fixture.tokenFile())); // nothing served, no token made
-        // Snapshots are published once per burst of changes.
-        QSignalSpy published(&fixture.service, &GatewayService::changed);
-        for (int i = 0; i < 3; ++i)
-            fixture.service.applyConfig(fixture.store.document().gateway, fixture.path);
-        QVERIFY(published.wait());
-        QCOMPARE(published.count(), 1);
+        QVERIFY(!QFile::exists(fixture.tokenFile()));
     }
 
     void aHostIsListedAndItsCallsCountedAndLogged()

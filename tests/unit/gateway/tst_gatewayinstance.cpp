@@ -84,6 +84,25 @@ private slots:
         QVERIFY(!QFile::exists(gatewayInstanceRecordPath()));
     }
 
+    void aTetherThatServesNoHttpIsRecordedToo()
+    {
+        GatewayInstanceRecord written = record();
+        written.url.clear();
+        written.tokenFile.clear();
+        QString error;
+        QVERIFY2(writeGatewayInstanceRecord(written, &error), qPrintable(error));
+        QString why;
+        const std::optional<GatewayInstanceRecord> read = readGatewayInstanceRecord(&why);
+        QVERIFY2(read, qPrintable(why));
+        QVERIFY(read->url.isEmpty() && read->tokenFile.isEmpty());
+        QCOMPARE(read->socket, written.socket);
+        // A URL without its token file is no record.
+        written.url = u"http://127.0.0.1:27413/mcp"_s;
+        QVERIFY2(writeGatewayInstanceRecord(written, &error), qPrintable(error));
+        QVERIFY(!readGatewayInstanceRecord(&why));
+        QVERIFY2(why.endsWith(u"is not a gateway instance record"_s), qPrintable(why));
+    }
+
     void notBridgedTo_data()
     {
         QTest::addColumn<QString>("situation");
@@ -91,7 +110,7 @@ private slots:
         QTest::addColumn<bool>("recordRemains");
         QTest::newRow("no record") << u"none"_s << QString() << false;
         QTest::newRow("readable by others") << u"mode 644"_s << u"gateway.json can be used by others (mode 644)"_s << true;
-        QTest::newRow("another config") << u"other config"_s << u"runs another config"_s << true;
+        QTest::newRow("another config") << u"other config"_s << u"serves another config"_s << true;
         QTest::newRow("process gone") << u"dead pid"_s << u"is gone; its record is removed"_s << false;
         QTest::newRow("no relay socket") << u"no socket"_s << u"has no relay socket; restart it"_s << true;
         QTest::newRow("socket gone") << u"socket gone"_s << u"gateway-0123456789abcdef0123456789abcdef.sock cannot be read"_s

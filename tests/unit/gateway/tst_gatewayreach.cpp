@@ -1,5 +1,5 @@
 // How a client reaches the gateway: tetherctl serve with the config it needs, or the URL with the
-// token; and, while no Tether serves the gateway by the config, what else it takes.
+// token; and, while the config serves no HTTP, what else the URL takes.
 #include "gateway/gatewayreach.h"
 #include "gateway/gatewaytoken.h"
 
@@ -32,25 +32,20 @@ private slots:
         QTest::addColumn<QString>("notice"); // %1: the config file
         const QString turnOn = u"\"gateway\": {\"http\": {\"enabled\": true}} in %1"_s;
         QTest::newRow("stdio, served by the window") << false << false << true << QString();
-        QTest::newRow("stdio, not served") << false << false << false
-                                           << u"tetherctl serve uses the servers of the Tether that serves the gateway: the "
-                                              "window, once "_s + turnOn + u", or tetherctl serve --http --config %1. While "
-                                              "none does, it starts the servers itself."_s;
+        // tetherctl serve relays to the window, HTTP or not.
+        QTest::newRow("stdio, no HTTP") << false << false << false << QString();
         QTest::newRow("http, served by the window") << false << true << true << QString();
         QTest::newRow("http, not served") << false << true << false
-                                          << u"Nothing serves http://127.0.0.1:27413/mcp until a Tether serves the gateway: "
+                                          << u"Nothing serves http://127.0.0.1:27413/mcp until a Tether serves the gateway over HTTP: "
                                              "set "_s + turnOn + u" for the window to serve it while it runs, or run tetherctl "
                                              "serve --http --config %1."_s;
         // The user unit serves the usual config; tetherctl serve needs no --config for it.
         QTest::newRow("http, usual config, not served")
             << true << true << false
-            << u"Nothing serves http://127.0.0.1:27413/mcp until a Tether serves the gateway: set "_s + turnOn
+            << u"Nothing serves http://127.0.0.1:27413/mcp until a Tether serves the gateway over HTTP: set "_s + turnOn
                    + u" for the window to serve it while it runs, or run tetherctl serve --http (systemctl --user enable "
                      "--now tether-gateway runs it without the window)."_s;
-        QTest::newRow("stdio, usual config, not served")
-            << true << false << false
-            << u"tetherctl serve uses the servers of the Tether that serves the gateway: the window, once "_s + turnOn
-                   + u", or tetherctl serve --http. While none does, it starts the servers itself."_s;
+        QTest::newRow("stdio, usual config, no HTTP") << true << false << false << QString();
     }
 
     void reach()
