@@ -66,6 +66,13 @@ struct WindowFixture
 
     QString tokenFile() const { return dir.filePath(u"gateway-token"_s); }
     QToolButton *indicator() { return namedChild<QToolButton>(window, u"gatewayIndicator"_s); }
+    // The Gateway window as a click on the indicator shows it; null when it does not.
+    GatewayView *clickIndicator()
+    {
+        indicator()->click();
+        auto *view = window.findChild<GatewayView *>();
+        return view && view->isVisible() ? view : nullptr;
+    }
     GatewayView *openView()
     {
         window.showGateway();
@@ -177,9 +184,8 @@ private slots:
         WindowFixture fixture({});
         QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(u"demo"_s)->state == ServerState::Connected, 15000);
         QTRY_COMPARE(fixture.indicator()->text(), u"Gateway: tetherctl serve · no hosts"_s);
-        fixture.indicator()->click();
-        auto *view = fixture.window.findChild<GatewayView *>();
-        QVERIFY(view && view->isVisible());
+        GatewayView *view = fixture.clickIndicator();
+        QVERIFY(view);
         QCOMPARE(namedChild<QStackedWidget>(*view, u"pages"_s)->currentIndex(), 1);
         const QString state = namedChild<QLabel>(*view, u"state"_s)->text();
         QVERIFY2(state.startsWith(u"Serving 8 tools to no hosts through tetherctl serve"_s), qPrintable(state));
@@ -221,9 +227,8 @@ private slots:
         const auto restore = qScopeGuard([this] { qputenv("XDG_RUNTIME_DIR", QFile::encodeName(m_runtime.path())); });
         WindowFixture fixture({});
         QTRY_COMPARE(fixture.indicator()->text(), u"Gateway off"_s);
-        fixture.indicator()->click();
-        auto *view = fixture.window.findChild<GatewayView *>();
-        QVERIFY(view && view->isVisible());
+        GatewayView *view = fixture.clickIndicator();
+        QVERIFY(view);
         QCOMPARE(namedChild<QStackedWidget>(*view, u"pages"_s)->currentIndex(), 0);
         const QString hint = namedChild<QLabel>(*view, u"offHint"_s)->text();
         QVERIFY2(hint.startsWith(u"The gateway is off: "_s + open.filePath(u"tether"_s)), qPrintable(hint));
