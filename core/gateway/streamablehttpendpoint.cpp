@@ -316,8 +316,10 @@ void StreamableHttpEndpoint::handlePost(const HttpRequest &request, HttpResponse
         response.send(200, {{"Content-Type", "application/json"}}, JsonRpc::serialize(error));
         return;
     }
-    // A call reports progress on its own event stream; anything else is answered with one JSON object.
-    if (message.method == u"tools/call" && eventStream) {
+    // A call that asks for progress gets it on an event stream of its own; anything else is
+    // answered with one JSON object.
+    const bool wantsProgress = message.params.value(u"_meta").toObject().contains(u"progressToken");
+    if (message.method == u"tools/call" && wantsProgress && eventStream) {
         response.beginEventStream();
         channel->await(message.id, &response, HttpHostChannel::Reply::EventStream);
     } else {

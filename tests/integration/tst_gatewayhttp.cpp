@@ -307,6 +307,38 @@ private slots:
         QVERIFY(streamed->body.indexOf("notifications/progress") < streamed->body.indexOf("slept 1500 ms"));
     }
 
+    void aCallWithoutProgressIsOneJsonAnswerAndEndsWithItsConnection()
+    {
+        HttpGatewayProcess gateway(writeConfig(configText({{u"demo"_s, demoEntry()}})), m_dir.path());
+        QVERIFY2(!gateway.url.isEmpty(), gateway.stderrText().constData());
+        RawHttpClient client;
+        QVERIFY(client.connectTo(gateway.port()));
+        client.send(rawRequest("POST", "/mcp", headersFor(gateway, {}), InitializeBody));
+        const auto initialized = client.nextResponse(15000);
+        QVERIFY(initialized && initialized->status == 200);
+        const QByteArray sessionId = initialized->headers.value("Mcp-Session-Id");
+        // The host accepts an event stream, but a call that asks for no progress has none to send.
+        client.send(rawRequest("POST", "/mcp", headersFor(gateway, {{"Mcp-Session-Id", sessionId}}),
+                               R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"demo__echo","arguments":{"message":"plain"}}})"));
+        const auto answered = client.nextResponse(15000);
+        QVERIFY(answered);
+        QCOMPARE(answered->status, 200);
+        QCOMPARE(answered->headers.value("Content-Type"), QByteArray("application/json"));
+        const QJsonObject response = QJsonDocument::fromJson(answered->body).object();
+        QCOMPARE(response.value(u"id").toInt(), 8);
+        QCOMPARE(response.value(u"result").toObject().value(u"content").toArray().first().toObject().value(u"text").toString(),
+                 u"plain"_s);
+
+        // Its connection gone, a call waiting for its one answer is cancelled at the server.
+        RawHttpClient leaving;
+        QVERIFY(leaving.connectTo(gateway.port()));
+        leaving.send(rawRequest("POST", "/mcp", headersFor(gateway, {{"Mcp-Session-Id", sessionId}}),
+                                R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"demo__sleep","arguments":{"ms":60000}}})"));
+        QTRY_VERIFY_WITH_TIMEOUT(gateway.stderrContains(u"sleeping 60000 ms"_s), 15000);
+        leaving.close();
+        QTRY_VERIFY_WITH_TIMEOUT(gateway.stderrContains(u"demo: cancelled request"_s), 15000);
+    }
+
     void aHostKilledMidCallCancelsItsUpstreamCall()
     {
         HttpGatewayProcess gateway(writeConfig(configText({{u"demo"_s, demoEntry()}})), m_dir.path());
