@@ -7,7 +7,9 @@
 #include "support/stopallandwait.h"
 #include "support/testprocess.h"
 
+#include <QFile>
 #include <QJsonArray>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
@@ -60,6 +62,14 @@ QList<double> progressOf(const FakeHostChannel &channel, const QJsonValue &id)
             values.append(sent.message.value(u"params").toObject().value(u"progress").toDouble());
     }
     return values;
+}
+
+QStringList listedNames(const QJsonObject &response)
+{
+    QStringList names;
+    for (const QJsonValue &tool : response.value(u"result").toObject().value(u"tools").toArray())
+        names.append(tool.toObject().value(u"name").toString());
+    return names;
 }
 
 bool logged(ServerManager &manager, const QString &server, ServerEvent::Kind kind, const QString &text)
@@ -308,6 +318,64 @@ private slots:
         QVERIFY(isToolError(*channel.response(2)));
         QCOMPARE(resultText(*channel.response(2)), expected);
         QTRY_COMPARE_WITH_TIMEOUT(channel.notifications(u"notifications/tools/list_changed"_s).size(), 1, 5000);
+    }
+
+    void aServerThatGivesUpLeavesTheListAndAnswersAtOnce()
+    {
+        // The demo server, until a file says it may no longer start.
+        QTemporaryDir dir;
+        const QString refuse = dir.filePath(u"refuse"_s);
+        ServerConfig config = demo(u"demo"_s);
+        config.command.arguments = QStringList{u"-c"_s, u"test -e \"$1\" && exit 3; exec \"$0\""_s,
+                                               config.command.program, refuse};
+        config.command.program = u"/bin/sh"_s;
+        config.reconnect.maxAttempts = 1;
+        Setup setup({config});
+        QTRY_VERIFY_WITH_TIMEOUT(connected(setup.manager, u"demo"_s), 10000);
+        FakeHostChannel channel;
+        GatewaySession *session = setup.connect(channel);
+        session->receiveMessage(hostRequest(1, u"tools/list"_s));
+        QCOMPARE(listedNames(*channel.response(1)).size(), 8);
+
+        QVERIFY(QFile(refuse).open(QIODevice::WriteOnly));
+        QVERIFY(::kill(pid_t(setup.manager.status(u"demo"_s)->pid), SIGKILL) == 0);
+        QTRY_COMPARE_WITH_TIMEOUT(setup.manager.status(u"demo"_s)->state, ServerState::Failed, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(channel.notifications(u"notifications/tools/list_changed"_s).size(), 1, 5000);
+        session->receiveMessage(hostRequest(2, u"tools/list"_s));
+        QCOMPARE(listedNames(*channel.response(2)), QStringList());
+        // A host that still knows the name hears at once what became of its server.
+        session->receiveMessage(callRequest(3, u"demo__echo"_s, {{u"message"_s, u"x"_s}}));
+        QVERIFY(channel.response(3));
+        QVERIFY(isToolError(*channel.response(3)));
+        const QString text = resultText(*channel.response(3));
+        QVERIFY2(text.startsWith(u"Tool 'demo__echo' is unavailable: server 'demo' has failed"_s), qPrintable(text));
+    }
+
+    void aServerRemovedOrWithOtherToolsChangesTheList()
+    {
+        ServerConfig config = demo(u"demo"_s);
+        Setup setup({config, demo(u"other"_s)});
+        QTRY_VERIFY_WITH_TIMEOUT(connected(setup.manager, u"demo"_s) && connected(setup.manager, u"other"_s), 10000);
+        FakeHostChannel channel;
+        GatewaySession *session = setup.connect(channel);
+        const auto listChanged = [&] { return channel.notifications(u"notifications/tools/list_changed"_s).size(); };
+
+        // Removed from the config: its tools go, and a call of one is an unknown tool's.
+        setup.manager.applyConfig(configDocument({config}));
+        QTRY_COMPARE_WITH_TIMEOUT(listChanged(), 1, 5000);
+        session->receiveMessage(hostRequest(1, u"tools/list"_s));
+        QVERIFY(!listedNames(*channel.response(1)).contains(u"other__echo"_s));
+        QCOMPARE(listedNames(*channel.response(1)).size(), 8);
+        session->receiveMessage(callRequest(2, u"other__echo"_s, {{u"message"_s, u"x"_s}}));
+        QTRY_VERIFY_WITH_TIMEOUT(channel.response(2).has_value(), 5000);
+        QCOMPARE(channel.response(2)->value(u"error").toObject().value(u"message").toString(), u"Unknown tool: other__echo"_s);
+
+        // Back with one tool more: the host hears of it once it is listed.
+        config.command.arguments = {u"--tools"_s, u"1"_s};
+        setup.manager.applyConfig(configDocument({config}));
+        QTRY_COMPARE_WITH_TIMEOUT(listChanged(), 2, 10000);
+        session->receiveMessage(hostRequest(3, u"tools/list"_s));
+        QCOMPARE(listedNames(*channel.response(3)).size(), 9);
     }
 
     void aBurstOfChangesSendsOneListChanged()

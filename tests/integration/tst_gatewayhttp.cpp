@@ -229,6 +229,15 @@ private slots:
         const QStringList hidden = host->listToolNames(u"hidden"_s);
         QCOMPARE(hidden.size(), DemoTools.size() - 2);
         QVERIFY(!hidden.contains(u"demo__echo"_s));
+
+        // A server added in a save: list_changed once its tools are in.
+        QVERIFY(writeFile(path, configText({{u"demo"_s, demoEntry({{u"tools"_s, QJsonObject{{u"disabled"_s,
+                                              QJsonArray{u"echo"_s, u"add"_s}}}}})},
+                                             {u"second"_s, demoEntry()}})));
+        QVERIFY(host->waitFor([&](const QJsonObject &) { return host->count(u"list_changed"_s) == 2; }, 15000));
+        const QStringList added = host->listToolNames(u"added"_s);
+        QCOMPARE(added.size(), 2 * DemoTools.size() - 2);
+        QVERIFY(added.contains(u"second__echo"_s));
         // A progress notification already on its way when the host cancelled may still come (the
         // cancellation travels on a POST of its own; MCP allows for it), and the SDK, which forgot
         // the token on cancelling, calls that an error. Nothing else is one.
