@@ -117,6 +117,16 @@ private:
         return headers;
     }
 
+    // A session of `client`, connected to `gateway` and initialized by hand: its id, or empty.
+    static QByteArray openRawSession(RawHttpClient &client, const HttpGatewayProcess &gateway)
+    {
+        if (!client.connectTo(gateway.port()))
+            return {};
+        client.send(rawRequest("POST", "/mcp", headersFor(gateway, {}), InitializeBody));
+        const auto initialized = client.nextResponse(15000);
+        return initialized && initialized->status == 200 ? initialized->headers.value("Mcp-Session-Id") : QByteArray();
+    }
+
     QTemporaryDir m_dir;
     QJsonObject m_connected;
     std::unique_ptr<HttpGatewayProcess> m_admissionGateway; // the rows of admission() share it
@@ -286,11 +296,8 @@ private slots:
         HttpGatewayProcess gateway(writeConfig(configText({{u"demo"_s, demoEntry()}})), m_dir.path());
         QVERIFY2(!gateway.url.isEmpty(), gateway.stderrText().constData());
         RawHttpClient first;
-        QVERIFY(first.connectTo(gateway.port()));
-        first.send(rawRequest("POST", "/mcp", headersFor(gateway, {}), InitializeBody));
-        const auto initialized = first.nextResponse(15000);
-        QVERIFY(initialized && initialized->status == 200);
-        const QByteArray sessionId = initialized->headers.value("Mcp-Session-Id");
+        const QByteArray sessionId = openRawSession(first, gateway);
+        QVERIFY(!sessionId.isEmpty());
         const QByteArray call = R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"demo__sleep","arguments":{"ms":1500},"_meta":{"progressToken":"t"}}})";
         first.send(rawRequest("POST", "/mcp", headersFor(gateway, {{"Mcp-Session-Id", sessionId}}), call));
         QVERIFY(first.waitForBytes(R"("progressToken":"t")", 15000));
@@ -321,11 +328,8 @@ private slots:
         HttpGatewayProcess gateway(writeConfig(configText({{u"demo"_s, demoEntry()}})), m_dir.path());
         QVERIFY2(!gateway.url.isEmpty(), gateway.stderrText().constData());
         RawHttpClient client;
-        QVERIFY(client.connectTo(gateway.port()));
-        client.send(rawRequest("POST", "/mcp", headersFor(gateway, {}), InitializeBody));
-        const auto initialized = client.nextResponse(15000);
-        QVERIFY(initialized && initialized->status == 200);
-        const QByteArray sessionId = initialized->headers.value("Mcp-Session-Id");
+        const QByteArray sessionId = openRawSession(client, gateway);
+        QVERIFY(!sessionId.isEmpty());
         // The host accepts an event stream, but a call that asks for no progress has none to send.
         client.send(rawRequest("POST", "/mcp", headersFor(gateway, {{"Mcp-Session-Id", sessionId}}),
                                R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"demo__echo","arguments":{"message":"plain"}}})"));
