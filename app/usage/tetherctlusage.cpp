@@ -46,7 +46,8 @@ const ProgramUsage &tetherctlUsage()
                  "a server's \"tools\": {\"disabled\": [...]} hides. A call to a server that is reconnecting waits "
                  "for it (at most gateway.outageWaitMs, default 10 s). Runs until stdin closes or SIGINT, SIGTERM or "
                  "SIGHUP, then stops the servers and exits 0. stdout carries MCP messages only; diagnostics go to "
-                 "stderr. When a running Tether (the window, serve --http) serves the same config, serve without SERVER "
+                 "stderr. When a running Tether (the window, with HTTP or without, or serve --http) runs the same "
+                 "config, serve without SERVER "
                  "relays to it instead, over its local socket (the user's own), so the client uses the servers that "
                  "Tether shows; if that Tether goes away, serve starts the servers itself (--no-bridge: from the "
                  "start)."_s},
@@ -156,7 +157,7 @@ const ProgramUsage &tetherctlUsage()
                  u"With serve: serve Streamable HTTP instead of stdin/stdout (see serve --http)."_s},
                 {{u"no-bridge"_s}, {},
                  u"With serve over stdio: supervise the servers here even when a running Tether (the window, "
-                 "serve --http) serves the same config; without it, serve relays to that Tether."_s},
+                 "serve --http) runs the same config; without it, serve relays to that Tether."_s},
                 {{u"port"_s}, u"N"_s, u"With serve --http: listen on this port instead of gateway.http.port "
                                        "(default 27413); 0 takes any free port, named on stderr."_s},
                 {{u"timeout-ms"_s}, u"N"_s,
