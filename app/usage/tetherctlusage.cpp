@@ -230,9 +230,10 @@ const ProgramUsage &tetherctlUsage()
              u"What is known of each sign-in without a secret (account, scopes, expiry, where the tokens are), "
              "mode 0600; every Tether watches it to learn of another's login and logout. auth.lock next to it "
              "orders the token refreshes of several Tether processes."_s},
-            {u"$XDG_RUNTIME_DIR/tether/gateway.json"_s,
-             u"Written by the Tether that serves the gateway over HTTP (address, pid, config, token file), 0600 "
-             "in a 0700 folder, removed when it exits; serve reads it to relay to that Tether."_s},
+            {u"$XDG_RUNTIME_DIR/tether/gateway-*.json"_s,
+             u"Written by the Tether that serves the gateway of a config (the window, serve --http): its pid, "
+             "config, relay socket, and address and token file when it serves HTTP; one per config file, 0600 in "
+             "a 0700 folder, removed when it exits. serve reads its config's to relay to that Tether."_s},
             {u"~/.config/Claude/claude_desktop_config.json, ~/.cursor/mcp.json"_s,
              u"What import claude and import cursor read when no FILE is given."_s},
             {u"$XDG_STATE_HOME/tether/connect"_s,

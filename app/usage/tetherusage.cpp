@@ -76,8 +76,9 @@ const ProgramUsage &tetherUsage()
             {u"$XDG_CONFIG_HOME/tether/gateway-token"_s,
              u"The gateway's bearer token (next to the config file in use), made on first use, mode 0600; "
              "Rotate in the Gateway window replaces it."_s},
-            {u"$XDG_RUNTIME_DIR/tether/gateway.json"_s,
-             u"While the window serves the gateway: where tetherctl serve finds it."_s},
+            {u"$XDG_RUNTIME_DIR/tether/gateway-*.json"_s,
+             u"While the window runs: where the tetherctl serve of the same config finds it (one per config "
+             "file)."_s},
             {u"$XDG_DATA_HOME/tether/tether.log"_s,
              u"Tether's log, also written to stderr: three files of 5 MiB at most (File > Open log folder). "
              "File > Export log... saves the events the window shows."_s},

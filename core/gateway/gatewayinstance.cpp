@@ -1,5 +1,6 @@
 #include "gatewayinstance.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -81,9 +82,15 @@ int connectToSocket(const QString &path, QString *error)
 
 } // namespace
 
-QString gatewayInstanceRecordPath()
+QString gatewayInstanceRecordName(const QString &configPath)
 {
-    return QDir(recordFolder()).filePath(u"gateway.json"_s);
+    const QByteArray digest = QCryptographicHash::hash(canonical(configPath).toUtf8(), QCryptographicHash::Sha256);
+    return u"gateway-%1.json"_s.arg(QString::fromLatin1(digest.first(8).toHex()));
+}
+
+QString gatewayInstanceRecordPath(const QString &configPath)
+{
+    return QDir(recordFolder()).filePath(gatewayInstanceRecordName(configPath));
 }
 
 QString gatewayRelaySocketPath(const QString &instance)
@@ -117,7 +124,7 @@ bool writeGatewayInstanceRecord(const GatewayInstanceRecord &record, QString *er
                            {u"version"_s, record.version},
                            {u"startedAt"_s, record.startedAt.toString(Qt::ISODateWithMs)},
                            {u"socket"_s, record.socket}};
-    QSaveFile file(gatewayInstanceRecordPath());
+    QSaveFile file(gatewayInstanceRecordPath(record.configPath));
     if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)
         || file.write(QJsonDocument(json).toJson()) < 0 || !file.commit()) {
         *error = u"Cannot write the gateway's instance record %1: %2"_s.arg(file.fileName(), file.errorString());
@@ -133,17 +140,18 @@ QByteArray newRandomId()
     return QByteArray(reinterpret_cast<const char *>(words.data()), sizeof(words)).toHex();
 }
 
-void removeGatewayInstanceRecord(const QString &instance)
+void removeGatewayInstanceRecord(const QString &configPath, const QString &instance)
 {
     QString why;
-    const std::optional<GatewayInstanceRecord> record = readGatewayInstanceRecord(&why);
+    const std::optional<GatewayInstanceRecord> record = readGatewayInstanceRecord(configPath, &why);
     if (record && record->instance == instance)
-        QFile::remove(gatewayInstanceRecordPath());
+        QFile::remove(gatewayInstanceRecordPath(configPath));
 }
 
-std::optional<GatewayInstanceRecord> readGatewayInstanceRecord(QString *why)
+namespace {
+
+std::optional<GatewayInstanceRecord> readRecordFile(const QString &path, QString *why)
 {
-    const QString path = gatewayInstanceRecordPath();
     why->clear();
     if (!QFileInfo::exists(path))
         return std::nullopt;
@@ -176,9 +184,29 @@ std::optional<GatewayInstanceRecord> readGatewayInstanceRecord(QString *why)
     return record;
 }
 
+} // namespace
+
+std::optional<GatewayInstanceRecord> readGatewayInstanceRecord(const QString &configPath, QString *why)
+{
+    return readRecordFile(gatewayInstanceRecordPath(configPath), why);
+}
+
+QList<GatewayInstanceRecord> readGatewayInstanceRecords()
+{
+    QList<GatewayInstanceRecord> records;
+    const QDir folder(recordFolder());
+    for (const QString &name : folder.entryList({u"gateway-*.json"_s}, QDir::Files, QDir::Name)) {
+        QString why;
+        if (const std::optional<GatewayInstanceRecord> record = readRecordFile(folder.filePath(name), &why))
+            records.append(*record);
+    }
+    return records;
+}
+
 std::optional<LiveGatewayInstance> findLiveGatewayInstance(const QString &configPath, QString *why)
 {
-    const std::optional<GatewayInstanceRecord> record = readGatewayInstanceRecord(why);
+    const QString path = gatewayInstanceRecordPath(configPath);
+    const std::optional<GatewayInstanceRecord> record = readGatewayInstanceRecord(configPath, why);
     if (!record)
         return std::nullopt;
     if (canonical(configPath) != record->configPath) {
@@ -186,8 +214,8 @@ std::optional<LiveGatewayInstance> findLiveGatewayInstance(const QString &config
         return std::nullopt;
     }
     if (::kill(pid_t(record->pid), 0) != 0 && errno == ESRCH) {
-        *why = u"the Tether of %1 (pid %2) is gone; its record is removed"_s.arg(gatewayInstanceRecordPath()).arg(record->pid);
-        QFile::remove(gatewayInstanceRecordPath());
+        *why = u"the Tether of %1 (pid %2) is gone; its record is removed"_s.arg(path).arg(record->pid);
+        QFile::remove(path);
         if (!record->socket.isEmpty() && untrusted(record->socket, S_IFSOCK).isEmpty())
             QFile::remove(record->socket);
         return std::nullopt;
@@ -204,7 +232,7 @@ std::optional<LiveGatewayInstance> findLiveGatewayInstance(const QString &config
     QString connectError;
     const int socket = connectToSocket(record->socket, &connectError);
     if (socket < 0) {
-        *why = u"the Tether of %1 (pid %2) does not answer at %3: %4"_s.arg(gatewayInstanceRecordPath())
+        *why = u"the Tether of %1 (pid %2) does not answer at %3: %4"_s.arg(path)
                    .arg(record->pid)
                    .arg(record->socket, connectError);
         return std::nullopt;

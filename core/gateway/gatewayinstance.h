@@ -7,8 +7,8 @@
 
 namespace Tether {
 
-// The record of the Tether that serves the gateway now (the window or tetherctl serve --http), in
-// $XDG_RUNTIME_DIR/tether/gateway.json, so that tetherctl serve can relay to it. The folder is
+// The record of the Tether that serves the gateway of a config now (the window or tetherctl serve
+// --http), in $XDG_RUNTIME_DIR/tether/, so that tetherctl serve of that config can relay to it. The folder is
 // 0700 and the file 0600, both the user's own: a record planted by another user would otherwise
 // receive this user's tool calls.
 struct GatewayInstanceRecord
@@ -29,8 +29,12 @@ struct GatewayInstanceRecord
 // instance's id and each HTTP session's.
 QByteArray newRandomId();
 
-// $XDG_RUNTIME_DIR/tether/gateway.json (Qt's runtime location when the variable is not set).
-QString gatewayInstanceRecordPath();
+// The record of the instance that serves the config at `configPath`:
+// $XDG_RUNTIME_DIR/tether/ (Qt's runtime location when the variable is not set) and
+// gatewayInstanceRecordName(configPath), one per config file.
+QString gatewayInstanceRecordPath(const QString &configPath);
+// "gateway-" and 16 hex digits of a hash of the config file's canonical path, ".json".
+QString gatewayInstanceRecordName(const QString &configPath);
 // The relay socket of the instance `instance`, beside its record.
 QString gatewayRelaySocketPath(const QString &instance);
 // Makes the folder of the record and the relay socket (0700) if needed; false with `error` when it
@@ -40,11 +44,14 @@ bool makeGatewayRuntimeFolder(QString *error);
 // Writes the record atomically (folder made 0700, file 0600); false with `error` when the folder
 // is not the user's own and private, or cannot be written.
 bool writeGatewayInstanceRecord(const GatewayInstanceRecord &record, QString *error);
-// Removes the record if it is still this instance's (a later instance may have replaced it).
-void removeGatewayInstanceRecord(const QString &instance);
-// The record, if there is one that can be trusted: nothing, with `why` saying what is wrong with
-// it (empty when there is no record at all).
-std::optional<GatewayInstanceRecord> readGatewayInstanceRecord(QString *why);
+// Removes the record of the config at `configPath` if it is still this instance's (a later
+// instance may have replaced it).
+void removeGatewayInstanceRecord(const QString &configPath, const QString &instance);
+// The record of the config at `configPath`, if there is one that can be trusted: nothing, with
+// `why` saying what is wrong with it (empty when there is no record at all).
+std::optional<GatewayInstanceRecord> readGatewayInstanceRecord(const QString &configPath, QString *why);
+// Every record that can be trusted, whatever its config.
+QList<GatewayInstanceRecord> readGatewayInstanceRecords();
 
 // A Tether to relay to: its record, and a connection to its relay socket (the caller's to close).
 struct LiveGatewayInstance

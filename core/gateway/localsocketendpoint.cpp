@@ -113,7 +113,7 @@ bool LocalSocketEndpoint::listen(const QString &path, QString *error)
 void LocalSocketEndpoint::close()
 {
     if (std::exchange(m_announced, false))
-        removeGatewayInstanceRecord(m_record.instance);
+        removeGatewayInstanceRecord(m_record.configPath, m_record.instance);
     const QList<StdioHostChannel *> channels = m_sessions.keys();
     for (StdioHostChannel *channel : channels)
         endSession(channel, u"Tether's relay socket closed"_s);

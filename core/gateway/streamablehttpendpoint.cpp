@@ -100,10 +100,12 @@ std::unique_ptr<StreamableHttpEndpoint> StreamableHttpEndpoint::serve(Gateway &g
     if (!endpoint->listen()) {
         *error = endpoint->errorString();
         // The port is the lock: the Tether that holds it has most likely left its record.
-        QString untrusted;
-        const std::optional<GatewayInstanceRecord> holder = readGatewayInstanceRecord(&untrusted);
-        if (holder && QUrl(holder->url).port() == http.port)
-            *error += u" (the Tether of pid %1 serves %2)"_s.arg(holder->pid).arg(holder->url);
+        for (const GatewayInstanceRecord &holder : readGatewayInstanceRecords()) {
+            if (!holder.url.isEmpty() && QUrl(holder.url).port() == http.port) {
+                *error += u" (the Tether of pid %1 serves %2)"_s.arg(holder.pid).arg(holder.url);
+                break;
+            }
+        }
         return nullptr;
     }
     return endpoint;

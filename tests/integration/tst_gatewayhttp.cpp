@@ -3,6 +3,7 @@
 // cancels, hears list_changed on its GET stream and ends its session; two hosts at once each get
 // only their own progress; a host killed mid-call cancels its upstream call; and every request
 // that is not admitted gets its HTTP status and a JSON-RPC error body.
+#include "gateway/gatewayinstance.h"
 #include "support/gatewayfixtures.h"
 #include "support/promtool.h"
 #include "support/rawhttpclient.h"
@@ -373,7 +374,7 @@ private slots:
         HttpGatewayProcess gateway(path, m_dir.path());
         QVERIFY2(!gateway.url.isEmpty(), gateway.stderrText().constData());
         // The instance record: the user's alone, naming this instance.
-        const QString record = m_dir.filePath(u"tether/gateway.json"_s);
+        const QString record = m_dir.filePath(u"tether/"_s + gatewayInstanceRecordName(path));
         struct stat info{};
         QCOMPARE(::stat(QFile::encodeName(m_dir.filePath(u"tether"_s)).constData(), &info), 0);
         QCOMPARE(info.st_mode & 0777, 0700u);
@@ -615,16 +616,23 @@ private slots:
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(u"XDG_RUNTIME_DIR"_s, m_dir.path());
         second.setProcessEnvironment(environment);
+        // Another config on the same port: the first is found among the records of every config.
+        const QString other = m_dir.filePath(u"other-servers.json"_s);
+        QVERIFY(writeFile(other, configText({})));
         second.start(QStringLiteral(TETHERCTL), {u"serve"_s, u"--http"_s, u"--port"_s, QString::number(first.port()),
-                                                  u"--config"_s, path});
+                                                  u"--config"_s, other});
         QVERIFY(second.waitForFinished(15000));
         QCOMPARE(second.exitCode(), 2);
         const QString error = QString::fromUtf8(second.readAllStandardError());
         QVERIFY2(error.contains(u"(the Tether of pid %1 serves %2)"_s.arg(first.process().processId()).arg(first.url)),
                  qPrintable(error));
         // The first one's record stays.
-        QCOMPARE(QJsonDocument::fromJson(readFile(m_dir.filePath(u"tether/gateway.json"_s))).object().value(u"pid").toInteger(),
+        QCOMPARE(QJsonDocument::fromJson(readFile(m_dir.filePath(u"tether/"_s + gatewayInstanceRecordName(path))))
+                     .object()
+                     .value(u"pid")
+                     .toInteger(),
                  first.process().processId());
+        QVERIFY(!QFile::exists(m_dir.filePath(u"tether/"_s + gatewayInstanceRecordName(other))));
     }
 
     void beyondLoopbackOnlyOverTls()

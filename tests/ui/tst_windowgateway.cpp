@@ -2,6 +2,7 @@
 // enables it: its instance record is written, /healthz answers, and a client's `tetherctl serve`
 // is relayed to the window's servers rather than starting its own. A port in use is logged, and
 // the window goes on without the gateway.
+#include "gateway/gatewayinstance.h"
 #include "support/gatewayfixtures.h"
 #include "support/rawhttpclient.h"
 #include "support/sdkhost.h"
@@ -49,7 +50,7 @@ private slots:
         window.setProcessEnvironment(environment());
         window.start(QStringLiteral(TETHER_APP), {u"--config"_s, config});
         QVERIFY(window.waitForStarted());
-        const QString record = m_home.filePath(u"tether/gateway.json"_s);
+        const QString record = m_home.filePath(u"tether/"_s + Tether::gatewayInstanceRecordName(config));
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(record), 15000);
         QCOMPARE(QJsonDocument::fromJson(readFile(record)).object().value(u"url").toString(),
                  u"http://127.0.0.1:%1/mcp"_s.arg(port));

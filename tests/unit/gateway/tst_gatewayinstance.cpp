@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocalServer>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -39,6 +40,8 @@ private:
                 gatewayRelaySocketPath(u"0123456789abcdef0123456789abcdef"_s)};
     }
 
+    QString otherConfig() const { return m_configDir.filePath(u"other.json"_s); }
+
     QTemporaryDir m_runtime;
     QTemporaryDir m_configDir;
     QString m_config;
@@ -51,12 +54,16 @@ private slots:
         QVERIFY(writeFile(m_config, "{}"));
         QString error;
         QVERIFY2(loadOrCreateGatewayToken(gatewayTokenPath(m_config), &error), qPrintable(error));
-        QCOMPARE(gatewayInstanceRecordPath(), m_runtime.filePath(u"tether/gateway.json"_s));
+        const QString name = gatewayInstanceRecordName(m_config);
+        QVERIFY2(QRegularExpression(u"^gateway-[0-9a-f]{16}\\.json$"_s).match(name).hasMatch(), qPrintable(name));
+        QCOMPARE(gatewayInstanceRecordPath(m_config), m_runtime.filePath(u"tether/"_s + name));
+        QVERIFY(gatewayInstanceRecordName(otherConfig()) != name);
     }
 
     void init()
     {
-        QFile::remove(gatewayInstanceRecordPath());
+        QFile::remove(gatewayInstanceRecordPath(m_config));
+        QFile::remove(gatewayInstanceRecordPath(otherConfig()));
     }
 
     void writtenPrivateAndReadBack()
@@ -67,10 +74,10 @@ private slots:
         struct stat info{};
         QCOMPARE(::stat(QFile::encodeName(m_runtime.filePath(u"tether"_s)).constData(), &info), 0);
         QCOMPARE(info.st_mode & 0777, 0700u);
-        QCOMPARE(::stat(QFile::encodeName(gatewayInstanceRecordPath()).constData(), &info), 0);
+        QCOMPARE(::stat(QFile::encodeName(gatewayInstanceRecordPath(m_config)).constData(), &info), 0);
         QCOMPARE(info.st_mode & 0777, 0600u);
         QString why;
-        const std::optional<GatewayInstanceRecord> read = readGatewayInstanceRecord(&why);
+        const std::optional<GatewayInstanceRecord> read = readGatewayInstanceRecord(m_config, &why);
         QVERIFY2(read, qPrintable(why));
         QCOMPARE(read->instance, written.instance);
         QCOMPARE(read->pid, written.pid);
@@ -78,10 +85,10 @@ private slots:
         QCOMPARE(read->socket, written.socket);
 
         // Another instance's removal leaves it; its own removes it.
-        removeGatewayInstanceRecord(u"another"_s);
-        QVERIFY(QFile::exists(gatewayInstanceRecordPath()));
-        removeGatewayInstanceRecord(written.instance);
-        QVERIFY(!QFile::exists(gatewayInstanceRecordPath()));
+        removeGatewayInstanceRecord(m_config, u"another"_s);
+        QVERIFY(QFile::exists(gatewayInstanceRecordPath(m_config)));
+        removeGatewayInstanceRecord(m_config, written.instance);
+        QVERIFY(!QFile::exists(gatewayInstanceRecordPath(m_config)));
     }
 
     void aTetherThatServesNoHttpIsRecordedToo()
@@ -92,15 +99,34 @@ private slots:
         QString error;
         QVERIFY2(writeGatewayInstanceRecord(written, &error), qPrintable(error));
         QString why;
-        const std::optional<GatewayInstanceRecord> read = readGatewayInstanceRecord(&why);
+        const std::optional<GatewayInstanceRecord> read = readGatewayInstanceRecord(m_config, &why);
         QVERIFY2(read, qPrintable(why));
         QVERIFY(read->url.isEmpty() && read->tokenFile.isEmpty());
         QCOMPARE(read->socket, written.socket);
         // A URL without its token file is no record.
         written.url = u"http://127.0.0.1:27413/mcp"_s;
         QVERIFY2(writeGatewayInstanceRecord(written, &error), qPrintable(error));
-        QVERIFY(!readGatewayInstanceRecord(&why));
+        QVERIFY(!readGatewayInstanceRecord(m_config, &why));
         QVERIFY2(why.endsWith(u"is not a gateway instance record"_s), qPrintable(why));
+    }
+
+    void eachConfigHasARecordOfItsOwn()
+    {
+        GatewayInstanceRecord mine = record();
+        GatewayInstanceRecord theirs = record();
+        theirs.instance = u"fedcba9876543210fedcba9876543210"_s;
+        theirs.configPath = otherConfig();
+        QString error;
+        QVERIFY2(writeGatewayInstanceRecord(mine, &error), qPrintable(error));
+        QVERIFY2(writeGatewayInstanceRecord(theirs, &error), qPrintable(error));
+        QString why;
+        QCOMPARE(readGatewayInstanceRecord(m_config, &why)->instance, mine.instance);
+        QCOMPARE(readGatewayInstanceRecord(otherConfig(), &why)->instance, theirs.instance);
+        QCOMPARE(readGatewayInstanceRecords().size(), 2);
+        // Removing one instance's record leaves the other's.
+        removeGatewayInstanceRecord(otherConfig(), theirs.instance);
+        QVERIFY(!QFile::exists(gatewayInstanceRecordPath(otherConfig())));
+        QVERIFY(readGatewayInstanceRecord(m_config, &why));
     }
 
     void notBridgedTo_data()
@@ -109,8 +135,9 @@ private slots:
         QTest::addColumn<QString>("why");
         QTest::addColumn<bool>("recordRemains");
         QTest::newRow("no record") << u"none"_s << QString() << false;
-        QTest::newRow("readable by others") << u"mode 644"_s << u"gateway.json can be used by others (mode 644)"_s << true;
-        QTest::newRow("another config") << u"other config"_s << u"serves another config"_s << true;
+        QTest::newRow("readable by others") << u"mode 644"_s << u".json can be used by others (mode 644)"_s << true;
+        // Another config's record is that config's alone.
+        QTest::newRow("another config") << u"other config"_s << QString() << false;
         QTest::newRow("process gone") << u"dead pid"_s << u"is gone; its record is removed"_s << false;
         QTest::newRow("no relay socket") << u"no socket"_s << u"has no relay socket; restart it"_s << true;
         QTest::newRow("socket gone") << u"socket gone"_s << u"gateway-0123456789abcdef0123456789abcdef.sock cannot be read"_s
@@ -128,7 +155,7 @@ private slots:
         QString error;
         GatewayInstanceRecord written = record();
         if (situation == u"other config")
-            written.configPath = m_configDir.filePath(u"other.json"_s);
+            written.configPath = otherConfig();
         if (situation == u"dead pid") {
             QProcess exited;
             exited.start(u"true"_s);
@@ -156,14 +183,14 @@ private slots:
         if (situation != u"none")
             QVERIFY2(writeGatewayInstanceRecord(written, &error), qPrintable(error));
         if (situation == u"mode 644")
-            QVERIFY(::chmod(QFile::encodeName(gatewayInstanceRecordPath()).constData(), 0644) == 0);
+            QVERIFY(::chmod(QFile::encodeName(gatewayInstanceRecordPath(m_config)).constData(), 0644) == 0);
         if (situation == u"garbage")
-            QVERIFY(QFile(gatewayInstanceRecordPath()).resize(3));
+            QVERIFY(QFile(gatewayInstanceRecordPath(m_config)).resize(3));
 
         QString reason;
         QVERIFY(!findLiveGatewayInstance(m_config, &reason));
         QVERIFY2(why.isEmpty() ? reason.isEmpty() : reason.contains(why), qPrintable(reason));
-        QCOMPARE(QFile::exists(gatewayInstanceRecordPath()), recordRemains);
+        QCOMPARE(QFile::exists(gatewayInstanceRecordPath(m_config)), recordRemains);
         QFile::remove(written.socket);
     }
 
