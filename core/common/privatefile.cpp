@@ -23,6 +23,40 @@ QString systemError(int number)
     return QString::fromLocal8Bit(std::strerror(number));
 }
 
+// Writes `bytes` to a new file beside `path`, synced; its name, or nothing with `error` set.
+std::optional<QByteArray> writeBeside(const QString &path, const QByteArray &bytes, QString *error)
+{
+    const QString folder = QFileInfo(path).absolutePath();
+    if (!makePrivateFolder(folder, error))
+        return std::nullopt;
+    // mkstemp makes the file with mode 0600: the secret is never readable by others, not even for a moment.
+    QByteArray temporary = QFile::encodeName(folder + u"/."_s + QFileInfo(path).fileName() + u".XXXXXX"_s);
+    const int fd = ::mkstemp(temporary.data());
+    if (fd < 0) {
+        *error = u"Cannot write in %1: %2"_s.arg(folder, systemError(errno));
+        return std::nullopt;
+    }
+    qsizetype written = 0;
+    while (written < bytes.size()) {
+        const ssize_t chunk = ::write(fd, bytes.constData() + written, size_t(bytes.size() - written));
+        if (chunk < 0 && errno == EINTR)
+            continue;
+        if (chunk <= 0)
+            break;
+        written += chunk;
+    }
+    const int writeError = written == bytes.size() ? 0 : errno;
+    const bool synced = writeError == 0 && ::fsync(fd) == 0;
+    const int syncError = errno;
+    ::close(fd);
+    if (!synced) {
+        ::unlink(temporary.constData());
+        *error = u"Cannot write %1: %2"_s.arg(path, systemError(writeError ? writeError : syncError));
+        return std::nullopt;
+    }
+    return temporary;
+}
+
 } // namespace
 
 PrivateFileContent readPrivateFile(const QString &path)
@@ -77,44 +111,6 @@ bool makePrivateFolder(const QString &folder, QString *error)
     }
     return true;
 }
-
-namespace {
-
-// Writes `bytes` to a new file beside `path`, synced; its name, or nothing with `error` set.
-std::optional<QByteArray> writeBeside(const QString &path, const QByteArray &bytes, QString *error)
-{
-    const QString folder = QFileInfo(path).absolutePath();
-    if (!makePrivateFolder(folder, error))
-        return std::nullopt;
-    // mkstemp makes the file with mode 0600: the secret is never readable by others, not even for a moment.
-    QByteArray temporary = QFile::encodeName(folder + u"/."_s + QFileInfo(path).fileName() + u".XXXXXX"_s);
-    const int fd = ::mkstemp(temporary.data());
-    if (fd < 0) {
-        *error = u"Cannot write in %1: %2"_s.arg(folder, systemError(errno));
-        return std::nullopt;
-    }
-    qsizetype written = 0;
-    while (written < bytes.size()) {
-        const ssize_t chunk = ::write(fd, bytes.constData() + written, size_t(bytes.size() - written));
-        if (chunk < 0 && errno == EINTR)
-            continue;
-        if (chunk <= 0)
-            break;
-        written += chunk;
-    }
-    const int writeError = written == bytes.size() ? 0 : errno;
-    const bool synced = writeError == 0 && ::fsync(fd) == 0;
-    const int syncError = errno;
-    ::close(fd);
-    if (!synced) {
-        ::unlink(temporary.constData());
-        *error = u"Cannot write %1: %2"_s.arg(path, systemError(writeError ? writeError : syncError));
-        return std::nullopt;
-    }
-    return temporary;
-}
-
-} // namespace
 
 bool writePrivateFile(const QString &path, const QByteArray &bytes, QString *error)
 {
