@@ -258,7 +258,8 @@ GatewayConfig readGateway(const Sink &sink, const QJsonValue &value, const QStri
         return gateway;
     }
     const QJsonObject object = value.toObject();
-    rejectUnknownKeys(sink, u"gateway"_s, object, {u"outageWaitMs"_s, u"toolsPageSize"_s, u"http"_s}, u"a gateway setting"_s);
+    rejectUnknownKeys(sink, u"gateway"_s, object, {u"outageWaitMs"_s, u"toolsPageSize"_s, u"names"_s, u"http"_s},
+                      u"a gateway setting"_s);
     if (const QJsonValue wait = object.value(u"outageWaitMs"_s); !wait.isUndefined()) {
         if (const auto number = readWholeNumber(sink, u"gateway.outageWaitMs"_s, wait, 0, 600000))
             gateway.outageWait = std::chrono::milliseconds(*number);
@@ -266,6 +267,13 @@ GatewayConfig readGateway(const Sink &sink, const QJsonValue &value, const QStri
     if (const QJsonValue pageSize = object.value(u"toolsPageSize"_s); !pageSize.isUndefined()) {
         if (const auto number = readWholeNumber(sink, u"gateway.toolsPageSize"_s, pageSize, 1, 100000))
             gateway.toolsPageSize = *number;
+    }
+    if (const QJsonValue names = object.value(u"names"_s); names == u"plain"_s) {
+        gateway.names = GatewayNames::Plain;
+    } else if (!names.isUndefined() && names != u"prefixed"_s) {
+        sink.add(u"gateway.names = %1 is not valid: it must be \"prefixed\" (every tool as <server>__<tool>) or "
+                 "\"plain\" (each server's own names, prefixed only where two servers offer the same one)"_s.arg(
+                     quotedJson(names)));
     }
     gateway.http = readGatewayHttp(sink, object.value(u"http"_s), configPath);
     return gateway;
@@ -408,6 +416,7 @@ public:
             readOAuth(defaults.oauth);
         readPolicies(defaults);
         readHiddenTools();
+        readClientFeatures();
     }
 
 private:
@@ -848,6 +857,43 @@ private:
             }
             if (!m_server->hiddenTools.contains(name.toString()))
                 m_server->hiddenTools.append(name.toString());
+        }
+    }
+
+    // "clientFeatures", "perHost" and "roots": what the server may ask of Tether's clients.
+    void readClientFeatures()
+    {
+        for (const auto &[field, target] : {std::pair{u"clientFeatures"_s, &m_server->clientFeatures},
+                                            std::pair{u"perHost"_s, &m_server->perHost}}) {
+            const QJsonValue value = m_object.value(field);
+            if (value.isBool())
+                *target = value.toBool();
+            else if (!value.isUndefined())
+                m_sink.add(u"%1 = %2 is not valid: it must be true or false"_s.arg(path(field), quotedJson(value)));
+        }
+        const QJsonValue roots = m_object.value(u"roots"_s);
+        if (roots.isUndefined())
+            return;
+        if (!roots.isArray()) {
+            m_sink.add(u"%1 = %2 is not an array: it lists folders, such as [\"/home/me/project\"]"_s.arg(
+                path(u"roots"_s), quotedJson(roots)));
+            return;
+        }
+        const QJsonArray entries = roots.toArray();
+        for (qsizetype i = 0; i < entries.size(); ++i) {
+            const QString at = path(u"roots"_s) + u"[%1]"_s.arg(i);
+            const QString expanded = entries.at(i).isString() ? expand(at, entries.at(i).toString()).value_or(QString())
+                                                              : QString();
+            const QUrl url = expanded.startsWith(u"file:") ? QUrl(expanded) : QUrl::fromLocalFile(expanded);
+            if (expanded.isEmpty() || !url.isValid() || !url.isLocalFile() || !QDir::isAbsolutePath(url.toLocalFile())) {
+                m_sink.add(u"%1 = %2 is not a folder: give an absolute path such as \"/home/me/project\" or a "
+                           "file:// URI"_s.arg(at, quotedJson(entries.at(i))));
+                continue;
+            }
+            const QString folder = QDir::cleanPath(url.toLocalFile());
+            m_server->roots.append(QJsonObject{{u"uri"_s, QUrl::fromLocalFile(folder).toString(QUrl::FullyEncoded)},
+                                               {u"name"_s, QFileInfo(folder).fileName().isEmpty() ? folder
+                                                                                                  : QFileInfo(folder).fileName()}});
         }
     }
 

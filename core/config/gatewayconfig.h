@@ -32,14 +32,21 @@ struct GatewayHttpConfig
     bool operator==(const GatewayHttpConfig &) const = default;
 };
 
+// How the gateway names what its servers offer.
+enum class GatewayNames {
+    Prefixed, // "<server>__<tool>" for every tool and prompt
+    Plain,    // each server's own names, prefixed only where two servers offer the same one
+};
+
 // The config's "gateway" section: how Tether serves its servers' tools to MCP hosts.
 struct GatewayConfig
 {
     // How long a call to a server that is starting or reconnecting waits for it to connect
     // before it fails with a tool error result.
     std::chrono::milliseconds outageWait{10000};
-    // Tools in one page of tools/list.
+    // Tools in one page of tools/list (and of the other lists).
     int toolsPageSize = 1000;
+    GatewayNames names = GatewayNames::Prefixed;
     GatewayHttpConfig http;
 
     bool operator==(const GatewayConfig &) const = default;

@@ -85,8 +85,8 @@ bool ServerConfig::sameSettings(const ServerConfig &other) const
            && command.workingDirectory == other.command.workingDirectory && url == other.url
            && sorted(headers) == sorted(other.headers) && oauth == other.oauth && reconnect == other.reconnect
            && heartbeat == other.heartbeat && pool == other.pool && poolConfigured == other.poolConfigured
-           && requestTimeout == other.requestTimeout
-           && errors == other.errors;
+           && requestTimeout == other.requestTimeout && clientFeatures == other.clientFeatures
+           && perHost == other.perHost && roots == other.roots && errors == other.errors;
 }
 
 QJsonObject ServerConfig::redacted() const

@@ -6,6 +6,7 @@
 #include "config/policy.h"
 #include "config/stdiocommand.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -51,6 +52,17 @@ struct ServerConfig
     // Tools (by the server's own names) the gateway neither lists nor calls: "tools": {"disabled":
     // […]}. Changing them restarts nothing.
     QStringList hiddenTools;
+    // Tether's client declares sampling, elicitation and roots to the server, so that it offers
+    // what needs them, and passes its requests on to the AI client they are for
+    // ("clientFeatures": false declares none).
+    bool clientFeatures = true;
+    // A session (a process) of its own for each host of the gateway that uses it, so that the
+    // server always knows its client ("perHost": true).
+    bool perHost = false;
+    // What roots/list answers for the window's and tetherctl's own sessions, and adds to the
+    // hosts' roots on a shared session: {"uri": "file:///…", "name": …} each ("roots": [paths or
+    // file URIs]).
+    QJsonArray roots;
     QJsonObject source;   // the server's object exactly as in the file
     QStringList errors;   // why the server is invalid; an invalid server is shown, never started
     QStringList warnings; // what the file says that Tether reads one way but was likely not meant so (a key written twice)

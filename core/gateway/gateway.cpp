@@ -4,10 +4,47 @@
 #include "hostchannel.h"
 
 #include "common/logging.h"
+#include "protocol/mcptypes.h"
+
+#include <QCryptographicHash>
+#include <QJsonDocument>
 
 using namespace Qt::StringLiterals;
 
 namespace Tether {
+
+// The gateway as its servers' client side for what no host's request explains.
+class GatewaySharedSide final : public ClientSide
+{
+public:
+    explicit GatewaySharedSide(Gateway *gateway)
+        : m_gateway(gateway)
+    {
+    }
+
+    QString clientLabel() const override { return u"Tether's gateway"_s; }
+    quint64 serverRequest(const ServerRequest &request, ReplyHandler reply, ProgressHandler onProgress) override
+    {
+        if (!m_gateway) {
+            reply(RpcReply::failure(JsonRpc::InternalError, u"Tether's gateway has closed"_s));
+            return 0;
+        }
+        return m_gateway->answerServerRequest(request, std::move(reply), std::move(onProgress));
+    }
+    void cancelServerRequest(quint64 handle, const QString &reason) override
+    {
+        if (m_gateway)
+            m_gateway->cancelServerRequest(handle, reason);
+    }
+    void serverNotification(const QString &serverName, const QString &method, const QJsonObject &params) override
+    {
+        if (m_gateway)
+            m_gateway->passOnToHosts(serverName, method, params);
+    }
+
+private:
+    QPointer<Gateway> m_gateway;
+};
 
 Gateway::Gateway(ServerManager &manager, const GatewayConfig &config, QObject *parent)
     : QObject(parent)
@@ -18,10 +55,18 @@ Gateway::Gateway(ServerManager &manager, const GatewayConfig &config, QObject *p
     m_listChangedTimer.setInterval(ListChangedDelay);
     connect(&m_listChangedTimer, &QTimer::timeout, this, &Gateway::notifySessions);
     connect(&m_manager.registry(), &ToolRegistry::toolsChanged, this, &Gateway::exposedSetMayHaveChanged);
-    connect(&m_manager, &ServerManager::serverAdded, this, &Gateway::exposedSetMayHaveChanged);
+    connect(&m_manager, &ServerManager::serverAdded, this, [this] {
+        exposedSetMayHaveChanged();
+        applyLogLevels();
+    });
+    connect(&m_manager, &ServerManager::catalogChanged, this, [this] {
+        m_featuresStale = true;
+        exposedSetMayHaveChanged();
+    });
     connect(&m_manager, &ServerManager::toolSwitchesChanged, this, &Gateway::exposedSetMayHaveChanged);
     connect(&m_manager, &ServerManager::serverRemoved, this, [this](const QString &name) {
         m_formerTools.removeIf([&](const auto &entry) { return entry.value().serverName == name; });
+        m_featuresStale = true;
         if (m_settling.remove(name) && m_settling.isEmpty())
             finishSettling();
         exposedSetMayHaveChanged();
@@ -36,6 +81,8 @@ Gateway::Gateway(ServerManager &manager, const GatewayConfig &config, QObject *p
     connect(&m_settleTimer, &QTimer::timeout, this, &Gateway::finishSettling);
     if (!m_settling.isEmpty())
         m_settleTimer.start(m_config.outageWait);
+    m_sharedSide = std::make_shared<GatewaySharedSide>(this);
+    m_manager.setClientSide(m_sharedSide);
 }
 
 Gateway::~Gateway()
@@ -47,7 +94,12 @@ Gateway::~Gateway()
 
 void Gateway::setConfig(const GatewayConfig &config)
 {
+    const bool renamed = config.names != m_config.names;
     m_config = config;
+    if (renamed) {
+        m_featuresStale = true;
+        exposedSetMayHaveChanged();
+    }
 }
 
 GatewaySession *Gateway::openSession(HostChannel *channel)
@@ -56,6 +108,8 @@ GatewaySession *Gateway::openSession(HostChannel *channel)
     GatewaySession *session = m_sessions.back().get();
     ++m_sessionsOpened[channel->transportName()];
     connect(session, &GatewaySession::hostChanged, this, &Gateway::statusChanged);
+    connect(session, &GatewaySession::rootsChanged, this, [this, session] { onHostRootsChanged(session); });
+    connect(session, &GatewaySession::logLevelChanged, this, &Gateway::applyLogLevels);
     emit statusChanged();
     return session;
 }
@@ -72,7 +126,28 @@ void Gateway::closeSession(GatewaySession *session, const QString &reason)
     // It may be inside a signal of its own right now.
     it->release()->deleteLater();
     m_sessions.erase(it);
+    onSessionLeft(session);
     emit statusChanged();
+}
+
+void Gateway::onSessionLeft(GatewaySession *session)
+{
+    // Its subscriptions end (the server's too when nobody else holds one), its tasks are forgotten,
+    // its sessions of its own close, and the others' roots and levels are all that count now.
+    for (auto it = m_subscribers.begin(); it != m_subscribers.end();) {
+        if (!it->remove(session) || !it->isEmpty()) {
+            ++it;
+            continue;
+        }
+        const QString serverName = it.key().section(QChar(0), 0, 0);
+        const QString uri = it.key().section(QChar(0), 1);
+        it = m_subscribers.erase(it);
+        m_manager.setResourceSubscribed(serverName, uri, false, [](const RpcReply &) {});
+    }
+    m_tasks.forgetHost(session);
+    m_manager.releaseClient(session->clientSide().get());
+    onHostRootsChanged(nullptr);
+    applyLogLevels();
 }
 
 const ToolCatalog &Gateway::catalog()
@@ -84,12 +159,50 @@ const ToolCatalog &Gateway::catalog()
         if (const ServerConfig *config = m_manager.serverConfig(name); config && !config->hiddenTools.isEmpty())
             hidden.insert(name, config->hiddenTools);
     }
-    m_catalog = ToolCatalog(m_manager.registry().tools(), hidden);
+    m_catalog = ToolCatalog(m_manager.registry().tools(), hidden, m_config.names);
     for (const ExposedTool &tool : m_catalog.tools())
         m_formerTools.insert(tool.publicName, {tool.serverName, tool.toolName});
     m_catalogStale = false;
     warnOfHiddenNamesNotOffered();
     return m_catalog;
+}
+
+QList<std::pair<QString, ServerCatalog>> Gateway::serverCatalogs() const
+{
+    QList<std::pair<QString, ServerCatalog>> catalogs;
+    for (const QString &name : m_manager.serverNames())
+        catalogs.append({name, m_manager.catalog(name)});
+    return catalogs;
+}
+
+const ResourceCatalog &Gateway::resources()
+{
+    if (m_featuresStale) {
+        const QList<std::pair<QString, ServerCatalog>> catalogs = serverCatalogs();
+        m_resources = ResourceCatalog(catalogs);
+        m_prompts = PromptCatalog(catalogs, m_config.names);
+        m_featuresStale = false;
+        for (const QString &shadowed : m_resources.shadowed())
+            spdlog::debug("gateway: {}", shadowed);
+    }
+    return m_resources;
+}
+
+const PromptCatalog &Gateway::prompts()
+{
+    resources(); // built together
+    return m_prompts;
+}
+
+QJsonObject Gateway::capabilities() const
+{
+    QList<QJsonObject> offered;
+    for (const QString &name : m_manager.serverNames()) {
+        const ServerConfig *config = m_manager.serverConfig(name);
+        if (config && config->enabled && config->isValid())
+            offered.append(m_manager.catalog(name).capabilities);
+    }
+    return gatewayCapabilities(offered);
 }
 
 void Gateway::warnOfHiddenNamesNotOffered()
@@ -117,9 +230,8 @@ void Gateway::exposedSetMayHaveChanged()
 
 void Gateway::notifySessions()
 {
-    const QByteArray fingerprint = catalog().fingerprint();
     for (const auto &session : m_sessions)
-        session->toolsChanged(fingerprint);
+        session->listsChanged();
     emit statusChanged();
 }
 
@@ -153,12 +265,17 @@ std::optional<HostToolReply> Gateway::formerToolReply(const QString &publicName)
                          {}};
 }
 
+HostToolReply Gateway::unknownToolReply(const QString &publicName) const
+{
+    return formerToolReply(publicName).value_or(Tether::unknownToolReply(publicName));
+}
+
 ToolCallTicket Gateway::callTool(const QString &host, const QString &publicName, const ToolCallInput &input,
                                  HostToolReplyHandler onReply, ProgressHandler onProgress)
 {
     const ExposedTool *tool = catalog().find(publicName);
     if (!tool) {
-        onReply(formerToolReply(publicName).value_or(unknownToolReply(publicName)));
+        onReply(unknownToolReply(publicName));
         return {};
     }
     const QString server = tool->serverName;
@@ -179,6 +296,166 @@ ToolCallTicket Gateway::callTool(const QString &host, const QString &publicName,
 bool Gateway::cancelToolCall(ToolCallTicket ticket, const QString &reason)
 {
     return m_manager.cancelToolCall(ticket, reason);
+}
+
+ToolCallTicket Gateway::forward(const QString &host, const QString &serverName, const QString &method,
+                                const QJsonObject &params, ReplyHandler onReply, ProgressHandler onProgress,
+                                std::weak_ptr<ClientSide> origin)
+{
+    spdlog::debug("gateway: {} asks server '{}' for {}", host, serverName, method);
+    return m_manager.request(serverName, method, params, std::move(onReply), std::move(onProgress), std::move(origin));
+}
+
+void Gateway::setSubscribed(GatewaySession *session, const QString &serverName, const QString &uri, bool subscribed,
+                            ReplyHandler done)
+{
+    const ServerConfig *config = m_manager.serverConfig(serverName);
+    if (config && config->perHost) {
+        // The host's session of its own is its alone to subscribe.
+        m_manager.setResourceSubscribed(serverName, uri, subscribed, std::move(done), session->clientSide());
+        return;
+    }
+    const QString key = serverName + QChar(0) + uri;
+    QSet<GatewaySession *> &subscribers = m_subscribers[key];
+    const bool wasSubscribed = !subscribers.isEmpty();
+    if (subscribed)
+        subscribers.insert(session);
+    else
+        subscribers.remove(session);
+    const bool isSubscribed = !subscribers.isEmpty();
+    if (!isSubscribed)
+        m_subscribers.remove(key);
+    if (wasSubscribed == isSubscribed) {
+        answerLater(this, std::move(done), RpcReply{QJsonObject{}, std::nullopt});
+        return;
+    }
+    const QPointer<Gateway> self(this);
+    m_manager.setResourceSubscribed(serverName, uri, subscribed, [self, key, session, subscribed, done](const RpcReply &reply) {
+        if (self && subscribed && !reply.ok()) {
+            // Refused: nobody holds it after all.
+            if (const auto it = self->m_subscribers.find(key); it != self->m_subscribers.end()) {
+                it->remove(session);
+                if (it->isEmpty())
+                    self->m_subscribers.erase(it);
+            }
+        }
+        done(reply);
+    });
+}
+
+QJsonArray Gateway::configRoots(const QString &serverName) const
+{
+    const ServerConfig *config = m_manager.serverConfig(serverName);
+    return config ? config->roots : QJsonArray();
+}
+
+QJsonArray Gateway::rootsUnion(const QString &serverName) const
+{
+    QJsonArray roots;
+    QSet<QString> uris;
+    const auto add = [&](const QJsonArray &more) {
+        for (const QJsonValue &root : more) {
+            const QString uri = root.toObject().value(u"uri").toString();
+            if (!uri.isEmpty() && !uris.contains(uri)) {
+                uris.insert(uri);
+                roots.append(root);
+            }
+        }
+    };
+    for (const auto &session : m_sessions)
+        add(session->roots());
+    add(configRoots(serverName));
+    return roots;
+}
+
+void Gateway::onHostRootsChanged(GatewaySession *session)
+{
+    if (session) {
+        // A perHost server's session of the host's own hears of its host's roots alone.
+        m_manager.notifyRootsChanged(session->clientSide());
+    }
+    QCryptographicHash hash(QCryptographicHash::Sha1);
+    hash.addData(QJsonDocument(rootsUnion({})).toJson(QJsonDocument::Compact));
+    const QByteArray fingerprint = hash.result();
+    if (fingerprint == m_rootsFingerprint)
+        return;
+    m_rootsFingerprint = fingerprint;
+    m_manager.notifyRootsChanged();
+}
+
+void Gateway::applyLogLevels()
+{
+    std::optional<int> verbosest;
+    for (const auto &session : m_sessions) {
+        if (const std::optional<int> rank = logLevelRank(session->logLevel()); rank && (!verbosest || *rank < *verbosest))
+            verbosest = rank;
+    }
+    const QString level = verbosest ? logLevels().at(*verbosest) : QString();
+    for (const QString &name : m_manager.serverNames()) {
+        const ServerConfig *config = m_manager.serverConfig(name);
+        if (config && config->perHost) {
+            for (const auto &session : m_sessions) {
+                if (!session->logLevel().isEmpty())
+                    m_manager.setLogLevel(name, session->logLevel(), session->clientSide());
+            }
+        }
+        m_manager.setLogLevel(name, level);
+    }
+    m_appliedLogLevel = level;
+}
+
+quint64 Gateway::answerServerRequest(const ServerRequest &request, ReplyHandler reply, ProgressHandler onProgress)
+{
+    // A task's request goes to the host whose task it is.
+    const QString taskId = relatedTaskId(request.params);
+    if (const GatewayTasks::Task *task = taskId.isEmpty() ? nullptr : m_tasks.findByServer(request.serverName, taskId)) {
+        for (const auto &session : m_sessions) {
+            if (session.get() != task->host)
+                continue;
+            const quint64 handle = m_nextRoutedRequest++;
+            m_routedRequests.insert(handle, {session.get(), 0});
+            const QPointer<Gateway> self(this);
+            const quint64 sent = session->forwardServerRequest(
+                request,
+                [self, handle, reply = std::move(reply)](const RpcReply &answer) {
+                    if (self)
+                        self->m_routedRequests.remove(handle);
+                    reply(answer);
+                },
+                std::move(onProgress));
+            if (const auto it = m_routedRequests.find(handle); it != m_routedRequests.end())
+                it->handle = sent;
+            return handle;
+        }
+    }
+    if (request.method == u"roots/list") {
+        reply(RpcReply{QJsonObject{{u"roots"_s, rootsUnion(request.serverName)}}, std::nullopt});
+        return 0;
+    }
+    const QString why
+        = request.undecided.size() > 1
+              ? u"%1 hosts (%2) have requests running on server '%3', and Tether cannot tell which one this %4 is "
+                "for, so it asks none of them; give the server a session per host with \"perHost\": true"_s.arg(
+                    QString::number(request.undecided.size()), request.undecided.join(u", "_s), request.serverName,
+                    request.method)
+              : u"no host of Tether's gateway has a request running on server '%1', so none can answer its %2"_s.arg(
+                    request.serverName, request.method);
+    spdlog::info("gateway: {}", why);
+    reply(RpcReply::failure(JsonRpc::InternalError, why));
+    return 0;
+}
+
+void Gateway::cancelServerRequest(quint64 handle, const QString &reason)
+{
+    const RoutedRequest routed = m_routedRequests.take(handle);
+    if (routed.session)
+        routed.session->cancelServerRequest(routed.handle, reason);
+}
+
+void Gateway::passOnToHosts(const QString &serverName, const QString &method, const QJsonObject &params)
+{
+    for (const auto &session : m_sessions)
+        session->passOn(serverName, method, params);
 }
 
 GatewayStatus Gateway::status()

@@ -2,6 +2,9 @@
 
 #include "gatewayprotocol.h"
 #include "gatewaystatus.h"
+#include "gatewaytasks.h"
+#include "promptcatalog.h"
+#include "resourcecatalog.h"
 #include "toolcatalog.h"
 
 #include "config/gatewayconfig.h"
@@ -9,6 +12,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QPointer>
 #include <QSet>
 #include <QTimer>
 
@@ -24,9 +28,13 @@ class HostChannel;
 
 using HostToolReplyHandler = std::function<void(const HostToolReply &)>;
 
-// Tether as an MCP server: the tools of every server of a ServerManager, less the hidden ones,
-// served to each connected host through a GatewaySession. Calls go to the manager with a bounded
-// wait through outages; tools/list_changed reaches every host once per burst of changes.
+// Tether as an MCP server: the tools of every server of a ServerManager, less the hidden ones, and
+// their resources, prompts, completions, logs and tasks, served to each connected host through a
+// GatewaySession. Calls go to the manager with a bounded wait through outages; list_changed reaches
+// every host once per burst of changes. The gateway is its servers' client side for what no host's
+// request explains: their roots/list (the union of the hosts' roots), a task's requests (to the
+// host whose task it is), and notifications (log messages, resource updates, task status), which
+// it passes on to the hosts they are for.
 class Gateway final : public QObject
 {
     Q_OBJECT
@@ -50,8 +58,12 @@ public:
     // Cancels the session's calls (the upstream calls too) and ends it.
     void closeSession(GatewaySession *session, const QString &reason);
 
-    // The tools exposed now.
+    // The tools, resources and prompts exposed now.
     const ToolCatalog &catalog();
+    const ResourceCatalog &resources();
+    const PromptCatalog &prompts();
+    // What the initialize result offers: what the servers offer (gatewayCapabilities()).
+    QJsonObject capabilities() const;
     // While the servers that were starting when the gateway began have not come up or failed (for
     // at most the outage wait), a first tools/list would miss their tools: it waits.
     bool isSettling() const { return !m_settling.isEmpty(); }
@@ -61,6 +73,20 @@ public:
     ToolCallTicket callTool(const QString &host, const QString &publicName, const ToolCallInput &input,
                             HostToolReplyHandler onReply, ProgressHandler onProgress);
     bool cancelToolCall(ToolCallTicket ticket, const QString &reason);
+    // What a call of an unknown name (or of a tool no longer exposed) is answered with.
+    HostToolReply unknownToolReply(const QString &publicName) const;
+    // Any other request of `host` to the server `serverName`, answered with its result as is;
+    // cancelled with cancelToolCall().
+    ToolCallTicket forward(const QString &host, const QString &serverName, const QString &method, const QJsonObject &params,
+                           ReplyHandler onReply, ProgressHandler onProgress, std::weak_ptr<ClientSide> origin);
+    // `session` subscribes to a resource of `serverName` (or no longer does): the server is
+    // subscribed while any host is, and `done` gets its answer (or an empty result when another
+    // host's subscription stands already).
+    void setSubscribed(GatewaySession *session, const QString &serverName, const QString &uri, bool subscribed,
+                       ReplyHandler done);
+    // The roots the config gives `serverName`.
+    QJsonArray configRoots(const QString &serverName) const;
+    GatewayTasks &tasks() { return m_tasks; }
 
     GatewayStatus status();
 
@@ -70,7 +96,20 @@ signals:
     void settled();
 
 private:
+    friend class GatewaySharedSide;
+
     void exposedSetMayHaveChanged();
+    void onSessionLeft(GatewaySession *session);
+    // Every host's roots, with the config's roots of `serverName`, each URI once.
+    QJsonArray rootsUnion(const QString &serverName) const;
+    void onHostRootsChanged(GatewaySession *session);
+    // Servers send log messages at the most verbose level any host asked for.
+    void applyLogLevels();
+    // What a server asks outside any host's request, and notifications for hosts.
+    quint64 answerServerRequest(const ServerRequest &request, ReplyHandler reply, ProgressHandler onProgress);
+    void cancelServerRequest(quint64 handle, const QString &reason);
+    void passOnToHosts(const QString &serverName, const QString &method, const QJsonObject &params);
+    QList<std::pair<QString, ServerCatalog>> serverCatalogs() const;
     void notifySessions();
     void onServerStateChanged(const ServerStatus &status);
     void finishSettling();
@@ -84,6 +123,23 @@ private:
     GatewayConfig m_config;
     ToolCatalog m_catalog;
     bool m_catalogStale = true;
+    ResourceCatalog m_resources;
+    PromptCatalog m_prompts;
+    bool m_featuresStale = true; // resources and prompts
+    GatewayTasks m_tasks;
+    // Resource subscriptions of the hosts, by "<server>\0<uri>".
+    QHash<QString, QSet<GatewaySession *>> m_subscribers;
+    QString m_appliedLogLevel;
+    QByteArray m_rootsFingerprint;
+    // Requests of servers passed on to a task's host: where each went.
+    struct RoutedRequest
+    {
+        QPointer<GatewaySession> session;
+        quint64 handle = 0;
+    };
+    QHash<quint64, RoutedRequest> m_routedRequests;
+    quint64 m_nextRoutedRequest = 1;
+    std::shared_ptr<ClientSide> m_sharedSide;
     struct FormerTool
     {
         QString serverName;

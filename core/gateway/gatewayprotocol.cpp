@@ -7,6 +7,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 
 using namespace Qt::StringLiterals;
 
@@ -20,19 +21,66 @@ std::optional<QString> negotiatedProtocolVersion(const QJsonValue &requested)
     return spoken.contains(requested.toString()) ? requested.toString() : spoken.first();
 }
 
-QJsonObject initializeResult(const QString &protocolVersion)
+QJsonObject initializeResult(const QString &protocolVersion, const QJsonObject &capabilities)
 {
     return {
         {u"protocolVersion"_s, protocolVersion},
-        {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, true}}}}},
+        {u"capabilities"_s, capabilities},
         {u"serverInfo"_s, QJsonObject{{u"name"_s, u"tether"_s},
                                       {u"title"_s, u"Tether"_s},
                                       {u"version"_s, QStringLiteral(TETHER_VERSION)}}},
         {u"instructions"_s,
-         u"Tether serves the tools of the MCP servers it supervises, each named <server>__<tool>. A call to a "
-         "server that is reconnecting waits briefly for it; a server that is down answers with a tool error "
-         "that names its state."_s},
+         u"Tether serves the tools, resources and prompts of the MCP servers it supervises, tools and prompts "
+         "named <server>__<name>. A call to a server that is reconnecting waits briefly for it; a server that is "
+         "down answers with a tool error that names its state."_s},
     };
+}
+
+QJsonObject gatewayCapabilities(const QList<QJsonObject> &serverCapabilities)
+{
+    const auto anyOffers = [&](QStringView capability) {
+        return std::any_of(serverCapabilities.cbegin(), serverCapabilities.cend(), [&](const QJsonObject &offered) {
+            return offered.isEmpty() || offered.contains(capability);
+        });
+    };
+    QJsonObject capabilities{{u"tools"_s, QJsonObject{{u"listChanged"_s, true}}}};
+    if (anyOffers(u"resources"))
+        capabilities.insert(u"resources"_s, QJsonObject{{u"subscribe"_s, true}, {u"listChanged"_s, true}});
+    if (anyOffers(u"prompts"))
+        capabilities.insert(u"prompts"_s, QJsonObject{{u"listChanged"_s, true}});
+    if (anyOffers(u"completions"))
+        capabilities.insert(u"completions"_s, QJsonObject{});
+    if (anyOffers(u"logging"))
+        capabilities.insert(u"logging"_s, QJsonObject{});
+    if (anyOffers(u"tasks")) {
+        capabilities.insert(u"tasks"_s,
+                            QJsonObject{{u"list"_s, QJsonObject{}},
+                                        {u"cancel"_s, QJsonObject{}},
+                                        {u"requests"_s, QJsonObject{{u"tools"_s, QJsonObject{{u"call"_s, QJsonObject{}}}}}}});
+    }
+    return capabilities;
+}
+
+QStringList exposedNames(GatewayNames names, const QList<NamedEntry> &entries)
+{
+    QStringList exposed;
+    exposed.reserve(entries.size());
+    if (names == GatewayNames::Prefixed) {
+        for (const NamedEntry &entry : entries)
+            exposed.append(entry.prefixedName);
+        return exposed;
+    }
+    QHash<QString, int> ownCount;
+    QSet<QString> prefixed;
+    for (const NamedEntry &entry : entries) {
+        ++ownCount[entry.ownName];
+        prefixed.insert(entry.prefixedName);
+    }
+    for (const NamedEntry &entry : entries) {
+        const bool alone = ownCount.value(entry.ownName) == 1 && !prefixed.contains(entry.ownName);
+        exposed.append(alone ? entry.ownName : entry.prefixedName);
+    }
+    return exposed;
 }
 
 QString cursorAfter(const QString &publicName)
@@ -57,33 +105,25 @@ std::optional<QString> nameFromCursor(const QJsonValue &cursor)
     return name;
 }
 
-ToolsPage toolsListPage(const ToolCatalog &catalog, const QJsonObject &params, int pageSize)
+std::optional<QString> cursorOf(const QJsonObject &params, QStringView what, std::optional<JsonRpc::Error> *error)
 {
-    qsizetype first = 0;
     const QJsonValue cursor = params.value(u"cursor"_s);
-    if (!cursor.isUndefined() && !cursor.isNull()) {
-        const std::optional<QString> after = nameFromCursor(cursor);
-        if (!after) {
-            return {{}, JsonRpc::Error{JsonRpc::InvalidParams,
-                                       u"Invalid cursor: %1 is not a cursor Tether gave; list the tools from the "
-                                       "start"_s.arg(quotedJson(cursor)),
-                                       {}}};
-        }
-        first = catalog.indexAfter(*after);
+    if (cursor.isUndefined() || cursor.isNull())
+        return std::nullopt;
+    std::optional<QString> after = nameFromCursor(cursor);
+    if (!after) {
+        *error = JsonRpc::Error{JsonRpc::InvalidParams,
+                                u"Invalid cursor: %1 is not a cursor Tether gave; list the %2 from the start"_s.arg(
+                                    quotedJson(cursor), what),
+                                {}};
     }
-    const auto &tools = catalog.tools();
-    const qsizetype end = std::min<qsizetype>(first + std::max(pageSize, 1), qsizetype(tools.size()));
-    QByteArray result = "{\"tools\":[";
-    for (qsizetype i = first; i < end; ++i) {
-        if (i > first)
-            result += ',';
-        result += tools[size_t(i)].json;
-    }
-    result += ']';
-    if (end < qsizetype(tools.size()))
-        result += ",\"nextCursor\":\"" + cursorAfter(tools[size_t(end - 1)].publicName).toLatin1() + '"';
-    result += '}';
-    return {result, std::nullopt};
+    return after;
+}
+
+HostListPage toolsListPage(const ToolCatalog &catalog, const QJsonObject &params, int pageSize)
+{
+    return listPage("tools", u"tools", catalog.tools(), [](const ExposedTool &tool) -> const QString & { return tool.publicName; },
+                    params, pageSize);
 }
 
 ToolCallRequest parseToolCallRequest(const QJsonObject &params)
@@ -152,16 +192,6 @@ HostToolReply hostReplyFor(const ToolCallReply &reply, const QString &publicName
 HostToolReply unknownToolReply(const QString &publicName)
 {
     return {HostToolReply::Kind::Error, {}, JsonRpc::Error{JsonRpc::InvalidParams, u"Unknown tool: "_s + publicName, {}}};
-}
-
-QJsonObject progressParams(const QJsonValue &progressToken, const ProgressUpdate &update)
-{
-    QJsonObject params{{u"progressToken"_s, progressToken}, {u"progress"_s, update.progress}};
-    if (update.total)
-        params.insert(u"total"_s, *update.total);
-    if (!update.message.isEmpty())
-        params.insert(u"message"_s, update.message);
-    return params;
 }
 
 QByteArray responseWithResultJson(const QJsonValue &id, const QByteArray &result)

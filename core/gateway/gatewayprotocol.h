@@ -1,14 +1,19 @@
 #pragma once
 
+#include "config/gatewayconfig.h"
 #include "protocol/jsonrpc.h"
 #include "protocol/replies.h"
 
 #include <QByteArray>
 #include <QJsonObject>
 #include <QJsonValue>
+#include <QList>
 #include <QString>
+#include <QStringList>
 
+#include <algorithm>
 #include <optional>
+#include <vector>
 
 // The gateway's side of MCP as pure functions: what a host's request is answered with. The
 // session and the gateway only carry these out.
@@ -21,21 +26,43 @@ class ToolCatalog;
 // `requested` is not a string.
 std::optional<QString> negotiatedProtocolVersion(const QJsonValue &requested);
 
-// The initialize result: the tools capability with list_changed, Tether as the server.
-QJsonObject initializeResult(const QString &protocolVersion);
+// The initialize result: Tether as the server, with `capabilities` (gatewayCapabilities()).
+QJsonObject initializeResult(const QString &protocolVersion, const QJsonObject &capabilities);
 
-// A tools/list cursor: the base64url of the last public name of the page before, so that pages
-// stay put while tools come and go.
+// What the gateway offers hosts, given the capabilities of its servers (as each last connected;
+// an empty object for one whose capabilities are not known yet, which counts as offering
+// everything): tools always; resources (subscribe, listChanged), prompts (listChanged),
+// completions, logging and tasks whenever a server does or may.
+QJsonObject gatewayCapabilities(const QList<QJsonObject> &serverCapabilities);
+
+// The names a host sees for the tools (or prompts) of several servers, in the order given: the
+// prefixed name of each (<server>__<name>), or with GatewayNames::Plain the server's own name
+// wherever no other entry has it, neither as its own nor as its prefixed name.
+struct NamedEntry
+{
+    QString ownName;
+    QString prefixedName;
+};
+QStringList exposedNames(GatewayNames names, const QList<NamedEntry> &entries);
+
+// A list's cursor: the base64url of the last key (public name, URI) of the page before, so that
+// pages stay put while entries come and go.
 QString cursorAfter(const QString &publicName);
 std::optional<QString> nameFromCursor(const QJsonValue &cursor);
 
-// One page of tools/list: the result's JSON, or why the request cannot be answered.
-struct ToolsPage
+// One page of a list a host asks for: the result's JSON, or why the request cannot be answered.
+struct HostListPage
 {
     QByteArray result;
     std::optional<JsonRpc::Error> error;
 };
-ToolsPage toolsListPage(const ToolCatalog &catalog, const QJsonObject &params, int pageSize);
+// A page of `entries` (sorted by `keyOf`, each with its JSON in `json`) under the result's
+// `member` ("tools", "prompts"…), starting after the params' cursor; `what` names the list in
+// the error for a cursor Tether did not give.
+template<typename Entry, typename KeyOf>
+HostListPage listPage(QByteArrayView member, QStringView what, const std::vector<Entry> &entries, KeyOf keyOf,
+                  const QJsonObject &params, int pageSize);
+HostListPage toolsListPage(const ToolCatalog &catalog, const QJsonObject &params, int pageSize);
 
 // A host's tools/call, read.
 struct ToolCallRequest
@@ -76,10 +103,39 @@ QJsonObject toolErrorResult(const QString &text);
 // "Unknown tool: X", the answer for a tool the gateway does not expose (hidden ones included).
 HostToolReply unknownToolReply(const QString &publicName);
 
-// The params of notifications/progress for the host's own token.
-QJsonObject progressParams(const QJsonValue &progressToken, const ProgressUpdate &update);
-
 // A JSON-RPC response whose result is JSON text already written (a tools/list page).
 QByteArray responseWithResultJson(const QJsonValue &id, const QByteArray &result);
+
+// The cursor of a list request, when there is one; an error when it is not one Tether gave.
+std::optional<QString> cursorOf(const QJsonObject &params, QStringView what, std::optional<JsonRpc::Error> *error);
+
+template<typename Entry, typename KeyOf>
+HostListPage listPage(QByteArrayView member, QStringView what, const std::vector<Entry> &entries, KeyOf keyOf,
+                  const QJsonObject &params, int pageSize)
+{
+    std::optional<JsonRpc::Error> error;
+    const std::optional<QString> after = cursorOf(params, what, &error);
+    if (error)
+        return {{}, error};
+    const auto begin = after ? std::upper_bound(entries.cbegin(), entries.cend(), *after,
+                                                [&](const QString &key, const Entry &entry) { return key < keyOf(entry); })
+                             : entries.cbegin();
+    const qsizetype first = begin - entries.cbegin();
+    const qsizetype end = std::min<qsizetype>(first + std::max(pageSize, 1), qsizetype(entries.size()));
+    QByteArray result;
+    result += "{\"";
+    result += member;
+    result += "\":[";
+    for (qsizetype i = first; i < end; ++i) {
+        if (i > first)
+            result += ',';
+        result += entries[size_t(i)].json;
+    }
+    result += ']';
+    if (end < qsizetype(entries.size()))
+        result += ",\"nextCursor\":\"" + cursorAfter(keyOf(entries[size_t(end - 1)])).toLatin1() + '"';
+    result += '}';
+    return {result, std::nullopt};
+}
 
 } // namespace Tether

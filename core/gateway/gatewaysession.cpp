@@ -1,14 +1,16 @@
 #include "gatewaysession.h"
 
 #include "gateway.h"
+#include "gatewaytasks.h"
+#include "promptcatalog.h"
+#include "resourcecatalog.h"
 
-#include "common/decimaltext.h"
 #include "common/displaytext.h"
 #include "common/jsonscan.h"
 #include "common/jsontext.h"
 #include "common/logging.h"
+#include "protocol/mcptypes.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QPointer>
@@ -19,23 +21,54 @@ namespace Tether {
 
 namespace {
 
-// A request id as a key: 1 and "1" are different ids.
-QString idKey(const QJsonValue &id)
+// The client's part of MCP for one host: what servers ask while the host's requests run, and on a
+// perHost server's session of its own, goes to the host through its session.
+class HostSide final : public ClientSide
 {
-    if (id.isString())
-        return u"s:"_s + id.toString();
-    // Every call is keyed: one allocation, not a number's and then the key's.
-    const DecimalText digits(id.toInteger());
-    QString key;
-    key.reserve(2 + digits.size());
-    key += u"n:";
-    key += digits.latin1();
-    return key;
+public:
+    explicit HostSide(GatewaySession *session)
+        : m_session(session)
+    {
+    }
+
+    QString clientLabel() const override { return m_session ? m_session->hostLabel() : u"a host that has left"_s; }
+    quint64 serverRequest(const ServerRequest &request, ReplyHandler reply, ProgressHandler onProgress) override
+    {
+        if (!m_session) {
+            reply(RpcReply::failure(JsonRpc::InternalError, u"the host has disconnected"_s));
+            return 0;
+        }
+        return m_session->forwardServerRequest(request, std::move(reply), std::move(onProgress));
+    }
+    void cancelServerRequest(quint64 handle, const QString &reason) override
+    {
+        if (m_session)
+            m_session->cancelServerRequest(handle, reason);
+    }
+    void serverNotification(const QString &serverName, const QString &method, const QJsonObject &params) override
+    {
+        if (m_session)
+            m_session->passOn(serverName, method, params);
+    }
+    bool wantsOwnSession() const override { return true; }
+
+private:
+    QPointer<GatewaySession> m_session;
+};
+
+// The logger a host sees for a server's log message: the server's name, then its own logger.
+QString loggerFor(const QString &serverName, const QJsonValue &logger)
+{
+    const QString own = logger.toString();
+    return own.isEmpty() ? serverName : serverName + u'/' + own;
 }
 
-bool isRequestId(const QJsonValue &id)
+// A local failure of a request forwarded to a server, as the host gets it.
+JsonRpc::Error hostError(const JsonRpc::Error &error, bool fromServer)
 {
-    return id.isString() || (id.isDouble() && id.toDouble() == double(id.toInteger()));
+    if (fromServer)
+        return error; // the server's own answer, unchanged
+    return {JsonRpc::InternalError, error.message, error.data};
 }
 
 } // namespace
@@ -46,6 +79,12 @@ GatewaySession::GatewaySession(Gateway &gateway, HostChannel &channel, QObject *
     , m_channel(channel)
     , m_hostLabel(u"a host over %1"_s.arg(channel.transportName()))
     , m_since(QDateTime::currentDateTimeUtc())
+    , m_sent(m_hostLabel, ServerRequestTimeout,
+             [this](const QByteArray &message, const QJsonValue &related) {
+                 m_channel.send(message, HostChannel::Role::Request, related);
+             },
+             this)
+    , m_side(std::make_shared<HostSide>(this))
 {
     connect(&m_gateway, &Gateway::settled, this, &GatewaySession::onSettled);
 }
@@ -54,8 +93,8 @@ GatewaySession::~GatewaySession() = default;
 
 int GatewaySession::callsInFlight() const
 {
-    return int(std::count_if(m_pending.cbegin(), m_pending.cend(),
-                             [](const auto &entry) { return entry.second.method == u"tools/call"; }));
+    return int(std::count_if(m_received.entries().cbegin(), m_received.entries().cend(),
+                             [](const auto &entry) { return entry.second.work.method == u"tools/call"; }));
 }
 
 void GatewaySession::send(const QJsonObject &message, HostChannel::Role role, const QJsonValue &request)
@@ -117,8 +156,7 @@ void GatewaySession::receiveMessage(const QJsonObject &object)
         return;
     case JsonRpc::MessageKind::Response:
     case JsonRpc::MessageKind::ErrorResponse:
-        // The gateway asks hosts nothing.
-        spdlog::debug("gateway: {} sent a response nobody asked for; ignored", hostLabel());
+        onResponse(message);
         return;
     case JsonRpc::MessageKind::Invalid:
         break;
@@ -156,7 +194,7 @@ bool GatewaySession::receiveToolCallText(const QByteArray &payload)
     ToolCallRequest call;
     call.name = QString::fromUtf8(*name);
     call.argumentsJson = arguments.isEmpty() ? QByteArray("{}") : arguments.toByteArray();
-    const QString key = idKey(id);
+    const QString key = requestIdKey(id);
     if (!refuseReusedId(id, key))
         acceptToolCall(id, key, std::move(call));
     return true;
@@ -164,69 +202,98 @@ bool GatewaySession::receiveToolCallText(const QByteArray &payload)
 
 bool GatewaySession::refuseReusedId(const QJsonValue &id, const QString &key)
 {
-    if (!m_pending.contains(key))
+    if (!m_received.contains(key))
         return false;
-    respondError(id, JsonRpc::InvalidRequest,
-                 u"Invalid request: the id %1 belongs to a request still in flight; give each request its own id"_s.arg(
-                     quotedJson(id)));
+    respondError(id, JsonRpc::InvalidRequest, reusedRequestIdMessage(id));
     return true;
+}
+
+GatewaySession::Received::Entry *GatewaySession::accept(const JsonRpc::Message &message, const QString &key,
+                                                        HostRequest work)
+{
+    work.order = ++m_arrivals;
+    work.method = message.method;
+    const QJsonValue token = message.params.value(u"_meta").toObject().value(u"progressToken");
+    return m_received.begin(message.id, key, std::move(work),
+                            token.isString() || token.isDouble() ? token : QJsonValue(QJsonValue::Undefined));
 }
 
 void GatewaySession::onRequest(const JsonRpc::Message &message)
 {
-    const QString key = idKey(message.id);
+    const QString key = requestIdKey(message.id);
     if (refuseReusedId(message.id, key))
         return;
-    if (message.method == u"ping") {
+    const QString &method = message.method;
+    if (method == u"ping") {
         respond(message.id, QJsonObject{});
         return;
     }
-    if (message.method == u"initialize") {
+    if (method == u"initialize") {
         onInitialize(message.id, message.params);
         return;
     }
     if (!m_initialized) {
         respondError(message.id, JsonRpc::InvalidRequest,
-                     u"Invalid request: '%1' before initialize; initialize the session first"_s.arg(message.method));
+                     u"Invalid request: '%1' before initialize; initialize the session first"_s.arg(method));
         return;
     }
-    if (message.method == u"tools/list") {
+    if (method == u"tools/list" || method == u"resources/list" || method == u"resources/templates/list"
+        || method == u"prompts/list") {
         if (!m_gateway.isSettling()) {
-            answerToolsList(message.id, message.params);
+            answerList(message.id, method, message.params);
             return;
         }
-        PendingRequest pending;
-        pending.order = ++m_arrivals;
-        pending.id = message.id;
-        pending.method = message.method;
-        pending.params = message.params;
-        pending.waitsForServers = true;
-        m_pending.emplace(key, pending);
+        HostRequest work;
+        work.params = message.params;
+        work.waitsForServers = true;
+        accept(message, key, std::move(work));
         return;
     }
-    if (message.method == u"tools/call") {
+    if (method == u"tools/call") {
+        if (message.params.contains(u"task")) {
+            callToolAsTask(message, key);
+            return;
+        }
         ToolCallRequest call = parseToolCallRequest(message.params);
         if (call.error)
-            respondError(message.id, call.error->code, call.error->message);
+            respondError(message.id, *call.error);
         else
             acceptToolCall(message.id, key, std::move(call));
         return;
     }
-    respondError(message.id, JsonRpc::MethodNotFound,
-                 u"Method not found: %1 (Tether's gateway serves tools only)"_s.arg(message.method));
+    if (method == u"resources/read") {
+        readResource(message, key);
+    } else if (method == u"resources/subscribe" || method == u"resources/unsubscribe") {
+        subscribe(message, method == u"resources/subscribe");
+    } else if (method == u"prompts/get") {
+        getPrompt(message, key);
+    } else if (method == u"completion/complete") {
+        complete(message, key);
+    } else if (method == u"logging/setLevel") {
+        setLogLevel(message);
+    } else if (method == u"tasks/get" || method == u"tasks/result" || method == u"tasks/cancel") {
+        onTaskRequest(message, key);
+    } else if (method == u"tasks/list") {
+        listTasks(message, key);
+    } else {
+        respondError(message.id, JsonRpc::MethodNotFound, u"Method not found: %1"_s.arg(method));
+    }
 }
 
 void GatewaySession::acceptToolCall(const QJsonValue &id, const QString &key, ToolCallRequest call)
 {
-    PendingRequest pending;
-    pending.order = ++m_arrivals;
-    pending.id = id;
-    pending.method = u"tools/call"_s;
+    HostRequest work;
+    work.order = ++m_arrivals;
+    work.method = u"tools/call"_s;
     // A tool of a server that is still starting is not known yet.
-    pending.waitsForServers = m_gateway.isSettling() && !m_gateway.catalog().find(call.name);
-    pending.call = std::move(call);
-    const bool waits = pending.waitsForServers;
-    m_pending.emplace(key, std::move(pending));
+    const ExposedTool *tool = m_gateway.catalog().find(call.name);
+    work.waitsForServers = m_gateway.isSettling() && !tool;
+    if (tool)
+        work.serverName = tool->serverName;
+    const QJsonValue token = call.progressToken;
+    work.call = std::move(call);
+    const bool waits = work.waitsForServers;
+    m_received.begin(id, key, std::move(work), token);
     if (!waits)
         startToolCall(key);
     emit hostChanged();
@@ -250,32 +317,56 @@ void GatewaySession::onInitialize(const QJsonValue &id, const QJsonObject &param
     m_clientVersion = clientInfo.value(u"version"_s).toString();
     if (!m_clientName.isEmpty())
         m_hostLabel = m_clientVersion.isEmpty() ? m_clientName : m_clientName + u' ' + m_clientVersion;
+    m_sent.setPeerLabel(m_hostLabel);
+    m_capabilities = params.value(u"capabilities"_s).toObject();
     m_protocolVersion = *version;
     m_initialized = true;
-    m_notifiedFingerprint = m_gateway.catalog().fingerprint();
+    m_toolsFingerprint = m_gateway.catalog().fingerprint();
+    m_resourcesFingerprint = m_gateway.resources().fingerprint();
+    m_promptsFingerprint = m_gateway.prompts().fingerprint();
     spdlog::info("gateway: {} connected over {} (protocol {})", hostLabel(), m_channel.transportName(), *version);
-    respond(id, initializeResult(*version));
+    respond(id, initializeResult(*version, m_gateway.capabilities()));
     emit hostChanged();
 }
 
-void GatewaySession::answerToolsList(const QJsonValue &id, const QJsonObject &params)
+void GatewaySession::answerList(const QJsonValue &id, const QString &method, const QJsonObject &params)
 {
-    const ToolCatalog &catalog = m_gateway.catalog();
-    const ToolsPage page = toolsListPage(catalog, params, m_gateway.config().toolsPageSize);
+    const int pageSize = m_gateway.config().toolsPageSize;
+    const bool first = !params.contains(u"cursor"_s);
+    HostListPage page;
+    if (method == u"tools/list") {
+        page = toolsListPage(m_gateway.catalog(), params, pageSize);
+        if (first)
+            m_toolsFingerprint = m_gateway.catalog().fingerprint(); // the host now sees this set
+    } else if (method == u"prompts/list") {
+        page = listPage("prompts", u"prompts", m_gateway.prompts().prompts(),
+                        [](const ExposedPrompt &prompt) -> const QString & { return prompt.publicName; }, params, pageSize);
+        if (first)
+            m_promptsFingerprint = m_gateway.prompts().fingerprint();
+    } else if (method == u"resources/list") {
+        page = listPage("resources", u"resources", m_gateway.resources().resources(),
+                        [](const ExposedResource &resource) -> const QString & { return resource.uri; }, params, pageSize);
+        if (first)
+            m_resourcesFingerprint = m_gateway.resources().fingerprint();
+    } else {
+        page = listPage("resourceTemplates", u"resource templates", m_gateway.resources().templates(),
+                        [](const ExposedResourceTemplate &entry) -> const QString & { return entry.uriTemplate; }, params,
+                        pageSize);
+    }
     if (page.error) {
-        respondError(id, page.error->code, page.error->message);
+        respondError(id, *page.error);
         return;
     }
-    if (!params.contains(u"cursor"_s))
-        m_notifiedFingerprint = catalog.fingerprint(); // the host now sees this set
     m_channel.send(responseWithResultJson(id, page.result), HostChannel::Role::Response, id);
 }
 
 void GatewaySession::startToolCall(const QString &key)
 {
-    PendingRequest &pending = m_pending.at(key);
-    pending.waitsForServers = false;
-    const ToolCallRequest call = pending.call; // the entry may go while the call is made
+    Received::Entry *entry = m_received.find(key);
+    entry->work.waitsForServers = false;
+    const ToolCallRequest call = entry->work.call; // the entry may go while the call is made
+    if (const ExposedTool *tool = m_gateway.catalog().find(call.name))
+        entry->work.serverName = tool->serverName;
     const QPointer<GatewaySession> self(this);
     ProgressHandler onProgress;
     if (!call.progressToken.isUndefined()) {
@@ -284,120 +375,497 @@ void GatewaySession::startToolCall(const QString &key)
                 self->onToolCallProgress(key, update);
         };
     }
+    ToolCallInput input = toolCallInput(call);
+    input.origin = m_side;
     const ToolCallTicket ticket = m_gateway.callTool(
-        hostLabel(), call.name, toolCallInput(call),
+        hostLabel(), call.name, input,
         [self, key](const HostToolReply &reply) {
             if (self)
                 self->finishToolCall(key, reply);
         },
         std::move(onProgress));
     // An unknown tool is answered before callTool returns.
-    if (const auto it = m_pending.find(key); it != m_pending.end())
-        it->second.ticket = ticket;
+    if (Received::Entry *sent = m_received.find(key))
+        sent->work.ticket = ticket;
 }
 
 void GatewaySession::onToolCallProgress(const QString &key, const ProgressUpdate &update)
 {
-    const auto it = m_pending.find(key);
-    if (it == m_pending.end() || update.progress <= it->second.lastProgress)
-        return; // progress must increase, and ends with the response
-    it->second.lastProgress = update.progress;
-    send(JsonRpc::makeNotification(u"notifications/progress"_s, progressParams(it->second.call.progressToken, update)),
-         HostChannel::Role::Progress, it->second.id);
+    const Received::Entry *entry = m_received.find(key);
+    if (!entry)
+        return;
+    if (const std::optional<QJsonObject> params = m_received.progressFor(key, update))
+        send(JsonRpc::makeNotification(u"notifications/progress"_s, *params), HostChannel::Role::Progress, entry->id);
 }
 
 void GatewaySession::finishToolCall(const QString &key, const HostToolReply &reply)
 {
-    const auto it = m_pending.find(key);
-    if (it == m_pending.end())
+    const std::optional<Received::Entry> entry = m_received.take(key);
+    if (!entry)
         return;
-    const QJsonValue id = it->second.id;
-    m_pending.erase(it);
     switch (reply.kind) {
     case HostToolReply::Kind::Result:
-        respond(id, reply.result, reply.resultJson);
+        respond(entry->id, reply.result, reply.resultJson);
         break;
     case HostToolReply::Kind::Error:
-        respondError(id, reply.error.code, reply.error.message, reply.error.data);
+        respondError(entry->id, reply.error);
         break;
     case HostToolReply::Kind::Nothing:
-        m_channel.endWithoutResponse(id);
+        m_channel.endWithoutResponse(entry->id);
         break;
     }
     emit hostChanged();
 }
 
+void GatewaySession::forward(const JsonRpc::Message &message, const QString &key, const QString &serverName,
+                             const QJsonObject &params, std::function<QJsonObject(const QJsonObject &)> rewrite)
+{
+    HostRequest work;
+    work.serverName = serverName;
+    work.rewrite = std::move(rewrite);
+    if (message.method == u"tasks/result")
+        work.taskId = message.params.value(u"taskId").toString();
+    Received::Entry *entry = accept(message, key, std::move(work));
+    const QPointer<GatewaySession> self(this);
+    ProgressHandler onProgress;
+    if (!entry->progressToken.isUndefined()) {
+        onProgress = [self, key](const ProgressUpdate &update) {
+            if (self)
+                self->onToolCallProgress(key, update);
+        };
+    }
+    // The host's own _meta goes on, but for its progress token: the server gets Tether's.
+    QJsonObject sent = params;
+    QJsonObject meta = sent.value(u"_meta").toObject();
+    meta.remove(u"progressToken"_s);
+    if (meta.isEmpty())
+        sent.remove(u"_meta"_s);
+    else
+        sent.insert(u"_meta"_s, meta);
+    const ToolCallTicket ticket = m_gateway.forward(
+        hostLabel(), serverName, message.method, sent,
+        [self, key](const RpcReply &reply) {
+            if (self)
+                self->finishForwarded(key, reply);
+        },
+        std::move(onProgress), m_side);
+    if (Received::Entry *pending = m_received.find(key))
+        pending->work.ticket = ticket;
+}
+
+void GatewaySession::finishForwarded(const QString &key, const RpcReply &reply)
+{
+    const std::optional<Received::Entry> entry = m_received.take(key);
+    if (!entry)
+        return;
+    if (reply.ok()) {
+        const QJsonObject result = reply.result.toObject();
+        respond(entry->id, entry->work.rewrite ? entry->work.rewrite(result) : result);
+    } else if (reply.error->code == JsonRpc::RequestCancelled && !reply.fromServer) {
+        m_channel.endWithoutResponse(entry->id);
+    } else {
+        respondError(entry->id, hostError(*reply.error, reply.fromServer));
+    }
+    emit hostChanged();
+}
+
+void GatewaySession::readResource(const JsonRpc::Message &message, const QString &key)
+{
+    const QString uri = message.params.value(u"uri").toString();
+    if (uri.isEmpty()) {
+        respondError(message.id, JsonRpc::InvalidParams, u"resources/read needs the resource's \"uri\" as a string"_s);
+        return;
+    }
+    const QString server = m_gateway.resources().serverFor(uri);
+    if (server.isEmpty()) {
+        respondError(message.id, -32002,
+                     u"Resource not found: %1 (no server behind Tether lists it or has a template for it)"_s.arg(uri),
+                     QJsonObject{{u"uri"_s, uri}});
+        return;
+    }
+    forward(message, key, server, message.params);
+}
+
+void GatewaySession::subscribe(const JsonRpc::Message &message, bool subscribed)
+{
+    const QString uri = message.params.value(u"uri").toString();
+    if (uri.isEmpty()) {
+        respondError(message.id, JsonRpc::InvalidParams, u"%1 needs the resource's \"uri\" as a string"_s.arg(message.method));
+        return;
+    }
+    const QString server = m_gateway.resources().serverFor(uri);
+    if (server.isEmpty()) {
+        respondError(message.id, -32002,
+                     u"Resource not found: %1 (no server behind Tether lists it or has a template for it)"_s.arg(uri),
+                     QJsonObject{{u"uri"_s, uri}});
+        return;
+    }
+    const QString entry = server + QChar(0) + uri;
+    if (subscribed == m_subscriptions.contains(entry)) {
+        respond(message.id, QJsonObject{}); // subscribed (or not) already
+        return;
+    }
+    if (subscribed)
+        m_subscriptions.insert(entry);
+    else
+        m_subscriptions.remove(entry);
+    const QPointer<GatewaySession> self(this);
+    m_gateway.setSubscribed(this, server, uri, subscribed, [self, id = message.id, entry, subscribed](const RpcReply &reply) {
+        if (!self)
+            return;
+        if (reply.ok()) {
+            self->respond(id, QJsonObject{});
+            return;
+        }
+        if (subscribed)
+            self->m_subscriptions.remove(entry);
+        self->respondError(id, hostError(*reply.error, reply.fromServer));
+    });
+}
+
+void GatewaySession::getPrompt(const JsonRpc::Message &message, const QString &key)
+{
+    const QString name = message.params.value(u"name").toString();
+    const ExposedPrompt *prompt = m_gateway.prompts().find(name);
+    if (!prompt) {
+        respondError(message.id, JsonRpc::InvalidParams, u"Unknown prompt: %1"_s.arg(name));
+        return;
+    }
+    QJsonObject params = message.params;
+    params.insert(u"name"_s, prompt->promptName);
+    forward(message, key, prompt->serverName, params);
+}
+
+void GatewaySession::complete(const JsonRpc::Message &message, const QString &key)
+{
+    QJsonObject ref = message.params.value(u"ref").toObject();
+    const QString type = ref.value(u"type").toString();
+    QString server;
+    if (type == u"ref/prompt") {
+        const ExposedPrompt *prompt = m_gateway.prompts().find(ref.value(u"name").toString());
+        if (!prompt) {
+            respondError(message.id, JsonRpc::InvalidParams, u"Unknown prompt: %1"_s.arg(ref.value(u"name").toString()));
+            return;
+        }
+        server = prompt->serverName;
+        ref.insert(u"name"_s, prompt->promptName);
+    } else if (type == u"ref/resource") {
+        const QString uri = ref.value(u"uri").toString();
+        server = m_gateway.resources().serverForTemplate(uri);
+        if (server.isEmpty())
+            server = m_gateway.resources().serverFor(uri);
+        if (server.isEmpty()) {
+            respondError(message.id, JsonRpc::InvalidParams,
+                         u"Unknown resource template: %1 (no server behind Tether lists it)"_s.arg(uri));
+            return;
+        }
+    } else {
+        respondError(message.id, JsonRpc::InvalidParams,
+                     u"completion/complete needs \"ref\" with \"type\" \"ref/prompt\" or \"ref/resource\""_s);
+        return;
+    }
+    QJsonObject params = message.params;
+    params.insert(u"ref"_s, ref);
+    forward(message, key, server, params);
+}
+
+void GatewaySession::setLogLevel(const JsonRpc::Message &message)
+{
+    const QString level = message.params.value(u"level").toString();
+    if (!logLevelRank(level)) {
+        respondError(message.id, JsonRpc::InvalidParams,
+                     u"Invalid params: \"level\" is %1; it is one of %2"_s.arg(quotedJson(message.params.value(u"level")),
+                                                                             logLevels().join(u", "_s)));
+        return;
+    }
+    m_logLevel = level;
+    respond(message.id, QJsonObject{});
+    emit logLevelChanged();
+}
+
+void GatewaySession::callToolAsTask(const JsonRpc::Message &message, const QString &key)
+{
+    const QString name = message.params.value(u"name").toString();
+    const ExposedTool *tool = m_gateway.catalog().find(name);
+    if (!tool) {
+        const HostToolReply unknown = m_gateway.unknownToolReply(name);
+        if (unknown.kind == HostToolReply::Kind::Error)
+            respondError(message.id, unknown.error);
+        else
+            respond(message.id, unknown.result);
+        return;
+    }
+    QJsonObject params = message.params;
+    params.insert(u"name"_s, tool->toolName);
+    const QString server = tool->serverName;
+    const QPointer<GatewaySession> self(this);
+    forward(message, key, server, params, [self, server](const QJsonObject &result) {
+        // A CreateTaskResult: the task is the host's, under an id unique across servers.
+        const QJsonObject task = result.value(u"task").toObject();
+        if (!self || !task.value(u"taskId").isString())
+            return result; // the server ran the tool at once after all
+        QJsonObject rewritten = result;
+        rewritten.insert(u"task"_s,
+                         withTaskId(task, self->m_gateway.tasks().add(server, task.value(u"taskId").toString(), self.get())));
+        return rewritten;
+    });
+}
+
+void GatewaySession::onTaskRequest(const JsonRpc::Message &message, const QString &key)
+{
+    const QString id = message.params.value(u"taskId").toString();
+    const GatewayTasks::Task *task = m_gateway.tasks().find(id);
+    if (!task || task->host != this) {
+        respondError(message.id, JsonRpc::InvalidParams, u"Unknown task: %1"_s.arg(id));
+        return;
+    }
+    QJsonObject params = message.params;
+    params.insert(u"taskId"_s, task->serverTaskId);
+    const bool result = message.method == u"tasks/result";
+    forward(message, key, task->serverName, params, [id, result](const QJsonObject &answer) {
+        // tasks/result is the tool's result, which names the task only in its _meta.
+        return result ? withRelatedTaskId(answer, id) : withTaskId(answer, id);
+    });
+}
+
+void GatewaySession::listTasks(const JsonRpc::Message &message, const QString &key)
+{
+    // The host sees its own tasks alone: each server that holds one is asked, and only the host's
+    // are kept. One page: the host's tasks are few.
+    const QList<GatewayTasks::Task> own = m_gateway.tasks().ofHost(this);
+    QStringList servers;
+    for (const GatewayTasks::Task &task : own) {
+        if (!servers.contains(task.serverName))
+            servers.append(task.serverName);
+    }
+    if (servers.isEmpty()) {
+        respond(message.id, QJsonObject{{u"tasks"_s, QJsonArray{}}});
+        return;
+    }
+    HostRequest work;
+    accept(message, key, std::move(work));
+    struct Gathered
+    {
+        int waiting = 0;
+        QJsonArray tasks;
+    };
+    auto gathered = std::make_shared<Gathered>();
+    gathered->waiting = int(servers.size());
+    const QPointer<GatewaySession> self(this);
+    for (const QString &server : std::as_const(servers)) {
+        m_gateway.forward(hostLabel(), server, u"tasks/list"_s, {}, [self, key, server, gathered](const RpcReply &reply) {
+            if (!self)
+                return;
+            for (const QJsonValue &value : reply.result.toObject().value(u"tasks").toArray()) {
+                const QJsonObject task = value.toObject();
+                const GatewayTasks::Task *known = self->m_gateway.tasks().findByServer(server, task.value(u"taskId").toString());
+                if (known && known->host == self.get())
+                    gathered->tasks.append(withTaskId(task, known->id));
+            }
+            if (--gathered->waiting > 0)
+                return;
+            if (const std::optional<Received::Entry> entry = self->m_received.take(key))
+                self->respond(entry->id, QJsonObject{{u"tasks"_s, gathered->tasks}});
+        }, {}, m_side);
+    }
+}
+
 void GatewaySession::dropRequest(const QString &key)
 {
-    const auto it = m_pending.find(key);
-    if (it == m_pending.end())
+    const std::optional<Received::Entry> entry = m_received.take(key);
+    if (!entry)
         return;
-    const QJsonValue id = it->second.id;
-    m_pending.erase(it);
-    m_channel.endWithoutResponse(id);
+    m_channel.endWithoutResponse(entry->id);
     emit hostChanged();
 }
 
 void GatewaySession::onNotification(const JsonRpc::Message &message)
 {
+    if (message.method == u"notifications/initialized") {
+        fetchRoots();
+        return;
+    }
+    if (message.method == u"notifications/roots/list_changed") {
+        fetchRoots();
+        return;
+    }
+    if (message.method == u"notifications/progress") {
+        // Progress on a server's request the host is answering: on to the server.
+        m_sent.progress(message.params.value(u"progressToken"), progressUpdateOf(message.params));
+        return;
+    }
     if (message.method != u"notifications/cancelled")
-        return; // initialized, and anything else, needs nothing
+        return; // anything else needs nothing
     const QJsonValue requestId = message.params.value(u"requestId"_s);
     if (!isRequestId(requestId))
         return;
-    const auto it = m_pending.find(idKey(requestId));
-    if (it == m_pending.end())
+    const QString key = requestIdKey(requestId);
+    Received::Entry *entry = m_received.find(key);
+    if (!entry)
         return; // finished already, or never known: nothing to do
     const QString reason = message.params.value(u"reason"_s).toString();
     const QString why = u"cancelled by %1"_s.arg(hostLabel()) + (reason.isEmpty() ? QString() : u": "_s + reason);
-    if (it->second.ticket.isValid())
-        m_gateway.cancelToolCall(it->second.ticket, why); // answered at once, with nothing for the host
+    if (entry->work.ticket.isValid())
+        m_gateway.cancelToolCall(entry->work.ticket, why); // answered at once, with nothing for the host
     else
-        dropRequest(it->first);
+        dropRequest(key);
+}
+
+void GatewaySession::onResponse(const JsonRpc::Message &message)
+{
+    const qint64 id = message.id.isDouble() ? message.id.toInteger(-1) : -1;
+    RpcReply reply;
+    if (message.kind == JsonRpc::MessageKind::Response) {
+        reply.result = message.result;
+    } else {
+        reply.error = message.error;
+        reply.fromServer = true; // the host's own answer
+    }
+    if (!m_sent.complete(id, reply))
+        spdlog::debug("gateway: {} answered a request nobody waits for (id {}); ignored", hostLabel(), id);
+}
+
+void GatewaySession::fetchRoots()
+{
+    if (!declaresRoots())
+        return;
+    const QPointer<GatewaySession> self(this);
+    m_sent.send(u"roots/list"_s, {}, [self](const RpcReply &reply) {
+        if (!self)
+            return;
+        if (!reply.ok() || !reply.result.toObject().value(u"roots").isArray()) {
+            spdlog::warn("gateway: {} did not list its roots: {}", self->hostLabel(),
+                         reply.ok() ? u"its answer holds no \"roots\" array"_s : reply.error->message);
+            return;
+        }
+        const QJsonArray roots = reply.result.toObject().value(u"roots").toArray();
+        if (roots == self->m_roots)
+            return;
+        self->m_roots = roots;
+        emit self->rootsChanged();
+    });
+}
+
+QJsonValue GatewaySession::relatedRequest(const ServerRequest &request) const
+{
+    const QString taskId = relatedTaskId(request.params);
+    const GatewayTasks::Task *task = taskId.isEmpty() ? nullptr : m_gateway.tasks().findByServer(request.serverName, taskId);
+    for (const auto &[key, entry] : m_received.entries()) {
+        if (task ? entry.work.taskId == task->id : entry.work.serverName == request.serverName)
+            return entry.id;
+    }
+    return QJsonValue::Undefined;
+}
+
+quint64 GatewaySession::forwardServerRequest(const ServerRequest &request, ReplyHandler reply, ProgressHandler onProgress)
+{
+    if (!declaresClientFeature(m_capabilities, request.method, request.params)) {
+        if (request.method == u"roots/list") {
+            reply(RpcReply{QJsonObject{{u"roots"_s, m_gateway.configRoots(request.serverName)}}, std::nullopt});
+            return 0;
+        }
+        reply(RpcReply::failure(JsonRpc::MethodNotFound,
+                                u"%1 does not support %2 (it did not declare it), so Tether cannot pass it on"_s.arg(
+                                    hostLabel(), request.method)));
+        return 0;
+    }
+    // The host gets the server's request with Tether's progress token and the task as it knows it.
+    QJsonObject params = request.params;
+    QJsonObject meta = params.value(u"_meta").toObject();
+    const bool wantsProgress = meta.contains(u"progressToken");
+    meta.remove(u"progressToken"_s);
+    if (wantsProgress)
+        meta.insert(u"progressToken"_s, m_sent.nextId());
+    if (meta.isEmpty())
+        params.remove(u"_meta"_s);
+    else
+        params.insert(u"_meta"_s, meta);
+    const QString taskId = relatedTaskId(params);
+    if (const GatewayTasks::Task *task = taskId.isEmpty() ? nullptr : m_gateway.tasks().findByServer(request.serverName, taskId))
+        params = withRelatedTaskId(params, task->id);
+    spdlog::info("gateway: server '{}' asks {} for {}", request.serverName, hostLabel(), request.method);
+    RequestOptions options;
+    options.onProgress = wantsProgress ? std::move(onProgress) : ProgressHandler();
+    options.related = relatedRequest(request);
+    return quint64(m_sent.send(request.method, JsonRpc::serialize(params), std::move(reply), std::move(options)));
+}
+
+void GatewaySession::cancelServerRequest(quint64 id, const QString &reason)
+{
+    m_sent.cancel(qint64(id), reason);
+}
+
+void GatewaySession::passOn(const QString &serverName, const QString &method, const QJsonObject &params)
+{
+    if (!m_initialized)
+        return;
+    QJsonObject sent = params;
+    if (method == u"notifications/message") {
+        const std::optional<int> level = logLevelRank(params.value(u"level").toString());
+        if (!m_logLevel.isEmpty() && level && *level < *logLevelRank(m_logLevel))
+            return;
+        sent.insert(u"logger"_s, loggerFor(serverName, params.value(u"logger")));
+    } else if (method == u"notifications/resources/updated") {
+        if (!m_subscriptions.contains(serverName + QChar(0) + params.value(u"uri").toString()))
+            return;
+    } else if (method == u"notifications/tasks/status") {
+        const GatewayTasks::Task *task = m_gateway.tasks().findByServer(serverName, params.value(u"taskId").toString());
+        if (!task || task->host != this)
+            return;
+        sent = withTaskId(sent, task->id);
+    } else if (method != u"notifications/elicitation/complete") {
+        return;
+    }
+    send(JsonRpc::makeNotification(method, sent), HostChannel::Role::Notification, {});
 }
 
 void GatewaySession::cancelAllCalls(const QString &reason)
 {
-    QList<QString> keys;
-    for (const auto &[key, pending] : m_pending)
-        keys.append(key);
-    for (const QString &key : std::as_const(keys)) {
-        const auto it = m_pending.find(key);
-        if (it == m_pending.end())
+    for (const QString &key : m_received.keys()) {
+        Received::Entry *entry = m_received.find(key);
+        if (!entry)
             continue;
-        if (it->second.ticket.isValid())
-            m_gateway.cancelToolCall(it->second.ticket, reason);
+        if (entry->work.ticket.isValid())
+            m_gateway.cancelToolCall(entry->work.ticket, reason);
         dropRequest(key);
     }
+    // The servers waiting on this host hear at once that no answer is coming.
+    m_sent.failAll(JsonRpc::InternalError, u"%1 disconnected before it answered (%2)"_s.arg(hostLabel(), reason));
 }
 
-void GatewaySession::toolsChanged(const QByteArray &fingerprint)
+void GatewaySession::listsChanged()
 {
-    if (!m_initialized || fingerprint == m_notifiedFingerprint)
+    if (!m_initialized)
         return;
-    m_notifiedFingerprint = fingerprint;
-    send(JsonRpc::makeNotification(u"notifications/tools/list_changed"_s), HostChannel::Role::Notification, {});
+    const auto notify = [this](QByteArray &told, const QByteArray &now, const QString &method) {
+        if (told == now)
+            return;
+        told = now;
+        send(JsonRpc::makeNotification(method), HostChannel::Role::Notification, {});
+    };
+    notify(m_toolsFingerprint, m_gateway.catalog().fingerprint(), u"notifications/tools/list_changed"_s);
+    notify(m_resourcesFingerprint, m_gateway.resources().fingerprint(), u"notifications/resources/list_changed"_s);
+    notify(m_promptsFingerprint, m_gateway.prompts().fingerprint(), u"notifications/prompts/list_changed"_s);
 }
 
 void GatewaySession::onSettled()
 {
     std::vector<std::pair<quint64, QString>> waiting;
-    for (const auto &[key, pending] : m_pending) {
-        if (pending.waitsForServers)
-            waiting.emplace_back(pending.order, key);
+    for (const auto &[key, entry] : m_received.entries()) {
+        if (entry.work.waitsForServers)
+            waiting.emplace_back(entry.work.order, key);
     }
     std::sort(waiting.begin(), waiting.end());
     for (const auto &[order, key] : waiting) {
-        const auto it = m_pending.find(key);
-        if (it == m_pending.end())
+        Received::Entry *entry = m_received.find(key);
+        if (!entry)
             continue;
-        if (it->second.method == u"tools/call") {
+        if (entry->work.method == u"tools/call") {
             startToolCall(key);
             continue;
         }
-        const PendingRequest request = it->second;
-        m_pending.erase(it);
-        answerToolsList(request.id, request.params);
+        const Received::Entry request = *m_received.take(key);
+        answerList(request.id, request.work.method, request.work.params);
     }
 }
 

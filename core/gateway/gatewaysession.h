@@ -5,30 +5,40 @@
 #include "gatewayprotocol.h"
 
 #include "manager/toolcallticket.h"
+#include "protocol/clientside.h"
 #include "protocol/jsonrpc.h"
+#include "protocol/jsonrpcpeer.h"
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
+#include <QSet>
 #include <QString>
 
-#include <limits>
-#include <map>
+#include <functional>
+#include <memory>
 
 namespace Tether {
 
 class Gateway;
 
-// One MCP host connected to the gateway: its lifecycle (initialize, then tools), its requests in
-// flight by id, the progress and cancellation of its calls, and the list_changed it has been
-// told of. Whatever the transport, its channel hands it the host's messages and carries its own.
+// One MCP host connected to the gateway: its lifecycle (initialize, then everything MCP's server
+// side offers), its requests in flight by id with their progress and cancellation, the list
+// changes it has been told of, what it wants of the servers (log level, resource subscriptions,
+// its tasks), and the servers' requests passed on to it (sampling, elicitation, roots), which it
+// answers. Whatever the transport, its channel hands it the host's messages and carries its own.
 class GatewaySession final : public QObject
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(GatewaySession)
 
 public:
+    // How long a server's request may wait for the host's answer: a person may be filling in a
+    // form, so long, but never for ever.
+    static constexpr std::chrono::minutes ServerRequestTimeout{30};
+
     GatewaySession(Gateway &gateway, HostChannel &channel, QObject *parent = nullptr);
     ~GatewaySession() override;
 
@@ -36,10 +46,16 @@ public:
     void receive(const QByteArray &payload);
     void receiveMessage(const QJsonObject &object);
 
-    // Cancels every call of the session, upstream too; nothing more is sent for them.
+    // Cancels every request of the session, upstream too, and answers every request of a server
+    // that waits on this host with an error; nothing more is sent for them.
     void cancelAllCalls(const QString &reason);
-    // Sends tools/list_changed when the host was last told of a different set of tools.
-    void toolsChanged(const QByteArray &fingerprint);
+    // Sends list_changed for each list (tools, resources, prompts) the host was last told of
+    // differently.
+    void listsChanged();
+    // A notification of a server for hosts: a log message reaches this host at its level and
+    // above, a resource update when it subscribed to the resource, a task's status when the task
+    // is its own, an elicitation's completion when it was asked.
+    void passOn(const QString &serverName, const QString &method, const QJsonObject &params);
 
     bool isInitialized() const { return m_initialized; }
     const QString &clientName() const { return m_clientName; }
@@ -48,44 +64,86 @@ public:
     const QDateTime &since() const { return m_since; }
     int callsInFlight() const;
     QString transportName() const { return m_channel.transportName(); }
+    // "Claude Code 2.1", or "a host over stdio" before it initializes: on every call's log line.
+    const QString &hostLabel() const { return m_hostLabel; }
+
+    // What plays the client's part for this host: servers' requests made for its requests go to
+    // it, and a perHost server's session of its own answers through it.
+    std::shared_ptr<ClientSide> clientSide() const { return m_side; }
+    // The roots the host declares (after it answered roots/list); whether it declares any at all.
+    const QJsonArray &roots() const { return m_roots; }
+    bool declaresRoots() const { return m_capabilities.contains(u"roots"); }
+    // The level it asked for with logging/setLevel; empty when it asked for none.
+    const QString &logLevel() const { return m_logLevel; }
+    // A server's request passed on to this host: on the stream of the host's request it serves
+    // (over HTTP), answered through `reply` exactly once unless cancelled first.
+    quint64 forwardServerRequest(const ServerRequest &request, ReplyHandler reply, ProgressHandler onProgress);
+    void cancelServerRequest(quint64 id, const QString &reason);
 
 signals:
     // What the window shows of the host changed: it initialized, a call began or ended.
     void hostChanged();
+    // The roots it declares changed (or became known).
+    void rootsChanged();
+    void logLevelChanged();
 
 private:
     // A host request that is not answered yet.
-    struct PendingRequest
+    struct HostRequest
     {
         quint64 order = 0;            // arrival
-        QJsonValue id;
-        QString method;               // tools/list or tools/call
-        QJsonObject params;           // tools/list
-        ToolCallRequest call;         // tools/call: what to call, and the host's progress token
-        ToolCallTicket ticket;        // tools/call, once sent
-        double lastProgress = -std::numeric_limits<double>::infinity(); // sent so far: only higher values go out
+        QString method;
+        QJsonObject params;           // a list held while the servers start
+        ToolCallRequest call;         // tools/call: what to call
+        QString serverName;           // where it went
+        ToolCallTicket ticket;        // once sent
         bool waitsForServers = false; // held until the servers starting with the gateway are up
+        QString taskId;               // tasks/result: the task it waits on
+        // A result of a server's to rewrite before the host sees it (task ids).
+        std::function<QJsonObject(const QJsonObject &)> rewrite;
     };
+    using Received = IncomingRequests<HostRequest>;
 
     // A plain tools/call read without parsing it; false when the payload is anything else.
     bool receiveToolCallText(const QByteArray &payload);
     void onRequest(const JsonRpc::Message &message);
     // Answers a request whose id is in flight already; true when it did.
     bool refuseReusedId(const QJsonValue &id, const QString &key);
+    Received::Entry *accept(const JsonRpc::Message &message, const QString &key, HostRequest work);
     void acceptToolCall(const QJsonValue &id, const QString &key, ToolCallRequest call);
     void onNotification(const JsonRpc::Message &message);
+    void onResponse(const JsonRpc::Message &message);
     void onInitialize(const QJsonValue &id, const QJsonObject &params);
-    void answerToolsList(const QJsonValue &id, const QJsonObject &params);
+    // A list the gateway makes of its servers' (tools, resources, templates, prompts), held while
+    // the servers start.
+    void answerList(const QJsonValue &id, const QString &method, const QJsonObject &params);
     void startToolCall(const QString &key);
     void onToolCallProgress(const QString &key, const ProgressUpdate &update);
     void finishToolCall(const QString &key, const HostToolReply &reply);
+    // Requests that go to one server as they are, besides a name or id put back as the server
+    // knows it: the server's answer comes back as it is.
+    void forward(const JsonRpc::Message &message, const QString &key, const QString &serverName,
+                 const QJsonObject &params, std::function<QJsonObject(const QJsonObject &)> rewrite = {});
+    void finishForwarded(const QString &key, const RpcReply &reply);
+    void readResource(const JsonRpc::Message &message, const QString &key);
+    void subscribe(const JsonRpc::Message &message, bool subscribed);
+    void getPrompt(const JsonRpc::Message &message, const QString &key);
+    void complete(const JsonRpc::Message &message, const QString &key);
+    void setLogLevel(const JsonRpc::Message &message);
+    void callToolAsTask(const JsonRpc::Message &message, const QString &key);
+    void onTaskRequest(const JsonRpc::Message &message, const QString &key);
+    void listTasks(const JsonRpc::Message &message, const QString &key);
     void dropRequest(const QString &key);
     void onSettled();
+    // Asks the host for its roots (when it declares them).
+    void fetchRoots();
     void respond(const QJsonValue &id, const QJsonObject &result, const QByteArray &resultJson = {});
     void respondError(const QJsonValue &id, int code, const QString &message, const QJsonValue &data = {});
+    void respondError(const QJsonValue &id, const JsonRpc::Error &error) { respondError(id, error.code, error.message, error.data); }
     void send(const QJsonObject &message, HostChannel::Role role, const QJsonValue &request);
-    // "Claude Code 2.1", or "a host over stdio" before it initializes: on every call's log line.
-    const QString &hostLabel() const { return m_hostLabel; }
+    // The host request (id) a server's request belongs with: the host's request to that server
+    // (for a task's request, the tasks/result that waits on it); undefined when there is none.
+    QJsonValue relatedRequest(const ServerRequest &request) const;
 
     Gateway &m_gateway;
     HostChannel &m_channel;
@@ -95,8 +153,17 @@ private:
     QString m_protocolVersion;
     QString m_hostLabel;
     QDateTime m_since;
-    QByteArray m_notifiedFingerprint; // of the tools the host was last told of
-    std::map<QString, PendingRequest> m_pending; // by the request's id as a key
+    QJsonObject m_capabilities; // the host's, from its initialize
+    QJsonArray m_roots;
+    QString m_logLevel;
+    QSet<QString> m_subscriptions; // "<server>\0<uri>"
+    // Of the lists the host was last told of (tools, resources, prompts).
+    QByteArray m_toolsFingerprint;
+    QByteArray m_resourcesFingerprint;
+    QByteArray m_promptsFingerprint;
+    Received m_received;
+    OutgoingRequests m_sent; // the servers' requests passed on to the host
+    std::shared_ptr<ClientSide> m_side;
     quint64 m_arrivals = 0;
 };
 

@@ -16,7 +16,11 @@ public:
     enum class Role {
         Response,     // the answer to `request`: the last message for it
         Progress,     // a progress notification of `request`
-        Notification, // the session's own (tools/list_changed); `request` is null
+        Notification, // the session's own (list_changed, log messages); `request` is null
+        // A request of the gateway's own (a server's sampling, elicitation or roots, passed on)
+        // or its cancellation: it belongs with the host's `request` when that is given (it goes
+        // on that request's stream), else with the session.
+        Request,
     };
 
     virtual ~HostChannel() = default;

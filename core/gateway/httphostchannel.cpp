@@ -19,9 +19,10 @@ QByteArray idKey(const QJsonValue &id)
     return QJsonDocument(QJsonArray{id}).toJson(QJsonDocument::Compact);
 }
 
-// Notifications held for a host with no GET stream open: list_changed is all the gateway
-// sends there, so a few distinct ones are plenty.
-constexpr qsizetype MaxHeldNotifications = 16;
+// Messages held for a host with no GET stream open: list changes, log messages, a server's
+// requests made outside any call. Past the bound the oldest go: a host that never opens the
+// stream loses the least recent.
+constexpr qsizetype MaxHeldNotifications = 256;
 
 } // namespace
 
@@ -58,9 +59,10 @@ bool HttpHostChannel::isAwaiting(const QJsonValue &id) const
     return m_awaited.contains(idKey(id));
 }
 
-void HttpHostChannel::await(const QJsonValue &id, HttpResponse *response, Reply reply, const HttpHeaders &headers)
+void HttpHostChannel::await(const QJsonValue &id, HttpResponse *response, Reply reply, const HttpHeaders &headers,
+                            bool mayStream)
 {
-    Awaited awaited{id, response, reply, headers, {}};
+    Awaited awaited{id, response, reply, headers, {}, mayStream};
     awaited.abortion = connect(response, &HttpResponse::aborted, this, [this, id] {
         take(id);
         touch();
@@ -95,20 +97,37 @@ void HttpHostChannel::endStreams()
         endWithoutResponse(entry.id);
 }
 
+void HttpHostChannel::sendOnSessionStream(const QByteArray &message)
+{
+    if (m_notifications) {
+        m_notifications->writeEventData(message);
+        return;
+    }
+    if (m_heldNotifications.contains(message))
+        return; // a second list_changed says nothing the first does not
+    if (m_heldNotifications.size() >= MaxHeldNotifications)
+        m_heldNotifications.removeFirst();
+    m_heldNotifications.append(message);
+}
+
 void HttpHostChannel::send(const QByteArray &message, Role role, const QJsonValue &request)
 {
     switch (role) {
     case Role::Notification:
-        if (m_notifications) {
-            m_notifications->writeEventData(message);
-        } else if (!m_heldNotifications.contains(message) && m_heldNotifications.size() < MaxHeldNotifications) {
-            m_heldNotifications.append(message);
-        }
+        sendOnSessionStream(message);
         return;
-    case Role::Progress: {
-        const auto it = m_awaited.constFind(idKey(request));
-        if (it != m_awaited.cend() && it->response && it->reply == Reply::EventStream)
+    case Role::Progress:
+    case Role::Request: {
+        const auto it = m_awaited.find(idKey(request));
+        if (it != m_awaited.end() && it->response && it->reply == Reply::Json && it->mayStream) {
+            // The answer was to be one JSON object; it becomes a stream that carries this first.
+            it->response->beginEventStream(it->headers);
+            it->reply = Reply::EventStream;
+        }
+        if (it != m_awaited.end() && it->response && it->reply == Reply::EventStream)
             it->response->writeEventData(message);
+        else if (role == Role::Request)
+            sendOnSessionStream(message); // its request's stream is gone, or there never was one
         return;
     }
     case Role::Response:

@@ -38,7 +38,11 @@ public:
     // Whether the request `id` of the host is still being answered.
     bool isAwaiting(const QJsonValue &id) const;
     // The answer to the request `id` goes on `response`, with `headers` besides the content type.
-    void await(const QJsonValue &id, HttpResponse *response, Reply reply, const HttpHeaders &headers = {});
+    // With `mayStream` (the host accepts event streams), a JSON answer turns into an event stream
+    // when a request of the gateway's belongs with it (a server's sampling or elicitation while
+    // the host's call runs).
+    void await(const QJsonValue &id, HttpResponse *response, Reply reply, const HttpHeaders &headers = {},
+               bool mayStream = false);
     // The GET stream: notifications go there from now on (a stream opened before ends).
     void openNotificationStream(HttpResponse *response);
     // The session has ended: its notification stream ends, and requests still awaited are cut.
@@ -66,7 +70,11 @@ private:
         Reply reply = Reply::Json;
         HttpHeaders headers;
         QMetaObject::Connection abortion;
+        bool mayStream = false;
     };
+
+    // On the session's GET stream, or held until one opens.
+    void sendOnSessionStream(const QByteArray &message);
 
     // The answer awaited for `id`, taken out; a null response when there is none.
     Awaited take(const QJsonValue &id);
@@ -74,7 +82,7 @@ private:
     QByteArray m_sessionId;
     QHash<QByteArray, Awaited> m_awaited; // by the request id as JSON
     QPointer<HttpResponse> m_notifications;
-    QByteArrayList m_heldNotifications;   // while no GET stream is open
+    QByteArrayList m_heldNotifications;   // while no GET stream is open; the oldest go first past the bound
     std::chrono::steady_clock::time_point m_lastActivity;
 };
 

@@ -1,5 +1,7 @@
 #include "toolcatalog.h"
 
+#include "gatewayprotocol.h"
+
 #include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QSet>
@@ -10,17 +12,26 @@ using namespace Qt::StringLiterals;
 
 namespace Tether {
 
-ToolCatalog::ToolCatalog(const QList<RegisteredTool> &tools, const QHash<QString, QStringList> &hiddenTools)
+ToolCatalog::ToolCatalog(const QList<RegisteredTool> &tools, const QHash<QString, QStringList> &hiddenTools,
+                         GatewayNames names)
 {
     m_tools.reserve(size_t(tools.size()));
     QHash<QString, QSet<QString>> offered;
+    QList<const RegisteredTool *> shown;
+    QList<NamedEntry> named;
     for (const RegisteredTool &tool : tools) {
         offered[tool.serverName].insert(tool.definition.name);
         if (hiddenTools.value(tool.serverName).contains(tool.definition.name))
             continue;
+        shown.append(&tool);
+        named.append({tool.definition.name, tool.publicName});
+    }
+    const QStringList exposed = exposedNames(names, named);
+    for (qsizetype i = 0; i < shown.size(); ++i) {
+        const RegisteredTool &tool = *shown.at(i);
         QJsonObject definition = tool.definition.raw();
-        definition.insert(u"name"_s, tool.publicName);
-        m_tools.push_back({tool.publicName, tool.serverName, tool.definition.name,
+        definition.insert(u"name"_s, exposed.at(i));
+        m_tools.push_back({exposed.at(i), tool.serverName, tool.definition.name,
                            QJsonDocument(definition).toJson(QJsonDocument::Compact)});
     }
     // The registry lists by public name already; sorting keeps the lookups right whatever it gives.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config/gatewayconfig.h"
 #include "supervisor/toolregistry.h"
 
 #include <QByteArray>
@@ -15,7 +16,7 @@ namespace Tether {
 // One tool as MCP hosts see it through the gateway.
 struct ExposedTool
 {
-    QString publicName; // <server>__<tool>, as the registry names it
+    QString publicName; // <server>__<tool>, as the registry names it, or the tool's own (GatewayNames::Plain)
     QString serverName;
     QString toolName;   // the server's own name
     QByteArray json;    // the server's definition, compact, with "name" replaced by the public name
@@ -29,7 +30,8 @@ class ToolCatalog final
 public:
     ToolCatalog() = default;
     // `hiddenTools`: per server, the tools (by the server's own names) not to expose.
-    ToolCatalog(const QList<RegisteredTool> &tools, const QHash<QString, QStringList> &hiddenTools);
+    ToolCatalog(const QList<RegisteredTool> &tools, const QHash<QString, QStringList> &hiddenTools,
+                GatewayNames names = GatewayNames::Prefixed);
 
     const std::vector<ExposedTool> &tools() const { return m_tools; }
     int size() const { return int(m_tools.size()); }

@@ -129,7 +129,8 @@ void ServerManager::addServer(const ServerConfig &config)
         std::shared_ptr<ServerCredentials> credentials;
         if (m_signIn && config.usesSignIn())
             credentials = m_signIn->credentialsFor(config);
-        server.pool = std::make_unique<ServerPool>(config, &m_registry, std::chrono::seconds(60), std::move(credentials));
+        server.pool = std::make_unique<ServerPool>(config, &m_registry, std::chrono::seconds(60), std::move(credentials),
+                                                   m_clientSide);
         ServerPool *pool = server.pool.get();
         // Only the pool that currently is this server speaks for it.
         connect(pool, &ServerPool::statusChanged, this, [this, pool, name = config.name] {
@@ -812,8 +813,92 @@ CallStatistics ServerManager::callStatistics(const QString &serverName) const
     return it == m_callStatistics.end() ? CallStatistics{} : it->second;
 }
 
+void ServerManager::setClientSide(std::weak_ptr<ClientSide> clientSide)
+{
+    m_clientSide = clientSide;
+    for (const auto &[name, server] : m_servers) {
+        if (server.pool)
+            server.pool->setClientSide(clientSide);
+    }
+}
+
+void ServerManager::releaseClient(const ClientSide *client)
+{
+    for (const auto &[name, server] : m_servers) {
+        if (server.pool)
+            server.pool->releaseClient(client);
+    }
+}
+
+ToolCallTicket ServerManager::request(const QString &serverName, const QString &method, const QJsonObject &params,
+                                      ReplyHandler handler, ProgressHandler onProgress, std::weak_ptr<ClientSide> origin)
+{
+    const ToolCallTicket ticket{m_nextTicket++};
+    if (const std::optional<JsonRpc::Error> unusable = unusableServer(serverName)) {
+        answerLater(this, std::move(handler), RpcReply{{}, unusable});
+        return ticket;
+    }
+    ServerPool *pool = m_servers.at(serverName).pool.get();
+    m_requests.emplace(ticket.id, ActiveRequest{serverName, method, std::move(handler), pool, 0});
+    ProgressHandler progress;
+    if (onProgress) {
+        progress = [this, id = ticket.id, onProgress = std::move(onProgress)](const ProgressUpdate &update) {
+            if (m_requests.contains(id))
+                onProgress(update);
+        };
+    }
+    const quint64 poolCallId = pool->request(
+        method, params,
+        [this, id = ticket.id](const RpcReply &reply) {
+            const auto it = m_requests.find(id);
+            if (it == m_requests.end())
+                return; // cancelled already
+            const ReplyHandler answer = std::move(it->second.handler);
+            m_requests.erase(it);
+            answer(reply);
+        },
+        std::move(progress), std::move(origin));
+    if (const auto it = m_requests.find(ticket.id); it != m_requests.end())
+        it->second.poolCallId = poolCallId;
+    return ticket;
+}
+
+void ServerManager::setResourceSubscribed(const QString &serverName, const QString &uri, bool subscribed,
+                                          ReplyHandler done, std::weak_ptr<ClientSide> origin)
+{
+    if (const std::optional<JsonRpc::Error> unusable = unusableServer(serverName))
+        answerLater(this, std::move(done), RpcReply{{}, unusable});
+    else
+        m_servers.at(serverName).pool->setResourceSubscribed(uri, subscribed, std::move(done), std::move(origin));
+}
+
+void ServerManager::setLogLevel(const QString &serverName, const QString &level, std::weak_ptr<ClientSide> origin)
+{
+    if (!unusableServer(serverName))
+        m_servers.at(serverName).pool->setLogLevel(level, std::move(origin));
+}
+
+void ServerManager::notifyRootsChanged(std::weak_ptr<ClientSide> origin)
+{
+    for (const auto &[name, server] : m_servers) {
+        if (server.pool)
+            server.pool->notifyRootsChanged(origin);
+    }
+}
+
 bool ServerManager::cancelToolCall(ToolCallTicket ticket, const QString &reason)
 {
+    if (const auto request = m_requests.find(ticket.id); request != m_requests.end()) {
+        const QString why = reason.isEmpty() ? u"cancelled by the user"_s : reason;
+        const QString message = u"'%1' to server '%2' was cancelled: %3"_s.arg(request->second.method,
+                                                                              request->second.serverName, why);
+        ActiveRequest cancelled = std::move(request->second);
+        m_requests.erase(request);
+        if (cancelled.pool)
+            cancelled.pool->cancelCall(cancelled.poolCallId, message);
+        cancelled.handler(RpcReply::failure(JsonRpc::RequestCancelled, message));
+        return true;
+    }
     const auto it = m_activeCalls.find(ticket.id);
     if (it == m_activeCalls.end())
         return false;

@@ -5,6 +5,7 @@
 #include "manager/callwait.h"
 #include "manager/eventlog.h"
 #include "manager/toolcallticket.h"
+#include "protocol/clientside.h"
 #include "protocol/replies.h"
 #include "supervisor/servercatalog.h"
 #include "supervisor/serverstatus.h"
@@ -83,6 +84,13 @@ public:
     bool canSignIn(const QString &name) const;
     EventLog &eventLog() { return m_eventLog; }
 
+    // Who answers what a server asks (sampling, elicitation, roots) when no client's request
+    // explains it, and hears the notifications hosts may want: the gateway. Without one, roots/list
+    // answers the config's roots and anything else is refused.
+    void setClientSide(std::weak_ptr<ClientSide> clientSide);
+    // `client` has left: the sessions of its own (perHost) close.
+    void releaseClient(const ClientSide *client);
+
     void start(const QString &name);
     void stop(const QString &name);
     void reconnect(const QString &name);
@@ -104,6 +112,21 @@ public:
     void readResource(const QString &serverName, const QString &uri, ResourceReadHandler handler);
     void getPrompt(const QString &serverName, const QString &promptName, const QJsonObject &arguments,
                    PromptHandler handler);
+    // Any request to the server `serverName`, answered exactly once with its result as the server
+    // wrote it, or why there is none; fails fast when the server is not connected. `origin`: the
+    // client it is made for (a host of the gateway), which a perHost server serves on a session
+    // of its own. Cancelled with cancelToolCall().
+    ToolCallTicket request(const QString &serverName, const QString &method, const QJsonObject &params,
+                           ReplyHandler handler, ProgressHandler onProgress = {}, std::weak_ptr<ClientSide> origin = {});
+    // What the clients want of a server, kept across its reconnections: a resource subscription
+    // (`done` gets the server's answer, or an empty result while it is not connected) and the
+    // log level it sends at (empty: its own).
+    void setResourceSubscribed(const QString &serverName, const QString &uri, bool subscribed, ReplyHandler done,
+                               std::weak_ptr<ClientSide> origin = {});
+    void setLogLevel(const QString &serverName, const QString &level, std::weak_ptr<ClientSide> origin = {});
+    // The roots the clients declare changed: every shared session tells its server; with
+    // `origin`, the sessions of that client's own (perHost) alone.
+    void notifyRootsChanged(std::weak_ptr<ClientSide> origin = {});
 
     ToolRoute route(const QString &toolName) const;
     // The handler is answered exactly once: the result, an error, or the cancellation; also
@@ -118,7 +141,7 @@ public:
     ToolCallTicket callTool(const QString &toolName, const ToolCallInput &input,
                             ToolCallHandler handler,
                             ProgressHandler onProgress = {});
-    // Cancels a call not answered yet, wherever it is: a call waiting for a pooled session
+    // Cancels a call (or a request()) not answered yet, wherever it is: a call waiting for a pooled session
     // leaves the queue, a call in flight is cancelled on the server (notifications/cancelled
     // with `reason`). Its handler is answered before this returns, with a RequestCancelled
     // error. Returns false when the call had already been answered.
@@ -216,6 +239,17 @@ private:
     bool m_stoppingAll = false;
     bool m_allStoppedQueued = false;
     std::map<quint64, ActiveCall> m_activeCalls; // small when idle, unlike a QHash; in call order
+    // request()s not answered yet.
+    struct ActiveRequest
+    {
+        QString serverName;
+        QString method;
+        ReplyHandler handler;
+        QPointer<ServerPool> pool;
+        quint64 poolCallId = 0;
+    };
+    std::map<quint64, ActiveRequest> m_requests;
+    std::weak_ptr<ClientSide> m_clientSide;
     std::map<QString, CallStatistics> m_callStatistics; // of servers in the config
     quint64 m_nextTicket = 1;
     QTimer m_waitExpiry; // the earliest deadline of a waiting call

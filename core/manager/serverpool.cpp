@@ -10,41 +10,59 @@ using namespace std::chrono;
 
 namespace Tether {
 
-static SupervisorSettings settingsOf(const ServerConfig &config)
+static SupervisorSettings settingsOf(const ServerConfig &config, std::weak_ptr<ClientSide> clientSide)
 {
     SupervisorSettings settings;
     settings.reconnect = config.reconnect;
     settings.heartbeat = config.heartbeat;
     settings.requestTimeout = config.requestTimeout;
+    if (config.clientFeatures)
+        settings.clientCapabilities = clientFeatureCapabilities();
+    settings.clientSide = std::move(clientSide);
+    settings.roots = config.roots;
     return settings;
 }
 
+// The host a session of its own is for, in messages.
+static QString hostLabelOf(const std::weak_ptr<ClientSide> &owner)
+{
+    const std::shared_ptr<ClientSide> host = owner.lock();
+    return host ? host->clientLabel() : u"a host that has left"_s;
+}
+
 ServerPool::ServerPool(const ServerConfig &config, ToolRegistry *registry, milliseconds idleTimeout,
-                       std::shared_ptr<ServerCredentials> credentials, QObject *parent)
+                       std::shared_ptr<ServerCredentials> credentials, std::weak_ptr<ClientSide> clientSide,
+                       QObject *parent)
     : QObject(parent)
     , m_config(config)
     , m_registry(registry)
     , m_credentials(std::move(credentials))
-    , m_exclusive(config.poolConfigured)
+    , m_exclusive(config.poolConfigured && !config.perHost)
     , m_idleTimeout(idleTimeout)
+    , m_clientSide(std::move(clientSide))
 {
-    // Queued calls expire and idle sessions close on this tick: a pool needs it, a single session does not.
+    // Queued calls expire and idle sessions close on this tick: a pool needs it, a single session
+    // only while a request waits for a host's own session.
     m_housekeeping.setInterval(std::min(milliseconds(100), m_idleTimeout));
     connect(&m_housekeeping, &QTimer::timeout, this, [this] {
         expireQueuedCalls();
         closeIdleMembers();
+        expireWaiting();
     });
 }
 
 ServerPool::~ServerPool() = default;
 
-ServerPool::Member *ServerPool::addMember()
+ServerPool::Member *ServerPool::addMember(std::weak_ptr<ClientSide> owner)
 {
     auto member = std::make_unique<Member>();
     member->id = m_nextMemberId++;
     ToolRegistry *registry = m_registry;
-    SupervisorSettings settings = settingsOf(m_config);
-    if (!m_members.empty()) {
+    const std::shared_ptr<ClientSide> host = owner.lock();
+    SupervisorSettings settings = settingsOf(m_config, host ? owner : m_clientSide);
+    member->owner = owner;
+    member->ownerKey = host.get();
+    if (!m_members.empty() || host) {
         member->ownRegistry = std::make_unique<ToolRegistry>();
         registry = member->ownRegistry.get();
         settings.listsCatalog = false; // the first session's resources and prompts are the server's
@@ -67,15 +85,18 @@ ServerPool::Member *ServerPool::addMember()
         m_stopIncomplete |= !complete;
         onMemberStopped();
     });
-    m_members.push_back(std::move(member));
-    return m_members.back().get();
+    std::vector<std::unique_ptr<Member>> &members = host ? m_hostMembers : m_members;
+    members.push_back(std::move(member));
+    return members.back().get();
 }
 
 ServerPool::Member *ServerPool::member(int id) const
 {
-    for (const auto &candidate : m_members) {
-        if (candidate->id == id)
-            return candidate.get();
+    for (const auto *members : {&m_members, &m_hostMembers}) {
+        for (const auto &candidate : *members) {
+            if (candidate->id == id)
+                return candidate.get();
+        }
     }
     return nullptr;
 }
@@ -93,11 +114,22 @@ ConnectionSupervisor *ServerPool::supervisorOf(int memberId) const
 
 void ServerPool::removeMember(int id)
 {
-    const auto it = std::find_if(m_members.begin(), m_members.end(), [id](const auto &m) { return m->id == id; });
-    if (it == m_members.begin() || it == m_members.end())
-        return; // the primary session goes only with the whole server
-    std::unique_ptr<Member> removed = std::move(*it);
-    m_members.erase(it);
+    std::unique_ptr<Member> removed;
+    if (const auto it = std::find_if(m_members.begin(), m_members.end(), [id](const auto &m) { return m->id == id; });
+        it != m_members.begin() && it != m_members.end()) { // the primary session goes only with the whole server
+        removed = std::move(*it);
+        m_members.erase(it);
+    } else if (const auto own = std::find_if(m_hostMembers.begin(), m_hostMembers.end(),
+                                             [id](const auto &m) { return m->id == id; });
+               own != m_hostMembers.end()) {
+        removed = std::move(*own);
+        m_hostMembers.erase(own);
+    }
+    if (!removed)
+        return;
+    failWaiting(removed.get(), {JsonRpc::ServerUnavailable,
+                                u"server '%1': the session of %2 closed"_s.arg(m_config.name, hostLabelOf(removed->owner)),
+                                {}});
     removed->supervisor->stop();
     m_stopping.push_back(std::move(removed));
     emit statusChanged(status());
@@ -161,9 +193,9 @@ ServerStatus ServerPool::status() const
         status.cause = waitingStatus.cause;
         status.signInScope = waitingStatus.signInScope;
     }
-    status.sessions = int(std::count_if(m_members.cbegin(), m_members.cend(), [](const auto &m) {
-        return m->supervisor->state() == ServerState::Connected;
-    }));
+    const auto connected = [](const auto &m) { return m->supervisor->state() == ServerState::Connected; };
+    status.sessions = int(std::count_if(m_members.cbegin(), m_members.cend(), connected)
+                          + std::count_if(m_hostMembers.cbegin(), m_hostMembers.cend(), connected));
     return status;
 }
 
@@ -188,8 +220,10 @@ void ServerPool::reconnect()
         start();
         return;
     }
-    for (const auto &member : m_members)
-        member->supervisor->reconnect();
+    for (const auto *members : {&m_members, &m_hostMembers}) {
+        for (const auto &member : *members)
+            member->supervisor->reconnect();
+    }
     if (m_exclusive)
         m_housekeeping.start();
 }
@@ -198,9 +232,11 @@ void ServerPool::setPolicies(const ReconnectPolicy &reconnect, const HeartbeatPo
 {
     m_config.reconnect = reconnect;
     m_config.heartbeat = heartbeat;
-    for (const auto &member : m_members) {
-        member->supervisor->setReconnectPolicy(reconnect);
-        member->supervisor->setHeartbeatPolicy(heartbeat);
+    for (const auto *members : {&m_members, &m_hostMembers}) {
+        for (const auto &member : *members) {
+            member->supervisor->setReconnectPolicy(reconnect);
+            member->supervisor->setHeartbeatPolicy(heartbeat);
+        }
     }
 }
 
@@ -213,6 +249,13 @@ void ServerPool::stop()
     m_stopIncomplete = false;
     m_housekeeping.stop();
     failQueue(u"server '%1' is stopping"_s.arg(m_config.name));
+    // The hosts' own sessions end with the server; a start opens them again as hosts ask.
+    std::vector<std::unique_ptr<Member>> hostMembers;
+    std::swap(hostMembers, m_hostMembers);
+    for (auto &member : hostMembers) {
+        failWaiting(member.get(), {JsonRpc::ServerUnavailable, u"server '%1' is stopping"_s.arg(m_config.name), {}});
+        m_stopping.push_back(std::move(member));
+    }
     for (const auto &member : m_members)
         member->supervisor->stop();
     for (const auto &member : m_stopping)
@@ -248,6 +291,23 @@ void ServerPool::onMemberStopped()
 
 void ServerPool::onMemberStateChanged(int id, const ServerStatus &memberStatus)
 {
+    if (const auto own = std::find_if(m_hostMembers.cbegin(), m_hostMembers.cend(),
+                                      [id](const auto &m) { return m->id == id; });
+        own != m_hostMembers.cend()) {
+        Member *member = own->get();
+        if (memberStatus.state == ServerState::Connected) {
+            flushWaiting(member);
+        } else if (memberStatus.state == ServerState::Failed || memberStatus.state == ServerState::Disconnected
+                   || memberStatus.state == ServerState::SignInNeeded) {
+            failWaiting(member, {JsonRpc::ServerUnavailable,
+                                 u"the session of %1 on server '%2' could not connect: %3"_s.arg(
+                                     hostLabelOf(member->owner), m_config.name, memberStatus.reason),
+                                 {}});
+            removeMember(id);
+        }
+        emit statusChanged(status());
+        return;
+    }
     const bool primary = !m_members.empty() && m_members.front()->id == id;
     if (primary || memberStatus.state == ServerState::SignInNeeded) {
         emit stateChanged(status());
@@ -269,6 +329,22 @@ quint64 ServerPool::callTool(const QString &toolName, const ToolCallInput &input
     const quint64 callId = m_nextCallId++;
     if (m_members.empty()) {
         answerLater(this, std::move(handler), ToolCallReply{{}, stoppedError()});
+        return callId;
+    }
+    if (Member *own = hostMember(input.origin)) {
+        auto answer = std::make_shared<ToolCallHandler>(std::move(handler));
+        sendWhenConnected(
+            own, callId,
+            [this, callId, toolName, input, answer, onProgress = std::move(onProgress)](ConnectionSupervisor &supervisor) {
+                return supervisor.callTool(
+                    toolName, input,
+                    [this, callId, answer](const ToolCallReply &reply) {
+                        m_inFlight.erase(callId);
+                        (*answer)(reply);
+                    },
+                    onProgress);
+            },
+            [answer](const JsonRpc::Error &error) { (*answer)(ToolCallReply{{}, error}); });
         return callId;
     }
     ConnectionSupervisor *primary = m_members.front()->supervisor.get();
@@ -305,6 +381,16 @@ quint64 ServerPool::callTool(const QString &toolName, const ToolCallInput &input
 
 void ServerPool::cancelCall(quint64 callId, const QString &reason)
 {
+    for (const auto &own : m_hostMembers) {
+        const auto waiting = std::find_if(own->waiting.begin(), own->waiting.end(),
+                                          [callId](const Member::Waiting &w) { return w.callId == callId; });
+        if (waiting != own->waiting.end()) {
+            const Member::Waiting call = std::move(*waiting);
+            own->waiting.erase(waiting);
+            call.fail({JsonRpc::RequestCancelled, reason, {}});
+            return;
+        }
+    }
     const auto queued = std::find_if(m_queue.begin(), m_queue.end(), [callId](const QueuedCall &call) { return call.id == callId; });
     if (queued != m_queue.end()) {
         QueuedCall call = std::move(*queued);
@@ -396,6 +482,164 @@ void ServerPool::closeIdleMembers()
     }
     for (int id : std::as_const(idle))
         removeMember(id);
+}
+
+quint64 ServerPool::request(const QString &method, const QJsonObject &params, ReplyHandler handler,
+                            ProgressHandler onProgress, std::weak_ptr<ClientSide> origin)
+{
+    const quint64 callId = m_nextCallId++;
+    if (m_members.empty()) {
+        answerLater(this, std::move(handler), RpcReply{{}, stoppedError()});
+        return callId;
+    }
+    auto answer = std::make_shared<ReplyHandler>(std::move(handler));
+    auto send = [this, callId, method, params, answer, onProgress = std::move(onProgress),
+                 origin](ConnectionSupervisor &supervisor) {
+        return supervisor.request(
+            method, params,
+            [this, callId, answer](const RpcReply &reply) {
+                m_inFlight.erase(callId);
+                (*answer)(reply);
+            },
+            onProgress, origin);
+    };
+    if (Member *own = hostMember(origin)) {
+        sendWhenConnected(own, callId, std::move(send), [answer](const JsonRpc::Error &error) { (*answer)(RpcReply{{}, error}); });
+        return callId;
+    }
+    track(callId, m_members.front()->id, send(*m_members.front()->supervisor));
+    return callId;
+}
+
+void ServerPool::setResourceSubscribed(const QString &uri, bool subscribed, ReplyHandler done,
+                                       std::weak_ptr<ClientSide> origin)
+{
+    if (m_members.empty()) {
+        answerLater(this, std::move(done), RpcReply{{}, stoppedError()});
+        return;
+    }
+    Member *target = hostMember(origin);
+    (target ? target : m_members.front().get())->supervisor->setResourceSubscribed(uri, subscribed, std::move(done));
+}
+
+void ServerPool::setLogLevel(const QString &level, std::weak_ptr<ClientSide> origin)
+{
+    if (m_members.empty())
+        return;
+    Member *target = hostMember(origin);
+    (target ? target : m_members.front().get())->supervisor->setLogLevel(level);
+}
+
+void ServerPool::notifyRootsChanged(std::weak_ptr<ClientSide> origin)
+{
+    const std::shared_ptr<ClientSide> client = origin.lock();
+    if (!client) {
+        for (const auto &member : m_members)
+            member->supervisor->notifyRootsChanged();
+        return;
+    }
+    for (const auto &own : m_hostMembers) {
+        if (own->ownerKey == client.get())
+            own->supervisor->notifyRootsChanged();
+    }
+}
+
+void ServerPool::setClientSide(std::weak_ptr<ClientSide> clientSide)
+{
+    m_clientSide = clientSide;
+    for (const auto &member : m_members)
+        member->supervisor->setClientSide(clientSide);
+}
+
+void ServerPool::releaseClient(const ClientSide *client)
+{
+    QList<int> leaving;
+    for (const auto &own : m_hostMembers) {
+        if (own->ownerKey == client)
+            leaving.append(own->id);
+    }
+    for (int id : std::as_const(leaving))
+        removeMember(id);
+}
+
+ServerPool::Member *ServerPool::hostMember(const std::weak_ptr<ClientSide> &origin)
+{
+    if (!m_config.perHost || m_stoppingAll || m_members.empty())
+        return nullptr;
+    const std::shared_ptr<ClientSide> host = origin.lock();
+    if (!host || !host->wantsOwnSession())
+        return nullptr;
+    for (const auto &own : m_hostMembers) {
+        if (own->ownerKey == host.get() && !own->owner.expired())
+            return own.get();
+    }
+    Member *member = addMember(origin);
+    spdlog::info("server '{}': a session of its own for {} (perHost)", m_config.name, host->clientLabel());
+    member->supervisor->start();
+    return member;
+}
+
+void ServerPool::sendWhenConnected(Member *member, quint64 callId,
+                                   std::function<SupervisedCall(ConnectionSupervisor &)> send,
+                                   std::function<void(const JsonRpc::Error &)> fail)
+{
+    if (member->supervisor->state() == ServerState::Connected) {
+        track(callId, member->id, send(*member->supervisor));
+        return;
+    }
+    member->waiting.push_back({callId, SteadyClock::now() + m_config.requestTimeout, std::move(send), std::move(fail)});
+    if (!m_housekeeping.isActive())
+        m_housekeeping.start();
+}
+
+void ServerPool::flushWaiting(Member *member)
+{
+    std::deque<Member::Waiting> waiting;
+    std::swap(waiting, member->waiting);
+    const int id = member->id;
+    const QPointer<ServerPool> self(this);
+    for (Member::Waiting &call : waiting) {
+        ConnectionSupervisor *supervisor = self ? supervisorOf(id) : nullptr;
+        if (!supervisor) {
+            call.fail({JsonRpc::ServerUnavailable, u"server '%1': the session closed"_s.arg(m_config.name), {}});
+            continue;
+        }
+        track(call.callId, id, call.send(*supervisor));
+    }
+}
+
+void ServerPool::failWaiting(Member *member, const JsonRpc::Error &error)
+{
+    std::deque<Member::Waiting> waiting;
+    std::swap(waiting, member->waiting);
+    for (const Member::Waiting &call : waiting)
+        call.fail(error);
+}
+
+void ServerPool::expireWaiting()
+{
+    const auto now = SteadyClock::now();
+    bool anyWaiting = false;
+    std::vector<std::pair<Member::Waiting, QString>> due; // answered once the books are in order
+    for (const auto &own : m_hostMembers) {
+        for (auto it = own->waiting.begin(); it != own->waiting.end();) {
+            if (it->deadline <= now) {
+                due.emplace_back(std::move(*it), hostLabelOf(own->owner));
+                it = own->waiting.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        anyWaiting |= !own->waiting.empty();
+    }
+    if (!anyWaiting && !m_exclusive)
+        m_housekeeping.stop();
+    for (const auto &[call, host] : due) {
+        call.fail({JsonRpc::RequestTimeout,
+                   u"the session of %1 on server '%2' did not connect within %3"_s.arg(
+                       host, m_config.name, formatDuration(m_config.requestTimeout)),
+                   {}});
+    }
 }
 
 void ServerPool::failQueue(const QString &reason)

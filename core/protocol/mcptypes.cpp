@@ -330,4 +330,17 @@ QString renderPromptMessages(const QJsonArray &messages)
     return parts.join(u"\n\n"_s);
 }
 
+const QStringList &logLevels()
+{
+    static const QStringList levels{u"debug"_s,    u"info"_s,     u"notice"_s, u"warning"_s,
+                                    u"error"_s,    u"critical"_s, u"alert"_s,  u"emergency"_s};
+    return levels;
+}
+
+std::optional<int> logLevelRank(QStringView level)
+{
+    const qsizetype rank = logLevels().indexOf(level);
+    return rank < 0 ? std::nullopt : std::optional<int>(int(rank));
+}
+
 } // namespace Tether

@@ -10,9 +10,12 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 
 namespace Tether {
+
+class ClientSide;
 
 // Protocol revisions Tether speaks, newest first; the first is the one it asks for.
 const QStringList &supportedProtocolVersions();
@@ -103,6 +106,10 @@ struct ToolCallInput
     QJsonObject arguments;
     QByteArray argumentsJson;  // when set, it is sent and `arguments` is not
     bool resultAsText = false; // the result's `json` and `isError` are enough: nothing else of it is read
+    QJsonObject meta;          // the caller's _meta besides a progress token (a host's trace context)
+    // The client the call is made for (a host of the gateway, the window): the server's requests
+    // while it runs may be meant for it. Not sent.
+    std::weak_ptr<ClientSide> origin;
 };
 
 struct ToolCallResult
@@ -193,6 +200,12 @@ struct PromptResult
     QJsonObject raw;
 };
 std::optional<PromptResult> parsePromptResult(const QJsonValue &result, QString *error);
+
+// The rank of an MCP log level (RFC 5424's, as logging/setLevel and notifications/message name
+// them): debug 0, info 1, notice 2, warning 3, error 4, critical 5, alert 6, emergency 7; nothing
+// for any other word.
+std::optional<int> logLevelRank(QStringView level);
+const QStringList &logLevels(); // by rank
 
 // Human-readable rendering of a content list: text as is, other kinds summarised.
 QString renderContent(const QJsonArray &content);

@@ -7,6 +7,7 @@
 #include "common/logging.h"
 
 #include <QCoreApplication>
+#include <QJsonDocument>
 #include <QSet>
 
 using namespace Qt::StringLiterals;
@@ -15,6 +16,8 @@ namespace Tether {
 
 // A server that keeps handing out new cursors is broken; stop before memory runs out.
 static constexpr int MaxListPages = 1000;
+// A server's requests waiting for a client's answer at once: a server that asks more is broken.
+static constexpr int MaxWaitingServerRequests = 32;
 
 QString SessionClosure::describe() const
 {
@@ -27,6 +30,8 @@ McpClientSession::McpClientSession(std::unique_ptr<Transport> transport, Session
     : QObject(parent)
     , m_transport(std::move(transport))
     , m_options(std::move(options))
+    , m_sent(u"server '%1'"_s.arg(m_options.serverName), m_options.requestTimeout,
+             [this](const QByteArray &message, const QJsonValue &) { writeMessage(message); }, this)
 {
     connect(m_transport.get(), &Transport::started, this, &McpClientSession::onTransportStarted);
     connect(m_transport.get(), &Transport::messageReceived, this, &McpClientSession::onMessage);
@@ -34,14 +39,12 @@ McpClientSession::McpClientSession(std::unique_ptr<Transport> transport, Session
     connect(m_transport.get(), &Transport::inputSkipped, this, &McpClientSession::onInputSkipped);
     connect(m_transport.get(), &Transport::stderrLine, this, &McpClientSession::stderrLine);
     connect(m_transport.get(), &Transport::closed, this, &McpClientSession::onTransportClosed);
-    m_deadlineTimer.setSingleShot(true);
-    connect(&m_deadlineTimer, &QTimer::timeout, this, &McpClientSession::onDeadlineTimer);
 }
 
 McpClientSession::~McpClientSession()
 {
-    // Nobody is left to hear about the requests; the owner is going away with us.
-    m_pending.clear();
+    // The clients asked on the server's behalf hear that nobody waits for their answers.
+    cancelServerRequests(u"connection closed by Tether"_s);
 }
 
 QString McpClientSession::serverLabel() const
@@ -80,8 +83,7 @@ void McpClientSession::onTransportStarted()
         return;
     const QJsonObject params{
         {u"protocolVersion"_s, supportedProtocolVersions().first()},
-        // Tether answers pings and nothing else a server may ask of a client.
-        {u"capabilities"_s, QJsonObject{}},
+        {u"capabilities"_s, m_options.clientCapabilities},
         {u"clientInfo"_s, QJsonObject{{u"name"_s, u"tether"_s},
                                       {u"title"_s, u"Tether"_s},
                                       {u"version"_s, QStringLiteral(TETHER_VERSION)}}},
@@ -122,23 +124,26 @@ void McpClientSession::onInitializeReply(const RpcReply &reply)
 }
 
 qint64 McpClientSession::request(const QString &method, const QJsonObject &params, ReplyHandler handler,
-                                 ProgressHandler onProgress, std::optional<std::chrono::milliseconds> timeout)
+                                 ProgressHandler onProgress, std::optional<std::chrono::milliseconds> timeout,
+                                 std::weak_ptr<ClientSide> origin)
 {
     QJsonObject sentParams = params;
     if (onProgress) {
         QJsonObject meta = sentParams.value(u"_meta").toObject();
-        meta.insert(u"progressToken", nextRequestId());
+        meta.insert(u"progressToken", m_sent.nextId());
         sentParams.insert(u"_meta", meta);
     }
+    RequestOptions options;
+    options.onProgress = std::move(onProgress);
+    options.timeout = timeout;
+    options.origin = std::move(origin);
     return sendRequest(method, sentParams.isEmpty() ? QByteArray() : JsonRpc::serialize(sentParams), std::move(handler),
-                       std::move(onProgress), timeout);
+                       std::move(options));
 }
 
 qint64 McpClientSession::sendRequest(const QString &method, const QByteArray &params, ReplyHandler handler,
-                                     ProgressHandler onProgress, std::optional<std::chrono::milliseconds> timeout,
-                                     bool resultAsText)
+                                     RequestOptions options)
 {
-    const qint64 id = m_nextRequestId++;
     const bool usable = m_state == State::Ready || (m_state == State::Initializing && method == u"initialize");
     if (!usable) {
         const QString reason = m_state == State::Initializing
@@ -146,16 +151,15 @@ qint64 McpClientSession::sendRequest(const QString &method, const QByteArray &pa
                                    : u"%1 is not connected"_s.arg(serverLabel());
         // Answer later, never from inside the call: callers may not expect re-entrance.
         answerLater(this, std::move(handler), RpcReply::failure(JsonRpc::ConnectionClosed, reason));
-        return id;
+        return 0;
     }
+    return m_sent.send(method, params, std::move(handler), std::move(options));
+}
 
-    const std::chrono::milliseconds limit = timeout.value_or(m_options.requestTimeout);
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    m_pending.emplace(id, PendingRequest{method, limit, std::move(handler), std::move(onProgress), deadline, resultAsText});
-    m_requestsWantingText += resultAsText ? 1 : 0;
-    armDeadlineTimer(deadline);
-    m_transport->sendJson(JsonRpc::serializeRequest(id, method, params));
-    return id;
+void McpClientSession::writeMessage(const QByteArray &message)
+{
+    if (m_transport->isOpen())
+        m_transport->sendJson(message);
 }
 
 void McpClientSession::notify(const QString &method, const QJsonObject &params)
@@ -166,76 +170,17 @@ void McpClientSession::notify(const QString &method, const QJsonObject &params)
 
 void McpClientSession::cancel(qint64 requestId, const QString &reason)
 {
-    if (!m_pending.contains(requestId))
-        return;
-    notify(u"notifications/cancelled"_s, {{u"requestId"_s, requestId}, {u"reason"_s, reason}});
-    completeRequest(requestId, RpcReply::failure(JsonRpc::RequestCancelled, reason));
+    m_sent.cancel(requestId, reason);
 }
 
-void McpClientSession::onRequestTimeout(qint64 requestId)
-{
-    const auto it = m_pending.find(requestId);
-    if (it == m_pending.end())
-        return;
-    const QString reason = u"request '%1' to %2 timed out after %3 ms"_s
-                               .arg(it->second.method, serverLabel())
-                               .arg(it->second.timeout.count());
-    spdlog::warn("{}", reason);
-    notify(u"notifications/cancelled"_s, {{u"requestId"_s, requestId}, {u"reason"_s, reason}});
-    completeRequest(requestId, RpcReply::failure(JsonRpc::RequestTimeout, reason));
-}
-
-void McpClientSession::armDeadlineTimer(std::chrono::steady_clock::time_point deadline)
-{
-    if (m_deadlineTimer.isActive() && m_armedDeadline <= deadline)
-        return;
-    m_armedDeadline = deadline;
-    const auto remaining = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    m_deadlineTimer.start(std::max(remaining, std::chrono::milliseconds(0)));
-}
-
-void McpClientSession::onDeadlineTimer()
-{
-    // A request answered in time leaves the timer armed for it: only the expired ones time out here.
-    const auto now = std::chrono::steady_clock::now();
-    QList<qint64> expired;
-    std::optional<std::chrono::steady_clock::time_point> next;
-    for (const auto &[id, pending] : m_pending) {
-        if (pending.deadline <= now)
-            expired.append(id);
-        else if (!next || pending.deadline < *next)
-            next = pending.deadline;
-    }
-    if (next)
-        armDeadlineTimer(*next);
-    const QPointer<McpClientSession> guard(this);
-    for (qint64 id : std::as_const(expired)) {
-        if (!guard)
-            return;
-        onRequestTimeout(id);
-    }
-}
-
-void McpClientSession::completeRequest(qint64 requestId, const RpcReply &reply)
-{
-    const auto it = m_pending.find(requestId);
-    if (it == m_pending.end())
-        return;
-    PendingRequest node = std::move(it->second);
-    m_pending.erase(it);
-    m_requestsWantingText -= node.resultAsText ? 1 : 0;
-    if (node.handler)
-        node.handler(reply);
-}
-
-void McpClientSession::onMessage(const QJsonObject &object, const QByteArray &text)
+void McpClientSession::onMessage(const QJsonObject &object, const QByteArray &text, const QJsonValue &related)
 {
     if (m_state == State::Closed)
         return;
     const JsonRpc::Message message = JsonRpc::classify(object);
     switch (message.kind) {
     case JsonRpc::MessageKind::Request:
-        onServerRequest(message);
+        onServerRequest(message, related);
         break;
     case JsonRpc::MessageKind::Notification:
         onNotification(message);
@@ -253,31 +198,17 @@ void McpClientSession::onMessage(const QJsonObject &object, const QByteArray &te
 
 bool McpClientSession::takeReplyAsText(const QByteArray &payload)
 {
-    // Only a plain reply is taken: {"jsonrpc":"2.0","id":N,"result":{…}} in any order. Anything
-    // else, an error reply among them, is parsed and judged as usual.
-    if (m_state == State::Closed || m_requestsWantingText == 0)
+    if (m_state == State::Closed)
         return false;
-    JsonMembersText resultMembers;
-    const std::optional<JsonMembersText> members = validJsonObjectMembers(payload, "result", &resultMembers);
-    if (!members || members->size() != 3 || memberValue(*members, "jsonrpc") != "\"2.0\"")
-        return false;
-    const QByteArrayView result = memberValue(*members, "result");
-    const std::optional<qint64> id = jsonInteger(memberValue(*members, "id"));
-    if (!id || !result.startsWith('{'))
-        return false;
-    const auto pending = m_pending.find(*id);
-    if (pending == m_pending.end() || !pending->second.resultAsText)
-        return false;
-    // An error result quotes the server's own words, which may hold its secrets: it is parsed,
-    // and scrubbed as values, never as text.
-    const std::optional<bool> isError = toolCallResultTextIsError(resultMembers);
-    if (!isError || (*isError && !m_transport->secrets().isEmpty()))
-        return false;
-    RpcReply reply{QJsonValue::Undefined, std::nullopt}; // undefined: the result is known as text alone
-    reply.resultJson = result.toByteArray();
-    reply.textResultIsError = *isError;
-    completeRequest(*id, reply);
-    return true;
+    return m_sent.takeReplyText(payload, [this](const JsonMembersText &resultMembers, RpcReply *reply) {
+        // An error result quotes the server's own words, which may hold its secrets: it is parsed,
+        // and scrubbed as values, never as text.
+        const std::optional<bool> isError = toolCallResultTextIsError(resultMembers);
+        if (!isError || (*isError && !m_transport->secrets().isEmpty()))
+            return false;
+        reply->textResultIsError = *isError;
+        return true;
+    });
 }
 
 void McpClientSession::onInputSkipped(const QString &what)
@@ -286,17 +217,139 @@ void McpClientSession::onInputSkipped(const QString &what)
     spdlog::warn("{}: {}", serverLabel(), m_transport->secrets().scrub(what));
 }
 
-void McpClientSession::onServerRequest(const JsonRpc::Message &message)
+void McpClientSession::refuseServerRequest(const QJsonValue &id, int code, const QString &message)
+{
+    ++m_stats.refusedRequests;
+    spdlog::info("{}: {}", serverLabel(), message);
+    m_transport->send(JsonRpc::makeError(id, code, message));
+}
+
+void McpClientSession::onServerRequest(const JsonRpc::Message &message, const QJsonValue &related)
 {
     if (message.method == u"ping") {
         m_transport->send(JsonRpc::makeResult(message.id, QJsonObject{}));
         return;
     }
-    ++m_stats.unsupportedRequests;
-    spdlog::info("{} asked for '{}', which Tether does not support; answered -32601", serverLabel(),
-                 message.method);
-    m_transport->send(JsonRpc::makeError(message.id, JsonRpc::MethodNotFound,
-                                         u"Method not found: %1 (Tether does not support it)"_s.arg(message.method)));
+    if (!isClientFeatureRequest(message.method)
+        || !declaresClientFeature(m_options.clientCapabilities, message.method, message.params)) {
+        ++m_stats.unsupportedRequests;
+        spdlog::info("{} asked for '{}', which Tether does not support for it; answered -32601", serverLabel(),
+                     message.method);
+        m_transport->send(JsonRpc::makeError(
+            message.id, JsonRpc::MethodNotFound,
+            u"Method not found: %1 (Tether did not declare it to this server)"_s.arg(message.method)));
+        return;
+    }
+    const QString key = requestIdKey(message.id);
+    if (m_received.contains(key)) {
+        refuseServerRequest(message.id, JsonRpc::InvalidRequest, reusedRequestIdMessage(message.id));
+        return;
+    }
+    if (const std::optional<QString> wrong = malformedServerRequest(message.method, message.params)) {
+        refuseServerRequest(message.id, JsonRpc::InvalidParams, u"Invalid params of %1: %2"_s.arg(message.method, *wrong));
+        return;
+    }
+    if (m_received.size() >= MaxWaitingServerRequests) {
+        refuseServerRequest(message.id, JsonRpc::InternalError,
+                            u"%1 has %2 requests waiting for a client's answer already, as many as Tether holds; "
+                            "answer or cancel some first"_s.arg(serverLabel()).arg(m_received.size()));
+        return;
+    }
+    ServerRequest request{m_options.serverName, message.method, message.params, {}};
+    const std::shared_ptr<ClientSide> answerer = answererFor(request, related, &request.undecided);
+    if (!answerer) {
+        if (message.method == u"roots/list") {
+            m_transport->send(JsonRpc::makeResult(message.id, QJsonObject{{u"roots"_s, m_options.roots}}));
+            return;
+        }
+        refuseServerRequest(message.id, JsonRpc::InternalError,
+                            u"no client of Tether can answer %1 from %2 now: none of them has a request of its own "
+                            "running on the server"_s.arg(message.method, serverLabel()));
+        return;
+    }
+    const QJsonValue progressToken = message.params.value(u"_meta").toObject().value(u"progressToken");
+    m_received.begin(message.id, key, ServerRequestWork{answerer, 0}, progressToken);
+    if (message.method == u"elicitation/create" && message.params.value(u"mode").toString() == u"url") {
+        if (m_urlElicitations.size() >= MaxWaitingServerRequests * 8)
+            m_urlElicitations.clear(); // completions of elicitations that old are of no use to anyone
+        m_urlElicitations.insert(message.params.value(u"elicitationId").toString(), answerer);
+    }
+    const QPointer<McpClientSession> self(this);
+    const quint64 handle = answerer->serverRequest(
+        request,
+        [self, key](const RpcReply &reply) {
+            if (self)
+                self->answerServerRequest(key, reply);
+        },
+        [self, key](const ProgressUpdate &update) {
+            if (self)
+                self->reportServerRequestProgress(key, update);
+        });
+    // Answered at once (a refusal), the request has left the books.
+    if (self) {
+        if (auto *entry = m_received.find(key))
+            entry->work.handle = handle;
+    }
+}
+
+std::shared_ptr<ClientSide> McpClientSession::answererFor(const ServerRequest &request, const QJsonValue &related,
+                                                          QStringList *undecided) const
+{
+    // The request came on the stream of one of ours (Streamable HTTP): it serves that request.
+    if (related.isDouble()) {
+        if (std::shared_ptr<ClientSide> origin = m_sent.origin(related.toInteger()))
+            return origin;
+    }
+    // A task's requests go to whoever the task is for, which only the shared side knows.
+    if (relatedTaskId(request.params).isEmpty()) {
+        const std::vector<std::shared_ptr<ClientSide>> origins = m_sent.origins();
+        if (origins.size() == 1)
+            return origins.front();
+        for (const std::shared_ptr<ClientSide> &origin : origins)
+            undecided->append(origin->clientLabel());
+    }
+    return m_options.clientSide.lock();
+}
+
+void McpClientSession::answerServerRequest(const QString &key, const RpcReply &reply)
+{
+    const std::optional<IncomingRequests<ServerRequestWork>::Entry> entry = m_received.take(key);
+    if (!entry || !m_transport->isOpen())
+        return; // cancelled by the server, or its connection is gone
+    if (reply.ok()) {
+        m_transport->send(JsonRpc::makeResult(entry->id, reply.result));
+        return;
+    }
+    QJsonObject response = JsonRpc::makeError(entry->id, reply.error->code, reply.error->message);
+    if (!reply.error->data.isUndefined() && !reply.error->data.isNull()) {
+        QJsonObject error = response.value(u"error").toObject();
+        error.insert(u"data"_s, reply.error->data);
+        response.insert(u"error"_s, error);
+    }
+    m_transport->send(response);
+}
+
+void McpClientSession::reportServerRequestProgress(const QString &key, const ProgressUpdate &update)
+{
+    if (const std::optional<QJsonObject> params = m_received.progressFor(key, update))
+        notify(u"notifications/progress"_s, *params);
+}
+
+void McpClientSession::cancelServerRequests(const QString &reason)
+{
+    for (const QString &key : m_received.keys()) {
+        const std::optional<IncomingRequests<ServerRequestWork>::Entry> entry = m_received.take(key);
+        if (!entry)
+            continue;
+        if (const std::shared_ptr<ClientSide> answerer = entry->work.answerer.lock())
+            answerer->cancelServerRequest(entry->work.handle, reason);
+    }
+}
+
+void McpClientSession::notifyRootsChanged()
+{
+    if (m_state == State::Ready && m_options.clientCapabilities.contains(u"roots"))
+        notify(u"notifications/roots/list_changed"_s);
 }
 
 void McpClientSession::onNotification(const JsonRpc::Message &message)
@@ -320,27 +373,52 @@ void McpClientSession::onNotification(const JsonRpc::Message &message)
         emit logMessage(message.params.value(u"level").toString(),
                         secrets.scrub(message.params.value(u"logger").toString()),
                         secrets.scrub(message.params.value(u"data")));
+        passOnNotification(message);
     } else if (method == u"notifications/progress") {
         const QJsonValue token = message.params.value(u"progressToken");
-        ProgressUpdate update;
-        update.progress = message.params.value(u"progress").toDouble();
-        if (message.params.value(u"total").isDouble())
-            update.total = message.params.value(u"total").toDouble();
-        update.message = m_transport->secrets().scrub(message.params.value(u"message").toString());
-        const auto it = m_pending.find(token.toInteger(-1));
-        if (it != m_pending.end() && it->second.onProgress)
-            it->second.onProgress(update);
+        ProgressUpdate update = progressUpdateOf(message.params);
+        update.message = m_transport->secrets().scrub(update.message);
+        m_sent.progress(token, update);
         emit progressNotified(token, update);
+    } else if (method == u"notifications/cancelled") {
+        // The server no longer wants the answer to one of its requests.
+        const QJsonValue requestId = message.params.value(u"requestId");
+        const std::optional<IncomingRequests<ServerRequestWork>::Entry> entry
+            = isRequestId(requestId) ? m_received.take(requestIdKey(requestId)) : std::nullopt;
+        if (!entry)
+            return;
+        if (const std::shared_ptr<ClientSide> answerer = entry->work.answerer.lock()) {
+            const QString reason = message.params.value(u"reason").toString();
+            answerer->cancelServerRequest(entry->work.handle,
+                                          u"cancelled by %1"_s.arg(serverLabel())
+                                              + (reason.isEmpty() ? QString() : u": "_s + reason));
+        }
+    } else if (method == u"notifications/resources/updated" || method == u"notifications/tasks/status"
+               || method == u"notifications/elicitation/complete") {
+        passOnNotification(message);
     } else {
         spdlog::debug("{}: ignored notification '{}'", serverLabel(), method);
     }
 }
 
+void McpClientSession::passOnNotification(const JsonRpc::Message &message)
+{
+    std::shared_ptr<ClientSide> client;
+    if (message.method == u"notifications/elicitation/complete")
+        client = m_urlElicitations.take(message.params.value(u"elicitationId").toString()).lock();
+    if (!client)
+        client = m_options.clientSide.lock();
+    if (!client)
+        return;
+    const SecretScrubber &secrets = m_transport->secrets();
+    const QJsonObject params = secrets.isEmpty() ? message.params : secrets.scrub(QJsonValue(message.params)).toObject();
+    client->serverNotification(m_options.serverName, message.method, params);
+}
+
 void McpClientSession::onResponse(const JsonRpc::Message &message, const QByteArray &text)
 {
     const qint64 id = message.id.isDouble() ? message.id.toInteger(-1) : -1;
-    const auto pending = m_pending.find(id);
-    if (pending == m_pending.end()) {
+    if (!m_sent.contains(id)) {
         ++m_stats.unknownResponses;
         spdlog::warn("{}: skipped a response to id {} that no request is waiting for", serverLabel(),
                      QString::fromUtf8(JsonRpc::serialize(QJsonObject{{u"id"_s, message.id}})));
@@ -349,16 +427,16 @@ void McpClientSession::onResponse(const JsonRpc::Message &message, const QByteAr
     if (message.kind == JsonRpc::MessageKind::Response) {
         RpcReply reply{message.result, std::nullopt};
         // A tool's result goes on to a host as it came (the gateway): its text spares writing it again.
-        if (pending->second.method == u"tools/call")
+        if (m_sent.method(id) == u"tools/call")
             reply.resultJson = jsonMemberText(text, "result"_L1).value_or(QByteArrayView()).toByteArray();
-        completeRequest(id, reply);
+        m_sent.complete(id, reply);
         return;
     }
     // A server may quote the request it refuses, or its own environment, in the error.
     JsonRpc::Error error = message.error;
     error.message = m_transport->secrets().scrub(error.message);
     error.data = m_transport->secrets().scrub(error.data);
-    completeRequest(id, RpcReply{{}, error, true});
+    m_sent.complete(id, RpcReply{{}, error, true});
 }
 
 void McpClientSession::fail(const QString &reason)
@@ -380,15 +458,9 @@ void McpClientSession::fail(const QString &reason)
 void McpClientSession::failAllPending(const QString &reason)
 {
     const QPointer<McpClientSession> guard(this);
-    QList<qint64> ids;
-    for (const auto &[id, pending] : m_pending)
-        ids.append(id);
-    for (qint64 id : ids) {
-        if (!guard)
-            return;
-        if (m_pending.contains(id))
-            completeRequest(id, RpcReply::failure(JsonRpc::ConnectionClosed, reason));
-    }
+    m_sent.failAll(JsonRpc::ConnectionClosed, reason);
+    if (guard)
+        cancelServerRequests(reason);
 }
 
 void McpClientSession::onTransportClosed(const TransportClosure &closure)
@@ -612,9 +684,18 @@ qint64 McpClientSession::callTool(const QString &name, const ToolCallInput &inpu
     QByteArray params;
     params.reserve(64 + arguments.size() + name.size());
     params += '{';
-    if (onProgress) {
+    if (!input.meta.isEmpty()) {
+        // The host's own _meta (a trace context, say) goes on, with Tether's progress token.
+        QJsonObject meta = input.meta;
+        meta.remove(u"progressToken"_s);
+        if (onProgress)
+            meta.insert(u"progressToken"_s, m_sent.nextId());
+        params += "\"_meta\":";
+        params += QJsonDocument(meta).toJson(QJsonDocument::Compact);
+        params += ',';
+    } else if (onProgress) {
         params += "\"_meta\":{\"progressToken\":";
-        appendInteger(params, nextRequestId());
+        appendInteger(params, m_sent.nextId());
         params += "},";
     }
     params += "\"arguments\":";
@@ -649,7 +730,8 @@ qint64 McpClientSession::callTool(const QString &name, const ToolCallInput &inpu
             }
             handler(callReply);
         },
-        std::move(onProgress), {}, input.resultAsText);
+        RequestOptions{std::move(onProgress), std::nullopt, input.resultAsText, QJsonValue::Undefined,
+                                  input.origin});
 }
 
 void McpClientSession::ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout)

@@ -1,14 +1,16 @@
 #pragma once
 
+#include "protocol/clientside.h"
 #include "protocol/jsonrpc.h"
+#include "protocol/jsonrpcpeer.h"
 #include "protocol/mcptypes.h"
 #include "protocol/replies.h"
 #include "transport/transport.h"
 
 #include <QHash>
+#include <QJsonArray>
 #include <QObject>
 #include <QPointer>
-#include <QTimer>
 
 #include <chrono>
 #include <functional>
@@ -22,6 +24,14 @@ struct SessionOptions
 {
     QString serverName;
     std::chrono::milliseconds requestTimeout{60000}; // every request, the handshake included
+    // What the client declares besides answering pings: clientFeatureCapabilities(), or nothing.
+    QJsonObject clientCapabilities{};
+    // Answers the server's requests that no client's request explains (roots/list outside any
+    // call, say) and hears the notifications hosts may want: the gateway's shared side, or a
+    // host's own for a session of its own.
+    std::weak_ptr<ClientSide> clientSide{};
+    // What roots/list answers when no client side is left to ask: the config's roots.
+    QJsonArray roots{};
 };
 
 struct SessionClosure
@@ -39,12 +49,14 @@ struct SessionStats
     int skippedInput = 0;       // lines that were not JSON, JSON that was no message
     int unknownResponses = 0;   // responses to ids nobody is waiting for
     int unsupportedRequests = 0; // server requests answered with -32601
+    int refusedRequests = 0;     // server requests answered with another error: malformed, or nobody to answer
 };
 
 // The client side of one MCP connection over one transport: handshake and version
-// negotiation, request correlation with timeouts and cancellation, and the notifications MCP
-// defines. Every request gets exactly one answer: its reply, a timeout, or the closing of the
-// connection.
+// negotiation, request correlation with timeouts and cancellation, the notifications MCP defines,
+// and the server's own requests (sampling, elicitation, roots), each passed to the client whose
+// request it serves. Every request gets exactly one answer: its reply, a timeout, or the closing
+// of the connection; so does every request of the server.
 class McpClientSession final : public QObject
 {
     Q_OBJECT
@@ -68,9 +80,11 @@ public:
     const SessionStats &stats() const { return m_stats; }
     Transport *transport() const { return m_transport.get(); }
 
-    // `timeout` overrides the session's request timeout for this request.
+    // `timeout` overrides the session's request timeout for this request. A request of the
+    // server's made while this one runs may be meant for `origin`.
     qint64 request(const QString &method, const QJsonObject &params, ReplyHandler handler,
-                   ProgressHandler onProgress = {}, std::optional<std::chrono::milliseconds> timeout = {});
+                   ProgressHandler onProgress = {}, std::optional<std::chrono::milliseconds> timeout = {},
+                   std::weak_ptr<ClientSide> origin = {});
     void notify(const QString &method, const QJsonObject &params = {});
     // Sends notifications/cancelled and fails the request locally at once.
     void cancel(qint64 requestId, const QString &reason);
@@ -91,8 +105,13 @@ public:
     qint64 callTool(const QString &name, const ToolCallInput &input,
                     ToolCallHandler handler, ProgressHandler onProgress = {});
     void ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout = {});
+    // notifications/roots/list_changed, when the session declared roots.
+    void notifyRootsChanged();
+    void setClientSide(std::weak_ptr<ClientSide> clientSide) { m_options.clientSide = std::move(clientSide); }
 
-    int pendingRequestCount() const { return int(m_pending.size()); }
+    int pendingRequestCount() const { return m_sent.size(); }
+    // The server's requests waiting for a client's answer.
+    int waitingServerRequestCount() const { return m_received.size(); }
     // How the transport closed, once it has: already known when `failed` is emitted for it.
     const std::optional<TransportClosure> &transportClosure() const { return m_transportClosure; }
 
@@ -111,39 +130,42 @@ signals:
 
 private:
     // request() with `params` already written as JSON (empty: none), a progress token among them
-    // when `onProgress` is given: its id is the one this request takes, nextRequestId().
-    // With `resultAsText`, a reply that a scan finds valid is answered with its result's text
-    // alone (RpcReply::resultJson), never parsed.
-    qint64 sendRequest(const QString &method, const QByteArray &params, ReplyHandler handler, ProgressHandler onProgress,
-                       std::optional<std::chrono::milliseconds> timeout, bool resultAsText = false);
-    qint64 nextRequestId() const { return m_nextRequestId; }
+    // when `options.onProgress` is given: its id is the one this request takes, m_sent.nextId().
+    // With `options.resultAsText`, a reply that a scan finds valid is answered with its result's
+    // text alone (RpcReply::resultJson), never parsed.
+    qint64 sendRequest(const QString &method, const QByteArray &params, ReplyHandler handler,
+                       RequestOptions options);
+    void writeMessage(const QByteArray &message);
 
-    struct PendingRequest
+    // What the session keeps of a server's request while a client answers it.
+    struct ServerRequestWork
     {
-        QString method;
-        std::chrono::milliseconds timeout;
-        ReplyHandler handler;
-        ProgressHandler onProgress;
-        std::chrono::steady_clock::time_point deadline;
-        bool resultAsText = false;
+        std::weak_ptr<ClientSide> answerer;
+        quint64 handle = 0;
     };
 
     void onTransportStarted();
-    void onMessage(const QJsonObject &object, const QByteArray &text);
+    void onMessage(const QJsonObject &object, const QByteArray &text, const QJsonValue &related);
     // A payload that is a reply with a result to a request that wants it as text: taken unparsed.
     bool takeReplyAsText(const QByteArray &payload);
     void onInputSkipped(const QString &what);
     void onTransportClosed(const TransportClosure &closure);
     void onInitializeReply(const RpcReply &reply);
-    void onServerRequest(const JsonRpc::Message &message);
+    // `related`: our request whose HTTP stream it came on, if any.
+    void onServerRequest(const JsonRpc::Message &message, const QJsonValue &related);
+    // The client that answers a request of the server: the one whose request it came with or
+    // serves, else the session's client side (told of the candidates when they were several).
+    std::shared_ptr<ClientSide> answererFor(const ServerRequest &request, const QJsonValue &related,
+                                            QStringList *undecided) const;
+    void answerServerRequest(const QString &key, const RpcReply &reply);
+    void reportServerRequestProgress(const QString &key, const ProgressUpdate &update);
+    void refuseServerRequest(const QJsonValue &id, int code, const QString &message);
+    void cancelServerRequests(const QString &reason);
     void onNotification(const JsonRpc::Message &message);
+    // A notification hosts may want, passed to the client it is meant for.
+    void passOnNotification(const JsonRpc::Message &message);
     void onResponse(const JsonRpc::Message &message, const QByteArray &text);
-    void onRequestTimeout(qint64 requestId);
-    // One timer for every request's deadline: the earliest one pending.
-    void armDeadlineTimer(std::chrono::steady_clock::time_point deadline);
-    void onDeadlineTimer();
     void fail(const QString &reason);
-    void completeRequest(qint64 requestId, const RpcReply &reply);
     void failAllPending(const QString &reason);
     // Every entry of a paginated list, or why there are none.
     struct ListedEntries
@@ -168,11 +190,10 @@ private:
     SessionOptions m_options;
     State m_state = State::Idle;
     ServerIdentity m_serverIdentity;
-    std::map<qint64, PendingRequest> m_pending; // small when idle, unlike a QHash
-    int m_requestsWantingText = 0; // of m_pending: whether a reply is worth a look as text
-    QTimer m_deadlineTimer;
-    std::chrono::steady_clock::time_point m_armedDeadline;
-    qint64 m_nextRequestId = 1;
+    OutgoingRequests m_sent;
+    IncomingRequests<ServerRequestWork> m_received;
+    // URL-mode elicitations by their id: notifications/elicitation/complete goes where each went.
+    QHash<QString, std::weak_ptr<ClientSide>> m_urlElicitations;
     QString m_failure;
     std::optional<TransportClosure> m_transportClosure;
     bool m_wasReady = false;

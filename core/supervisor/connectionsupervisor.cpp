@@ -259,8 +259,9 @@ void ConnectionSupervisor::launchGeneration()
     auto generation = std::make_unique<Generation>();
     generation->number = ++m_generationCount;
     const quint64 number = generation->number;
-    generation->session = std::make_unique<McpClientSession>(m_transportFactory(),
-                                                             SessionOptions{m_name, m_settings.requestTimeout});
+    generation->session = std::make_unique<McpClientSession>(
+        m_transportFactory(), SessionOptions{m_name, m_settings.requestTimeout, m_settings.clientCapabilities,
+                                             m_settings.clientSide, m_settings.roots});
     McpClientSession *session = generation->session.get();
     m_transportDescription = session->transport()->description();
 
@@ -374,6 +375,8 @@ void ConnectionSupervisor::onToolsRegistered(const ToolSyncQueue::Job &job, cons
     m_heartbeat.start();
     if (const auto stable = m_core.stableAt())
         m_stabilityTimer.start(duration_cast<milliseconds>(*stable - now));
+    if (McpClientSession *established = isCurrent(job.generation) ? establishedSession() : nullptr)
+        sendClientWishes(established);
     // What the state change set off may have ended the generation meanwhile.
     McpClientSession *session = m_settings.listsCatalog && isCurrent(job.generation) ? establishedSession() : nullptr;
     if (!session)
@@ -381,6 +384,7 @@ void ConnectionSupervisor::onToolsRegistered(const ToolSyncQueue::Job &job, cons
     ServerCatalog catalog = m_catalog;
     catalog.offersResources = session->offers(u"resources");
     catalog.offersPrompts = session->offers(u"prompts");
+    catalog.capabilities = session->serverIdentity().capabilities;
     catalog.resourcesListed = !catalog.offersResources;
     catalog.promptsListed = !catalog.offersPrompts;
     if (!catalog.offersResources) {
@@ -666,6 +670,82 @@ void ConnectionSupervisor::getPrompt(const QString &name, const QJsonObject &arg
     }
     answerLater(this, std::move(handler),
                 PromptReply{{}, JsonRpc::Error{JsonRpc::ServerUnavailable, unavailableReason(), {}}});
+}
+
+SupervisedCall ConnectionSupervisor::request(const QString &method, const QJsonObject &params, ReplyHandler handler,
+                                             ProgressHandler onProgress, std::weak_ptr<ClientSide> origin)
+{
+    if (McpClientSession *session = establishedSession()) {
+        return {m_currentGeneration,
+                session->request(method, params, std::move(handler), std::move(onProgress), {}, std::move(origin))};
+    }
+    answerLater(this, std::move(handler), RpcReply::failure(JsonRpc::ServerUnavailable, unavailableReason()));
+    return {};
+}
+
+void ConnectionSupervisor::setResourceSubscribed(const QString &uri, bool subscribed, ReplyHandler done)
+{
+    if (subscribed)
+        m_subscriptions.insert(uri);
+    else
+        m_subscriptions.remove(uri);
+    McpClientSession *session = establishedSession();
+    if (!session) {
+        answerLater(this, std::move(done), RpcReply{QJsonObject{}, std::nullopt});
+        return;
+    }
+    const QPointer<ConnectionSupervisor> self(this);
+    session->request(subscribed ? u"resources/subscribe"_s : u"resources/unsubscribe"_s, {{u"uri"_s, uri}},
+                     [self, uri, subscribed, done = std::move(done)](const RpcReply &reply) {
+                         if (self && subscribed && !reply.ok())
+                             self->m_subscriptions.remove(uri);
+                         done(reply);
+                     });
+}
+
+void ConnectionSupervisor::setLogLevel(const QString &level)
+{
+    if (level == m_logLevel)
+        return;
+    m_logLevel = level;
+    McpClientSession *session = establishedSession();
+    if (session && !level.isEmpty() && session->offers(u"logging")) {
+        session->request(u"logging/setLevel"_s, {{u"level"_s, level}}, [this, level](const RpcReply &reply) {
+            if (!reply.ok())
+                spdlog::warn("{}: refused log level '{}': {}", label(), level, reply.error->message);
+        });
+    }
+}
+
+void ConnectionSupervisor::notifyRootsChanged()
+{
+    if (McpClientSession *session = establishedSession())
+        session->notifyRootsChanged();
+}
+
+void ConnectionSupervisor::setClientSide(std::weak_ptr<ClientSide> clientSide)
+{
+    m_settings.clientSide = clientSide;
+    for (const auto &[number, generation] : m_generations)
+        generation->session->setClientSide(clientSide);
+}
+
+void ConnectionSupervisor::sendClientWishes(McpClientSession *session)
+{
+    const QPointer<ConnectionSupervisor> self(this);
+    if (!m_logLevel.isEmpty() && session->offers(u"logging")) {
+        session->request(u"logging/setLevel"_s, {{u"level"_s, m_logLevel}}, [self, level = m_logLevel](const RpcReply &reply) {
+            if (self && !reply.ok())
+                spdlog::warn("{}: refused log level '{}': {}", self->label(), level, reply.error->message);
+        });
+    }
+    for (const QString &uri : std::as_const(m_subscriptions)) {
+        session->request(u"resources/subscribe"_s, {{u"uri"_s, uri}}, [self, uri](const RpcReply &reply) {
+            if (self && !reply.ok())
+                spdlog::warn("{}: could not subscribe to {} again after reconnecting: {}", self->label(), uri,
+                             reply.error->message);
+        });
+    }
 }
 
 QString ConnectionSupervisor::unavailableReason() const

@@ -8,9 +8,12 @@
 #include "toolregistry.h"
 #include "toolsyncqueue.h"
 
+#include "protocol/clientside.h"
 #include "protocol/replies.h"
 
+#include <QJsonArray>
 #include <QObject>
+#include <QSet>
 #include <QTimer>
 
 #include <functional>
@@ -47,6 +50,12 @@ struct SupervisorSettings
     // What the messages of a server that needs a sign-in tell a person to do; empty: Sign in,
     // or `tetherctl login NAME`, for a server of the config.
     QString signInAdvice;
+    // What each session declares besides pings (clientFeatureCapabilities(), or nothing), who
+    // answers what the server asks when no client's request explains it, and the roots answered
+    // when nobody is left to ask (SessionOptions).
+    QJsonObject clientCapabilities;
+    std::weak_ptr<ClientSide> clientSide;
+    QJsonArray roots;
 };
 
 // Supervises one MCP server: each connection attempt is a fresh generation (transport and
@@ -93,7 +102,24 @@ public:
     // Read and get on the current generation; fail fast like callTool when not connected.
     void readResource(const QString &uri, ResourceReadHandler handler);
     void getPrompt(const QString &name, const QJsonObject &arguments, PromptHandler handler);
+    // Any request on the current generation, answered with the server's result as it is; fails
+    // fast like callTool when not connected. `origin`: the client it is made for.
+    SupervisedCall request(const QString &method, const QJsonObject &params, ReplyHandler handler,
+                           ProgressHandler onProgress = {}, std::weak_ptr<ClientSide> origin = {});
 
+    // What the client wants of the server, kept across generations: every new connection is
+    // subscribed and set again. While connected the change is sent at once and `done` gets the
+    // server's answer (an unsubscribe leaves the set whatever it says); otherwise `done` gets
+    // an empty result and the change waits for the connection.
+    void setResourceSubscribed(const QString &uri, bool subscribed, ReplyHandler done);
+    // logging/setLevel on every connection from now on (to a server that offers logging); empty:
+    // the server's own level is left alone.
+    void setLogLevel(const QString &level);
+    // notifications/roots/list_changed on the current generation.
+    void notifyRootsChanged();
+    // Who answers the server's requests that no client's request explains, on every generation
+    // from now on, the current one too.
+    void setClientSide(std::weak_ptr<ClientSide> clientSide);
     // Sends notifications/cancelled for a call still in flight and answers its handler at once
     // with `reason`; does nothing once the call has been answered.
     void cancelCall(const SupervisedCall &call, const QString &reason);
@@ -142,6 +168,8 @@ private:
     void syncResources(quint64 generation);
     void syncPrompts(quint64 generation);
     void setCatalog(ServerCatalog catalog);
+    // The subscriptions and log level the client wants, sent to a new connection.
+    void sendClientWishes(McpClientSession *session);
     // Why nothing can be sent to the server now, when it is not connected.
     QString unavailableReason() const;
     // The established current generation's session, if any.
@@ -186,6 +214,8 @@ private:
     ServerCatalog m_catalog;
     quint64 m_resourceSyncs = 0; // listings started: a reply to any but the last is stale
     quint64 m_promptSyncs = 0;
+    QSet<QString> m_subscriptions; // resource URIs
+    QString m_logLevel;
 };
 
 } // namespace Tether

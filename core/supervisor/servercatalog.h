@@ -2,6 +2,7 @@
 
 #include "protocol/mcptypes.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -14,6 +15,9 @@ struct ServerCatalog
 {
     bool offersResources = false; // its initialize result advertises them
     bool offersPrompts = false;
+    // The capabilities its initialize result advertised, as the server wrote them (completions,
+    // logging, resource subscriptions, tasks …); empty until it has connected.
+    QJsonObject capabilities;
     QList<ResourceDefinition> resources;
     QList<ResourceTemplate> templates;
     QList<PromptDefinition> prompts;

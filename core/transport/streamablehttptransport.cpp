@@ -263,7 +263,8 @@ void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
             spdlog::debug("{}: skipped an event of type '{}'", description(), event.type.toStdString());
             continue;
         }
-        if (!deliver(event.data, u"an event"_s, reply))
+        if (!deliver(event.data, u"an event"_s, reply,
+                     exchange.kind == Exchange::Kind::ServerStream ? QJsonValue(QJsonValue::Undefined) : exchange.requestId))
             return;
         if (exchange.kind != Exchange::Kind::ServerStream && !isAwaited(exchange.requestId)) {
             // The response came: a server that keeps the stream open (keep-alive comments)
@@ -294,7 +295,8 @@ void StreamableHttpTransport::onFailure(const Exchange &exchange, const QString 
         answerWithError(exchange.requestId, why);
 }
 
-bool StreamableHttpTransport::deliver(QByteArrayView payload, const QString &source, QNetworkReply *from)
+bool StreamableHttpTransport::deliver(QByteArrayView payload, const QString &source, QNetworkReply *from,
+                                      const QJsonValue &stream)
 {
     const QPointer<StreamableHttpTransport> guard(this);
     JsonRpc::DecodedPayload decoded = JsonRpc::decodePayload(payload);
@@ -315,7 +317,8 @@ bool StreamableHttpTransport::deliver(QByteArrayView payload, const QString &sou
                 m_protocolVersion = classified.result.toObject().value(u"protocolVersion").toString();
             m_awaited.erase(idKey(classified.id));
         }
-        emit messageReceived(message, decoded.text);
+        emit messageReceived(message, decoded.text,
+                             classified.kind == JsonRpc::MessageKind::Request ? stream : QJsonValue(QJsonValue::Undefined));
         if (!guard || !isAlive(from))
             return false;
     }

@@ -111,7 +111,9 @@ private:
 
     // Emits what a payload holds; false when a receiver closed this transport (or the reply
     // `from`, when given) meanwhile.
-    bool deliver(QByteArrayView payload, const QString &source, QNetworkReply *from);
+    // `stream`: the request whose stream it came on (undefined: the session's own stream).
+    bool deliver(QByteArrayView payload, const QString &source, QNetworkReply *from,
+                 const QJsonValue &stream = QJsonValue(QJsonValue::Undefined));
     void answerWithError(const QJsonValue &requestId, const QString &error);
     void forgetRequest(const QJsonValue &requestId);
     bool isAwaited(const QJsonValue &requestId) const;

@@ -75,7 +75,10 @@ public:
 signals:
     void started();
     // `text` is the message as it came, when it came alone (not in a batch) and as JSON.
-    void messageReceived(const QJsonObject &message, const QByteArray &text = {});
+    // `related`: the id of the client's request on whose HTTP stream it came, if any (a server's
+    // request made while it serves that one).
+    void messageReceived(const QJsonObject &message, const QByteArray &text = {},
+                         const QJsonValue &related = QJsonValue(QJsonValue::Undefined));
     // Input that was not a message and was skipped; the connection goes on.
     void inputSkipped(const QString &what);
     void stderrLine(const QString &line);

@@ -73,7 +73,7 @@ private slots:
         QStringList expected = publicNames(u"demo"_s, DemoTools) + publicNames(u"everything"_s, EverythingTools);
         expected.sort();
         QCOMPARE(names, expected);
-        QCOMPARE(listed->value(u"pages").toInt(), 5); // 21 tools, 5 a page
+        QCOMPARE(listed->value(u"pages").toInt(), 5); // 25 tools, 5 a page
         // The definition as the server gave it, under its public name.
         QCOMPARE(echo.value(u"description").toString(), u"Returns its message unchanged."_s);
         QCOMPARE(echo.value(u"annotations").toObject().value(u"readOnlyHint").toBool(), true);

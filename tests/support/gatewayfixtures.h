@@ -70,11 +70,13 @@ inline QList<qint64> childrenOf(qint64 pid)
 
 
 // The tools of server-everything (as pinned in package-lock.json), by their own names.
+// Those that need sampling, elicitation or roots are there because Tether's client declares them.
 inline const QStringList EverythingTools{
     u"echo"_s, u"get-annotated-message"_s, u"get-env"_s, u"get-resource-links"_s, u"get-resource-reference"_s,
-    u"get-structured-content"_s, u"get-sum"_s, u"get-tiny-image"_s, u"gzip-file-as-resource"_s,
+    u"get-roots-list"_s, u"get-structured-content"_s, u"get-sum"_s, u"get-tiny-image"_s, u"gzip-file-as-resource"_s,
     u"simulate-research-query"_s, u"toggle-simulated-logging"_s, u"toggle-subscriber-updates"_s,
-    u"trigger-long-running-operation"_s};
+    u"trigger-elicitation-request"_s, u"trigger-long-running-operation"_s, u"trigger-sampling-request"_s,
+    u"trigger-url-elicitation"_s};
 
 // The gateway's names of a server's tools: "<server>__<tool>".
 inline QStringList publicNames(const QString &server, const QStringList &tools)

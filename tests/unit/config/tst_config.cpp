@@ -916,7 +916,7 @@ void TestConfig::fileErrors_data()
                                            "its tools to MCP hosts, such as {\"outageWaitMs\": 10000}"_s;
     QTest::newRow("gateway unknown key") << QByteArray(R"({"gateway": {"waitMs": 5}})")
                                          << u"servers.json: gateway.waitMs = 5 is not a gateway setting (known: "
-                                            "outageWaitMs, toolsPageSize, http)"_s;
+                                            "outageWaitMs, toolsPageSize, names, http)"_s;
     QTest::newRow("gateway.outageWaitMs negative") << QByteArray(R"({"gateway": {"outageWaitMs": -1}})")
                                                    << u"servers.json: gateway.outageWaitMs = -1 is out of range: it must "
                                                       "be a whole number from 0 to 600000"_s;

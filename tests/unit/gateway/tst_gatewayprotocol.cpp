@@ -38,7 +38,7 @@ struct Page
 
 Page page(const ToolCatalog &catalog, const QJsonObject &params, int pageSize)
 {
-    const ToolsPage result = toolsListPage(catalog, params, pageSize);
+    const HostListPage result = toolsListPage(catalog, params, pageSize);
     if (result.error)
         return {{}, {}, result.error};
     QJsonParseError parseError;
@@ -114,12 +114,12 @@ private slots:
         QCOMPARE(negotiatedProtocolVersion(requested).value_or(QString()), expected);
     }
 
-    void initializeResultAdvertisesToolsWithListChanged()
+    void initializeResultAdvertisesTheCapabilitiesGiven()
     {
-        const QJsonObject result = initializeResult(u"2025-06-18"_s);
+        const QJsonObject capabilities{{u"tools"_s, QJsonObject{{u"listChanged"_s, true}}}};
+        const QJsonObject result = initializeResult(u"2025-06-18"_s, capabilities);
         QCOMPARE(result.value(u"protocolVersion").toString(), u"2025-06-18"_s);
-        QCOMPARE(result.value(u"capabilities").toObject(),
-                 (QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, true}}}}));
+        QCOMPARE(result.value(u"capabilities").toObject(), capabilities);
         QCOMPARE(result.value(u"serverInfo").toObject().value(u"name").toString(), u"tether"_s);
         QCOMPARE(result.value(u"serverInfo").toObject().value(u"version").toString(), QStringLiteral(TETHER_VERSION));
         QVERIFY(!result.value(u"instructions").toString().isEmpty());
@@ -330,23 +330,6 @@ private slots:
         QCOMPARE(unknown.kind, HostToolReply::Kind::Error);
         QCOMPARE(unknown.error.code, int(JsonRpc::InvalidParams));
         QCOMPARE(unknown.error.message, u"Unknown tool: demo__nope"_s);
-    }
-
-    void progressKeepsTheHostsToken_data()
-    {
-        QTest::addColumn<QJsonValue>("token");
-        QTest::newRow("string") << QJsonValue(u"host-token"_s);
-        QTest::newRow("integer") << QJsonValue(12);
-    }
-
-    void progressKeepsTheHostsToken()
-    {
-        QFETCH(QJsonValue, token);
-        QCOMPARE(progressParams(token, {150, 5000.0, u"slept 150 of 5000 ms"_s}),
-                 (QJsonObject{{u"progressToken"_s, token}, {u"progress"_s, 150}, {u"total"_s, 5000},
-                              {u"message"_s, u"slept 150 of 5000 ms"_s}}));
-        QCOMPARE(progressParams(token, {0.5, std::nullopt, {}}),
-                 (QJsonObject{{u"progressToken"_s, token}, {u"progress"_s, 0.5}}));
     }
 
     void responsesWithWrittenResults_data()

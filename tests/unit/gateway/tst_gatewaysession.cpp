@@ -66,7 +66,21 @@ private slots:
                                              << QByteArray(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{}})")
                                              << QJsonValue(6) << int(JsonRpc::InvalidParams);
         QTest::newRow("resources/list") << true << QByteArray(R"({"jsonrpc":"2.0","id":7,"method":"resources/list"})")
-                                        << QJsonValue(7) << int(JsonRpc::MethodNotFound);
+                                        << QJsonValue(7) << 0;
+        QTest::newRow("an unknown method") << true << QByteArray(R"({"jsonrpc":"2.0","id":17,"method":"sing/song"})")
+                                           << QJsonValue(17) << int(JsonRpc::MethodNotFound);
+        QTest::newRow("an unknown prompt")
+            << true << QByteArray(R"({"jsonrpc":"2.0","id":18,"method":"prompts/get","params":{"name":"none__such"}})")
+            << QJsonValue(18) << int(JsonRpc::InvalidParams);
+        QTest::newRow("a log level that is none")
+            << true << QByteArray(R"({"jsonrpc":"2.0","id":19,"method":"logging/setLevel","params":{"level":"loud"}})")
+            << QJsonValue(19) << int(JsonRpc::InvalidParams);
+        QTest::newRow("a task nobody made")
+            << true << QByteArray(R"({"jsonrpc":"2.0","id":20,"method":"tasks/get","params":{"taskId":"x__1"}})")
+            << QJsonValue(20) << int(JsonRpc::InvalidParams);
+        QTest::newRow("a read of a URI nobody lists")
+            << true << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"resources/read\",\"params\":{\"uri\":\"demo:x\"}}")
+            << QJsonValue(21) << -32002;
         QTest::newRow("not JSON") << true << QByteArray(R"({"jsonrpc":"2.0","id":8,)") << null << int(JsonRpc::ParseError);
         QTest::newRow("a batch") << true << QByteArray(R"([{"jsonrpc":"2.0","id":9,"method":"ping"}])") << null
                                  << int(JsonRpc::InvalidRequest);
@@ -136,7 +150,7 @@ private slots:
         session->receiveMessage(request);
         const auto response = channel.response(u"init"_s);
         QVERIFY(response);
-        QCOMPARE(response->value(u"result").toObject(), initializeResult(u"2025-11-25"_s));
+        QCOMPARE(response->value(u"result").toObject(), initializeResult(u"2025-11-25"_s, gateway.capabilities()));
         QCOMPARE(session->protocolVersion(), u"2025-11-25"_s);
         const GatewayStatus status = gateway.status();
         QCOMPARE(status.hosts.size(), 1);
