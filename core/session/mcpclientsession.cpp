@@ -268,7 +268,8 @@ void McpClientSession::onServerRequest(const JsonRpc::Message &message, const QJ
         return;
     }
     const QJsonValue progressToken = message.params.value(u"_meta").toObject().value(u"progressToken");
-    m_received.begin(message.id, key, ServerRequestWork{answerer, 0}, progressToken);
+    const quint64 serial = ++m_serverRequests;
+    m_received.begin(message.id, key, ServerRequestWork{answerer, 0, serial}, progressToken);
     if (message.method == u"elicitation/create" && message.params.value(u"mode").toString() == u"url") {
         if (m_urlElicitations.size() >= MaxWaitingServerRequests * 8)
             m_urlElicitations.clear(); // completions of elicitations that old are of no use to anyone
@@ -277,13 +278,13 @@ void McpClientSession::onServerRequest(const JsonRpc::Message &message, const QJ
     const QPointer<McpClientSession> self(this);
     const quint64 handle = answerer->serverRequest(
         request,
-        [self, key](const RpcReply &reply) {
+        [self, key, serial](const RpcReply &reply) {
             if (self)
-                self->answerServerRequest(key, reply);
+                self->answerServerRequest(key, serial, reply);
         },
-        [self, key](const ProgressUpdate &update) {
+        [self, key, serial](const ProgressUpdate &update) {
             if (self)
-                self->reportServerRequestProgress(key, update);
+                self->reportServerRequestProgress(key, serial, update);
         });
     // Answered at once (a refusal), the request has left the books.
     if (self) {
@@ -295,10 +296,12 @@ void McpClientSession::onServerRequest(const JsonRpc::Message &message, const QJ
 std::shared_ptr<ClientSide> McpClientSession::answererFor(const ServerRequest &request, const QJsonValue &related,
                                                           QStringList *undecided) const
 {
-    // The request came on the stream of one of ours (Streamable HTTP): it serves that request.
-    if (related.isDouble()) {
+    // The request came on the stream of one of ours (Streamable HTTP): it serves that request, and
+    // a request of Tether's own is nobody else's to answer.
+    if (related.isDouble() && m_sent.contains(related.toInteger())) {
         if (std::shared_ptr<ClientSide> origin = m_sent.origin(related.toInteger()))
             return origin;
+        return m_options.clientSide.lock();
     }
     // A task's requests go to whoever the task is for, which only the shared side knows.
     if (relatedTaskId(request.params).isEmpty()) {
@@ -311,11 +314,15 @@ std::shared_ptr<ClientSide> McpClientSession::answererFor(const ServerRequest &r
     return m_options.clientSide.lock();
 }
 
-void McpClientSession::answerServerRequest(const QString &key, const RpcReply &reply)
+void McpClientSession::answerServerRequest(const QString &key, quint64 serial, const RpcReply &reply)
 {
+    // A request the server cancelled may have its id taken by a newer one by now.
+    const auto *waiting = m_received.find(key);
+    if (!waiting || waiting->work.serial != serial)
+        return;
     const std::optional<IncomingRequests<ServerRequestWork>::Entry> entry = m_received.take(key);
-    if (!entry || !m_transport->isOpen())
-        return; // cancelled by the server, or its connection is gone
+    if (!m_transport->isOpen())
+        return; // its connection is gone
     if (reply.ok()) {
         m_transport->send(JsonRpc::makeResult(entry->id, reply.result));
         return;
@@ -329,8 +336,11 @@ void McpClientSession::answerServerRequest(const QString &key, const RpcReply &r
     m_transport->send(response);
 }
 
-void McpClientSession::reportServerRequestProgress(const QString &key, const ProgressUpdate &update)
+void McpClientSession::reportServerRequestProgress(const QString &key, quint64 serial, const ProgressUpdate &update)
 {
+    const auto *waiting = m_received.find(key);
+    if (!waiting || waiting->work.serial != serial)
+        return;
     if (const std::optional<QJsonObject> params = m_received.progressFor(key, update))
         notify(u"notifications/progress"_s, *params);
 }
@@ -528,6 +538,11 @@ JsonRpc::Error McpClientSession::notOffered(QStringView capability) const
 
 void McpClientSession::listTools(ToolListHandler handler)
 {
+    // A server of resources or prompts alone has no tools to list (and may not know the method).
+    if (!offers(u"tools")) {
+        answerLater(this, std::move(handler), ToolListReply{});
+        return;
+    }
     listEntries(u"tools/list"_s, u"tools"_s, [this, handler = std::move(handler)](const ListedEntries &listed) {
         ToolListReply reply;
         reply.error = listed.error;

@@ -92,8 +92,8 @@ public:
     // Whether the server's initialize result advertises `capability` ("resources", "prompts").
     bool offers(QStringView capability) const { return m_serverIdentity.capabilities.contains(capability); }
 
-    // Each list follows nextCursor until the last page. Resources and prompts are asked for only
-    // of a server that offers them: the lists of one that does not are empty, and reading or
+    // Each list follows nextCursor until the last page. Tools, resources and prompts are asked for
+    // only of a server that offers them: the lists of one that does not are empty, and reading or
     // getting from it fails without a request.
     void listTools(ToolListHandler handler);
     // resources/list, then resources/templates/list.
@@ -142,6 +142,7 @@ private:
     {
         std::weak_ptr<ClientSide> answerer;
         quint64 handle = 0;
+        quint64 serial = 0; // tells it from a later request of the server under the same id
     };
 
     void onTransportStarted();
@@ -157,8 +158,8 @@ private:
     // serves, else the session's client side (told of the candidates when they were several).
     std::shared_ptr<ClientSide> answererFor(const ServerRequest &request, const QJsonValue &related,
                                             QStringList *undecided) const;
-    void answerServerRequest(const QString &key, const RpcReply &reply);
-    void reportServerRequestProgress(const QString &key, const ProgressUpdate &update);
+    void answerServerRequest(const QString &key, quint64 serial, const RpcReply &reply);
+    void reportServerRequestProgress(const QString &key, quint64 serial, const ProgressUpdate &update);
     void refuseServerRequest(const QJsonValue &id, int code, const QString &message);
     void cancelServerRequests(const QString &reason);
     void onNotification(const JsonRpc::Message &message);
@@ -194,6 +195,7 @@ private:
     IncomingRequests<ServerRequestWork> m_received;
     // URL-mode elicitations by their id: notifications/elicitation/complete goes where each went.
     QHash<QString, std::weak_ptr<ClientSide>> m_urlElicitations;
+    quint64 m_serverRequests = 0; // received so far
     QString m_failure;
     std::optional<TransportClosure> m_transportClosure;
     bool m_wasReady = false;
