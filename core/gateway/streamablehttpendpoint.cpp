@@ -319,13 +319,14 @@ void StreamableHttpEndpoint::handlePost(const HttpRequest &request, HttpResponse
         return;
     }
     // A call that asks for progress gets it on an event stream of its own; anything else is
-    // answered with one JSON object.
+    // answered with one JSON object, which turns into a stream only when something else must go
+    // with it first (a server's sampling or elicitation for the host, while the call runs).
     const bool wantsProgress = message.params.value(u"_meta").toObject().contains(u"progressToken");
     if (message.method == u"tools/call" && wantsProgress && eventStream) {
         response.beginEventStream();
         channel->await(message.id, &response, HttpHostChannel::Reply::EventStream);
     } else {
-        channel->await(message.id, &response, HttpHostChannel::Reply::Json);
+        channel->await(message.id, &response, HttpHostChannel::Reply::Json, {}, eventStream);
     }
     session->receiveMessage(object);
 }

@@ -27,8 +27,9 @@ struct HttpRequest;
 // The gateway over Streamable HTTP (MCP 2025-11-25, transports): POST /mcp carries the host's
 // messages (initialize opens a session, named by Mcp-Session-Id from then on; a tools/call with a
 // progress token is answered with an event stream of its progress and its response, any other
-// request with one JSON object, notifications and responses with 202); GET /mcp is the session's notification
-// stream; DELETE /mcp ends the session and cancels its calls. /healthz answers the instance id,
+// request with one JSON object unless a request of the gateway's must go with it first (a
+// server's sampling or elicitation), notifications and responses with 202); GET /mcp is the
+// session's notification stream; DELETE /mcp ends the session and cancels its calls. /healthz answers the instance id,
 // /metrics the metrics source's text. Every request carries the bearer token; Origin and Host
 // are checked against DNS rebinding; every refusal is an HTTP error with a JSON-RPC error body.
 // The gateway must outlive the endpoint.
