@@ -20,6 +20,7 @@
 #include "timelineview.h"
 #include "toolcalldialog.h"
 #include "toollistview.h"
+#include "windowclientside.h"
 #include "windowsize.h"
 
 #include "config/configedit.h"
@@ -72,6 +73,7 @@ MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *par
     , m_log(new EventLogView(this))
     , m_timeline(new TimelineView(this))
     , m_summary(new QLabel(this))
+    , m_clientSide(std::make_shared<WindowClientSide>(this))
 {
     setWindowTitle(tr("Tether"));
     setUpTable();
@@ -598,7 +600,7 @@ void MainWindow::callTool(const QString &publicName)
     const auto tool = m_manager.registry().find(publicName);
     if (!tool)
         return;
-    auto *dialog = new ToolCallDialog(m_manager, tool->serverName, tool->definition, this);
+    auto *dialog = new ToolCallDialog(m_manager, tool->serverName, tool->definition, m_clientSide, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
 }

@@ -6,6 +6,8 @@
 #include <QSettings>
 #include <QStringList>
 
+#include <memory>
+
 class QAction;
 class QJsonObject;
 class QLabel;
@@ -32,6 +34,7 @@ class ServerManager;
 class ServerTableModel;
 class TimelineView;
 class ToolListView;
+class WindowClientSide;
 
 // The server table, the details of the selected server and the manual actions. It shows value
 // snapshots from the manager and acts through the manager; it holds no pointer into a supervisor.
@@ -157,6 +160,8 @@ private:
     QToolButton *m_gatewayIndicator = nullptr;
     GatewayView *m_gatewayView = nullptr;
     LogActions *m_logActions = nullptr;
+    // The client of the window's own tool calls: what their servers ask goes to it.
+    std::shared_ptr<WindowClientSide> m_clientSide;
 };
 
 } // namespace Tether

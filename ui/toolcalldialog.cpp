@@ -3,6 +3,7 @@
 #include "messagelabel.h"
 #include "mnemonics.h"
 #include "schemaform.h"
+#include "windowclientside.h"
 
 #include "common/duration.h"
 #include "common/jsontext.h"
@@ -32,11 +33,12 @@ namespace Tether {
 static constexpr int ProgressSteps = 1000;
 
 ToolCallDialog::ToolCallDialog(ServerManager &manager, const QString &serverName, const ToolDefinition &tool,
-                               QWidget *parent)
+                               std::weak_ptr<WindowClientSide> client, QWidget *parent)
     : QDialog(parent)
     , m_manager(manager)
     , m_serverName(serverName)
     , m_tool(tool)
+    , m_client(std::move(client))
     , m_form(new SchemaForm(tool.inputSchema()))
     , m_rawToggle(new QCheckBox(tr("Edit the arguments as &JSON"), this))
     , m_rawJson(new QPlainTextEdit(this))
@@ -87,6 +89,8 @@ ToolCallDialog::ToolCallDialog(ServerManager &manager, const QString &serverName
     argumentsLayout->addWidget(m_argumentsStack);
     argumentsLayout->addWidget(m_rawToggle);
     connect(m_rawToggle, &QCheckBox::toggled, this, &ToolCallDialog::onRawJsonToggled);
+    if (const std::shared_ptr<WindowClientSide> clientSide = m_client.lock())
+        connect(clientSide.get(), &WindowClientSide::questionsChanged, this, &ToolCallDialog::onQuestionsChanged);
 
     m_callButton->setDefault(true);
     connect(m_callButton, &QPushButton::clicked, this, &ToolCallDialog::call);
@@ -173,9 +177,9 @@ void ToolCallDialog::done(int result)
     QDialog::done(result);
 }
 
-std::optional<QJsonObject> ToolCallDialog::currentArguments(QString *error) const
+std::optional<QJsonObject> ToolCallDialog::currentArguments(QString *error)
 {
-    return m_rawToggle->isChecked() ? rawArguments(error) : m_form->arguments(error);
+    return m_rawToggle->isChecked() ? rawArguments(error) : m_form->checkedArguments(error);
 }
 
 std::optional<QJsonObject> ToolCallDialog::rawArguments(QString *error) const
@@ -251,8 +255,10 @@ void ToolCallDialog::call()
     m_elapsed.start();
     const QPointer<ToolCallDialog> guard(this);
     const auto started = std::chrono::steady_clock::now();
+    ToolCallInput input(*arguments);
+    input.origin = m_client;
     m_ticket = m_manager.callTool(
-        m_serverName, m_tool.name, *arguments,
+        m_serverName, m_tool.name, input,
         // The server's log records the call also when the dialog has been closed meanwhile.
         [guard, number, started, manager = &m_manager, server = m_serverName, tool = m_tool.name,
          caller = tr("window")](const ToolCallReply &reply) {
@@ -284,6 +290,18 @@ void ToolCallDialog::onProgress(const ProgressUpdate &update)
     const QString amount = update.total ? tr("%1 of %2").arg(update.progress).arg(*update.total)
                                         : QString::number(update.progress);
     setStatus(tr("Calling %1: %2").arg(m_tool.name, update.message.isEmpty() ? amount : update.message));
+}
+
+void ToolCallDialog::onQuestionsChanged(const QString &serverName)
+{
+    const std::shared_ptr<WindowClientSide> client = m_client.lock();
+    if (serverName != m_serverName || !isCalling() || !client)
+        return;
+    // Which call a question serves cannot be told; every call waiting on that server points to it.
+    setStatus(client->questionsWaiting(serverName) > 0
+                  ? tr("Calling %1: the server '%2' asks you something in a window of its own; answer it there.")
+                        .arg(m_tool.name, m_serverName)
+                  : tr("Calling %1 on server '%2'…").arg(m_tool.name, m_serverName));
 }
 
 void ToolCallDialog::onReply(const ToolCallReply &reply)

@@ -6,6 +6,8 @@
 #include <QDialog>
 #include <QElapsedTimer>
 
+#include <memory>
+
 class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
@@ -18,14 +20,17 @@ namespace Tether {
 
 class SchemaForm;
 class ServerManager;
+class WindowClientSide;
 
 // Calls one tool of one server through the manager: a form generated from the tool's input
 // schema (or the arguments as raw JSON), Call, a progress bar fed by the server's progress
 // notifications, Cancel, and the result: text, JSON (structured content, resources), images,
-// with a tool error (isError) or a failed call shown as an error banner.
+// with a tool error (isError) or a failed call shown as an error banner. What the server asks
+// while the call runs goes to `client` (the window's), whose dialogs the status line points to;
+// without one, the server's questions are refused.
 //
 // Open it from the window with the definition as the registry holds it:
-//     auto *dialog = new ToolCallDialog(manager, tool.serverName, tool.definition, this);
+//     auto *dialog = new ToolCallDialog(manager, tool.serverName, tool.definition, clientSide, this);
 //     dialog->setAttribute(Qt::WA_DeleteOnClose);
 //     dialog->show();
 // Closing the dialog while a call runs cancels the call. The manager must outlive the dialog.
@@ -36,11 +41,11 @@ class ToolCallDialog final : public QDialog
 
 public:
     ToolCallDialog(ServerManager &manager, const QString &serverName, const ToolDefinition &tool,
-                   QWidget *parent = nullptr);
+                   std::weak_ptr<WindowClientSide> client = {}, QWidget *parent = nullptr);
     ~ToolCallDialog() override;
 
     // Calls the tool with the arguments of the form (or of the JSON view); refused with a
-    // message when one is missing or invalid.
+    // message when one is missing or invalid, each wrong field saying so under it.
     void call();
     // Cancels the running call: the server is told, and the dialog shows "cancelled".
     void cancel();
@@ -51,18 +56,21 @@ public:
 private:
     void onRawJsonToggled(bool raw);
     void onProgress(const ProgressUpdate &update);
+    // The server asks the person something (or no longer does) while the call waits.
+    void onQuestionsChanged(const QString &serverName);
     void onReply(const ToolCallReply &reply);
     void showResult(const ToolCallResult &result);
     void showError(const QString &message);
     void clearResult();
     void setStatus(const QString &text);
     void setCalling(bool calling);
-    std::optional<QJsonObject> currentArguments(QString *error) const;
+    std::optional<QJsonObject> currentArguments(QString *error);
     std::optional<QJsonObject> rawArguments(QString *error) const;
 
     ServerManager &m_manager;
     QString m_serverName;
     ToolDefinition m_tool;
+    std::weak_ptr<WindowClientSide> m_client;
     ToolCallTicket m_ticket;
     quint64 m_callNumber = 0; // answers to an earlier call are not this one's
     QElapsedTimer m_elapsed;

@@ -41,6 +41,7 @@ public:
         if (m_gateway)
             m_gateway->passOnToHosts(serverName, method, params);
     }
+    QString logLevel() const override { return m_gateway ? m_gateway->m_appliedLogLevel : QString(); }
 
 private:
     QPointer<Gateway> m_gateway;
@@ -134,14 +135,15 @@ void Gateway::onSessionLeft(GatewaySession *session)
 {
     // Its subscriptions end (the server's too when nobody else holds one), its tasks are forgotten,
     // its sessions of its own close, and the others' roots and levels are all that count now.
-    for (auto it = m_subscribers.begin(); it != m_subscribers.end();) {
-        if (!it->remove(session) || !it->isEmpty()) {
+    for (auto it = m_subscriptions.begin(); it != m_subscriptions.end();) {
+        std::erase_if(it->joining, [session](const auto &joiner) { return joiner.first.get() == session; });
+        if (!it->holders.remove(session) || !it->holders.isEmpty() || it->pending) {
             ++it;
             continue;
         }
         const QString serverName = it.key().section(QChar(0), 0, 0);
         const QString uri = it.key().section(QChar(0), 1);
-        it = m_subscribers.erase(it);
+        it = m_subscriptions.erase(it);
         m_manager.setResourceSubscribed(serverName, uri, false, [](const RpcReply &) {});
     }
     m_tasks.forgetHost(session);
@@ -316,30 +318,60 @@ void Gateway::setSubscribed(GatewaySession *session, const QString &serverName, 
         return;
     }
     const QString key = serverName + QChar(0) + uri;
-    QSet<GatewaySession *> &subscribers = m_subscribers[key];
-    const bool wasSubscribed = !subscribers.isEmpty();
-    if (subscribed)
-        subscribers.insert(session);
-    else
-        subscribers.remove(session);
-    const bool isSubscribed = !subscribers.isEmpty();
-    if (!isSubscribed)
-        m_subscribers.remove(key);
-    if (wasSubscribed == isSubscribed) {
+    Subscription &subscription = m_subscriptions[key];
+    if (!subscribed) {
+        const bool held = subscription.holders.remove(session);
+        const bool last = subscription.holders.isEmpty() && subscription.joining.empty();
+        if (last)
+            m_subscriptions.remove(key);
+        if (!held || !last || subscription.pending) {
+            answerLater(this, std::move(done), RpcReply{QJsonObject{}, std::nullopt});
+            return;
+        }
+        m_manager.setResourceSubscribed(serverName, uri, false, std::move(done));
+        return;
+    }
+    if (subscription.pending) {
+        // The server has not answered the first subscriber yet: this one shares its answer.
+        subscription.joining.emplace_back(session, std::move(done));
+        return;
+    }
+    const bool held = !subscription.holders.isEmpty();
+    subscription.holders.insert(session);
+    if (held) {
         answerLater(this, std::move(done), RpcReply{QJsonObject{}, std::nullopt});
         return;
     }
+    subscription.pending = true;
     const QPointer<Gateway> self(this);
-    m_manager.setResourceSubscribed(serverName, uri, subscribed, [self, key, session, subscribed, done](const RpcReply &reply) {
-        if (self && subscribed && !reply.ok()) {
-            // Refused: nobody holds it after all.
-            if (const auto it = self->m_subscribers.find(key); it != self->m_subscribers.end()) {
-                it->remove(session);
-                if (it->isEmpty())
-                    self->m_subscribers.erase(it);
+    m_manager.setResourceSubscribed(serverName, uri, true, [self, key, serverName, uri, done](const RpcReply &reply) {
+        if (!self) {
+            done(reply);
+            return;
+        }
+        const auto it = self->m_subscriptions.find(key);
+        if (it == self->m_subscriptions.end()) {
+            // Everyone let go while the server answered: it lets go too.
+            if (reply.ok())
+                self->m_manager.setResourceSubscribed(serverName, uri, false, [](const RpcReply &) {});
+            done(reply);
+            return;
+        }
+        std::vector<std::pair<QPointer<GatewaySession>, ReplyHandler>> joining;
+        std::swap(joining, it->joining);
+        it->pending = false;
+        if (reply.ok()) {
+            for (const auto &[joiner, answer] : joining) {
+                if (joiner)
+                    it->holders.insert(joiner.get());
             }
+        } else {
+            // Refused: nobody holds it after all.
+            self->m_subscriptions.erase(it);
         }
         done(reply);
+        for (const auto &[joiner, answer] : joining)
+            answer(reply);
     });
 }
 

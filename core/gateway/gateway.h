@@ -127,8 +127,15 @@ private:
     PromptCatalog m_prompts;
     bool m_featuresStale = true; // resources and prompts
     GatewayTasks m_tasks;
-    // Resource subscriptions of the hosts, by "<server>\0<uri>".
-    QHash<QString, QSet<GatewaySession *>> m_subscribers;
+    // A resource subscription of the hosts, by "<server>\0<uri>": those that hold it, and while
+    // the server has not answered the first, those that wait to share its answer.
+    struct Subscription
+    {
+        QSet<GatewaySession *> holders;
+        bool pending = false;
+        std::vector<std::pair<QPointer<GatewaySession>, ReplyHandler>> joining;
+    };
+    QHash<QString, Subscription> m_subscriptions;
     QString m_appliedLogLevel;
     QByteArray m_rootsFingerprint;
     // Requests of servers passed on to a task's host: where each went.

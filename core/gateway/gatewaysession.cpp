@@ -51,6 +51,7 @@ public:
             m_session->passOn(serverName, method, params);
     }
     bool wantsOwnSession() const override { return true; }
+    QString logLevel() const override { return m_session ? m_session->logLevel() : QString(); }
 
 private:
     QPointer<GatewaySession> m_session;
@@ -658,8 +659,9 @@ void GatewaySession::listTasks(const JsonRpc::Message &message, const QString &k
                 return;
             for (const QJsonValue &value : reply.result.toObject().value(u"tasks").toArray()) {
                 const QJsonObject task = value.toObject();
-                const GatewayTasks::Task *known = self->m_gateway.tasks().findByServer(server, task.value(u"taskId").toString());
-                if (known && known->host == self.get())
+                const GatewayTasks::Task *known
+                    = self->m_gateway.tasks().findByServer(server, task.value(u"taskId").toString(), self.get());
+                if (known)
                     gathered->tasks.append(withTaskId(task, known->id));
             }
             if (--gathered->waiting > 0)
@@ -749,7 +751,8 @@ void GatewaySession::fetchRoots()
 QJsonValue GatewaySession::relatedRequest(const ServerRequest &request) const
 {
     const QString taskId = relatedTaskId(request.params);
-    const GatewayTasks::Task *task = taskId.isEmpty() ? nullptr : m_gateway.tasks().findByServer(request.serverName, taskId);
+    const GatewayTasks::Task *task
+        = taskId.isEmpty() ? nullptr : m_gateway.tasks().findByServer(request.serverName, taskId, this);
     for (const auto &[key, entry] : m_received.entries()) {
         if (task ? entry.work.taskId == task->id : entry.work.serverName == request.serverName)
             return entry.id;
@@ -781,8 +784,14 @@ quint64 GatewaySession::forwardServerRequest(const ServerRequest &request, Reply
     else
         params.insert(u"_meta"_s, meta);
     const QString taskId = relatedTaskId(params);
-    if (const GatewayTasks::Task *task = taskId.isEmpty() ? nullptr : m_gateway.tasks().findByServer(request.serverName, taskId))
+    if (const GatewayTasks::Task *task
+        = taskId.isEmpty() ? nullptr : m_gateway.tasks().findByServer(request.serverName, taskId, this))
         params = withRelatedTaskId(params, task->id);
+    if (request.method == u"elicitation/create" && params.value(u"mode").toString() == u"url") {
+        if (m_urlElicitations.size() >= MaxUrlElicitations)
+            m_urlElicitations.clear(); // completions that old are of no use to anyone
+        m_urlElicitations.insert(request.serverName + QChar(0) + params.value(u"elicitationId").toString());
+    }
     spdlog::info("gateway: server '{}' asks {} for {}", request.serverName, hostLabel(), request.method);
     RequestOptions options;
     options.onProgress = wantsProgress ? std::move(onProgress) : ProgressHandler();
@@ -809,11 +818,14 @@ void GatewaySession::passOn(const QString &serverName, const QString &method, co
         if (!m_subscriptions.contains(serverName + QChar(0) + params.value(u"uri").toString()))
             return;
     } else if (method == u"notifications/tasks/status") {
-        const GatewayTasks::Task *task = m_gateway.tasks().findByServer(serverName, params.value(u"taskId").toString());
-        if (!task || task->host != this)
+        const GatewayTasks::Task *task = m_gateway.tasks().findByServer(serverName, params.value(u"taskId").toString(), this);
+        if (!task)
             return;
         sent = withTaskId(sent, task->id);
-    } else if (method != u"notifications/elicitation/complete") {
+    } else if (method == u"notifications/elicitation/complete") {
+        if (!m_urlElicitations.remove(serverName + QChar(0) + params.value(u"elicitationId").toString()))
+            return; // another host's
+    } else {
         return;
     }
     send(JsonRpc::makeNotification(method, sent), HostChannel::Role::Notification, {});

@@ -157,6 +157,9 @@ private:
     QJsonArray m_roots;
     QString m_logLevel;
     QSet<QString> m_subscriptions; // "<server>\0<uri>"
+    // URL elicitations the host was asked, "<server>\0<elicitationId>": their completion is its alone.
+    static constexpr qsizetype MaxUrlElicitations = 256;
+    QSet<QString> m_urlElicitations;
     // Of the lists the host was last told of (tools, resources, prompts).
     QByteArray m_toolsFingerprint;
     QByteArray m_resourcesFingerprint;

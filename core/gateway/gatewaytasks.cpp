@@ -18,8 +18,8 @@ const auto RelatedTaskKey = "io.modelcontextprotocol/related-task"_L1;
 QString GatewayTasks::add(const QString &serverName, const QString &serverTaskId, const void *host)
 {
     const QString key = serverKey(serverName, serverTaskId);
-    if (const auto known = m_byServer.constFind(key); known != m_byServer.cend())
-        return *known;
+    if (const Task *known = findByServer(serverName, serverTaskId, host))
+        return known->id;
     // Readable, and unique however servers choose their ids.
     QString id = serverName + u"__"_s + serverTaskId;
     for (int n = 2; m_tasks.contains(id); ++n)
@@ -41,10 +41,16 @@ const GatewayTasks::Task *GatewayTasks::find(const QString &id) const
     return it == m_tasks.cend() ? nullptr : &*it;
 }
 
-const GatewayTasks::Task *GatewayTasks::findByServer(const QString &serverName, const QString &serverTaskId) const
+const GatewayTasks::Task *GatewayTasks::findByServer(const QString &serverName, const QString &serverTaskId,
+                                                     const void *host) const
 {
-    const auto it = m_byServer.constFind(serverKey(serverName, serverTaskId));
-    return it == m_byServer.cend() ? nullptr : find(*it);
+    const QString key = serverKey(serverName, serverTaskId);
+    for (auto it = m_byServer.constFind(key); it != m_byServer.cend() && it.key() == key; ++it) {
+        const Task *task = find(*it);
+        if (task && (!host || task->host == host))
+            return task;
+    }
+    return nullptr;
 }
 
 QList<GatewayTasks::Task> GatewayTasks::ofHost(const void *host) const
@@ -58,7 +64,7 @@ QList<GatewayTasks::Task> GatewayTasks::ofHost(const void *host) const
 void GatewayTasks::forget(const QString &id)
 {
     const Task task = m_tasks.take(id);
-    m_byServer.remove(serverKey(task.serverName, task.serverTaskId));
+    m_byServer.remove(serverKey(task.serverName, task.serverTaskId), id);
     const auto host = m_byHost.find(task.host);
     if (host == m_byHost.end())
         return;
@@ -71,7 +77,7 @@ void GatewayTasks::forgetHost(const void *host)
 {
     for (const QString &id : m_byHost.take(host)) {
         const Task task = m_tasks.take(id);
-        m_byServer.remove(serverKey(task.serverName, task.serverTaskId));
+        m_byServer.remove(serverKey(task.serverName, task.serverTaskId), id);
     }
 }
 

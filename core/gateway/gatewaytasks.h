@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QHash>
+#include <QMultiHash>
 #include <QJsonObject>
 #include <QString>
 
@@ -27,7 +28,10 @@ public:
     // Records a task a server created for `host`; returns the id hosts know it by.
     QString add(const QString &serverName, const QString &serverTaskId, const void *host);
     const Task *find(const QString &id) const;
-    const Task *findByServer(const QString &serverName, const QString &serverTaskId) const;
+    // The task a server knows as `serverTaskId`: of `host`, when given (each host's session of a
+    // perHost server numbers its tasks on its own); else the first, which on a shared session is
+    // the only one.
+    const Task *findByServer(const QString &serverName, const QString &serverTaskId, const void *host = nullptr) const;
     // The host's tasks, oldest first.
     QList<Task> ofHost(const void *host) const;
     void forgetHost(const void *host);
@@ -36,7 +40,7 @@ private:
     void forget(const QString &id);
 
     QHash<QString, Task> m_tasks;            // by id
-    QHash<QString, QString> m_byServer;      // "<server>\0<server's id>" -> id
+    QMultiHash<QString, QString> m_byServer; // "<server>\0<server's id>" -> ids
     QHash<const void *, std::deque<QString>> m_byHost;
 };
 

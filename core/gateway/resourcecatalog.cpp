@@ -18,7 +18,7 @@ QString expressionPattern(QChar op)
 {
     switch (op.unicode()) {
     case '+':
-        return u"[^?#]*"_s;
+        return u".*"_s; // reserved expansion: '/', '?' and '#' too
     case '#':
         return u"(?:#.*)?"_s;
     case '/':

@@ -526,8 +526,16 @@ void ServerPool::setLogLevel(const QString &level, std::weak_ptr<ClientSide> ori
 {
     if (m_members.empty())
         return;
-    Member *target = hostMember(origin);
-    (target ? target : m_members.front().get())->supervisor->setLogLevel(level);
+    if (const std::shared_ptr<ClientSide> client = origin.lock()) {
+        // A host's own session takes its level; one it has not opened yet asks for it when it
+        // connects (ClientSide::logLevel).
+        for (const auto &own : m_hostMembers) {
+            if (own->ownerKey == client.get())
+                own->supervisor->setLogLevel(level);
+        }
+        return;
+    }
+    m_members.front()->supervisor->setLogLevel(level);
 }
 
 void ServerPool::notifyRootsChanged(std::weak_ptr<ClientSide> origin)

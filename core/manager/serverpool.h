@@ -60,7 +60,8 @@ public:
     quint64 request(const QString &method, const QJsonObject &params, ReplyHandler handler,
                     ProgressHandler onProgress = {}, std::weak_ptr<ClientSide> origin = {});
     // What the clients want of the server, kept across reconnections (ConnectionSupervisor): on
-    // the session of `origin` when it has one (perHost), else on the first session.
+    // the session of `origin` when given (perHost: a subscription opens it, a log level waits for
+    // it), else on the first session.
     void setResourceSubscribed(const QString &uri, bool subscribed, ReplyHandler done,
                                std::weak_ptr<ClientSide> origin = {});
     void setLogLevel(const QString &level, std::weak_ptr<ClientSide> origin = {});

@@ -25,8 +25,9 @@ struct ServerRequest
 
 // The client's part of MCP for a server's session: it answers what the server asks and hears the
 // notifications meant for it. A host of the gateway, the window and tetherctl each play it for the
-// requests they send; a session's shared side (the gateway's, or the config's roots) for what no
-// request of theirs explains.
+// sampling and elicitation of the requests they send; a session's shared side (the gateway's) for
+// what no request of theirs explains, and for the session's roots/list, which is the same
+// whoever's request runs (a session without one answers the config's roots itself).
 class ClientSide
 {
 public:
@@ -51,6 +52,8 @@ public:
     // Whether this client gets a session of its own on a server marked `perHost` (a host of the
     // gateway does; the window and tetherctl share the server's first session).
     virtual bool wantsOwnSession() const { return false; }
+    // The level at which it wants a server's log messages (logging/setLevel); empty: the server's own.
+    virtual QString logLevel() const { return {}; }
 };
 
 // What Tether's client declares to a server that may ask for them: sampling (with tools),

@@ -296,6 +296,10 @@ void McpClientSession::onServerRequest(const JsonRpc::Message &message, const QJ
 std::shared_ptr<ClientSide> McpClientSession::answererFor(const ServerRequest &request, const QJsonValue &related,
                                                           QStringList *undecided) const
 {
+    // A session has one set of roots, whoever's request runs: its shared side's (the union of
+    // the gateway's hosts' roots, or a host's own on a session of its own).
+    if (request.method == u"roots/list")
+        return m_options.clientSide.lock();
     // The request came on the stream of one of ours (Streamable HTTP): it serves that request, and
     // a request of Tether's own is nobody else's to answer.
     if (related.isDouble() && m_sent.contains(related.toInteger())) {

@@ -155,7 +155,8 @@ private:
     // `related`: our request whose HTTP stream it came on, if any.
     void onServerRequest(const JsonRpc::Message &message, const QJsonValue &related);
     // The client that answers a request of the server: the one whose request it came with or
-    // serves, else the session's client side (told of the candidates when they were several).
+    // serves, else the session's client side (told of the candidates when they were several);
+    // roots/list always the client side.
     std::shared_ptr<ClientSide> answererFor(const ServerRequest &request, const QJsonValue &related,
                                             QStringList *undecided) const;
     void answerServerRequest(const QString &key, quint64 serial, const RpcReply &reply);

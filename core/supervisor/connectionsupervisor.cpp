@@ -733,6 +733,10 @@ void ConnectionSupervisor::setClientSide(std::weak_ptr<ClientSide> clientSide)
 void ConnectionSupervisor::sendClientWishes(McpClientSession *session)
 {
     const QPointer<ConnectionSupervisor> self(this);
+    if (m_logLevel.isEmpty()) {
+        if (const std::shared_ptr<ClientSide> client = m_settings.clientSide.lock())
+            m_logLevel = client->logLevel();
+    }
     if (!m_logLevel.isEmpty() && session->offers(u"logging")) {
         session->request(u"logging/setLevel"_s, {{u"level"_s, m_logLevel}}, [self, level = m_logLevel](const RpcReply &reply) {
             if (self && !reply.ok())

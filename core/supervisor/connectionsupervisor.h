@@ -113,7 +113,8 @@ public:
     // an empty result and the change waits for the connection.
     void setResourceSubscribed(const QString &uri, bool subscribed, ReplyHandler done);
     // logging/setLevel on every connection from now on (to a server that offers logging); empty:
-    // the server's own level is left alone.
+    // the server's own level is left alone. Until it is set, a connection gets its client side's
+    // level (ClientSide::logLevel).
     void setLogLevel(const QString &level);
     // notifications/roots/list_changed on the current generation.
     void notifyRootsChanged();

@@ -50,6 +50,11 @@ public:
     }
 
     void inject(const QJsonObject &message) { emit messageReceived(message); }
+    // A message that came on the HTTP stream of the client's request `related` (Streamable HTTP).
+    void injectRelated(const QJsonObject &message, const QJsonValue &related)
+    {
+        emit messageReceived(message, {}, related);
+    }
     // A line as the stdio transport reads it: offered as text first, then parsed.
     void injectLine(const QByteArray &line)
     {

@@ -4,12 +4,94 @@
 #include "gateway/gatewaysession.h"
 #include "support/fakehostchannel.h"
 
+#include "config/serverconfig.h"
+#include "gateway/gatewaytasks.h"
+
 #include <QJsonArray>
+#include <QPointer>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
 using namespace Tether::Testing;
+
+namespace {
+
+const QString HostLabel = u"test-host 1.0"_s;
+
+// An initialize whose client declares `capabilities`.
+QJsonObject initializeWith(const QJsonObject &capabilities)
+{
+    QJsonObject request = initializeRequest();
+    QJsonObject params = request.value(u"params").toObject();
+    params.insert(u"capabilities"_s, capabilities);
+    request.insert(u"params"_s, params);
+    return request;
+}
+
+QJsonObject everyClientFeature()
+{
+    return {{u"sampling"_s, QJsonObject{}},
+            {u"elicitation"_s, QJsonObject{{u"form"_s, QJsonObject{}}, {u"url"_s, QJsonObject{}}}},
+            {u"roots"_s, QJsonObject{{u"listChanged"_s, true}}}};
+}
+
+QJsonObject samplingParams()
+{
+    return {{u"messages"_s, QJsonArray{QJsonObject{{u"role"_s, u"user"_s},
+                                                   {u"content"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"hi"_s}}}}}},
+            {u"maxTokens"_s, 100}};
+}
+
+QJsonObject formParams()
+{
+    return {{u"message"_s, u"Your name?"_s},
+            {u"requestedSchema"_s, QJsonObject{{u"type"_s, u"object"_s}, {u"properties"_s, QJsonObject{}}}}};
+}
+
+QJsonObject urlParams(const QString &elicitationId)
+{
+    return {{u"mode"_s, u"url"_s},
+            {u"message"_s, u"Sign in"_s},
+            {u"url"_s, u"https://example.com/authorize"_s},
+            {u"elicitationId"_s, elicitationId}};
+}
+
+QJsonObject taskMeta(const QString &taskId)
+{
+    return {{u"io.modelcontextprotocol/related-task"_s, QJsonObject{{u"taskId"_s, taskId}}}};
+}
+
+// A config with one server that is never started: its entry (roots, perHost) is all there is.
+ConfigDocument configWithDisabledServer(const QString &name, const QJsonArray &roots = {})
+{
+    ServerConfig server;
+    server.name = name;
+    server.enabled = false;
+    server.roots = roots;
+    ConfigDocument config;
+    config.servers.append(server);
+    return config;
+}
+
+// What a server's request forwarded to a host came back with.
+struct Answers
+{
+    QList<RpcReply> replies;
+    QList<ProgressUpdate> progress;
+
+    ReplyHandler reply()
+    {
+        return [this](const RpcReply &reply) { replies.append(reply); };
+    }
+    ProgressHandler onProgress()
+    {
+        return [this](const ProgressUpdate &update) { progress.append(update); };
+    }
+};
+
+} // namespace
 
 class TestGatewaySession final : public QObject
 {
@@ -170,6 +252,671 @@ private slots:
         session->receiveMessage(initializeRequest());
         session->receiveMessage(hostRequest(1, u"tools/list"_s));
         QCOMPARE(channel.response(1)->value(u"result").toObject(), (QJsonObject{{u"tools"_s, QJsonArray{}}}));
+    }
+
+    void theInitializeResultDeclaresWhatTheServersOffer_data()
+    {
+        QTest::addColumn<bool>("disabledServer");
+        QTest::newRow("no servers") << false;
+        QTest::newRow("a disabled server counts for nothing") << true;
+    }
+
+    void theInitializeResultDeclaresWhatTheServersOffer()
+    {
+        QFETCH(bool, disabledServer);
+        ServerManager manager;
+        if (disabledServer)
+            manager.applyConfig(configWithDisabledServer(u"github"_s));
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeRequest(u"init"_s));
+        const auto response = channel.response(u"init"_s);
+        QVERIFY(response);
+        const QJsonObject result = response->value(u"result").toObject();
+        QCOMPARE(result.value(u"capabilities").toObject(),
+                 (QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, true}}}}));
+        QCOMPARE(result.value(u"protocolVersion").toString(), u"2025-11-25"_s);
+        QCOMPARE(result.value(u"serverInfo").toObject().value(u"name").toString(), u"tether"_s);
+    }
+
+    void emptyListsHaveTheirMembers_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QString>("member");
+        QTest::newRow("resources/list") << u"resources/list"_s << u"resources"_s;
+        QTest::newRow("resources/templates/list") << u"resources/templates/list"_s << u"resourceTemplates"_s;
+        QTest::newRow("prompts/list") << u"prompts/list"_s << u"prompts"_s;
+        QTest::newRow("tools/list") << u"tools/list"_s << u"tools"_s;
+    }
+
+    void emptyListsHaveTheirMembers()
+    {
+        QFETCH(QString, method);
+        QFETCH(QString, member);
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeRequest());
+        session->receiveMessage(hostRequest(1, method));
+        const auto response = channel.response(1);
+        QVERIFY(response);
+        QCOMPARE(response->value(u"result").toObject(), (QJsonObject{{member, QJsonArray{}}}));
+        // A null cursor is the start too.
+        session->receiveMessage(hostRequest(2, method, {{u"cursor"_s, QJsonValue::Null}}));
+        QCOMPARE(channel.response(2)->value(u"result").toObject(), (QJsonObject{{member, QJsonArray{}}}));
+    }
+
+    void listsRefuseACursorTetherDidNotGive_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QString>("what");
+        QTest::newRow("resources/list") << u"resources/list"_s << u"list the resources from"_s;
+        QTest::newRow("resources/templates/list") << u"resources/templates/list"_s << u"list the resource templates from"_s;
+        QTest::newRow("prompts/list") << u"prompts/list"_s << u"list the prompts from"_s;
+    }
+
+    void listsRefuseACursorTetherDidNotGive()
+    {
+        QFETCH(QString, method);
+        QFETCH(QString, what);
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeRequest());
+        session->receiveMessage(hostRequest(1, method, {{u"cursor"_s, u"%%"_s}}));
+        const QJsonObject error = channel.response(1)->value(u"error").toObject();
+        QCOMPARE(error.value(u"code").toInt(), int(JsonRpc::InvalidParams));
+        QVERIFY2(error.value(u"message").toString().contains(what), qPrintable(error.value(u"message").toString()));
+    }
+
+    void logMessagesReachTheHostAtItsLevel_data()
+    {
+        QTest::addColumn<QString>("hostLevel"); // empty: the host set none
+        QTest::addColumn<QString>("level");
+        QTest::addColumn<bool>("passes");
+        QTest::newRow("no level set: debug") << QString() << u"debug"_s << true;
+        QTest::newRow("warning: info") << u"warning"_s << u"info"_s << false;
+        QTest::newRow("warning: notice") << u"warning"_s << u"notice"_s << false;
+        QTest::newRow("warning: warning") << u"warning"_s << u"warning"_s << true;
+        QTest::newRow("warning: error") << u"warning"_s << u"error"_s << true;
+        QTest::newRow("debug: debug") << u"debug"_s << u"debug"_s << true;
+        QTest::newRow("emergency: alert") << u"emergency"_s << u"alert"_s << false;
+        QTest::newRow("emergency: emergency") << u"emergency"_s << u"emergency"_s << true;
+    }
+
+    void logMessagesReachTheHostAtItsLevel()
+    {
+        QFETCH(QString, hostLevel);
+        QFETCH(QString, level);
+        QFETCH(bool, passes);
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeRequest());
+        QSignalSpy levelChanged(session, &GatewaySession::logLevelChanged);
+        if (!hostLevel.isEmpty()) {
+            session->receiveMessage(hostRequest(1, u"logging/setLevel"_s, {{u"level"_s, hostLevel}}));
+            QCOMPARE(channel.response(1)->value(u"result").toObject(), QJsonObject());
+            QCOMPARE(levelChanged.size(), 1);
+        }
+        QCOMPARE(session->logLevel(), hostLevel);
+        channel.sent.clear();
+        const QJsonObject data{{u"query"_s, u"slow"_s}};
+        session->passOn(u"github"_s, u"notifications/message"_s,
+                        {{u"level"_s, level}, {u"logger"_s, u"db"_s}, {u"data"_s, data}});
+        if (!passes) {
+            QVERIFY(channel.sent.isEmpty());
+            return;
+        }
+        QCOMPARE(channel.sent.size(), 1);
+        QCOMPARE(channel.sent.first().role, HostChannel::Role::Notification);
+        const QJsonObject message = channel.sent.first().message;
+        QCOMPARE(message.value(u"method").toString(), u"notifications/message"_s);
+        QCOMPARE(message.value(u"params").toObject(),
+                 (QJsonObject{{u"level"_s, level}, {u"logger"_s, u"github/db"_s}, {u"data"_s, data}}));
+    }
+
+    void aLogMessageWithoutLoggerIsTheServers()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        // Before initialize nothing reaches the host.
+        session->passOn(u"github"_s, u"notifications/message"_s, {{u"level"_s, u"error"_s}, {u"data"_s, u"x"_s}});
+        QVERIFY(channel.sent.isEmpty());
+        session->receiveMessage(initializeRequest());
+        channel.sent.clear();
+        session->passOn(u"github"_s, u"notifications/message"_s, {{u"level"_s, u"error"_s}, {u"data"_s, u"x"_s}});
+        QCOMPARE(channel.notifications(u"notifications/message"_s).size(), 1);
+        QCOMPARE(channel.notifications(u"notifications/message"_s)
+                     .first()
+                     .value(u"params")
+                     .toObject()
+                     .value(u"logger")
+                     .toString(),
+                 u"github"_s);
+    }
+
+    void eachHostKeepsItsOwnLevel()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel quietChannel;
+        FakeHostChannel chattyChannel;
+        GatewaySession *quiet = gateway.openSession(&quietChannel);
+        GatewaySession *chatty = gateway.openSession(&chattyChannel);
+        quiet->receiveMessage(initializeRequest());
+        chatty->receiveMessage(initializeRequest());
+        quiet->receiveMessage(hostRequest(1, u"logging/setLevel"_s, {{u"level"_s, u"error"_s}}));
+        chatty->receiveMessage(hostRequest(1, u"logging/setLevel"_s, {{u"level"_s, u"debug"_s}}));
+        QCOMPARE(quiet->logLevel(), u"error"_s);
+        QCOMPARE(chatty->logLevel(), u"debug"_s);
+        for (GatewaySession *session : {quiet, chatty})
+            session->passOn(u"github"_s, u"notifications/message"_s, {{u"level"_s, u"info"_s}, {u"data"_s, u"x"_s}});
+        QVERIFY(quietChannel.notifications(u"notifications/message"_s).isEmpty());
+        QCOMPARE(chattyChannel.notifications(u"notifications/message"_s).size(), 1);
+    }
+
+    // A resource update reaches a host only for a subscription it holds. Holding one needs a
+    // server that lists the resource (ResourceCatalog::serverFor), which no unit test has: here
+    // the updates that must not pass.
+    void aResourceUpdateNeedsTheHostsSubscription()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeRequest());
+        session->receiveMessage(hostRequest(1, u"resources/subscribe"_s, {{u"uri"_s, u"file:///x.txt"_s}}));
+        QCOMPARE(channel.response(1)->value(u"error").toObject().value(u"code").toInt(), -32002);
+        session->receiveMessage(hostRequest(2, u"resources/subscribe"_s, {}));
+        QCOMPARE(channel.response(2)->value(u"error").toObject().value(u"code").toInt(), int(JsonRpc::InvalidParams));
+        channel.sent.clear();
+        session->passOn(u"fs"_s, u"notifications/resources/updated"_s, {{u"uri"_s, u"file:///x.txt"_s}});
+        QVERIFY(channel.sent.isEmpty());
+    }
+
+    // The gateway subscribes a server while any host holds a subscription; a subscription the
+    // server refused is nobody's. A refusal (here: no such server) leaves no host counted, so the
+    // next host's subscription goes to the server again rather than being taken as held.
+    void aRefusedSubscriptionIsNobodys()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel firstChannel;
+        FakeHostChannel secondChannel;
+        GatewaySession *first = gateway.openSession(&firstChannel);
+        GatewaySession *second = gateway.openSession(&secondChannel);
+        std::optional<RpcReply> firstReply;
+        std::optional<RpcReply> secondReply;
+        gateway.setSubscribed(first, u"fs"_s, u"file:///x.txt"_s, true, [&](const RpcReply &reply) { firstReply = reply; });
+        QVERIFY(!firstReply); // answered from the event loop
+        QTRY_VERIFY(firstReply);
+        QVERIFY(!firstReply->ok());
+        QVERIFY2(firstReply->error->message.contains(u"'fs'"_s), qPrintable(firstReply->error->message));
+        gateway.setSubscribed(second, u"fs"_s, u"file:///x.txt"_s, true, [&](const RpcReply &reply) { secondReply = reply; });
+        QTRY_VERIFY(secondReply);
+        QVERIFY2(!secondReply->ok(), "taken as held by the host whose subscription was refused");
+        // Ending a subscription nobody holds asks nothing of the server.
+        std::optional<RpcReply> ended;
+        gateway.setSubscribed(first, u"fs"_s, u"file:///x.txt"_s, false, [&](const RpcReply &reply) { ended = reply; });
+        QTRY_VERIFY(ended);
+        QVERIFY(ended->ok());
+    }
+
+    // A host's subscription made while another host's first one is on its way to the server shares
+    // its outcome: when the server refuses, nobody holds it, and the next host's goes to the server.
+    void aSubscriptionJoiningOneOnItsWayIsRefusedWithIt()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channels[3];
+        GatewaySession *first = gateway.openSession(&channels[0]);
+        GatewaySession *second = gateway.openSession(&channels[1]);
+        GatewaySession *third = gateway.openSession(&channels[2]);
+        std::optional<RpcReply> firstReply;
+        std::optional<RpcReply> secondReply;
+        std::optional<RpcReply> thirdReply;
+        const QString uri = u"file:///x.txt"_s;
+        gateway.setSubscribed(first, u"fs"_s, uri, true, [&](const RpcReply &reply) { firstReply = reply; });
+        gateway.setSubscribed(second, u"fs"_s, uri, true, [&](const RpcReply &reply) { secondReply = reply; });
+        QTRY_VERIFY(firstReply && secondReply);
+        QVERIFY(!firstReply->ok());
+        QVERIFY2(!secondReply->ok(), "told it holds a subscription the server refused");
+        gateway.setSubscribed(third, u"fs"_s, uri, true, [&](const RpcReply &reply) { thirdReply = reply; });
+        QTRY_VERIFY(thirdReply);
+        QVERIFY2(!thirdReply->ok(), "taken as held although the server refused it");
+    }
+
+    void aTasksStatusReachesTheHostWhoseTaskItIs()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel ownerChannel;
+        FakeHostChannel otherChannel;
+        GatewaySession *owner = gateway.openSession(&ownerChannel);
+        GatewaySession *other = gateway.openSession(&otherChannel);
+        owner->receiveMessage(initializeRequest());
+        other->receiveMessage(initializeRequest());
+        const QString id = gateway.tasks().add(u"github"_s, u"t1"_s, owner);
+        const QJsonObject status{{u"taskId"_s, u"t1"_s}, {u"status"_s, u"working"_s}};
+        for (GatewaySession *session : {owner, other})
+            session->passOn(u"github"_s, u"notifications/tasks/status"_s, status);
+        const QList<QJsonObject> told = ownerChannel.notifications(u"notifications/tasks/status"_s);
+        QCOMPARE(told.size(), 1);
+        QCOMPARE(told.first().value(u"params").toObject(),
+                 (QJsonObject{{u"taskId"_s, id}, {u"status"_s, u"working"_s}}));
+        QVERIFY(otherChannel.notifications(u"notifications/tasks/status"_s).isEmpty());
+        // Another server's task of the same id, and a task nobody made, reach nobody.
+        owner->passOn(u"fs"_s, u"notifications/tasks/status"_s, status);
+        owner->passOn(u"github"_s, u"notifications/tasks/status"_s, {{u"taskId"_s, u"t2"_s}});
+        QCOMPARE(ownerChannel.notifications(u"notifications/tasks/status"_s).size(), 1);
+    }
+
+    // A task is its host's alone: another host cannot see or use it, and it is forgotten when its
+    // host leaves.
+    void aTaskIsItsHostsAlone()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel ownerChannel;
+        FakeHostChannel otherChannel;
+        GatewaySession *owner = gateway.openSession(&ownerChannel);
+        GatewaySession *other = gateway.openSession(&otherChannel);
+        owner->receiveMessage(initializeRequest());
+        other->receiveMessage(initializeRequest());
+        const QString task = gateway.tasks().add(u"github"_s, u"t1"_s, owner);
+        for (const QString &method : {u"tasks/get"_s, u"tasks/result"_s, u"tasks/cancel"_s}) {
+            otherChannel.sent.clear();
+            other->receiveMessage(hostRequest(1, method, {{u"taskId"_s, task}}));
+            const QJsonObject error = otherChannel.response(1)->value(u"error").toObject();
+            QCOMPARE(error.value(u"code").toInt(), int(JsonRpc::InvalidParams));
+            QVERIFY(error.value(u"message").toString().contains(task));
+        }
+        other->receiveMessage(hostRequest(2, u"tasks/list"_s));
+        QCOMPARE(otherChannel.response(2)->value(u"result").toObject(), (QJsonObject{{u"tasks"_s, QJsonArray{}}}));
+        // The owner's request goes to the task's server (which this manager does not know).
+        owner->receiveMessage(hostRequest(3, u"tasks/get"_s, {{u"taskId"_s, task}}));
+        QVERIFY(!ownerChannel.response(3));
+        QTRY_VERIFY(ownerChannel.response(3));
+        const QString message = ownerChannel.response(3)->value(u"error").toObject().value(u"message").toString();
+        QVERIFY2(message.contains(u"'github'"_s), qPrintable(message));
+        gateway.closeSession(owner, u"the owner left"_s);
+        QVERIFY(!gateway.tasks().find(task));
+    }
+
+    void otherNotificationsAreNotPassedOn()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeRequest());
+        channel.sent.clear();
+        session->passOn(u"github"_s, u"notifications/tools/list_changed"_s, {});
+        session->passOn(u"github"_s, u"notifications/progress"_s, {{u"progressToken"_s, 1}, {u"progress"_s, 1}});
+        session->passOn(u"github"_s, u"notifications/whatever"_s, {});
+        QVERIFY(channel.sent.isEmpty());
+    }
+
+    // The completion of a URL-mode elicitation goes to the host that was asked for it, and only
+    // there: the gateway's shared side passes a completion on to every session.
+    void anElicitationsCompletionReachesOnlyTheHostAsked()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel askedChannel;
+        FakeHostChannel otherChannel;
+        GatewaySession *asked = gateway.openSession(&askedChannel);
+        GatewaySession *other = gateway.openSession(&otherChannel);
+        asked->receiveMessage(initializeWith(everyClientFeature()));
+        other->receiveMessage(initializeWith(everyClientFeature()));
+        Answers answers;
+        asked->forwardServerRequest({u"github"_s, u"elicitation/create"_s, urlParams(u"e-1"_s), {}}, answers.reply(),
+                                    answers.onProgress());
+        const QJsonObject complete{{u"elicitationId"_s, u"e-1"_s}};
+        for (GatewaySession *session : {asked, other})
+            session->passOn(u"github"_s, u"notifications/elicitation/complete"_s, complete);
+        QCOMPARE(askedChannel.notifications(u"notifications/elicitation/complete"_s).size(), 1);
+        QCOMPARE(askedChannel.notifications(u"notifications/elicitation/complete"_s).first().value(u"params").toObject(),
+                 complete);
+        QVERIFY2(otherChannel.notifications(u"notifications/elicitation/complete"_s).isEmpty(),
+                 "a host that was never asked heard of another host's elicitation");
+    }
+
+    // --- A server's requests passed on to the host ---
+
+    void aRequestTheHostDidNotDeclareIsAnsweredForIt_data()
+    {
+        QTest::addColumn<QJsonObject>("capabilities");
+        QTest::addColumn<QString>("server");
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonObject>("params");
+        const QJsonObject none;
+        const QJsonObject formOnly{{u"elicitation"_s, QJsonObject{{u"form"_s, QJsonObject{}}}}};
+        QTest::newRow("sampling") << none << u"github"_s << u"sampling/createMessage"_s << samplingParams();
+        QTest::newRow("form elicitation") << none << u"github"_s << u"elicitation/create"_s << formParams();
+        QTest::newRow("url elicitation, form declared")
+            << formOnly << u"github"_s << u"elicitation/create"_s << urlParams(u"e"_s);
+        QTest::newRow("sampling, elicitation declared")
+            << formOnly << u"github"_s << u"sampling/createMessage"_s << samplingParams();
+        QTest::newRow("roots: the config's") << none << u"github"_s << u"roots/list"_s << QJsonObject{};
+        QTest::newRow("roots of a server the config does not know") << formOnly << u"gone"_s << u"roots/list"_s
+                                                                    << QJsonObject{};
+    }
+
+    void aRequestTheHostDidNotDeclareIsAnsweredForIt()
+    {
+        QFETCH(QJsonObject, capabilities);
+        QFETCH(QString, server);
+        QFETCH(QString, method);
+        QFETCH(QJsonObject, params);
+        const QJsonArray roots{QJsonObject{{u"uri"_s, u"file:///work/project"_s}, {u"name"_s, u"project"_s}}};
+        ServerManager manager;
+        manager.applyConfig(configWithDisabledServer(u"github"_s, roots));
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeWith(capabilities));
+        channel.sent.clear();
+        Answers answers;
+        const quint64 handle
+            = session->forwardServerRequest({server, method, params, {}}, answers.reply(), answers.onProgress());
+        QCOMPARE(handle, quint64(0));
+        QVERIFY(channel.sent.isEmpty());
+        QCOMPARE(answers.replies.size(), 1);
+        const RpcReply &reply = answers.replies.first();
+        if (method == u"roots/list") {
+            QVERIFY(reply.ok());
+            QCOMPARE(reply.result.toObject(), (QJsonObject{{u"roots"_s, server == u"github"_s ? roots : QJsonArray()}}));
+            return;
+        }
+        QVERIFY(!reply.ok());
+        QCOMPARE(reply.error->code, int(JsonRpc::MethodNotFound));
+        QVERIFY2(reply.error->message.contains(HostLabel) && reply.error->message.contains(method),
+                 qPrintable(reply.error->message));
+    }
+
+    void aDeclaredRequestGoesToTheHostWithTethersProgressToken()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeWith(everyClientFeature()));
+        channel.sent.clear();
+        QJsonObject params = samplingParams();
+        params.insert(u"_meta"_s, QJsonObject{{u"progressToken"_s, u"srv-7"_s}, {u"trace"_s, u"abc"_s}});
+        Answers answers;
+        const quint64 handle = session->forwardServerRequest({u"github"_s, u"sampling/createMessage"_s, params, {}},
+                                                             answers.reply(), answers.onProgress());
+        QVERIFY(handle != 0);
+        QCOMPARE(channel.sent.size(), 1);
+        const FakeHostChannel::Sent sent = channel.sent.first();
+        QCOMPARE(sent.role, HostChannel::Role::Request);
+        QVERIFY2(sent.request.isUndefined() || sent.request.isNull(), "no request of the host's to go with");
+        const QJsonObject message = sent.message;
+        QCOMPARE(message.value(u"method").toString(), u"sampling/createMessage"_s);
+        const QJsonValue id = message.value(u"id");
+        QCOMPARE(id.toInteger(), qint64(handle));
+        QJsonObject expected = samplingParams();
+        expected.insert(u"_meta"_s, QJsonObject{{u"progressToken"_s, id}, {u"trace"_s, u"abc"_s}});
+        QCOMPARE(message.value(u"params").toObject(), expected);
+        QVERIFY(answers.replies.isEmpty());
+
+        // The host's progress, under Tether's token, reaches the server's handler.
+        session->receiveMessage(JsonRpc::makeNotification(
+            u"notifications/progress"_s,
+            {{u"progressToken"_s, id}, {u"progress"_s, 0.5}, {u"total"_s, 1}, {u"message"_s, u"thinking"_s}}));
+        QCOMPARE(answers.progress.size(), 1);
+        QCOMPARE(answers.progress.first().progress, 0.5);
+        QCOMPARE(answers.progress.first().total.value_or(-1), 1.0);
+        QCOMPARE(answers.progress.first().message, u"thinking"_s);
+
+        // The host's answer completes the reply, once.
+        const QJsonObject result{{u"role"_s, u"assistant"_s},
+                                 {u"content"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"hello"_s}}},
+                                 {u"model"_s, u"claude"_s}};
+        session->receiveMessage(JsonRpc::makeResult(id, result));
+        QCOMPARE(answers.replies.size(), 1);
+        QVERIFY(answers.replies.first().ok());
+        QCOMPARE(answers.replies.first().result.toObject(), result);
+        session->receiveMessage(JsonRpc::makeResult(id, result));
+        session->receiveMessage(
+            JsonRpc::makeNotification(u"notifications/progress"_s, {{u"progressToken"_s, id}, {u"progress"_s, 0.9}}));
+        QCOMPARE(answers.replies.size(), 1);
+        QCOMPARE(answers.progress.size(), 1);
+    }
+
+    void aRequestAskingNoProgressGoesWithoutToken()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeWith(everyClientFeature()));
+        channel.sent.clear();
+        Answers answers;
+        session->forwardServerRequest({u"github"_s, u"elicitation/create"_s, formParams(), {}}, answers.reply(),
+                                      answers.onProgress());
+        QCOMPARE(channel.sent.size(), 1);
+        const QJsonObject message = channel.sent.first().message;
+        QCOMPARE(message.value(u"params").toObject(), formParams());
+        session->receiveMessage(JsonRpc::makeNotification(
+            u"notifications/progress"_s, {{u"progressToken"_s, message.value(u"id")}, {u"progress"_s, 1}}));
+        QVERIFY(answers.progress.isEmpty());
+    }
+
+    void theHostsRefusalIsTheHostsOwnAnswer()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeWith(everyClientFeature()));
+        channel.sent.clear();
+        Answers answers;
+        session->forwardServerRequest({u"github"_s, u"sampling/createMessage"_s, samplingParams(), {}}, answers.reply(),
+                                      answers.onProgress());
+        const QJsonValue id = channel.sent.first().message.value(u"id");
+        session->receiveMessage(JsonRpc::makeError(id, -1, u"User rejected sampling request"_s));
+        QCOMPARE(answers.replies.size(), 1);
+        QVERIFY(!answers.replies.first().ok());
+        QCOMPARE(answers.replies.first().error->code, -1);
+        QCOMPARE(answers.replies.first().error->message, u"User rejected sampling request"_s);
+        QVERIFY(answers.replies.first().fromServer);
+    }
+
+    // Over HTTP a server's request goes on the stream of the host's request it serves: the host's
+    // request to that server, or for a task's request the tasks/result that waits on the task.
+    void aServersRequestGoesWithTheHostsRequestItServes()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeWith(everyClientFeature()));
+        const QString task = gateway.tasks().add(u"github"_s, u"t1"_s, session);
+        // Both wait on the manager (which answers from the event loop: there is no such server).
+        session->receiveMessage(hostRequest(41, u"tasks/get"_s, {{u"taskId"_s, task}}));
+        session->receiveMessage(hostRequest(42, u"tasks/result"_s, {{u"taskId"_s, task}}));
+        QVERIFY(!channel.response(41));
+        QVERIFY(!channel.response(42));
+        channel.sent.clear();
+        Answers answers;
+        session->forwardServerRequest({u"github"_s, u"sampling/createMessage"_s, samplingParams(), {}}, answers.reply(),
+                                      answers.onProgress());
+        session->forwardServerRequest({u"fs"_s, u"sampling/createMessage"_s, samplingParams(), {}}, answers.reply(),
+                                      answers.onProgress());
+        QJsonObject params = formParams();
+        params.insert(u"_meta"_s, taskMeta(u"t1"_s));
+        session->forwardServerRequest({u"github"_s, u"elicitation/create"_s, params, {}}, answers.reply(),
+                                      answers.onProgress());
+        QCOMPARE(channel.sent.size(), 3);
+        QCOMPARE(channel.sent.at(0).request, QJsonValue(41));
+        QVERIFY(channel.sent.at(1).request.isUndefined() || channel.sent.at(1).request.isNull());
+        QCOMPARE(channel.sent.at(2).request, QJsonValue(42));
+        // The task is named as the host knows it.
+        QCOMPARE(channel.sent.at(2)
+                     .message.value(u"params")
+                     .toObject()
+                     .value(u"_meta")
+                     .toObject()
+                     .value(u"io.modelcontextprotocol/related-task")
+                     .toObject()
+                     .value(u"taskId")
+                     .toString(),
+                 task);
+        QTRY_VERIFY(channel.response(41) && channel.response(42));
+    }
+
+    void cancellingAServersRequestTellsTheHost()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeWith(everyClientFeature()));
+        channel.sent.clear();
+        Answers answers;
+        const quint64 handle = session->forwardServerRequest({u"github"_s, u"sampling/createMessage"_s, samplingParams(), {}},
+                                                             answers.reply(), answers.onProgress());
+        session->cancelServerRequest(handle, u"the server gave up"_s);
+        QCOMPARE(channel.sent.size(), 2);
+        const FakeHostChannel::Sent cancelled = channel.sent.last();
+        QCOMPARE(cancelled.role, HostChannel::Role::Request);
+        QCOMPARE(cancelled.message.value(u"method").toString(), u"notifications/cancelled"_s);
+        QCOMPARE(cancelled.message.value(u"params").toObject(),
+                 (QJsonObject{{u"requestId"_s, qint64(handle)}, {u"reason"_s, u"the server gave up"_s}}));
+        QCOMPARE(answers.replies.size(), 1);
+        QCOMPARE(answers.replies.first().error->code, int(JsonRpc::RequestCancelled));
+        // The host's late answer changes nothing; nor does a second cancel.
+        session->receiveMessage(JsonRpc::makeResult(qint64(handle), QJsonObject{{u"model"_s, u"m"_s}}));
+        session->cancelServerRequest(handle, u"again"_s);
+        QCOMPARE(answers.replies.size(), 1);
+        QCOMPARE(channel.sent.size(), 2);
+    }
+
+    void aHostLeavingFailsEveryServerRequestWaitingOnIt_data()
+    {
+        QTest::addColumn<bool>("closeSession");
+        QTest::newRow("cancelAllCalls") << false;
+        QTest::newRow("closeSession") << true;
+    }
+
+    void aHostLeavingFailsEveryServerRequestWaitingOnIt()
+    {
+        QFETCH(bool, closeSession);
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeWith(everyClientFeature()));
+        Answers sampling;
+        Answers elicitation;
+        session->forwardServerRequest({u"github"_s, u"sampling/createMessage"_s, samplingParams(), {}}, sampling.reply(),
+                                      sampling.onProgress());
+        session->forwardServerRequest({u"fs"_s, u"elicitation/create"_s, formParams(), {}}, elicitation.reply(),
+                                      elicitation.onProgress());
+        if (closeSession)
+            gateway.closeSession(session, u"the host left"_s);
+        else
+            session->cancelAllCalls(u"the host left"_s);
+        for (const Answers *answers : {&sampling, &elicitation}) {
+            QCOMPARE(answers->replies.size(), 1);
+            const RpcReply &reply = answers->replies.first();
+            QVERIFY(!reply.ok());
+            QCOMPARE(reply.error->code, int(JsonRpc::InternalError));
+            QVERIFY2(reply.error->message.contains(HostLabel) && reply.error->message.contains(u"the host left"_s),
+                     qPrintable(reply.error->message));
+        }
+    }
+
+    void aHostDeclaringRootsIsAskedForThem()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        QSignalSpy rootsChanged(session, &GatewaySession::rootsChanged);
+        session->receiveMessage(initializeWith(everyClientFeature()));
+        QVERIFY(session->declaresRoots());
+        QVERIFY(channel.notifications(u"roots/list"_s).isEmpty()); // not before initialized
+        session->receiveMessage(JsonRpc::makeNotification(u"notifications/initialized"_s));
+        QCOMPARE(channel.notifications(u"roots/list"_s).size(), 1);
+        QCOMPARE(channel.sent.last().role, HostChannel::Role::Request);
+        const QJsonArray roots{QJsonObject{{u"uri"_s, u"file:///home/me/project"_s}, {u"name"_s, u"project"_s}}};
+        session->receiveMessage(JsonRpc::makeResult(channel.notifications(u"roots/list"_s).last().value(u"id"),
+                                                    QJsonObject{{u"roots"_s, roots}}));
+        QCOMPARE(session->roots(), roots);
+        QCOMPARE(rootsChanged.size(), 1);
+        // Asked again, the same roots change nothing; an answer without roots keeps them.
+        session->receiveMessage(JsonRpc::makeNotification(u"notifications/roots/list_changed"_s));
+        QCOMPARE(channel.notifications(u"roots/list"_s).size(), 2);
+        session->receiveMessage(JsonRpc::makeResult(channel.notifications(u"roots/list"_s).last().value(u"id"),
+                                                    QJsonObject{{u"roots"_s, roots}}));
+        QCOMPARE(rootsChanged.size(), 1);
+        session->receiveMessage(JsonRpc::makeNotification(u"notifications/roots/list_changed"_s));
+        session->receiveMessage(JsonRpc::makeResult(channel.notifications(u"roots/list"_s).last().value(u"id"),
+                                                    QJsonObject{{u"roots"_s, u"none"_s}}));
+        QCOMPARE(session->roots(), roots);
+        QCOMPARE(rootsChanged.size(), 1);
+    }
+
+    void aHostNotDeclaringRootsIsNotAsked()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeRequest());
+        session->receiveMessage(JsonRpc::makeNotification(u"notifications/initialized"_s));
+        session->receiveMessage(JsonRpc::makeNotification(u"notifications/roots/list_changed"_s));
+        QVERIFY(!session->declaresRoots());
+        QVERIFY(channel.notifications(u"roots/list"_s).isEmpty());
+    }
+
+    // The host's client side: what a server asks for the host's requests goes through it, and it
+    // outlives the session safely.
+    void theHostsClientSide()
+    {
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeWith(everyClientFeature()));
+        const std::shared_ptr<ClientSide> side = session->clientSide();
+        QVERIFY(side);
+        QCOMPARE(side->clientLabel(), HostLabel);
+        QVERIFY(side->wantsOwnSession());
+        channel.sent.clear();
+        Answers answers;
+        const quint64 handle = side->serverRequest({u"github"_s, u"roots/list"_s, {}, {}}, answers.reply(), answers.onProgress());
+        QCOMPARE(channel.notifications(u"roots/list"_s).size(), 1);
+        side->serverNotification(u"github"_s, u"notifications/message"_s, {{u"level"_s, u"info"_s}, {u"data"_s, u"x"_s}});
+        QCOMPARE(channel.notifications(u"notifications/message"_s).size(), 1);
+        side->cancelServerRequest(handle, u"no longer needed"_s);
+        QCOMPARE(channel.notifications(u"notifications/cancelled"_s).size(), 1);
+        QCOMPARE(answers.replies.size(), 1);
+
+        const QPointer<GatewaySession> guard(session);
+        gateway.closeSession(session, u"the test ends"_s);
+        QTRY_VERIFY(!guard);
+        Answers late;
+        QCOMPARE(side->serverRequest({u"github"_s, u"sampling/createMessage"_s, samplingParams(), {}}, late.reply(),
+                                     late.onProgress()),
+                 quint64(0));
+        QCOMPARE(late.replies.size(), 1);
+        QVERIFY(!late.replies.first().ok());
+        QVERIFY(late.replies.first().error->message.contains(u"disconnected"_s));
+        side->cancelServerRequest(1, u"nothing to cancel"_s);
+        side->serverNotification(u"github"_s, u"notifications/message"_s, {{u"level"_s, u"info"_s}});
+        QCOMPARE(side->clientLabel(), u"a host that has left"_s);
     }
 };
 

@@ -25,6 +25,13 @@ struct Harness
         transport = owned.get();
         session = std::make_unique<McpClientSession>(std::move(owned), SessionOptions{u"fake"_s, timeout});
     }
+    // A session with its own options (the client's features, its client side, its roots).
+    explicit Harness(SessionOptions options, const SecretScrubber &secrets = SecretScrubber())
+    {
+        auto owned = std::make_unique<FakeTransport>(secrets);
+        transport = owned.get();
+        session = std::make_unique<McpClientSession>(std::move(owned), std::move(options));
+    }
 
     // The id of the last request sent with `method`.
     QJsonValue idOf(const QString &method) const { return transport->lastSent(method).value(u"id"); }
@@ -70,6 +77,111 @@ QJsonObject tool(const QString &name)
 {
     return {{u"name"_s, name}, {u"description"_s, QString(u"the "_s + name + u" tool"_s)},
             {u"inputSchema"_s, QJsonObject{{u"type"_s, u"object"_s}}}};
+}
+
+// A client of the session as a host of the gateway, the window or tetherctl plays it: it keeps
+// what the server asks of it and answers when the test says.
+class FakeClient final : public ClientSide
+{
+public:
+    explicit FakeClient(QString label)
+        : m_label(std::move(label))
+    {
+    }
+
+    struct Notification
+    {
+        QString serverName;
+        QString method;
+        QJsonObject params;
+    };
+
+    QString clientLabel() const override { return m_label; }
+    quint64 serverRequest(const ServerRequest &request, ReplyHandler reply, ProgressHandler onProgress) override
+    {
+        requests.append(request);
+        replies.append(reply);
+        progress.append(std::move(onProgress));
+        if (answerAtOnce)
+            reply(*answerAtOnce);
+        return ++m_lastHandle;
+    }
+    void cancelServerRequest(quint64 handle, const QString &reason) override { cancelled.append({handle, reason}); }
+    void serverNotification(const QString &serverName, const QString &method, const QJsonObject &params) override
+    {
+        notifications.append({serverName, method, params});
+    }
+
+    QList<ServerRequest> requests;
+    QList<ReplyHandler> replies;
+    QList<ProgressHandler> progress;
+    QList<std::pair<quint64, QString>> cancelled;
+    QList<Notification> notifications;
+    std::optional<RpcReply> answerAtOnce; // answered from inside serverRequest()
+
+private:
+    QString m_label;
+    quint64 m_lastHandle = 100; // the first request's handle is 101
+};
+
+// A session that declares the client's features (sampling, elicitation, roots).
+SessionOptions featureOptions(const std::shared_ptr<ClientSide> &clientSide = {}, const QJsonArray &roots = {})
+{
+    SessionOptions options;
+    options.serverName = u"fake"_s;
+    options.clientCapabilities = clientFeatureCapabilities();
+    options.clientSide = clientSide;
+    options.roots = roots;
+    return options;
+}
+
+QJsonObject samplingParams()
+{
+    return {{u"messages"_s, QJsonArray{QJsonObject{{u"role"_s, u"user"_s},
+                                                   {u"content"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"hi"_s}}}}}},
+            {u"maxTokens"_s, 100}};
+}
+
+QJsonObject formParams()
+{
+    return {{u"message"_s, u"Your name?"_s},
+            {u"requestedSchema"_s, QJsonObject{{u"type"_s, u"object"_s}, {u"properties"_s, QJsonObject{}}}}};
+}
+
+QJsonObject urlParams(const QString &elicitationId)
+{
+    return {{u"mode"_s, u"url"_s},
+            {u"message"_s, u"Sign in to the service"_s},
+            {u"url"_s, u"https://example.com/authorize"_s},
+            {u"elicitationId"_s, elicitationId}};
+}
+
+QJsonObject withMeta(QJsonObject params, const QJsonObject &meta)
+{
+    params.insert(u"_meta"_s, meta);
+    return params;
+}
+
+QJsonObject taskMeta(const QString &taskId)
+{
+    return {{u"io.modelcontextprotocol/related-task"_s, QJsonObject{{u"taskId"_s, taskId}}}};
+}
+
+// The last response the session sent for the server's request `id`.
+std::optional<QJsonObject> responseTo(const FakeTransport &transport, const QJsonValue &id)
+{
+    for (auto it = transport.sent.crbegin(); it != transport.sent.crend(); ++it) {
+        if (!it->contains(u"method") && it->value(u"id") == id)
+            return *it;
+    }
+    return std::nullopt;
+}
+
+int responsesTo(const FakeTransport &transport, const QJsonValue &id)
+{
+    return int(std::count_if(transport.sent.cbegin(), transport.sent.cend(), [&](const QJsonObject &m) {
+        return !m.contains(u"method") && m.value(u"id") == id;
+    }));
 }
 
 } // namespace
@@ -1005,6 +1117,745 @@ private slots:
         QVERIFY(!lines.empty());
         for (const std::string &line : lines)
             QVERIFY2(line.find(secret.toStdString()) == std::string::npos, line.c_str());
+    }
+
+    // --- The server's requests (sampling, elicitation, roots) and who answers them ---
+
+    void aServerRequestGoesToTheClientWhoseRequestRuns_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonObject>("params");
+        QTest::addColumn<bool>("callTool"); // the client's request is callTool with ToolCallInput::origin
+        for (const bool viaCall : {false, true}) {
+            const char *how = viaCall ? "during callTool" : "during request";
+            QTest::addRow("sampling %s", how) << u"sampling/createMessage"_s << samplingParams() << viaCall;
+            QTest::addRow("form elicitation %s", how) << u"elicitation/create"_s << formParams() << viaCall;
+            QTest::addRow("url elicitation %s", how) << u"elicitation/create"_s << urlParams(u"e-1"_s) << viaCall;
+        }
+    }
+
+    void aServerRequestGoesToTheClientWhoseRequestRuns()
+    {
+        QFETCH(QString, method);
+        QFETCH(QJsonObject, params);
+        QFETCH(bool, callTool);
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions(shared));
+        QVERIFY(h.openReady());
+        if (callTool) {
+            ToolCallInput input;
+            input.origin = client;
+            h.session->callTool(u"ask"_s, input, [](const ToolCallReply &) {});
+        } else {
+            h.session->request(u"prompts/get"_s, {{u"name"_s, u"p"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        }
+        h.transport->inject(JsonRpc::makeRequest(u"srv-1"_s, method, params));
+        QCOMPARE(client->requests.size(), 1);
+        QVERIFY(shared->requests.isEmpty());
+        const ServerRequest &asked = client->requests.first();
+        QCOMPARE(asked.serverName, u"fake"_s);
+        QCOMPARE(asked.method, method);
+        QCOMPARE(asked.params, params);
+        QVERIFY(asked.undecided.isEmpty());
+        QCOMPARE(h.session->waitingServerRequestCount(), 1);
+        QVERIFY(!responseTo(*h.transport, u"srv-1"_s));
+
+        // The client's answer goes back under the server's id.
+        const QJsonObject answer{{u"answered"_s, true}};
+        client->replies.first()(RpcReply{answer, std::nullopt});
+        const auto response = responseTo(*h.transport, u"srv-1"_s);
+        QVERIFY(response);
+        QCOMPARE(response->value(u"result").toObject(), answer);
+        QCOMPARE(h.session->waitingServerRequestCount(), 0);
+        // Exactly once.
+        client->replies.first()(RpcReply{answer, std::nullopt});
+        QCOMPARE(responsesTo(*h.transport, u"srv-1"_s), 1);
+    }
+
+    void aClientsRefusalGoesBackWithItsCodeAndData()
+    {
+        const auto client = std::make_shared<FakeClient>(u"Cursor 1.0"_s);
+        Harness h(featureOptions());
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"t"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->inject(JsonRpc::makeRequest(3, u"sampling/createMessage"_s, samplingParams()));
+        QCOMPARE(client->requests.size(), 1);
+        RpcReply refusal = RpcReply::failure(-1, u"User rejected sampling request"_s);
+        refusal.error->data = QJsonObject{{u"reason"_s, u"declined"_s}};
+        client->replies.first()(refusal);
+        const auto response = responseTo(*h.transport, 3);
+        QVERIFY(response);
+        const QJsonObject error = response->value(u"error").toObject();
+        QCOMPARE(error.value(u"code").toInt(), -1);
+        QCOMPARE(error.value(u"message").toString(), u"User rejected sampling request"_s);
+        QCOMPARE(error.value(u"data").toObject(), (QJsonObject{{u"reason"_s, u"declined"_s}}));
+    }
+
+    // A client may answer from inside the call (a host that did not declare the feature, say).
+    void anAnswerFromInsideTheCallLeavesNothingWaiting()
+    {
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        client->answerAtOnce = RpcReply::failure(JsonRpc::MethodNotFound, u"not declared"_s);
+        Harness h(featureOptions());
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"t"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->inject(JsonRpc::makeRequest(3, u"sampling/createMessage"_s, samplingParams()));
+        const auto response = responseTo(*h.transport, 3);
+        QVERIFY(response);
+        QCOMPARE(response->value(u"error").toObject().value(u"code").toInt(), int(JsonRpc::MethodNotFound));
+        QCOMPARE(h.session->waitingServerRequestCount(), 0);
+        // The id is free at once, and nothing is left to cancel when the connection ends.
+        h.transport->inject(JsonRpc::makeRequest(3, u"sampling/createMessage"_s, samplingParams()));
+        QCOMPARE(client->requests.size(), 2);
+        h.transport->finishClose(TransportClosure{});
+        QVERIFY(client->cancelled.isEmpty());
+    }
+
+    // Over Streamable HTTP a server's request comes on the stream of the request it serves: that
+    // request's client answers, whoever else has requests running.
+    void aRequestOnTheStreamOfOneOfOursGoesToThatRequestsClient_data()
+    {
+        QTest::addColumn<int>("streamOf"); // 0: the first client's request, 1: the second's
+        QTest::newRow("first client's stream") << 0;
+        QTest::newRow("second client's stream") << 1;
+    }
+
+    void aRequestOnTheStreamOfOneOfOursGoesToThatRequestsClient()
+    {
+        QFETCH(int, streamOf);
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        const auto first = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        const auto second = std::make_shared<FakeClient>(u"Cursor 1.0"_s);
+        Harness h(featureOptions(shared));
+        QVERIFY(h.openReady());
+        const qint64 firstId
+            = h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, first);
+        ToolCallInput input;
+        input.origin = second;
+        const qint64 secondId = h.session->callTool(u"b"_s, input, [](const ToolCallReply &) {});
+        QVERIFY(firstId > 0 && secondId > 0 && firstId != secondId);
+        h.transport->injectRelated(JsonRpc::makeRequest(9, u"sampling/createMessage"_s, samplingParams()),
+                                   QJsonValue(streamOf == 0 ? firstId : secondId));
+        QCOMPARE(first->requests.size(), streamOf == 0 ? 1 : 0);
+        QCOMPARE(second->requests.size(), streamOf == 1 ? 1 : 0);
+        QVERIFY(shared->requests.isEmpty());
+        const FakeClient &asked = streamOf == 0 ? *first : *second;
+        QVERIFY(asked.requests.first().undecided.isEmpty());
+    }
+
+    // A request on the stream of a request of Tether's own (no client's: the supervisor's
+    // tools/list, say) serves no client: it must not go to another client whose request happens to
+    // run (the gateway never guesses between hosts), but to the session's client side.
+    void aRequestOnTheStreamOfTethersOwnRequestGoesToTheClientSide()
+    {
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions(shared));
+        QVERIFY(h.openReady());
+        const qint64 own = h.session->request(u"tools/list"_s, {}, [](const RpcReply &) {});
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"t"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->injectRelated(JsonRpc::makeRequest(9, u"sampling/createMessage"_s, samplingParams()), QJsonValue(own));
+        QVERIFY2(client->requests.isEmpty(), "given to a client whose request it does not serve");
+        QCOMPARE(shared->requests.size(), 1);
+    }
+
+    void twoClientsInFlightLeaveItToTheClientSideNamingBoth()
+    {
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        const auto first = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        const auto second = std::make_shared<FakeClient>(u"Cursor 1.0"_s);
+        Harness h(featureOptions(shared));
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, first);
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"b"_s}}, [](const RpcReply &) {}, {}, {}, second);
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"c"_s}}, [](const RpcReply &) {}, {}, {}, first);
+        h.transport->inject(JsonRpc::makeRequest(3, u"elicitation/create"_s, formParams()));
+        QVERIFY(first->requests.isEmpty());
+        QVERIFY(second->requests.isEmpty());
+        QCOMPARE(shared->requests.size(), 1);
+        QCOMPARE(shared->requests.first().undecided, (QStringList{u"Claude Code 2.1"_s, u"Cursor 1.0"_s}));
+        QCOMPARE(shared->requests.first().method, u"elicitation/create"_s);
+        // The client side's answer (here a refusal naming the cause) goes back to the server.
+        shared->replies.first()(RpcReply::failure(JsonRpc::InternalError, u"two hosts"_s));
+        const auto response = responseTo(*h.transport, 3);
+        QVERIFY(response);
+        QCOMPARE(response->value(u"error").toObject().value(u"message").toString(), u"two hosts"_s);
+    }
+
+    void oneClientWithTwoRequestsIsOneClient()
+    {
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions(shared));
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.session->request(u"resources/read"_s, {{u"uri"_s, u"x:y"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.session->request(u"tools/list"_s, {}, [](const RpcReply &) {}); // Tether's own: no client's
+        h.transport->inject(JsonRpc::makeRequest(3, u"sampling/createMessage"_s, samplingParams()));
+        QCOMPARE(client->requests.size(), 1);
+        QVERIFY(shared->requests.isEmpty());
+    }
+
+    // A session has one set of roots, whoever's request runs: its shared side's.
+    void rootsAreTheSharedSidesWhoeversRequestRuns()
+    {
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions(shared));
+        QVERIFY(h.openReady());
+        ToolCallInput input;
+        input.origin = client;
+        h.session->callTool(u"ask"_s, input, [](const ToolCallReply &) {});
+        h.transport->injectRelated(JsonRpc::makeRequest(3, u"roots/list"_s), h.idOf(u"tools/call"_s));
+        QVERIFY(client->requests.isEmpty());
+        QCOMPARE(shared->requests.size(), 1);
+        QCOMPARE(shared->requests.first().method, u"roots/list"_s);
+    }
+
+    void withNoClientsRequestRunningTheClientSideAnswers()
+    {
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        auto gone = std::make_shared<FakeClient>(u"gone"_s);
+        Harness h(featureOptions(shared));
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/list"_s, {}, [](const RpcReply &) {});
+        // A client that has gone while its request runs is no candidate.
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, std::weak_ptr<ClientSide>(gone));
+        gone.reset();
+        h.transport->inject(JsonRpc::makeRequest(3, u"roots/list"_s));
+        QCOMPARE(shared->requests.size(), 1);
+        QVERIFY(shared->requests.first().undecided.isEmpty());
+    }
+
+    // A task's requests go to whoever the task is for, which only the client side knows.
+    void aTasksRequestGoesToTheClientSide()
+    {
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions(shared));
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->inject(
+            JsonRpc::makeRequest(3, u"elicitation/create"_s, withMeta(formParams(), taskMeta(u"task-1"_s))));
+        QVERIFY(client->requests.isEmpty());
+        QCOMPARE(shared->requests.size(), 1);
+        QVERIFY(shared->requests.first().undecided.isEmpty());
+        QCOMPARE(relatedTaskId(shared->requests.first().params), u"task-1"_s);
+    }
+
+    void withoutAClientSide_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonObject>("params");
+        QTest::addColumn<bool>("goneSide"); // a client side that has gone counts as none
+        for (const bool gone : {false, true}) {
+            const char *how = gone ? "side gone" : "no side";
+            QTest::addRow("roots, %s", how) << u"roots/list"_s << QJsonObject{} << gone;
+            QTest::addRow("sampling, %s", how) << u"sampling/createMessage"_s << samplingParams() << gone;
+            QTest::addRow("form elicitation, %s", how) << u"elicitation/create"_s << formParams() << gone;
+            QTest::addRow("url elicitation, %s", how) << u"elicitation/create"_s << urlParams(u"e-1"_s) << gone;
+        }
+    }
+
+    void withoutAClientSide()
+    {
+        QFETCH(QString, method);
+        QFETCH(QJsonObject, params);
+        QFETCH(bool, goneSide);
+        const QJsonArray roots{QJsonObject{{u"uri"_s, u"file:///home/me/project"_s}, {u"name"_s, u"project"_s}}};
+        auto side = std::make_shared<FakeClient>(u"gone"_s);
+        Harness h(featureOptions(goneSide ? side : nullptr, roots));
+        side.reset();
+        QVERIFY(h.openReady());
+        h.transport->inject(JsonRpc::makeRequest(4, method, params));
+        const auto response = responseTo(*h.transport, 4);
+        QVERIFY(response);
+        QCOMPARE(h.session->waitingServerRequestCount(), 0);
+        if (method == u"roots/list") {
+            QCOMPARE(response->value(u"result").toObject(), (QJsonObject{{u"roots"_s, roots}}));
+            return;
+        }
+        const QJsonObject error = response->value(u"error").toObject();
+        QCOMPARE(error.value(u"code").toInt(), int(JsonRpc::InternalError));
+        const QString message = error.value(u"message").toString();
+        QVERIFY2(message.contains(method) && message.contains(u"'fake'"_s), qPrintable(message));
+        QCOMPARE(h.session->stats().refusedRequests, 1);
+    }
+
+    // What the session declared decides what reaches a client; the rest is -32601.
+    void whatTheSessionDeclaredDecides_data()
+    {
+        QTest::addColumn<QJsonObject>("capabilities");
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonObject>("params");
+        QTest::addColumn<bool>("reaches"); // else -32601
+        const QJsonObject none;
+        const QJsonObject empty;
+        QTest::newRow("nothing declared: sampling") << none << u"sampling/createMessage"_s << samplingParams() << false;
+        QTest::newRow("nothing declared: roots") << none << u"roots/list"_s << empty << false;
+        QTest::newRow("nothing declared: elicitation") << none << u"elicitation/create"_s << formParams() << false;
+        QTest::newRow("form only: url elicitation")
+            << QJsonObject{{u"elicitation"_s, QJsonObject{{u"form"_s, empty}}}} << u"elicitation/create"_s
+            << urlParams(u"e"_s) << false;
+        QTest::newRow("form only: form elicitation")
+            << QJsonObject{{u"elicitation"_s, QJsonObject{{u"form"_s, empty}}}} << u"elicitation/create"_s << formParams()
+            << true;
+        QTest::newRow("url only: form elicitation")
+            << QJsonObject{{u"elicitation"_s, QJsonObject{{u"url"_s, empty}}}} << u"elicitation/create"_s << formParams()
+            << false;
+        QTest::newRow("elicitation naming no mode: form (2025-06-18)")
+            << QJsonObject{{u"elicitation"_s, empty}} << u"elicitation/create"_s << formParams() << true;
+        QTest::newRow("elicitation naming no mode: url")
+            << QJsonObject{{u"elicitation"_s, empty}} << u"elicitation/create"_s << urlParams(u"e"_s) << false;
+        QTest::newRow("sampling only: roots") << QJsonObject{{u"sampling"_s, empty}} << u"roots/list"_s << empty << false;
+        QTest::newRow("roots only: sampling")
+            << QJsonObject{{u"roots"_s, empty}} << u"sampling/createMessage"_s << samplingParams() << false;
+        QTest::newRow("roots only: elicitation")
+            << QJsonObject{{u"roots"_s, empty}} << u"elicitation/create"_s << formParams() << false;
+        QTest::newRow("everything: an unknown method") << clientFeatureCapabilities() << u"sing/song"_s << empty << false;
+    }
+
+    void whatTheSessionDeclaredDecides()
+    {
+        QFETCH(QJsonObject, capabilities);
+        QFETCH(QString, method);
+        QFETCH(QJsonObject, params);
+        QFETCH(bool, reaches);
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        SessionOptions options = featureOptions(shared);
+        options.clientCapabilities = capabilities;
+        Harness h(options);
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->inject(JsonRpc::makeRequest(11, method, params));
+        QVERIFY(shared->requests.isEmpty());
+        if (reaches) {
+            QCOMPARE(client->requests.size(), 1);
+            QVERIFY(!responseTo(*h.transport, 11));
+            return;
+        }
+        QVERIFY(client->requests.isEmpty());
+        const auto response = responseTo(*h.transport, 11);
+        QVERIFY(response);
+        QCOMPARE(response->value(u"error").toObject().value(u"code").toInt(), int(JsonRpc::MethodNotFound));
+        QVERIFY(response->value(u"error").toObject().value(u"message").toString().contains(method));
+        QCOMPARE(h.session->stats().unsupportedRequests, 1);
+    }
+
+    void malformedParamsAreInvalidParamsNamingTheField_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonObject>("params");
+        QTest::addColumn<QString>("field");
+        const QString sampling = u"sampling/createMessage"_s;
+        const QString elicitation = u"elicitation/create"_s;
+        QTest::newRow("sampling without messages") << sampling << QJsonObject{{u"maxTokens"_s, 10}} << u"\"messages\""_s;
+        QTest::newRow("sampling messages not an array")
+            << sampling << QJsonObject{{u"messages"_s, u"hi"_s}, {u"maxTokens"_s, 10}} << u"\"messages\""_s;
+        QTest::newRow("sampling without maxTokens") << sampling << QJsonObject{{u"messages"_s, QJsonArray{}}}
+                                                    << u"\"maxTokens\""_s;
+        QTest::newRow("sampling maxTokens a string")
+            << sampling << QJsonObject{{u"messages"_s, QJsonArray{}}, {u"maxTokens"_s, u"10"_s}} << u"\"maxTokens\""_s;
+        QTest::newRow("elicitation without message")
+            << elicitation << QJsonObject{{u"requestedSchema"_s, QJsonObject{}}} << u"\"message\""_s;
+        QTest::newRow("form without requestedSchema") << elicitation << QJsonObject{{u"message"_s, u"m"_s}}
+                                                      << u"\"requestedSchema\""_s;
+        QTest::newRow("form with a schema that is no object")
+            << elicitation << QJsonObject{{u"message"_s, u"m"_s}, {u"requestedSchema"_s, u"{}"_s}} << u"\"requestedSchema\""_s;
+        QTest::newRow("a mode that is none")
+            << elicitation << QJsonObject{{u"mode"_s, u"pigeon"_s}, {u"message"_s, u"m"_s}} << u"\"mode\""_s;
+        QTest::newRow("url mode without url")
+            << elicitation
+            << QJsonObject{{u"mode"_s, u"url"_s}, {u"message"_s, u"m"_s}, {u"elicitationId"_s, u"e"_s}} << u"\"url\""_s;
+        QTest::newRow("url mode with an empty url")
+            << elicitation
+            << QJsonObject{{u"mode"_s, u"url"_s}, {u"message"_s, u"m"_s}, {u"url"_s, u""_s}, {u"elicitationId"_s, u"e"_s}}
+            << u"\"url\""_s;
+        QTest::newRow("url mode without elicitationId")
+            << elicitation
+            << QJsonObject{{u"mode"_s, u"url"_s}, {u"message"_s, u"m"_s}, {u"url"_s, u"https://example.com/x"_s}}
+            << u"\"elicitationId\""_s;
+    }
+
+    void malformedParamsAreInvalidParamsNamingTheField()
+    {
+        QFETCH(QString, method);
+        QFETCH(QJsonObject, params);
+        QFETCH(QString, field);
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions());
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->inject(JsonRpc::makeRequest(12, method, params));
+        QVERIFY(client->requests.isEmpty());
+        const auto response = responseTo(*h.transport, 12);
+        QVERIFY(response);
+        const QJsonObject error = response->value(u"error").toObject();
+        QCOMPARE(error.value(u"code").toInt(), int(JsonRpc::InvalidParams));
+        QVERIFY2(error.value(u"message").toString().contains(field), qPrintable(error.value(u"message").toString()));
+        QVERIFY(error.value(u"message").toString().contains(method));
+        QCOMPARE(h.session->stats().refusedRequests, 1);
+        QCOMPARE(h.session->waitingServerRequestCount(), 0);
+    }
+
+    void aReusedIdIsRefused()
+    {
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions());
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->inject(JsonRpc::makeRequest(5, u"sampling/createMessage"_s, samplingParams()));
+        QCOMPARE(client->requests.size(), 1);
+        h.transport->inject(JsonRpc::makeRequest(5, u"sampling/createMessage"_s, samplingParams()));
+        QCOMPARE(client->requests.size(), 1);
+        QJsonObject last = h.transport->sent.last();
+        QCOMPARE(last.value(u"id").toInt(), 5);
+        QCOMPARE(last.value(u"error").toObject().value(u"code").toInt(), int(JsonRpc::InvalidRequest));
+        QVERIFY(last.value(u"error").toObject().value(u"message").toString().contains(u"5"_s));
+        QCOMPARE(h.session->waitingServerRequestCount(), 1);
+        // "5" is another id than 5.
+        h.transport->inject(JsonRpc::makeRequest(u"5"_s, u"sampling/createMessage"_s, samplingParams()));
+        QCOMPARE(client->requests.size(), 2);
+        // Once answered, the id is free again.
+        client->replies.first()(RpcReply{QJsonObject{{u"model"_s, u"m"_s}}, std::nullopt});
+        h.transport->inject(JsonRpc::makeRequest(5, u"sampling/createMessage"_s, samplingParams()));
+        QCOMPARE(client->requests.size(), 3);
+    }
+
+    void moreThan32WaitingAreRefused()
+    {
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions());
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        for (int id = 1; id <= 32; ++id)
+            h.transport->inject(JsonRpc::makeRequest(id, u"sampling/createMessage"_s, samplingParams()));
+        QCOMPARE(client->requests.size(), 32);
+        QCOMPARE(h.session->waitingServerRequestCount(), 32);
+        h.transport->inject(JsonRpc::makeRequest(33, u"sampling/createMessage"_s, samplingParams()));
+        QCOMPARE(client->requests.size(), 32);
+        const auto refused = responseTo(*h.transport, 33);
+        QVERIFY(refused);
+        QCOMPARE(refused->value(u"error").toObject().value(u"code").toInt(), int(JsonRpc::InternalError));
+        QVERIFY(refused->value(u"error").toObject().value(u"message").toString().contains(u"32"_s));
+        QCOMPARE(h.session->stats().refusedRequests, 1);
+        // One answered, one more may wait.
+        client->replies.first()(RpcReply{QJsonObject{{u"roots"_s, QJsonArray{}}}, std::nullopt});
+        h.transport->inject(JsonRpc::makeRequest(34, u"sampling/createMessage"_s, samplingParams()));
+        QCOMPARE(client->requests.size(), 33);
+        QCOMPARE(h.session->waitingServerRequestCount(), 32);
+    }
+
+    void theServersCancellationReachesTheAnswererAndALateAnswerIsDropped()
+    {
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions());
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->inject(JsonRpc::makeRequest(6, u"sampling/createMessage"_s, samplingParams()));
+        h.transport->inject(JsonRpc::makeRequest(7, u"sampling/createMessage"_s, samplingParams()));
+        QCOMPARE(client->requests.size(), 2);
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/cancelled"_s,
+                                                      {{u"requestId"_s, 7}, {u"reason"_s, u"the user gave up"_s}}));
+        QCOMPARE(client->cancelled.size(), 1);
+        QCOMPARE(client->cancelled.first().first, quint64(102));
+        const QString reason = client->cancelled.first().second;
+        QVERIFY2(reason.contains(u"the user gave up"_s) && reason.contains(u"'fake'"_s), qPrintable(reason));
+        QCOMPARE(h.session->waitingServerRequestCount(), 1);
+        const qsizetype sent = h.transport->sent.size();
+        client->replies.at(1)(RpcReply{QJsonObject{{u"model"_s, u"late"_s}}, std::nullopt});
+        QCOMPARE(h.transport->sent.size(), sent);
+        // Cancelling what nobody waits for, or with an id that is none, changes nothing.
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/cancelled"_s, {{u"requestId"_s, 7}}));
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/cancelled"_s, {{u"requestId"_s, 99}}));
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/cancelled"_s, {{u"requestId"_s, 6.5}}));
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/cancelled"_s, {{u"requestId"_s, u"6"_s}}));
+        QCOMPARE(client->cancelled.size(), 1);
+        QCOMPARE(h.session->waitingServerRequestCount(), 1);
+        client->replies.at(0)(RpcReply{QJsonObject{{u"roots"_s, QJsonArray{}}}, std::nullopt});
+        QVERIFY(responseTo(*h.transport, 6));
+    }
+
+    // A server may use the id of a request it cancelled again: the late answer to the first must
+    // not answer the second.
+    void aLateAnswerDoesNotAnswerTheNextRequestWithTheSameId()
+    {
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions());
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->inject(JsonRpc::makeRequest(7, u"sampling/createMessage"_s, samplingParams()));
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/cancelled"_s, {{u"requestId"_s, 7}}));
+        h.transport->inject(JsonRpc::makeRequest(7, u"sampling/createMessage"_s, samplingParams()));
+        QCOMPARE(client->requests.size(), 2);
+        client->replies.at(0)(RpcReply{QJsonObject{{u"model"_s, u"old"_s}}, std::nullopt});
+        QVERIFY2(!responseTo(*h.transport, 7), "the cancelled request's late answer answered its successor");
+        client->replies.at(1)(RpcReply{QJsonObject{{u"model"_s, u"new"_s}}, std::nullopt});
+        const auto response = responseTo(*h.transport, 7);
+        QVERIFY(response);
+        QCOMPARE(response->value(u"result").toObject().value(u"model").toString(), u"new"_s);
+    }
+
+    void progressGoesBackWithTheServersTokenOnlyIncreasing()
+    {
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions());
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->inject(JsonRpc::makeRequest(
+            8, u"sampling/createMessage"_s, withMeta(samplingParams(), {{u"progressToken"_s, u"srv-tok"_s}})));
+        QCOMPARE(client->progress.size(), 1);
+        QVERIFY(client->progress.first());
+        const ProgressHandler report = client->progress.first();
+        report(ProgressUpdate{1, std::nullopt, {}});
+        report(ProgressUpdate{1, std::nullopt, {}});
+        report(ProgressUpdate{0.5, std::nullopt, {}});
+        report(ProgressUpdate{2, 4.0, u"half way"_s});
+        QList<QJsonObject> progress;
+        for (const QJsonObject &message : std::as_const(h.transport->sent)) {
+            if (message.value(u"method").toString() == u"notifications/progress")
+                progress.append(message.value(u"params").toObject());
+        }
+        QCOMPARE(progress.size(), 2);
+        QCOMPARE(progress.at(0), (QJsonObject{{u"progressToken"_s, u"srv-tok"_s}, {u"progress"_s, 1}}));
+        QCOMPARE(progress.at(1), (QJsonObject{{u"progressToken"_s, u"srv-tok"_s},
+                                              {u"progress"_s, 2},
+                                              {u"total"_s, 4},
+                                              {u"message"_s, u"half way"_s}}));
+        // Answered, the request reports no more.
+        client->replies.first()(RpcReply{QJsonObject{{u"model"_s, u"m"_s}}, std::nullopt});
+        report(ProgressUpdate{3, std::nullopt, {}});
+        QCOMPARE(h.transport->countSent(u"notifications/progress"_s), 2);
+    }
+
+    void progressOfARequestThatAskedForNoneIsNotSent()
+    {
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions());
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->inject(JsonRpc::makeRequest(8, u"sampling/createMessage"_s, samplingParams()));
+        QCOMPARE(client->progress.size(), 1);
+        if (client->progress.first())
+            client->progress.first()(ProgressUpdate{1, std::nullopt, {}});
+        QCOMPARE(h.transport->countSent(u"notifications/progress"_s), 0);
+    }
+
+    void closingCancelsEveryWaitingRequestAtItsAnswerer_data()
+    {
+        QTest::addColumn<int>("how");
+        QTest::newRow("the connection drops") << 0;
+        QTest::newRow("close()") << 1;
+        QTest::newRow("the session is destroyed") << 2;
+    }
+
+    void closingCancelsEveryWaitingRequestAtItsAnswerer()
+    {
+        QFETCH(int, how);
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions(shared));
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->inject(JsonRpc::makeRequest(1, u"sampling/createMessage"_s, samplingParams()));
+        h.transport->inject(JsonRpc::makeRequest(2, u"elicitation/create"_s, formParams()));
+        h.transport->inject(JsonRpc::makeRequest(3, u"roots/list"_s, {{u"_meta"_s, taskMeta(u"t"_s)}}));
+        QCOMPARE(client->requests.size(), 2);
+        QCOMPARE(shared->requests.size(), 1);
+        FakeTransport *transport = h.transport;
+        switch (how) {
+        case 0:
+            transport->finishClose(TransportClosure{});
+            break;
+        case 1:
+            h.session->close();
+            break;
+        default:
+            h.session.reset();
+            transport = nullptr;
+            break;
+        }
+        QCOMPARE(client->cancelled.size(), 2);
+        QCOMPARE((QList<quint64>{client->cancelled.at(0).first, client->cancelled.at(1).first}),
+                 (QList<quint64>{101, 102}));
+        QCOMPARE(shared->cancelled.size(), 1);
+        QCOMPARE(shared->cancelled.first().first, quint64(101));
+        for (const auto &cancelled : client->cancelled + shared->cancelled)
+            QVERIFY2(cancelled.second.contains(u"connection closed"_s), qPrintable(cancelled.second));
+        if (h.session)
+            QCOMPARE(h.session->waitingServerRequestCount(), 0);
+        // Late answers go nowhere.
+        const qsizetype sent = transport ? transport->sent.size() : 0;
+        client->replies.first()(RpcReply{QJsonObject{}, std::nullopt});
+        shared->replies.first()(RpcReply{QJsonObject{}, std::nullopt});
+        if (transport)
+            QCOMPARE(transport->sent.size(), sent);
+    }
+
+    void anElicitationsCompletionGoesToTheClientAskedElseTheClientSide()
+    {
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions(shared));
+        QVERIFY(h.openReady());
+        std::optional<RpcReply> call;
+        const qint64 callId = h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}},
+                                                 [&](const RpcReply &reply) { call = reply; }, {}, {}, client);
+        h.transport->inject(JsonRpc::makeRequest(20, u"elicitation/create"_s, urlParams(u"e-1"_s)));
+        QCOMPARE(client->requests.size(), 1);
+        client->replies.first()(RpcReply{QJsonObject{{u"action"_s, u"accept"_s}}, std::nullopt});
+        h.transport->inject(JsonRpc::makeResult(callId, textResult(u"done"_s)));
+        QVERIFY(call);
+        // The client's request has ended; the completion still goes where the elicitation went.
+        const QJsonObject complete{{u"elicitationId"_s, u"e-1"_s}};
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/elicitation/complete"_s, complete));
+        QCOMPARE(client->notifications.size(), 1);
+        QCOMPARE(client->notifications.first().serverName, u"fake"_s);
+        QCOMPARE(client->notifications.first().method, u"notifications/elicitation/complete"_s);
+        QCOMPARE(client->notifications.first().params, complete);
+        QVERIFY(shared->notifications.isEmpty());
+        // One nobody was asked, and the same one again, go to the client side.
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/elicitation/complete"_s,
+                                                      {{u"elicitationId"_s, u"e-2"_s}}));
+        h.transport->inject(JsonRpc::makeNotification(u"notifications/elicitation/complete"_s, complete));
+        QCOMPARE(client->notifications.size(), 1);
+        QCOMPARE(shared->notifications.size(), 2);
+        QCOMPARE(shared->notifications.at(0).params.value(u"elicitationId").toString(), u"e-2"_s);
+    }
+
+    void notificationsForHostsReachTheClientSideScrubbed_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonObject>("params");
+        QTest::addColumn<QJsonObject>("expected");
+        const QString secret = u"SECRET-TOKEN-123"_s;
+        QTest::newRow("a log message")
+            << u"notifications/message"_s
+            << QJsonObject{{u"level"_s, u"error"_s}, {u"logger"_s, u"auth"_s},
+                           {u"data"_s, QJsonObject{{u"header"_s, QString(u"Bearer "_s + secret)}}}}
+            << QJsonObject{{u"level"_s, u"error"_s}, {u"logger"_s, u"auth"_s},
+                           {u"data"_s, QJsonObject{{u"header"_s, u"Bearer …"_s}}}};
+        QTest::newRow("a resource update") << u"notifications/resources/updated"_s
+                                           << QJsonObject{{u"uri"_s, QString(u"file:///tmp/"_s + secret + u".txt"_s)}}
+                                           << QJsonObject{{u"uri"_s, u"file:///tmp/….txt"_s}};
+        QTest::newRow("a task's status")
+            << u"notifications/tasks/status"_s
+            << QJsonObject{{u"taskId"_s, u"t1"_s}, {u"status"_s, u"failed"_s},
+                           {u"statusMessage"_s, QString(u"token "_s + secret + u" refused"_s)}}
+            << QJsonObject{{u"taskId"_s, u"t1"_s}, {u"status"_s, u"failed"_s}, {u"statusMessage"_s, u"token … refused"_s}};
+    }
+
+    void notificationsForHostsReachTheClientSideScrubbed()
+    {
+        QFETCH(QString, method);
+        QFETCH(QJsonObject, params);
+        QFETCH(QJsonObject, expected);
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions(shared), SecretScrubber({u"SECRET-TOKEN-123"_s}));
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->inject(JsonRpc::makeNotification(method, params));
+        QVERIFY(client->notifications.isEmpty());
+        QCOMPARE(shared->notifications.size(), 1);
+        QCOMPARE(shared->notifications.first().serverName, u"fake"_s);
+        QCOMPARE(shared->notifications.first().method, method);
+        QCOMPARE(shared->notifications.first().params, expected);
+    }
+
+    void otherNotificationsAreNotPassedOn()
+    {
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        Harness h(featureOptions(shared));
+        QVERIFY(h.openReady());
+        for (const QString &method : {u"notifications/tools/list_changed"_s, u"notifications/resources/list_changed"_s,
+                                      u"notifications/prompts/list_changed"_s, u"notifications/progress"_s,
+                                      u"notifications/cancelled"_s, u"notifications/whatever"_s})
+            h.transport->inject(JsonRpc::makeNotification(method, {{u"progressToken"_s, 99}, {u"requestId"_s, 99}}));
+        QVERIFY(shared->notifications.isEmpty());
+    }
+
+    void initializeDeclaresTheClientCapabilities_data()
+    {
+        QTest::addColumn<QJsonObject>("capabilities");
+        QTest::newRow("none") << QJsonObject{};
+        QTest::newRow("the client's features") << clientFeatureCapabilities();
+        QTest::newRow("roots only") << QJsonObject{{u"roots"_s, QJsonObject{{u"listChanged"_s, true}}}};
+    }
+
+    void initializeDeclaresTheClientCapabilities()
+    {
+        QFETCH(QJsonObject, capabilities);
+        SessionOptions options = featureOptions();
+        options.clientCapabilities = capabilities;
+        Harness h(options);
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        const QJsonObject params = h.transport->lastSent(u"initialize"_s).value(u"params").toObject();
+        QVERIFY(params.value(u"capabilities").isObject());
+        QCOMPARE(params.value(u"capabilities").toObject(), capabilities);
+    }
+
+    void theClientsFeaturesAreSamplingElicitationAndRoots()
+    {
+        const QJsonObject empty;
+        QCOMPARE(clientFeatureCapabilities(),
+                 (QJsonObject{{u"sampling"_s, QJsonObject{{u"tools"_s, empty}}},
+                              {u"elicitation"_s, QJsonObject{{u"form"_s, empty}, {u"url"_s, empty}}},
+                              {u"roots"_s, QJsonObject{{u"listChanged"_s, true}}}}));
+    }
+
+    void rootsChangedOnlyWhenDeclaredAndReady_data()
+    {
+        QTest::addColumn<QJsonObject>("capabilities");
+        QTest::addColumn<int>("stage"); // 0: not opened, 1: initializing, 2: ready, 3: closed
+        QTest::addColumn<int>("sent");
+        const QJsonObject roots{{u"roots"_s, QJsonObject{{u"listChanged"_s, true}}}};
+        QTest::newRow("declared, ready") << clientFeatureCapabilities() << 2 << 1;
+        QTest::newRow("roots alone declared, ready") << roots << 2 << 1;
+        QTest::newRow("declared, not opened") << clientFeatureCapabilities() << 0 << 0;
+        QTest::newRow("declared, initializing") << clientFeatureCapabilities() << 1 << 0;
+        QTest::newRow("declared, closed") << clientFeatureCapabilities() << 3 << 0;
+        QTest::newRow("nothing declared, ready") << QJsonObject{} << 2 << 0;
+        QTest::newRow("sampling alone declared, ready") << QJsonObject{{u"sampling"_s, QJsonObject{}}} << 2 << 0;
+    }
+
+    void rootsChangedOnlyWhenDeclaredAndReady()
+    {
+        QFETCH(QJsonObject, capabilities);
+        QFETCH(int, stage);
+        QFETCH(int, sent);
+        SessionOptions options = featureOptions();
+        options.clientCapabilities = capabilities;
+        Harness h(options);
+        if (stage == 1) {
+            h.session->open();
+            QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        } else if (stage >= 2) {
+            QVERIFY(h.openReady());
+        }
+        if (stage == 3)
+            h.session->close();
+        h.session->notifyRootsChanged();
+        QCOMPARE(h.transport->countSent(u"notifications/roots/list_changed"_s), sent);
+    }
+
+    void pingIsStillAnsweredWithAnEmptyResult()
+    {
+        const auto shared = std::make_shared<FakeClient>(u"shared"_s);
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        Harness h(featureOptions(shared));
+        QVERIFY(h.openReady());
+        h.session->request(u"tools/call"_s, {{u"name"_s, u"a"_s}}, [](const RpcReply &) {}, {}, {}, client);
+        h.transport->inject(JsonRpc::makeRequest(u"p-1"_s, u"ping"_s));
+        const auto response = responseTo(*h.transport, u"p-1"_s);
+        QVERIFY(response);
+        QCOMPARE(response->value(u"result").toObject(), QJsonObject());
+        QVERIFY(client->requests.isEmpty());
+        QVERIFY(shared->requests.isEmpty());
+        QCOMPARE(h.session->waitingServerRequestCount(), 0);
     }
 };
 
