@@ -27,6 +27,7 @@
 #include "config/configimport.h"
 #include "config/configstore.h"
 #include "gateway/gatewayservice.h"
+#include "gateway/toolcatalog.h"
 #include "manager/resourcesampler.h"
 #include "manager/servermanager.h"
 
@@ -575,11 +576,8 @@ void MainWindow::connectClient()
     ConnectDialog::Setup setup{{m_config.path(), m_config.isEmbedded()},
                                QCoreApplication::applicationDirPath() + u"/tetherctl"_s, {},
                                m_config.document().gateway.http};
-    for (const RegisteredTool &tool : m_manager.registry().tools()) {
-        const ServerConfig *server = m_config.document().server(tool.serverName);
-        if (!server || !server->hiddenTools.contains(tool.definition.name))
-            setup.toolNames.append(tool.publicName);
-    }
+    for (const ExposedTool &tool : exposedTools(m_manager, m_config.document().gateway.names).tools())
+        setup.toolNames.append(tool.publicName);
     ConnectDialog dialog(setup, this);
     dialog.exec();
 }

@@ -156,12 +156,7 @@ const ToolCatalog &Gateway::catalog()
 {
     if (!m_catalogStale)
         return m_catalog;
-    QHash<QString, QStringList> hidden;
-    for (const QString &name : m_manager.serverNames()) {
-        if (const ServerConfig *config = m_manager.serverConfig(name); config && !config->hiddenTools.isEmpty())
-            hidden.insert(name, config->hiddenTools);
-    }
-    m_catalog = ToolCatalog(m_manager.registry().tools(), hidden, m_config.names);
+    m_catalog = exposedTools(m_manager, m_config.names);
     for (const ExposedTool &tool : m_catalog.tools())
         m_formerTools.insert(tool.publicName, {tool.serverName, tool.toolName});
     m_catalogStale = false;

@@ -2,6 +2,8 @@
 
 #include "gatewayprotocol.h"
 
+#include "manager/servermanager.h"
+
 #include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QSet>
@@ -69,6 +71,16 @@ qsizetype ToolCatalog::indexAfter(const QString &publicName) const
     const auto it = std::upper_bound(m_tools.cbegin(), m_tools.cend(), publicName,
                                      [](const QString &name, const ExposedTool &tool) { return name < tool.publicName; });
     return it - m_tools.cbegin();
+}
+
+ToolCatalog exposedTools(ServerManager &manager, GatewayNames names)
+{
+    QHash<QString, QStringList> hidden;
+    for (const QString &name : manager.serverNames()) {
+        if (const ServerConfig *config = manager.serverConfig(name); config && !config->hiddenTools.isEmpty())
+            hidden.insert(name, config->hiddenTools);
+    }
+    return ToolCatalog(manager.registry().tools(), hidden, names);
 }
 
 } // namespace Tether

@@ -13,6 +13,8 @@
 
 namespace Tether {
 
+class ServerManager;
+
 // One tool as MCP hosts see it through the gateway.
 struct ExposedTool
 {
@@ -48,5 +50,9 @@ private:
     QByteArray m_fingerprint;
     QHash<QString, QStringList> m_hiddenButNotOffered;
 };
+
+// The tools a gateway over `manager` exposes now: its servers' tools less those their configs
+// hide, named as `names` says.
+ToolCatalog exposedTools(ServerManager &manager, GatewayNames names);
 
 } // namespace Tether
