@@ -3,6 +3,7 @@
 #include "configrun.h"
 #include "exitstatus.h"
 #include "output.h"
+#include "terminalclientside.h"
 
 #include "config/configstore.h"
 
@@ -144,19 +145,26 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
         done = true;
         loop.quit();
     };
+    // What a server asks while the call runs is asked on the terminal.
+    const auto terminal = std::make_shared<TerminalClientSide>();
+    ToolCallInput input(arguments);
+    input.origin = terminal;
     const ToolCallTicket ticket = serverName.isEmpty()
-                                      ? run.manager().callTool(toolName, arguments, onReply)
-                                      : run.manager().callTool(serverName, toolName, arguments, onReply);
+                                      ? run.manager().callTool(toolName, input, onReply)
+                                      : run.manager().callTool(serverName, toolName, input, onReply);
     // Answers the call at once, with its cancellation.
     QObject::connect(&interruption, &Interruption::interrupted, &loop,
                      [&] { run.manager().cancelToolCall(ticket, interruption.reason()); });
     if (!done)
         loop.exec();
+    terminal->stopAsking(); // a question the call outlived goes before the result is printed
     run.shutDown();
     if (const std::optional<int> interrupted = interruption.exitStatus())
         return *interrupted;
     if (reply.error) {
-        printError(u"calling '%1' failed: %2"_s.arg(toolName, reply.error->message));
+        const QString advice = terminal->adviceOnFailure(
+            *reply.error, u"the smaller of --timeout-ms and the server's \"timeoutMs\" in the config: raise them"_s);
+        printError(u"calling '%1' failed: %2"_s.arg(toolName, reply.error->message + advice));
         return Failure;
     }
     return printToolResult(reply.result, options.json);

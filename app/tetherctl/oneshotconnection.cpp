@@ -18,8 +18,11 @@ OneShotConnection::OneShotConnection(const CommonOptions &options)
 
 std::unique_ptr<McpClientSession> OneShotConnection::makeSession()
 {
-    auto made = std::make_unique<McpClientSession>(m_options.target.transport(),
-                                                   SessionOptions{m_options.target.name, m_options.timeout});
+    SessionOptions options{m_options.target.name, m_options.timeout};
+    // Servers then offer the tools that elicit, sample or list roots too: a call answers their
+    // requests on the terminal (TerminalClientSide); the session's roots are none.
+    options.clientCapabilities = clientFeatureCapabilities();
+    auto made = std::make_unique<McpClientSession>(m_options.target.transport(), std::move(options));
     McpClientSession *session = made.get();
     QObject::connect(session, &McpClientSession::failed, session, [this](const QString &reason) {
         m_failure = reason;
@@ -164,13 +167,13 @@ bool OneShotConnection::offers(QStringView capability) const
     return m_session->offers(capability);
 }
 
-std::optional<ToolCallReply> OneShotConnection::callTool(const QString &name, const QJsonObject &arguments,
+std::optional<ToolCallReply> OneShotConnection::callTool(const QString &name, const ToolCallInput &input,
                                                          const ProgressHandler &onProgress)
 {
     const auto call = [&] {
         const auto reply = std::make_shared<std::optional<ToolCallReply>>();
         m_callInFlight = m_session->callTool(
-            name, arguments,
+            name, input,
             [this, reply](const ToolCallReply &received) {
                 *reply = received;
                 m_loop.quit();

@@ -35,7 +35,8 @@ public:
     // The server's answer; nothing when the connection failed first (failure() says why) or a
     // signal came (a call is then answered with its cancellation).
     std::optional<ToolListReply> listTools();
-    std::optional<ToolCallReply> callTool(const QString &name, const QJsonObject &arguments,
+    // What the server asks while the call runs goes to `input.origin`.
+    std::optional<ToolCallReply> callTool(const QString &name, const ToolCallInput &input,
                                           const ProgressHandler &onProgress);
     std::optional<ResourceListReply> listResources();
     std::optional<PromptListReply> listPrompts();

@@ -59,6 +59,13 @@ void printNote(const QString &line)
     writeLines(stderr, withVisibleControls(line));
 }
 
+void printToTerminal(const QString &text)
+{
+    QTextStream out(stderr);
+    out << withVisibleControls(text, LineBreaks::Keep);
+    out.flush();
+}
+
 void printOut(const QString &text)
 {
     writeLines(stdout, withVisibleControls(text, LineBreaks::Keep));

@@ -20,6 +20,9 @@ namespace Tether::Ctl {
 void printError(const QString &message);
 // Prints one line of diagnostics on stderr: a server's stderr line, progress.
 void printNote(const QString &line);
+// Prints `text` on stderr as it is, no line break added: a question asked on the terminal, which
+// may quote a server on several lines.
+void printToTerminal(const QString &text);
 // Prints `text` on stdout as whole lines.
 void printOut(const QString &text);
 // Prints `document` (indented, as --json wants it, or one line) on stdout.

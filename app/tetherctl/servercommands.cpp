@@ -4,6 +4,7 @@
 #include "oneshotconnection.h"
 #include "output.h"
 #include "servertarget.h"
+#include "terminalclientside.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -58,12 +59,20 @@ int callTool(const CommonOptions &options, const QString &toolName, const QJsonO
             printNote(line);
         };
     }
-    const std::optional<ToolCallReply> reply = connection.callTool(toolName, arguments, onProgress);
+    // What the server asks while the call runs is asked on the terminal.
+    const auto terminal = std::make_shared<TerminalClientSide>(options.browser);
+    ToolCallInput input(arguments);
+    input.origin = terminal;
+    const std::optional<ToolCallReply> reply = connection.callTool(toolName, input, onProgress);
+    terminal->stopAsking(); // a question the call outlived goes before the result is printed
     if (const std::optional<int> interrupted = connection.interruption().exitStatus())
         return *interrupted;
     if (!reply || reply->error) {
-        printError(u"calling '%1' on server '%2' failed: %3"_s.arg(
-            toolName, options.target.name, reply ? reply->error->message : connection.failure()));
+        const QString failure = reply ? reply->error->message
+                                            + terminal->adviceOnFailure(*reply->error, u"--timeout-ms: give it more, "
+                                                                                       "such as --timeout-ms 600000"_s)
+                                      : connection.failure();
+        printError(u"calling '%1' on server '%2' failed: %3"_s.arg(toolName, options.target.name, failure));
         return Failure;
     }
     return printToolResult(reply->result, options.json);

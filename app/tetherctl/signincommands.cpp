@@ -36,25 +36,33 @@ void openSignInUrl(const QString &server, const QUrl &url, const QString &browse
     const QString link = url.toString(QUrl::FullyEncoded);
     printNote(u"to sign in to %1, open this URL in a browser:"_s.arg(server));
     printNote(u"  "_s + link);
+    openInBrowser(link, browser);
+}
+
+bool openInBrowser(const QString &link, const QString &browser)
+{
     QStringList command;
     if (!browser.isEmpty()) {
         const SplitCommandLine split = splitCommandLine(browser);
         if (!split.error.isEmpty() || split.words.isEmpty()) {
             printError(u"the browser command '%1' cannot be used (%2); open the URL above yourself"_s.arg(
                 browser, split.error.isEmpty() ? u"it is empty"_s : split.error));
-            return;
+            return false;
         }
         command = split.words;
     } else if (canOpenBrowser(browser)) {
         const QString xdgOpen = QStandardPaths::findExecutable(u"xdg-open"_s);
         if (xdgOpen.isEmpty())
-            return;
+            return false;
         command = {xdgOpen};
     } else {
-        return;
+        return false;
     }
-    if (!QProcess::startDetached(command.first(), command.mid(1) + QStringList{link}))
+    if (!QProcess::startDetached(command.first(), command.mid(1) + QStringList{link})) {
         printError(u"could not run the browser command '%1'; open the URL above yourself"_s.arg(command.first()));
+        return false;
+    }
+    return true;
 }
 
 SignInAnswer awaitSignIn(const Interruption &interruption, const std::function<void(SignInController::Done)> &start)

@@ -24,6 +24,9 @@ int logout(const ConfigOptions &options, const QString &server);
 // Shows the authorization URL of a sign-in to `server`: printed on stderr, then opened with
 // `browser` (its words, the URL appended), or xdg-open when there is a display.
 void openSignInUrl(const QString &server, const QUrl &url, const QString &browser);
+// Opens `link` with `browser` (its words, the link appended), or xdg-open when there is a
+// display; false, saying why when something could not run, when nothing was started.
+bool openInBrowser(const QString &link, const QString &browser);
 // How a sign-in or sign-out ended; `finished` false when a signal came first.
 struct SignInAnswer
 {

@@ -23,7 +23,13 @@ const ProgramUsage &tetherctlUsage()
                 {u"call [SERVER] TOOL ['JSON']"_s,
                  u"Call a tool with JSON arguments (an object; default {}) and print the result content. Without "
                  "SERVER the tool is found by its name or public name across every server; a name that several "
-                 "servers offer is an error naming them."_s},
+                 "servers offer is an error naming them. A tool that asks for input while it runs (elicitation) "
+                 "prompts on the terminal: each field of its form with its default in [brackets], then accept, "
+                 "decline or cancel; or a URL to open in a browser (--browser CMD with --url, else "
+                 "$TETHER_BROWSER, else xdg-open on a display). --timeout-ms keeps running while you answer. "
+                 "Without a terminal (stdin or stderr not a TTY) the request is refused at once, and the tool gets "
+                 "the refusal. A request to sample from a model is refused (tetherctl has none); the server's roots "
+                 "are its \"roots\" in the config."_s},
                 {u"resources [SERVER]"_s,
                  u"List the resources of every server (or of one): URI, name, type, description; then its resource "
                  "templates, URIs with {placeholders} to fill in for read (--json: {\"resources\": [...], "
@@ -92,7 +98,8 @@ const ProgramUsage &tetherctlUsage()
             {u"Commands, on one server given on the command line (--stdio or --url)"_s, {
                 {u"tools --stdio \"CMD ARGS...\""_s, u"List the server's tools (name and description)."_s},
                 {u"call --stdio \"CMD ARGS...\" TOOL ['JSON']"_s,
-                 u"Call TOOL with JSON arguments and print the result."_s},
+                 u"Call TOOL with JSON arguments and print the result; input the tool asks for is prompted for "
+                 "on the terminal, and refused without one, as call above. The server has no roots."_s},
                 {u"resources --stdio \"CMD ARGS...\""_s, u"List the server's resources and resource templates."_s},
                 {u"read --stdio \"CMD ARGS...\" URI"_s, u"Read a resource, as read above."_s},
                 {u"prompts --stdio \"CMD ARGS...\""_s, u"List the server's prompts."_s},
@@ -207,7 +214,8 @@ const ProgramUsage &tetherctlUsage()
             {u"XDG_CONFIG_HOME"_s, u"The folder of the config file (default ~/.config)."_s},
             {u"XDG_STATE_HOME"_s, u"Where connect keeps its copies and sign-in keeps what it knows (default "
                                   "~/.local/state)."_s},
-            {u"TETHER_BROWSER"_s, u"The browser command of login, as --browser."_s},
+            {u"TETHER_BROWSER"_s, u"The browser command of login, as --browser; also the one that opens the URL a "
+                                  "tool asks you to open during call."_s},
             {u"TETHER_TOKEN_STORE"_s,
              u"file: keep sign-in tokens in the file below, never in the system keyring (as \"defaults\": "
              "{\"oauth\": {\"tokenStore\": \"file\"}} in the config)."_s},
