@@ -169,6 +169,36 @@ QString OutgoingRequests::method(qint64 id) const
     return it == m_pending.end() ? QString() : it->second.method;
 }
 
+void OutgoingRequests::hold(qint64 id)
+{
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end())
+        return;
+    if (it->second.holds++ == 0) {
+        it->second.heldSince = std::chrono::steady_clock::now();
+        armDeadlineTimer(it->second.expiry());
+    }
+}
+
+void OutgoingRequests::release(qint64 id)
+{
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end() || it->second.holds == 0 || --it->second.holds > 0)
+        return;
+    it->second.deadline = std::chrono::steady_clock::now() + it->second.timeout;
+    armDeadlineTimer(it->second.deadline);
+}
+
+QList<qint64> OutgoingRequests::requestsOf(const ClientSide *client) const
+{
+    QList<qint64> ids;
+    for (const auto &[id, pending] : m_pending) {
+        if (pending.origin.lock().get() == client)
+            ids.append(id);
+    }
+    return ids;
+}
+
 std::shared_ptr<ClientSide> OutgoingRequests::origin(qint64 id) const
 {
     const auto it = m_pending.find(id);
@@ -191,8 +221,12 @@ void OutgoingRequests::onTimeout(qint64 id)
     const auto it = m_pending.find(id);
     if (it == m_pending.end())
         return;
-    const QString reason = u"request '%1' to %2 timed out after %3 ms"_s.arg(it->second.method, m_peerLabel)
-                               .arg(it->second.timeout.count());
+    const QString reason = it->second.holds > 0
+                               ? u"request '%1' to %2 timed out: it waited %3 min for an answer of its client"_s
+                                     .arg(it->second.method, m_peerLabel)
+                                     .arg(MaxHold.count())
+                               : u"request '%1' to %2 timed out after %3 ms"_s.arg(it->second.method, m_peerLabel)
+                                     .arg(it->second.timeout.count());
     spdlog::warn("{}", reason);
     notifyCancelled(id, reason, it->second.related);
     complete(id, RpcReply::failure(JsonRpc::RequestTimeout, reason));
@@ -214,10 +248,11 @@ void OutgoingRequests::onDeadlineTimer()
     QList<qint64> expired;
     std::optional<std::chrono::steady_clock::time_point> next;
     for (const auto &[id, pending] : m_pending) {
-        if (pending.deadline <= now)
+        const auto expiry = pending.expiry();
+        if (expiry <= now)
             expired.append(id);
-        else if (!next || pending.deadline < *next)
-            next = pending.deadline;
+        else if (!next || expiry < *next)
+            next = expiry;
     }
     if (next)
         armDeadlineTimer(*next);

@@ -98,8 +98,17 @@ public:
     bool isEmpty() const { return m_pending.empty(); }
     bool anyWantsText() const { return m_wantingText > 0; }
 
+    // While the other end waits on a client's answer to a request it made for request `id` (a
+    // form a person fills in), the clock of `id` stands still: held, it times out only after
+    // MaxHold; released by every hold, it has its whole timeout again from then.
+    static constexpr std::chrono::minutes MaxHold{30};
+    void hold(qint64 id);
+    void release(qint64 id);
+
     // The client whose request `id` serves, while it is alive.
     std::shared_ptr<ClientSide> origin(qint64 id) const;
+    // The requests that serve `client`.
+    QList<qint64> requestsOf(const ClientSide *client) const;
     // The distinct live clients among the requests waiting, in the order they were sent.
     std::vector<std::shared_ptr<ClientSide>> origins() const;
 
@@ -114,6 +123,10 @@ private:
         bool resultAsText = false;
         QJsonValue related;
         std::weak_ptr<ClientSide> origin;
+        int holds = 0;
+        std::chrono::steady_clock::time_point heldSince{};
+
+        std::chrono::steady_clock::time_point expiry() const { return holds > 0 ? heldSince + MaxHold : deadline; }
     };
 
     void notifyCancelled(qint64 id, const QString &reason, const QJsonValue &related);

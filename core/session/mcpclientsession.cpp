@@ -269,7 +269,15 @@ void McpClientSession::onServerRequest(const JsonRpc::Message &message, const QJ
     }
     const QJsonValue progressToken = message.params.value(u"_meta").toObject().value(u"progressToken");
     const quint64 serial = ++m_serverRequests;
-    m_received.begin(message.id, key, ServerRequestWork{answerer, 0, serial}, progressToken);
+    // A person may take a while to answer: the requests it serves do not time out meanwhile.
+    QList<qint64> held;
+    if (related.isDouble() && m_sent.origin(related.toInteger()) == answerer)
+        held.append(related.toInteger());
+    else if (request.undecided.isEmpty())
+        held = m_sent.requestsOf(answerer.get());
+    for (qint64 id : std::as_const(held))
+        m_sent.hold(id);
+    m_received.begin(message.id, key, ServerRequestWork{answerer, 0, serial, held}, progressToken);
     if (message.method == u"elicitation/create" && message.params.value(u"mode").toString() == u"url") {
         if (m_urlElicitations.size() >= MaxWaitingServerRequests * 8)
             m_urlElicitations.clear(); // completions of elicitations that old are of no use to anyone
@@ -324,7 +332,7 @@ void McpClientSession::answerServerRequest(const QString &key, quint64 serial, c
     const auto *waiting = m_received.find(key);
     if (!waiting || waiting->work.serial != serial)
         return;
-    const std::optional<IncomingRequests<ServerRequestWork>::Entry> entry = m_received.take(key);
+    const std::optional<IncomingRequests<ServerRequestWork>::Entry> entry = takeServerRequest(key);
     if (!m_transport->isOpen())
         return; // its connection is gone
     if (reply.ok()) {
@@ -340,6 +348,16 @@ void McpClientSession::answerServerRequest(const QString &key, quint64 serial, c
     m_transport->send(response);
 }
 
+std::optional<IncomingRequests<McpClientSession::ServerRequestWork>::Entry> McpClientSession::takeServerRequest(const QString &key)
+{
+    std::optional<IncomingRequests<ServerRequestWork>::Entry> entry = m_received.take(key);
+    if (entry) {
+        for (qint64 id : std::as_const(entry->work.held))
+            m_sent.release(id);
+    }
+    return entry;
+}
+
 void McpClientSession::reportServerRequestProgress(const QString &key, quint64 serial, const ProgressUpdate &update)
 {
     const auto *waiting = m_received.find(key);
@@ -352,7 +370,7 @@ void McpClientSession::reportServerRequestProgress(const QString &key, quint64 s
 void McpClientSession::cancelServerRequests(const QString &reason)
 {
     for (const QString &key : m_received.keys()) {
-        const std::optional<IncomingRequests<ServerRequestWork>::Entry> entry = m_received.take(key);
+        const std::optional<IncomingRequests<ServerRequestWork>::Entry> entry = takeServerRequest(key);
         if (!entry)
             continue;
         if (const std::shared_ptr<ClientSide> answerer = entry->work.answerer.lock())
@@ -398,7 +416,7 @@ void McpClientSession::onNotification(const JsonRpc::Message &message)
         // The server no longer wants the answer to one of its requests.
         const QJsonValue requestId = message.params.value(u"requestId");
         const std::optional<IncomingRequests<ServerRequestWork>::Entry> entry
-            = isRequestId(requestId) ? m_received.take(requestIdKey(requestId)) : std::nullopt;
+            = isRequestId(requestId) ? takeServerRequest(requestIdKey(requestId)) : std::nullopt;
         if (!entry)
             return;
         if (const std::shared_ptr<ClientSide> answerer = entry->work.answerer.lock()) {

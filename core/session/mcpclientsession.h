@@ -143,7 +143,10 @@ private:
         std::weak_ptr<ClientSide> answerer;
         quint64 handle = 0;
         quint64 serial = 0; // tells it from a later request of the server under the same id
+        QList<qint64> held; // our requests it serves, whose clocks stand still while it waits
     };
+    // The entry leaves the books; the clocks it held go on.
+    std::optional<IncomingRequests<ServerRequestWork>::Entry> takeServerRequest(const QString &key);
 
     void onTransportStarted();
     void onMessage(const QJsonObject &object, const QByteArray &text, const QJsonValue &related);

@@ -1,6 +1,7 @@
 #include "protocol/clientside.h"
 #include "protocol/jsonrpcpeer.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -127,6 +128,32 @@ private slots:
         QVERIFY2(replies.first().error->message.contains(u"'elicitation/create' to host 'slow' timed out after 30 ms"_s),
                  qPrintable(replies.first().error->message));
         QCOMPARE(wire.messages.last().value(u"method").toString(), u"notifications/cancelled"_s);
+    }
+
+    void aHeldRequestDoesNotTimeOutAndGetsItsWholeTimeoutBack()
+    {
+        Wire wire;
+        OutgoingRequests sent(u"server 'slow'"_s, std::chrono::milliseconds(60), wire.writer());
+        std::optional<RpcReply> held;
+        std::optional<RpcReply> other;
+        const qint64 id = sent.send(u"tools/call"_s, "{}", [&](const RpcReply &answer) { held = answer; });
+        sent.hold(id);
+        sent.hold(id); // two questions of the server at once
+        // A request sent after it, and not held, times out first: by then the held one would have.
+        sent.send(u"tools/call"_s, "{}", [&](const RpcReply &answer) { other = answer; });
+        QTRY_VERIFY(other);
+        QVERIFY(!held);
+        sent.release(id);
+        std::optional<RpcReply> second;
+        sent.send(u"ping"_s, {}, [&](const RpcReply &answer) { second = answer; });
+        QTRY_VERIFY(second);
+        QVERIFY(!held); // one hold is left
+        QElapsedTimer released;
+        released.start();
+        sent.release(id);
+        QTRY_VERIFY(held);
+        QVERIFY(released.elapsed() >= 55); // the whole timeout again, from the last release
+        QCOMPARE(held->error->code, int(JsonRpc::RequestTimeout));
     }
 
     void failAllAnswersEveryRequestInOrder()

@@ -1297,6 +1297,31 @@ private slots:
         QVERIFY(shared->requests.isEmpty());
     }
 
+    // A person may take longer to fill in a form than a call may take: the call's clock stands
+    // while its client answers, and starts again, whole, once it has.
+    void aCallDoesNotTimeOutWhileItsClientAnswers()
+    {
+        const auto client = std::make_shared<FakeClient>(u"Claude Code 2.1"_s);
+        SessionOptions options = featureOptions();
+        options.requestTimeout = std::chrono::milliseconds(80);
+        Harness h(options);
+        QVERIFY(h.openReady());
+        std::optional<ToolCallReply> call;
+        ToolCallInput input;
+        input.origin = client;
+        h.session->callTool(u"ask"_s, input, [&](const ToolCallReply &reply) { call = reply; });
+        h.transport->inject(JsonRpc::makeRequest(5, u"elicitation/create"_s, formParams()));
+        QCOMPARE(client->requests.size(), 1);
+        // A request sent later, with no client waiting, times out first: the call would have by then.
+        std::optional<RpcReply> other;
+        h.session->request(u"ping"_s, {}, [&](const RpcReply &reply) { other = reply; });
+        QTRY_VERIFY(other);
+        QVERIFY(!call);
+        client->replies.first()(RpcReply{QJsonObject{{u"action"_s, u"decline"_s}}, std::nullopt});
+        QTRY_VERIFY(call); // and now it does, its whole timeout after the answer
+        QCOMPARE(call->error->code, int(JsonRpc::RequestTimeout));
+    }
+
     // A session has one set of roots, whoever's request runs: its shared side's.
     void rootsAreTheSharedSidesWhoeversRequestRuns()
     {
