@@ -868,6 +868,25 @@ private slots:
             QCOMPARE(h.transport->countSent(method), 0);
     }
 
+    // A server of prompts alone (no "tools" capability) may not know tools/list at all.
+    void aServerWithoutToolsIsNotAskedForThem()
+    {
+        Harness h;
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        QJsonObject result = Harness::initializeResult();
+        result.insert(u"capabilities"_s, QJsonObject{{u"prompts"_s, QJsonObject{}}});
+        h.answer(u"initialize"_s, result);
+        QVERIFY(h.session->isReady());
+        std::optional<ToolListReply> tools;
+        h.session->listTools([&](const ToolListReply &r) { tools = r; });
+        QVERIFY(!tools);
+        QTRY_VERIFY(tools);
+        QVERIFY(!tools->error);
+        QVERIFY(tools->tools.isEmpty());
+        QCOMPARE(h.transport->countSent(u"tools/list"_s), 0);
+    }
+
     void templatesUnknownToTheServerAreNone()
     {
         Harness h;
