@@ -10,6 +10,7 @@
 #include "config/configfile.h"
 #include "config/configlocation.h"
 #include "gateway/gatewayreach.h"
+#include "gateway/toolcatalog.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -29,11 +30,8 @@ QStringList offeredToolNames(const ConfigOptions &options)
         return {};
     run.waitUntilSettled();
     QStringList names;
-    for (const RegisteredTool &tool : run.manager().registry().tools()) {
-        const ServerConfig *server = run.manager().serverConfig(tool.serverName);
-        if (!server || !server->hiddenTools.contains(tool.definition.name))
-            names.append(tool.publicName);
-    }
+    for (const ExposedTool &tool : exposedTools(run.manager(), run.store().document().gateway.names).tools())
+        names.append(tool.publicName);
     run.shutDown();
     return names;
 }
