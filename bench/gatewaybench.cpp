@@ -413,7 +413,7 @@ int main(int argc, char *argv[])
     settings.inFlight = std::max(1, parser.value(inFlightOption).toInt());
     settings.warmup = std::max(1, parser.value(warmupOption).toInt());
     settings.rounds = std::max(1, parser.value(roundsOption).toInt());
-    settings.tools = std::max(8, parser.value(toolsOption).toInt());
+    settings.tools = std::max(12, parser.value(toolsOption).toInt());
     settings.lists = std::max(1, parser.value(listsOption).toInt());
     settings.kills = std::max(1, parser.value(killsOption).toInt());
     settings.killCalls = std::max(1, parser.value(killCallsOption).toInt());
@@ -441,8 +441,8 @@ int main(int argc, char *argv[])
     if (!folder.isValid() || !privateFolder(runtime) || !privateFolder(runtimeHttp))
         return fail(u"no temporary folder for the configs"_s);
     const QString echoConfig = writeGatewayConfig(work, u"echo.json"_s, {});
-    // The demo server offers 8 tools of its own.
-    const QStringList manyTools{u"--tools"_s, QString::number(settings.tools - 8)};
+    // The demo server offers 12 tools of its own.
+    const QStringList manyTools{u"--tools"_s, QString::number(settings.tools - 12)};
     const QString toolsConfig = writeGatewayConfig(work, u"tools.json"_s, manyTools);
     if (echoConfig.isEmpty() || toolsConfig.isEmpty())
         return fail(u"the configs could not be written in %1"_s.arg(work.path()));

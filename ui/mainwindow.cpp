@@ -576,7 +576,8 @@ void MainWindow::connectClient()
     ConnectDialog::Setup setup{{m_config.path(), m_config.isEmbedded()},
                                QCoreApplication::applicationDirPath() + u"/tetherctl"_s, {},
                                m_config.document().gateway.http};
-    for (const ExposedTool &tool : exposedTools(m_manager, m_config.document().gateway.names).tools())
+    const ToolCatalog exposed = exposedTools(m_manager, m_config.document().gateway.names);
+    for (const ExposedTool &tool : exposed.tools())
         setup.toolNames.append(tool.publicName);
     ConnectDialog dialog(setup, this);
     dialog.exec();

@@ -53,7 +53,10 @@ DemoOptions DemoOptions::fromCommandLine(const QCoreApplication &app)
         u"A small MCP server speaking JSON-RPC 2.0 over stdio (one JSON message per line).\n"
         "It is Tether's demo server and its integration-test fixture: the flags below make it\n"
         "misbehave on purpose. Tools: echo, add, sleep, fail, crash, hang, format, image\n"
-        "(+ --tools N extras).\n"
+        "(+ --tools N extras), and sample, elicit, elicit-url and roots, which ask the client\n"
+        "(sampling/createMessage, elicitation/create in form and URL mode, roots/list) and return\n"
+        "its answers; their arguments send many requests at once (count), send them later outside\n"
+        "the call (delayMs), send a malformed one (malformed) or leave the call unanswered (silent).\n"
         "stdout carries protocol messages only; stderr is a log whose lines start with \"demo: \"."_s);
     parser.addHelpOption();
     parser.addVersionOption();

@@ -220,6 +220,8 @@ QList<QByteArray> toolsFor(const DemoOptions &options)
         echo.insert(u"description"_s, u"\x1b[2J\x1b[HReturns its message unchanged."_s);
         tools.replace(0, echo);
     }
+    for (const QJsonObject &tool : clientAskTools())
+        tools.append(tool);
     QList<QByteArray> compact;
     for (const QJsonValue &tool : std::as_const(tools))
         compact.append(QJsonDocument(tool.toObject()).toJson(QJsonDocument::Compact));
@@ -337,21 +339,35 @@ void DemoServer::handleNotification(const QString &method, const QJsonObject &pa
 void DemoServer::handleResponse(const QJsonObject &message)
 {
     const QJsonValue id = message.value(u"id"_s);
-    const QString method = m_pendingClientRequests.take(idKey(id));
-    if (method.isEmpty()) {
+    const auto pending = m_pendingClientRequests.constFind(idKey(id));
+    if (pending == m_pendingClientRequests.cend()) {
         logLine(u"ignoring response with unknown id "_s + compactJson(id));
         return;
     }
+    const ClientRequest request = *pending;
+    m_pendingClientRequests.erase(pending);
+    const QString &method = request.method;
     const bool isError = message.contains(u"error"_s);
     if (method == u"ping") {
         logLine(u"client answered ping with "_s
             + compactJson(message.value(isError ? u"error"_s : u"result"_s)));
     } else if (isError) {
-        const QJsonValue code = message.value(u"error"_s).toObject().value(u"code"_s);
-        logLine(u"client answered "_s % method % u" with error "_s % compactJson(code));
+        const QJsonObject error = message.value(u"error"_s).toObject();
+        logLine(u"client answered "_s % method % u" with error "_s % compactJson(error.value(u"code"_s)) % u": "_s
+                % error.value(u"message"_s).toString());
     } else {
         logLine(u"client answered "_s % method % u" with result "_s
             % compactJson(message.value(u"result"_s)));
+    }
+    if (!isError && !request.elicitationId.isEmpty()
+        && message.value(u"result"_s).toObject().value(u"action"_s).toString() == u"accept") {
+        // The user went through the page: the server says so, as a URL elicitation's server does.
+        sendNotification(u"notifications/elicitation/complete"_s, {{u"elicitationId"_s, request.elicitationId}});
+    }
+    if (!request.callKey.isEmpty()) {
+        onClientAnswer(request.callKey, request.index,
+                       isError ? QJsonObject{{u"error"_s, message.value(u"error"_s)}}
+                               : QJsonObject{{u"result"_s, message.value(u"result"_s)}});
     }
 }
 
@@ -393,7 +409,8 @@ void DemoServer::sendInitializeResult(const QJsonValue &id, const QString &proto
                                                   {u"version"_s, QStringLiteral(TETHER_VERSION)}}},
                     {u"instructions"_s,
                      u"Demo MCP server shipped with Tether. Try echo, add, sleep (with progress "
-                     "and cancellation), fail, crash, hang, format and image."_s}});
+                     "and cancellation), fail, crash, hang, format and image; sample, elicit, elicit-url "
+                     "and roots ask the client."_s}});
 
     if (m_options.oversizeLineMb > 0) {
         // A valid JSON value, just far too long for a sane client to buffer.
@@ -584,6 +601,8 @@ void DemoServer::handleToolsCall(const QJsonValue &id, const QJsonObject &params
                                                                {u"data"_s, DemoImagePng},
                                                                {u"mimeType"_s, u"image/png"_s}}}},
                         {u"isError"_s, false}});
+    } else if (isClientAskTool(name)) {
+        startClientAsk(id, name, arguments);
     } else if (name == u"hang") {
         logLine(u"hang tool called; no more output from now on"_s);
         m_writer.setSilenced(true);
@@ -633,6 +652,12 @@ void DemoServer::startSleep(const QJsonValue &id, int ms, const QJsonValue &prog
 void DemoServer::handleCancelled(const QJsonObject &params)
 {
     const QJsonValue requestId = params.value(u"requestId"_s);
+    if (const auto asking = m_askingCalls.find(idKey(requestId)); asking != m_askingCalls.end()) {
+        // Its requests stay in the books: their answers are still logged as they come.
+        logLine(u"cancelled request "_s + compactJson(requestId));
+        asking->cancelled = true;
+        return;
+    }
     SleepCall *call = m_sleeps.take(idKey(requestId));
     if (!call) {
         logLine(u"cancellation for unknown or finished request "_s + compactJson(requestId));
@@ -640,6 +665,71 @@ void DemoServer::handleCancelled(const QJsonObject &params)
     }
     logLine(u"cancelled request "_s + compactJson(requestId));
     delete call; // stops its timers: no result is sent for a cancelled request
+}
+
+void DemoServer::startClientAsk(const QJsonValue &id, const QString &tool, const QJsonObject &arguments)
+{
+    const QString key = idKey(id);
+    if (m_askingCalls.contains(key) || m_sleeps.contains(key)) {
+        sendError(id, InvalidRequest, u"Request id is already in use: "_s + compactJson(id));
+        return;
+    }
+    const ClientAsk ask = clientAskFor(tool, arguments, ++m_clientAsks);
+    if (!ask.error.isEmpty()) {
+        sendResult(id, textResult(ask.error, true));
+        return;
+    }
+    if (ask.delayMs > 0) {
+        logLine(u"%1: sending %2 %3 request(s) in %4 ms, outside any call"_s.arg(tool).arg(ask.requests.size())
+                    .arg(ask.method).arg(ask.delayMs));
+        sendResult(id, clientAskDeferredResult(ask));
+        QTimer::singleShot(ask.delayMs, this, [this, ask] { sendClientAsk(ask, {}); });
+        return;
+    }
+    AskingCall call;
+    call.id = id;
+    call.tool = tool;
+    call.method = ask.method;
+    call.silent = ask.silent;
+    call.waiting = int(ask.requests.size());
+    for (qsizetype i = 0; i < ask.requests.size(); ++i)
+        call.outcomes.append(QJsonValue::Null);
+    m_askingCalls.insert(key, call);
+    logLine(u"%1: asking the client %2 time(s) with %3 for request %4"_s.arg(tool).arg(ask.requests.size())
+                .arg(ask.method, compactJson(id)));
+    sendClientAsk(ask, key);
+}
+
+void DemoServer::sendClientAsk(const ClientAsk &ask, const QString &callKey)
+{
+    for (qsizetype i = 0; i < ask.requests.size(); ++i) {
+        const QString requestId = u"demo-ask-%1"_s.arg(++m_clientAsks);
+        sendRequest(requestId, ask.method, ask.requests.at(i));
+        ClientRequest &request = m_pendingClientRequests[idKey(requestId)];
+        request.callKey = callKey;
+        request.index = int(i);
+        if (ask.complete && i < ask.elicitationIds.size())
+            request.elicitationId = ask.elicitationIds.at(i);
+    }
+}
+
+void DemoServer::onClientAnswer(const QString &callKey, int index, const QJsonObject &outcome)
+{
+    const auto it = m_askingCalls.find(callKey);
+    if (it == m_askingCalls.end())
+        return;
+    it->outcomes.replace(index, outcome);
+    if (--it->waiting > 0)
+        return;
+    const AskingCall call = *it;
+    m_askingCalls.erase(it);
+    if (call.cancelled)
+        return; // a cancelled call gets no answer
+    if (call.silent) {
+        logLine(u"%1: the client answered; not answering request %2 (silent)"_s.arg(call.tool, compactJson(call.id)));
+        return;
+    }
+    sendResult(call.id, clientAskResult(call.tool, call.method, call.outcomes));
 }
 
 void DemoServer::sendResult(const QJsonValue &id, const QJsonObject &result)
@@ -665,7 +755,7 @@ void DemoServer::sendNotification(const QString &method, const QJsonObject &para
 
 void DemoServer::sendRequest(const QString &id, const QString &method, const QJsonObject &params)
 {
-    m_pendingClientRequests.insert(idKey(id), method);
+    m_pendingClientRequests.insert(idKey(id), ClientRequest{method, {}, 0, {}});
     QJsonObject message{{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"method"_s, method}};
     if (!params.isEmpty())
         message.insert(u"params"_s, params);

@@ -162,9 +162,7 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
     if (const std::optional<int> interrupted = interruption.exitStatus())
         return *interrupted;
     if (reply.error) {
-        const QString advice = terminal->adviceOnFailure(
-            *reply.error, u"the smaller of --timeout-ms and the server's \"timeoutMs\" in the config: raise them"_s);
-        printError(u"calling '%1' failed: %2"_s.arg(toolName, reply.error->message + advice));
+        printError(u"calling '%1' failed: %2"_s.arg(toolName, reply.error->message));
         return Failure;
     }
     return printToolResult(reply.result, options.json);

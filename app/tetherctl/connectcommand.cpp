@@ -30,7 +30,8 @@ QStringList offeredToolNames(const ConfigOptions &options)
         return {};
     run.waitUntilSettled();
     QStringList names;
-    for (const ExposedTool &tool : exposedTools(run.manager(), run.store().document().gateway.names).tools())
+    const ToolCatalog exposed = exposedTools(run.manager(), run.store().document().gateway.names);
+    for (const ExposedTool &tool : exposed.tools())
         names.append(tool.publicName);
     run.shutDown();
     return names;

@@ -68,10 +68,7 @@ int callTool(const CommonOptions &options, const QString &toolName, const QJsonO
     if (const std::optional<int> interrupted = connection.interruption().exitStatus())
         return *interrupted;
     if (!reply || reply->error) {
-        const QString failure = reply ? reply->error->message
-                                            + terminal->adviceOnFailure(*reply->error, u"--timeout-ms: give it more, "
-                                                                                       "such as --timeout-ms 600000"_s)
-                                      : connection.failure();
+        const QString failure = reply ? reply->error->message : connection.failure();
         printError(u"calling '%1' on server '%2' failed: %3"_s.arg(toolName, options.target.name, failure));
         return Failure;
     }

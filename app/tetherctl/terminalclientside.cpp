@@ -44,13 +44,6 @@ void TerminalClientSide::stopAsking()
         elicitation.reply(cancelled);
 }
 
-QString TerminalClientSide::adviceOnFailure(const JsonRpc::Error &error, const QString &timeoutSetting) const
-{
-    if (!m_hasAsked || error.code != JsonRpc::RequestTimeout)
-        return {};
-    return u"; the time taken to answer the server counts against "_s + timeoutSetting;
-}
-
 QString TerminalClientSide::clientLabel() const
 {
     return u"tetherctl"_s;
@@ -123,7 +116,6 @@ void TerminalClientSide::startNext()
     Elicitation &current = m_elicitations.front();
     const QJsonObject &params = current.request.params;
     current.shown = true;
-    m_hasAsked = true;
     if (params.value(u"mode").toString() == u"url") {
         askToOpenUrl();
         return;

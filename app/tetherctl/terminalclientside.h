@@ -28,9 +28,6 @@ public:
 
     // The call has ended: the questions still asked or waiting go, answered "cancel".
     void stopAsking();
-    // What to add to the failure of the call: when it timed out while the user was asked
-    // something, that answering counts against `timeoutSetting` (and what to do about it).
-    QString adviceOnFailure(const JsonRpc::Error &error, const QString &timeoutSetting) const;
 
     QString clientLabel() const override;
     quint64 serverRequest(const ServerRequest &request, ReplyHandler reply, ProgressHandler onProgress) override;
@@ -67,7 +64,6 @@ private:
     TerminalInput m_input;
     std::deque<Elicitation> m_elicitations;
     quint64 m_nextHandle = 1;
-    bool m_hasAsked = false; // a question went to the terminal
 };
 
 } // namespace Tether::Ctl

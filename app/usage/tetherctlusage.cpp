@@ -26,7 +26,8 @@ const ProgramUsage &tetherctlUsage()
                  "servers offer is an error naming them. A tool that asks for input while it runs (elicitation) "
                  "prompts on the terminal: each field of its form with its default in [brackets], then accept, "
                  "decline or cancel; or a URL to open in a browser (--browser CMD with --url, else "
-                 "$TETHER_BROWSER, else xdg-open on a display). --timeout-ms keeps running while you answer. "
+                 "$TETHER_BROWSER, else xdg-open on a display). The call's timeout stands still while you answer "
+                 "(for at most 30 min) and runs whole again once you have. "
                  "Without a terminal (stdin or stderr not a TTY) the request is refused at once, and the tool gets "
                  "the refusal. A request to sample from a model is refused (tetherctl has none); the server's roots "
                  "are its \"roots\" in the config."_s},

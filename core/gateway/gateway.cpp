@@ -60,9 +60,13 @@ Gateway::Gateway(ServerManager &manager, const GatewayConfig &config, QObject *p
         exposedSetMayHaveChanged();
         applyLogLevels();
     });
-    connect(&m_manager, &ServerManager::catalogChanged, this, [this] {
+    connect(&m_manager, &ServerManager::catalogChanged, this, [this](const QString &name) {
         m_featuresStale = true;
         exposedSetMayHaveChanged();
+        if (m_settling.contains(name)) {
+            if (const std::optional<ServerStatus> status = m_manager.status(name))
+                onServerStateChanged(*status);
+        }
     });
     connect(&m_manager, &ServerManager::toolSwitchesChanged, this, &Gateway::exposedSetMayHaveChanged);
     connect(&m_manager, &ServerManager::serverRemoved, this, [this](const QString &name) {
@@ -234,7 +238,11 @@ void Gateway::notifySessions()
 
 void Gateway::onServerStateChanged(const ServerStatus &status)
 {
-    if (status.state != ServerState::Starting && m_settling.remove(status.name) && m_settling.isEmpty())
+    // A server has come up once it is connected and its resources and prompts are listed too, or
+    // once it is anything but starting.
+    const bool up = status.state == ServerState::Connected ? m_manager.catalog(status.name).isListed()
+                                                           : status.state != ServerState::Starting;
+    if (up && m_settling.remove(status.name) && m_settling.isEmpty())
         finishSettling();
 }
 

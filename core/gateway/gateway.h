@@ -64,8 +64,9 @@ public:
     const PromptCatalog &prompts();
     // What the initialize result offers: what the servers offer (gatewayCapabilities()).
     QJsonObject capabilities() const;
-    // While the servers that were starting when the gateway began have not come up or failed (for
-    // at most the outage wait), a first tools/list would miss their tools: it waits.
+    // While the servers that were starting when the gateway began have not come up (connected,
+    // their resources and prompts listed) or failed, for at most the outage wait, a first list
+    // would miss what they offer: it waits.
     bool isSettling() const { return !m_settling.isEmpty(); }
 
     // Calls the tool exposed as `publicName` for `host` (a name for the Log). Answers `onReply`

@@ -240,14 +240,8 @@ void GatewaySession::onRequest(const JsonRpc::Message &message)
     }
     if (method == u"tools/list" || method == u"resources/list" || method == u"resources/templates/list"
         || method == u"prompts/list") {
-        if (!m_gateway.isSettling()) {
+        if (!waitForServers(message, key))
             answerList(message.id, method, message.params);
-            return;
-        }
-        HostRequest work;
-        work.params = message.params;
-        work.waitsForServers = true;
-        accept(message, key, std::move(work));
         return;
     }
     if (method == u"tools/call") {
@@ -265,7 +259,7 @@ void GatewaySession::onRequest(const JsonRpc::Message &message)
     if (method == u"resources/read") {
         readResource(message, key);
     } else if (method == u"resources/subscribe" || method == u"resources/unsubscribe") {
-        subscribe(message, method == u"resources/subscribe");
+        subscribe(message, key, method == u"resources/subscribe");
     } else if (method == u"prompts/get") {
         getPrompt(message, key);
     } else if (method == u"completion/complete") {
@@ -279,6 +273,17 @@ void GatewaySession::onRequest(const JsonRpc::Message &message)
     } else {
         respondError(message.id, JsonRpc::MethodNotFound, u"Method not found: %1"_s.arg(method));
     }
+}
+
+bool GatewaySession::waitForServers(const JsonRpc::Message &message, const QString &key)
+{
+    if (!m_gateway.isSettling())
+        return false;
+    HostRequest work;
+    work.params = message.params;
+    work.waitsForServers = true;
+    accept(message, key, std::move(work));
+    return true;
 }
 
 void GatewaySession::acceptToolCall(const QJsonValue &id, const QString &key, ToolCallRequest call)
@@ -479,15 +484,17 @@ void GatewaySession::readResource(const JsonRpc::Message &message, const QString
     }
     const QString server = m_gateway.resources().serverFor(uri);
     if (server.isEmpty()) {
-        respondError(message.id, -32002,
-                     u"Resource not found: %1 (no server behind Tether lists it or has a template for it)"_s.arg(uri),
-                     QJsonObject{{u"uri"_s, uri}});
+        if (!waitForServers(message, key)) {
+            respondError(message.id, -32002,
+                         u"Resource not found: %1 (no server behind Tether lists it or has a template for it)"_s.arg(uri),
+                         QJsonObject{{u"uri"_s, uri}});
+        }
         return;
     }
     forward(message, key, server, message.params);
 }
 
-void GatewaySession::subscribe(const JsonRpc::Message &message, bool subscribed)
+void GatewaySession::subscribe(const JsonRpc::Message &message, const QString &key, bool subscribed)
 {
     const QString uri = message.params.value(u"uri").toString();
     if (uri.isEmpty()) {
@@ -496,9 +503,11 @@ void GatewaySession::subscribe(const JsonRpc::Message &message, bool subscribed)
     }
     const QString server = m_gateway.resources().serverFor(uri);
     if (server.isEmpty()) {
-        respondError(message.id, -32002,
-                     u"Resource not found: %1 (no server behind Tether lists it or has a template for it)"_s.arg(uri),
-                     QJsonObject{{u"uri"_s, uri}});
+        if (!waitForServers(message, key)) {
+            respondError(message.id, -32002,
+                         u"Resource not found: %1 (no server behind Tether lists it or has a template for it)"_s.arg(uri),
+                         QJsonObject{{u"uri"_s, uri}});
+        }
         return;
     }
     const QString entry = server + QChar(0) + uri;
@@ -529,7 +538,8 @@ void GatewaySession::getPrompt(const JsonRpc::Message &message, const QString &k
     const QString name = message.params.value(u"name").toString();
     const ExposedPrompt *prompt = m_gateway.prompts().find(name);
     if (!prompt) {
-        respondError(message.id, JsonRpc::InvalidParams, u"Unknown prompt: %1"_s.arg(name));
+        if (!waitForServers(message, key))
+            respondError(message.id, JsonRpc::InvalidParams, u"Unknown prompt: %1"_s.arg(name));
         return;
     }
     QJsonObject params = message.params;
@@ -545,7 +555,8 @@ void GatewaySession::complete(const JsonRpc::Message &message, const QString &ke
     if (type == u"ref/prompt") {
         const ExposedPrompt *prompt = m_gateway.prompts().find(ref.value(u"name").toString());
         if (!prompt) {
-            respondError(message.id, JsonRpc::InvalidParams, u"Unknown prompt: %1"_s.arg(ref.value(u"name").toString()));
+            if (!waitForServers(message, key))
+                respondError(message.id, JsonRpc::InvalidParams, u"Unknown prompt: %1"_s.arg(ref.value(u"name").toString()));
             return;
         }
         server = prompt->serverName;
@@ -556,8 +567,9 @@ void GatewaySession::complete(const JsonRpc::Message &message, const QString &ke
         if (server.isEmpty())
             server = m_gateway.resources().serverFor(uri);
         if (server.isEmpty()) {
-            respondError(message.id, JsonRpc::InvalidParams,
-                         u"Unknown resource template: %1 (no server behind Tether lists it)"_s.arg(uri));
+            if (!waitForServers(message, key))
+                respondError(message.id, JsonRpc::InvalidParams,
+                             u"Unknown resource template: %1 (no server behind Tether lists it)"_s.arg(uri));
             return;
         }
     } else {
@@ -589,6 +601,8 @@ void GatewaySession::callToolAsTask(const JsonRpc::Message &message, const QStri
     const QString name = message.params.value(u"name").toString();
     const ExposedTool *tool = m_gateway.catalog().find(name);
     if (!tool) {
+        if (waitForServers(message, key))
+            return;
         const HostToolReply unknown = m_gateway.unknownToolReply(name);
         if (unknown.kind == HostToolReply::Kind::Error)
             respondError(message.id, unknown.error);
@@ -872,12 +886,19 @@ void GatewaySession::onSettled()
         Received::Entry *entry = m_received.find(key);
         if (!entry)
             continue;
-        if (entry->work.method == u"tools/call") {
+        if (entry->work.method == u"tools/call" && !entry->work.params.contains(u"task")) {
             startToolCall(key);
             continue;
         }
+        // A list, or a request that names what a server offers: taken up again, now that the
+        // servers have come up (or not).
         const Received::Entry request = *m_received.take(key);
-        answerList(request.id, request.work.method, request.work.params);
+        JsonRpc::Message message;
+        message.kind = JsonRpc::MessageKind::Request;
+        message.id = request.id;
+        message.method = request.work.method;
+        message.params = request.work.params;
+        onRequest(message);
     }
 }
 

@@ -93,7 +93,7 @@ private:
     {
         quint64 order = 0;            // arrival
         QString method;
-        QJsonObject params;           // a list held while the servers start
+        QJsonObject params;           // a request held while the servers start
         ToolCallRequest call;         // tools/call: what to call
         QString serverName;           // where it went
         ToolCallTicket ticket;        // once sent
@@ -111,6 +111,9 @@ private:
     bool refuseReusedId(const QJsonValue &id, const QString &key);
     Received::Entry *accept(const JsonRpc::Message &message, const QString &key, HostRequest work);
     void acceptToolCall(const QJsonValue &id, const QString &key, ToolCallRequest call);
+    // While the servers starting with the gateway come up, a request that needs what they offer
+    // (a list, or a name none offers yet) waits for them; true when it does.
+    bool waitForServers(const JsonRpc::Message &message, const QString &key);
     void onNotification(const JsonRpc::Message &message);
     void onResponse(const JsonRpc::Message &message);
     void onInitialize(const QJsonValue &id, const QJsonObject &params);
@@ -126,7 +129,7 @@ private:
                  const QJsonObject &params, std::function<QJsonObject(const QJsonObject &)> rewrite = {});
     void finishForwarded(const QString &key, const RpcReply &reply);
     void readResource(const JsonRpc::Message &message, const QString &key);
-    void subscribe(const JsonRpc::Message &message, bool subscribed);
+    void subscribe(const JsonRpc::Message &message, const QString &key, bool subscribed);
     void getPrompt(const JsonRpc::Message &message, const QString &key);
     void complete(const JsonRpc::Message &message, const QString &key);
     void setLogLevel(const JsonRpc::Message &message);

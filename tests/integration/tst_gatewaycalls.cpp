@@ -124,7 +124,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(channel.response(1).has_value(), 10000);
         QVERIFY(connected(setup.manager, u"slow"_s));
         const QJsonArray tools = channel.response(1)->value(u"result").toObject().value(u"tools").toArray();
-        QCOMPARE(tools.size(), 8);
+        QCOMPARE(tools.size(), 12);
         QCOMPARE(tools.at(0).toObject().value(u"name").toString(), u"slow__add"_s);
     }
 
@@ -275,7 +275,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(setup.manager.status(u"demo"_s)->state, ServerState::Reconnecting, 10000);
         // Its tools stay listed.
         session->receiveMessage(hostRequest(1, u"tools/list"_s));
-        QCOMPARE(channel.response(1)->value(u"result").toObject().value(u"tools").toArray().size(), 8);
+        QCOMPARE(channel.response(1)->value(u"result").toObject().value(u"tools").toArray().size(), 12);
         session->receiveMessage(callRequest(2, u"demo__echo"_s, {{u"message"_s, u"x"_s}}));
         QTRY_VERIFY_WITH_TIMEOUT(channel.response(2).has_value(), 2000);
         QVERIFY(isToolError(*channel.response(2)));
@@ -335,7 +335,7 @@ private slots:
         FakeHostChannel channel;
         GatewaySession *session = setup.connect(channel);
         session->receiveMessage(hostRequest(1, u"tools/list"_s));
-        QCOMPARE(listedNames(*channel.response(1)).size(), 8);
+        QCOMPARE(listedNames(*channel.response(1)).size(), 12);
 
         QVERIFY(QFile(refuse).open(QIODevice::WriteOnly));
         QVERIFY(::kill(pid_t(setup.manager.status(u"demo"_s)->pid), SIGKILL) == 0);
@@ -365,7 +365,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(listChanged(), 1, 5000);
         session->receiveMessage(hostRequest(1, u"tools/list"_s));
         QVERIFY(!listedNames(*channel.response(1)).contains(u"other__echo"_s));
-        QCOMPARE(listedNames(*channel.response(1)).size(), 8);
+        QCOMPARE(listedNames(*channel.response(1)).size(), 12);
         session->receiveMessage(callRequest(2, u"other__echo"_s, {{u"message"_s, u"x"_s}}));
         QTRY_VERIFY_WITH_TIMEOUT(channel.response(2).has_value(), 5000);
         QCOMPARE(channel.response(2)->value(u"error").toObject().value(u"message").toString(), u"Unknown tool: other__echo"_s);
@@ -375,7 +375,7 @@ private slots:
         setup.manager.applyConfig(configDocument({config}));
         QTRY_COMPARE_WITH_TIMEOUT(listChanged(), 2, 10000);
         session->receiveMessage(hostRequest(3, u"tools/list"_s));
-        QCOMPARE(listedNames(*channel.response(3)).size(), 9);
+        QCOMPARE(listedNames(*channel.response(3)).size(), 13);
     }
 
     void aBurstOfChangesSendsOneListChanged()
@@ -400,7 +400,8 @@ private slots:
         QStringList names;
         for (const QJsonValue &tool : channel.response(1)->value(u"result").toObject().value(u"tools").toArray())
             names.append(tool.toObject().value(u"name").toString());
-        QCOMPARE(names, (QStringList{u"demo__crash"_s, u"demo__fail"_s, u"demo__hang"_s, u"demo__image"_s,
+        QCOMPARE(names, (QStringList{u"demo__crash"_s, u"demo__elicit"_s, u"demo__elicit-url"_s, u"demo__fail"_s,
+                                     u"demo__hang"_s, u"demo__image"_s, u"demo__roots"_s, u"demo__sample"_s,
                                      u"demo__sleep"_s}));
         // Hidden is unknown, even to a host that knew the name.
         session->receiveMessage(callRequest(2, u"demo__echo"_s, {{u"message"_s, u"x"_s}}));

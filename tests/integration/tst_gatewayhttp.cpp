@@ -165,7 +165,7 @@ private slots:
         QStringList expected = publicNames(u"demo"_s, DemoTools) + publicNames(u"everything"_s, EverythingTools);
         expected.sort();
         QCOMPARE(names, expected);
-        QCOMPARE(listed->value(u"pages").toInt(), 5);
+        QCOMPARE(listed->value(u"pages").toInt(), 6);
 
         host->send(call(u"echo"_s, u"demo__echo"_s, {{u"message"_s, u"over HTTP"_s}}));
         host->send(call(u"sum"_s, u"everything__get-sum"_s, {{u"a"_s, 2}, {u"b"_s, 3}}));
@@ -576,7 +576,7 @@ private slots:
             }(),
             15000);
         QVERIFY2(text.contains("tether_gateway_http_refusals_total{status=\"401\"} 1"), text.constData());
-        QVERIFY2(text.contains("tether_server_tools{server=\"demo\"} 8"), text.constData());
+        QVERIFY2(text.contains("tether_server_tools{server=\"demo\"} 12"), text.constData());
 
         TETHER_FIND_PROMTOOL(promtool)
         QProcess check;

@@ -83,7 +83,7 @@ private slots:
         QTest::newRow("state") << u"tether_server_state{server=\"demo\",state=\"connected\"}"_s << 1.0;
         QTest::newRow("the crash began an outage") << u"tether_server_outages_total{server=\"demo\"}"_s << 1.0;
         QTest::newRow("and cost a restart") << u"tether_server_restarts_total{server=\"demo\"}"_s << 1.0;
-        QTest::newRow("tools") << u"tether_server_tools{server=\"demo\"}"_s << 8.0;
+        QTest::newRow("tools") << u"tether_server_tools{server=\"demo\"}"_s << 12.0;
         QTest::newRow("ok") << u"tether_tool_calls_total{server=\"demo\",outcome=\"ok\"}"_s << 1.0;
         QTest::newRow("tool error") << u"tether_tool_calls_total{server=\"demo\",outcome=\"tool_error\"}"_s << 1.0;
         QTest::newRow("cancelled") << u"tether_tool_calls_total{server=\"demo\",outcome=\"cancelled\"}"_s << 1.0;

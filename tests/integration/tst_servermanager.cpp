@@ -83,7 +83,7 @@ private slots:
         QCOMPARE(change.added, (QStringList{u"alpha"_s, u"beta"_s}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"alpha"_s, u"beta"_s}), 10000);
         QCOMPARE(manager.serverNames(), (QStringList{u"alpha"_s, u"beta"_s}));
-        QCOMPARE(manager.registry().count(), 8 + 10);
+        QCOMPARE(manager.registry().count(), 12 + 14);
         QVERIFY(manager.registry().find(u"alpha__echo"_s).has_value());
         QVERIFY(manager.registry().find(u"beta__tool_2"_s).has_value());
         const qint64 alpha = pidOf(manager, u"alpha"_s);
@@ -245,7 +245,7 @@ private slots:
         manager.applyConfig(configDocument({demo(u"x"_s, {u"--tools"_s, u"2"_s})}));
         QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"x"_s}), 15000);
         QVERIFY2(!processAlive(oldPid), "the new process started while the old one still ran");
-        QCOMPARE(manager.registry().serverTools(u"x"_s).size(), 10);
+        QCOMPARE(manager.registry().serverTools(u"x"_s).size(), 14);
         QVERIFY(manager.registry().find(u"x__tool_2"_s).has_value());
         QVERIFY(stopAllAndWait(manager));
     }

@@ -113,7 +113,8 @@ private slots:
         const ToolListReply tools = c.listTools();
         QVERIFY(!tools.error);
         QCOMPARE(toolNames(tools), (QStringList{u"echo"_s, u"add"_s, u"sleep"_s, u"fail"_s, u"crash"_s, u"hang"_s,
-                                              u"format"_s, u"image"_s}));
+                                              u"format"_s, u"image"_s, u"sample"_s, u"elicit"_s, u"elicit-url"_s,
+                                              u"roots"_s}));
 
         QCOMPARE(renderContent(c.call(u"echo"_s, {{u"message"_s, u"héllo"_s}}).result.content), u"héllo"_s);
         QCOMPARE(renderContent(c.call(u"add"_s, {{u"a"_s, 2}, {u"b"_s, 3}}).result.content), u"5"_s);
@@ -178,7 +179,7 @@ private slots:
         QVERIFY(c.open());
         const ToolListReply tools = c.listTools();
         QVERIFY(!tools.error);
-        QCOMPARE(tools.tools.size(), 128);
+        QCOMPARE(tools.tools.size(), 132);
         QCOMPARE(tools.tools.last().name, u"tool_120"_s);
     }
 
@@ -384,7 +385,7 @@ private slots:
         QVERIFY(c.open());
         const ToolListReply tools = c.listTools();
         QVERIFY(!tools.error);
-        QCOMPARE(tools.tools.size(), 8);
+        QCOMPARE(tools.tools.size(), 12);
         QCOMPARE(renderContent(c.call(u"add"_s, {{u"a"_s, 1.5}, {u"b"_s, 1}}).result.content), u"2.5"_s);
         QVERIFY(c.session->stats().skippedInput >= 3);
         QVERIFY(c.session->stats().unknownResponses >= 1);
@@ -408,7 +409,7 @@ private slots:
         QCOMPARE(changed.size(), 0); // the first tools/list covers it
         QCOMPARE(logged.size(), 1);
         QCOMPARE(logged.at(0).at(2).value<QJsonValue>().toString(), u"early notice"_s);
-        QCOMPARE(c.listTools().tools.size(), 8);
+        QCOMPARE(c.listTools().tools.size(), 12);
     }
 
     void logNotificationsArrive()

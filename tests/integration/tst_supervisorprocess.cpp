@@ -115,7 +115,7 @@ private slots:
         QVERIFY(s.waitFor(ServerState::Connected));
         const qint64 firstPid = s.supervisor->status().pid;
         const QList<RegisteredTool> toolsBefore = s.registry.tools();
-        QCOMPARE(toolsBefore.size(), 8);
+        QCOMPARE(toolsBefore.size(), 12);
         QSignalSpy toolsChanged(&s.registry, &ToolRegistry::toolsChanged);
 
         const std::optional<ToolCallReply> crash = awaitReply<ToolCallReply>([&](ToolCallHandler onReply) {

@@ -6,6 +6,7 @@
 #include "support/testfiles.h"
 #include "support/testprocess.h"
 
+#include "common/commandline.h"
 #include "common/displaytext.h"
 
 #include <QDir>
@@ -97,6 +98,75 @@ void readJsonLines(QProcess &process, QString *pending, QList<QJsonObject> *even
     }
 }
 
+// tetherctl on a pseudo-terminal (util-linux script), as a user at a terminal runs it: what it
+// prints (stdout and stderr both, with the terminal's echo of what is typed) and lines typed to it.
+class TerminalRun final
+{
+public:
+    explicit TerminalRun(const QStringList &arguments, const QProcessEnvironment &environment
+                                                       = QProcessEnvironment::systemEnvironment())
+    {
+        QProcessEnvironment scriptEnvironment = environment;
+        scriptEnvironment.insert(u"SHELL"_s, u"/bin/sh"_s); // script runs the command with $SHELL -c
+        m_process.setProcessEnvironment(scriptEnvironment);
+        m_process.setProcessChannelMode(QProcess::MergedChannels);
+        m_process.start(u"script"_s, {u"-qfec"_s, Tether::joinCommandLine(QStringList{QStringLiteral(TETHERCTL)} + arguments),
+                                      u"/dev/null"_s});
+    }
+    ~TerminalRun()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.kill();
+            m_process.waitForFinished();
+        }
+    }
+
+    // Whether `text` has been printed since what was shown when keys were last typed: QTRY_VERIFY
+    // waits on it (and asks once more when it holds).
+    bool shows(const QString &text)
+    {
+        m_output += QString::fromUtf8(m_process.readAll());
+        const qsizetype found = m_output.indexOf(text, m_answered);
+        if (found < 0)
+            return false;
+        m_shown = std::max(m_shown, found + text.size());
+        return true;
+    }
+    // Typed in answer to what was shown last.
+    void type(const QByteArray &keys)
+    {
+        m_answered = m_shown;
+        m_process.write(keys);
+    }
+    // Its exit code once it has ended (bounded), and everything it printed.
+    int finish()
+    {
+        if (!m_process.waitForFinished(30000))
+            return -1;
+        m_output += QString::fromUtf8(m_process.readAll());
+        return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
+    }
+    const QString &output() const { return m_output; }
+
+private:
+    QProcess m_process;
+    QString m_output;
+    qsizetype m_shown = 0;    // the end of the text shows() found last
+    qsizetype m_answered = 0; // where the text after the last keys typed starts
+};
+
+// What server-everything's trigger-elicitation-request asks, in the order tetherctl asks it: the
+// required field first, then the others by key (their descriptions, as the questions show them).
+const QStringList everythingFormQuestions{
+    u"Your full, legal name"_s,            u"Your date of birth"_s,
+    u"Agree to the terms and conditions"_s, u"Your email address"_s,
+    u"Favorite first line of a story"_s,   u"Portfolio / personal website"_s,
+    u"Your favorite integer"_s,            u"Choose your favorite type of pet"_s,
+    u"Favorite number"_s,                  u"Choose your favorite types of fish"_s,
+    u"Choose your favorite hero"_s,        u"Choose your favorite instruments"_s,
+    u"Choose your favorite friend"_s,
+};
+
 } // namespace
 
 class TestTetherctl final : public QObject
@@ -127,7 +197,7 @@ private slots:
         const Run run = tetherctl({u"tools"_s, u"--stdio"_s, demo()});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains(QRegularExpression(u"^echo +Returns its message unchanged\\.$"_s, QRegularExpression::MultilineOption)));
-        QCOMPARE(run.out.count(u'\n'), 8);
+        QCOMPARE(run.out.count(u'\n'), 12);
         QCOMPARE(run.err, QString());
     }
 
@@ -136,7 +206,7 @@ private slots:
         const Run run = tetherctl({u"tools"_s, u"--json"_s, u"--stdio"_s, demo(u"--tools 3"_s)});
         QCOMPARE(run.exitCode, 0);
         const QJsonArray tools = QJsonDocument::fromJson(run.out.toUtf8()).array();
-        QCOMPARE(tools.size(), 11);
+        QCOMPARE(tools.size(), 15);
         QCOMPARE(tools.at(1).toObject().value(u"name").toString(), u"add"_s);
         QVERIFY(tools.at(1).toObject().value(u"inputSchema").isObject());
     }
@@ -282,6 +352,11 @@ private slots:
         QVERIFY2(run.out.contains(QRegularExpression(u"^echo +Echoes back"_s, QRegularExpression::MultilineOption)),
                  qPrintable(run.out));
         QVERIFY(run.out.contains(u"get-sum"_s));
+        // tetherctl declares the client features: the tools that need them are offered too.
+        for (const QString &tool : {u"trigger-elicitation-request"_s, u"trigger-url-elicitation"_s,
+                                    u"trigger-sampling-request"_s, u"get-roots-list"_s})
+            QVERIFY2(run.out.contains(QRegularExpression(u"^%1 "_s.arg(tool), QRegularExpression::MultilineOption)),
+                     qPrintable(tool));
     }
 
     void serverEverythingCall()
@@ -354,6 +429,155 @@ private slots:
         QCOMPARE(missing.exitCode, 2);
         QVERIFY2(oneLine(missing.err) && missing.err.contains(u"getting the prompt 'args-prompt' from server 'node' failed"_s),
                  qPrintable(missing.err));
+    }
+
+    // Without a terminal nobody can be asked: the elicitation is refused at once and the tool
+    // (server-everything turns the refusal into an error result) says why.
+    void elicitationWithoutATerminalIsRefused()
+    {
+        const Run run = tetherctl({u"call"_s, u"--stdio"_s, everything(), u"trigger-elicitation-request"_s, u"{}"_s});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.out.contains(u"tetherctl call cannot ask for input without a terminal (stdin and stderr are not "
+                                  "TTYs); run it in a terminal, or call the tool from an AI client connected to "
+                                  "Tether's gateway"_s),
+                 qPrintable(run.out));
+        QVERIFY2(run.err.contains(u"tetherctl: server 'node' asked for input, which needs a terminal"_s), qPrintable(run.err));
+    }
+
+    void samplingIsRefused()
+    {
+        const Run run = tetherctl({u"call"_s, u"--stdio"_s, everything(), u"trigger-sampling-request"_s,
+                                   u"{\"prompt\": \"hello\"}"_s});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.out.contains(u"tetherctl has no model to sample from; call the tool from an AI client connected "
+                                  "to Tether's gateway"_s),
+                 qPrintable(run.out));
+        QVERIFY2(run.err.contains(u"server 'node' asked for a model's answer (sampling)"_s), qPrintable(run.err));
+    }
+
+    // roots/list answers the config's roots of the server; a server given with --stdio has none.
+    void rootsAreTheConfigRoots()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"everything"_s, QJsonObject{{u"command"_s, u"node"_s},
+                                          {u"args"_s, QJsonArray{serverEverythingScript(), u"stdio"_s}},
+                                          {u"roots"_s, QJsonArray{u"/tmp/x"_s}}}},
+        }}}).toJson()));
+        const Run configured = tetherctl({u"call"_s, u"--config"_s, path, u"everything"_s, u"get-roots-list"_s});
+        QCOMPARE(configured.exitCode, 0);
+        QVERIFY2(configured.out.contains(u"Current MCP Roots (1 total)"_s) && configured.out.contains(u"URI: file:///tmp/x"_s),
+                 qPrintable(configured.out));
+
+        const Run adHoc = tetherctl({u"call"_s, u"--stdio"_s, everything(), u"get-roots-list"_s});
+        QCOMPARE(adHoc.exitCode, 0);
+        QVERIFY2(adHoc.out.contains(u"no roots are currently configured"_s), qPrintable(adHoc.out));
+    }
+
+    // On a terminal each field is asked for: a wrong answer is asked again, an empty one takes
+    // the default, and the answers go to the server once accepted.
+    void elicitationOnATerminal()
+    {
+        TerminalRun terminal({u"call"_s, u"--stdio"_s, everything(), u"trigger-elicitation-request"_s, u"{}"_s});
+        // What tetherctl shows, and what is typed then.
+        const QList<std::pair<QString, QByteArray>> steps{
+            {u"server 'node' asks: Please provide inputs for the following fields:\r\n"_s
+             "(Enter takes the default in [brackets]; Ctrl-D cancels)\r\n"
+             "String (text, required): Your full, legal name\r\n> "_s, ""},
+            {u"  an answer is required\r\n> "_s, "Ada Lovelace"},
+            {u"String with date format (date, YYYY-MM-DD): Your date of birth\r\n> "_s, "1815-12-10"},
+            {u"Boolean (y/n): Agree to the terms and conditions\r\n> "_s, "y"},
+            {u"Your email address"_s, "ada@"},
+            {u"  \"ada@\" is not an email address such as name@example.com\r\n> "_s, "ada@example.com"},
+            {u"Favorite first line of a story\r\n[It was a dark and stormy night.]> "_s, ""},
+            {u"Portfolio / personal website"_s, ""},
+            {u"(whole number from 1 to 100): Your favorite integer"_s, "500"},
+            {u"  500 is more than the maximum, 100\r\n[42]> "_s, ""},
+            {u"Choose your favorite type of pet\r\n  1. Cats\r\n  2. Dogs\r\n"_s, "2"},
+            {u"Favorite number"_s, "7.5"},
+            {u"Choose your favorite types of fish"_s, "1, 3"},
+            {u"Choose your favorite hero"_s, "wonder woman"},
+            {u"Choose your favorite instruments"_s, ""},
+            {u"Choose your favorite friend"_s, ""},
+            {u"  Untitled Single Select Enum: Monica\r\nAccept (a) and send them, decline (d) or cancel (c)? [a]> "_s, "a"},
+        };
+        for (const auto &[shown, typed] : steps) {
+            QTRY_VERIFY2_WITH_TIMEOUT(terminal.shows(shown), qPrintable(shown + u"\nnot in:\n"_s + terminal.output()),
+                                      15000);
+            terminal.type(typed + '\n');
+        }
+        QCOMPARE(terminal.finish(), 0);
+        const QString &output = terminal.output();
+        for (const QString &line : {u"- Name: Ada Lovelace"_s, u"- Agreed to terms: true"_s, u"- Email: ada@example.com"_s,
+                                    u"- Birthdate: 1815-12-10"_s, u"- Favorite Integer: 42"_s, u"- Favorite Number: 7.5"_s,
+                                    u"\"firstLine\": \"It was a dark and stormy night.\""_s,
+                                    u"\"legacyTitledEnum\": \"pet-2\""_s, u"\"titledSingleSelectEnum\": \"hero-3\""_s,
+                                    u"\"untitledSingleSelectEnum\": \"Monica\""_s})
+            QVERIFY2(output.contains(line), qPrintable(line + u" in:\n"_s + output));
+        QVERIFY2(output.contains(QRegularExpression(u"\"titledMultipleSelectEnum\": \\[\\s*\"fish-1\",\\s*\"fish-3\"\\s*\\]"_s)),
+                 qPrintable(output));
+        QVERIFY2(output.contains(QRegularExpression(u"\"untitledMultipleSelectEnum\": \\[\\s*\"Guitar\"\\s*\\]"_s)),
+                 qPrintable(output));
+        QVERIFY2(!output.contains(u"homepage"_s), qPrintable(output)); // left empty, no default: left out
+    }
+
+    // Declined at the end, cancelled with Ctrl-D, or the command ended with Ctrl-C while it asks.
+    void elicitationOnATerminalEnds_data()
+    {
+        QTest::addColumn<QByteArray>("keys");
+        QTest::addColumn<bool>("throughTheForm");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("decline") << QByteArray("d\n") << true << 0 << u"User declined to provide the requested information"_s;
+        QTest::newRow("Ctrl-D") << QByteArray("\x04") << false << 0 << u"User cancelled the elicitation dialog"_s;
+        QTest::newRow("Ctrl-C") << QByteArray("\x03") << false << 130
+                                << u"tetherctl: interrupted by SIGINT: cancelling what is in flight"_s;
+    }
+
+    void elicitationOnATerminalEnds()
+    {
+        QFETCH(QByteArray, keys);
+        QFETCH(bool, throughTheForm);
+        QFETCH(int, exitCode);
+        QFETCH(QString, shown);
+        TerminalRun terminal({u"call"_s, u"--stdio"_s, everything(), u"trigger-elicitation-request"_s, u"{}"_s});
+        QTRY_VERIFY2_WITH_TIMEOUT(terminal.shows(everythingFormQuestions.first()), qPrintable(terminal.output()), 15000);
+        if (throughTheForm) {
+            terminal.type("Ada\n");
+            for (const QString &question : everythingFormQuestions.mid(1)) {
+                QTRY_VERIFY2_WITH_TIMEOUT(terminal.shows(question), qPrintable(terminal.output()), 15000);
+                terminal.type("\n");
+            }
+            QTRY_VERIFY2_WITH_TIMEOUT(terminal.shows(u"decline (d) or cancel (c)? [a]> "_s), qPrintable(terminal.output()),
+                                      15000);
+        }
+        terminal.type(keys);
+        QCOMPARE(terminal.finish(), exitCode);
+        QVERIFY2(terminal.output().contains(shown), qPrintable(terminal.output()));
+    }
+
+    // A URL to open: shown whole, opened by the browser command once the user says yes.
+    void urlElicitationOnATerminal()
+    {
+        QTemporaryDir dir;
+        const QString browser = dir.filePath(u"browser"_s);
+        const QString opened = dir.filePath(u"opened"_s);
+        QVERIFY(writeFile(browser, "#!/bin/sh\necho \"$1\" > \"" + opened.toUtf8() + "\"\n"));
+        QVERIFY(QFile::setPermissions(browser, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"TETHER_BROWSER"_s, browser);
+        const QString url = u"https://example.com/confirm?step=2&user=ada"_s;
+        TerminalRun terminal({u"call"_s, u"--stdio"_s, everything(), u"trigger-url-elicitation"_s,
+                              u"{\"url\": \"%1\", \"message\": \"Confirm it\"}"_s.arg(url)},
+                             environment);
+        QTRY_VERIFY2_WITH_TIMEOUT(terminal.shows(u"server 'node' asks you to open a URL: Confirm it\r\n  %1\r\n"
+                                                 "  (a page of example.com)\r\nOpen it in a browser? (y/N)> "_s.arg(url)),
+                                  qPrintable(terminal.output()), 15000);
+        terminal.type("y\n");
+        QCOMPARE(terminal.finish(), 0);
+        QVERIFY2(terminal.output().contains(u"User completed the URL elicitation flow"_s), qPrintable(terminal.output()));
+        QTRY_COMPARE_WITH_TIMEOUT(readFile(opened), url.toUtf8() + '\n', 10000);
     }
 
     // A server that offers none says so, and is not asked.
@@ -703,7 +927,7 @@ private slots:
 
         const Run status = tetherctl({u"status"_s, u"--config"_s, path});
         QCOMPARE(status.exitCode, 0);
-        QVERIFY2(status.out.contains(QRegularExpression(u"^good +Connected +8 +\\d+"_s, QRegularExpression::MultilineOption)),
+        QVERIFY2(status.out.contains(QRegularExpression(u"^good +Connected +12 +\\d+"_s, QRegularExpression::MultilineOption)),
                  qPrintable(status.out));
         QVERIFY2(status.out.contains(QRegularExpression(u"^bad +Retrying +0 +- .*code 3"_s, QRegularExpression::MultilineOption)),
                  qPrintable(status.out));

@@ -16,8 +16,9 @@ namespace Tether::Testing {
 
 using namespace Qt::StringLiterals;
 
-// The tools of the demo server.
-inline const QStringList DemoTools{u"add"_s, u"crash"_s, u"echo"_s, u"fail"_s, u"format"_s, u"hang"_s, u"image"_s, u"sleep"_s};
+// The tools of the demo server (those that ask the client something are listed whatever it declares).
+inline const QStringList DemoTools{u"add"_s,    u"crash"_s, u"echo"_s,  u"elicit"_s, u"elicit-url"_s, u"fail"_s,
+                                   u"format"_s, u"hang"_s,  u"image"_s, u"roots"_s,  u"sample"_s,     u"sleep"_s};
 
 // The demo server as an entry of the config: quick retries, no heartbeat.
 inline QJsonObject demoEntry(const QJsonObject &extra = {})

@@ -12,13 +12,40 @@
 
 namespace Tether::Testing {
 
+// Who an SdkHost is to the server: its client name and what it declares (sampling, elicitation
+// for form mode, elicitation-url for URL mode, roots), with its first roots (URIs).
+struct SdkHostOptions
+{
+    QString name; // empty: tether-test-host
+    QStringList capabilities;
+    QStringList roots;
+
+    QStringList arguments() const
+    {
+        QStringList arguments;
+        if (!name.isEmpty())
+            arguments << QStringLiteral("--name") << name;
+        if (!capabilities.isEmpty())
+            arguments << QStringLiteral("--capabilities") << capabilities.join(u',');
+        if (!roots.isEmpty())
+            arguments << QStringLiteral("--roots") << roots.join(u',');
+        return arguments;
+    }
+};
+
 // An MCP host made of the official TypeScript SDK client (tests/integration/gateway/sdkhost.mjs,
-// run with node), which starts `program arguments` as its stdio MCP server. The test sends it
-// commands and waits for its events (one JSON object per line; see the script).
+// run with node), which starts `program arguments` as its stdio MCP server (or, with program
+// "--http", connects to the URL and token of `arguments`). The test sends it commands and waits
+// for its events (one JSON object per line; see the script).
 class SdkHost final
 {
 public:
     SdkHost(const QString &program, const QStringList &arguments,
+            const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
+        : SdkHost(SdkHostOptions(), program, arguments, environment)
+    {
+    }
+    SdkHost(const SdkHostOptions &options, const QString &program, const QStringList &arguments,
             const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
     {
         m_process.setProcessEnvironment(environment);
@@ -26,7 +53,8 @@ public:
         QObject::connect(&m_process, &QProcess::readyReadStandardError, &m_process,
                          [this] { m_stderr += m_process.readAllStandardError(); });
         m_process.start(QStandardPaths::findExecutable(QStringLiteral("node")),
-                        QStringList{QStringLiteral(TETHER_SDK_HOST), program} + arguments);
+                        QStringList{QStringLiteral(TETHER_SDK_HOST)} + options.arguments() + QStringList{program}
+                            + arguments);
     }
     ~SdkHost()
     {
@@ -78,6 +106,37 @@ public:
             const QString kind = event.value(u"event").toString();
             return (kind == u"result" || kind == u"rejected") && event.value(u"id").toString() == id;
         }, timeoutMs);
+    }
+
+    // The next request of the server with `method` the host got, at or after the event `from`.
+    std::optional<QJsonObject> waitForRequest(const QString &method, int timeoutMs = 30000, qsizetype from = 0,
+                                              qsizetype *index = nullptr)
+    {
+        return waitFor([&](const QJsonObject &event) {
+            return event.value(u"event").toString() == u"request" && event.value(u"method").toString() == method;
+        }, timeoutMs, from, index);
+    }
+
+    // Sends `command` (which has an "id") and waits for its event of `kind`, or its rejection.
+    std::optional<QJsonObject> ask(const QJsonObject &command, const QString &kind, int timeoutMs = 30000)
+    {
+        const QString id = command.value(u"id").toString();
+        send(command);
+        return waitFor([&](const QJsonObject &event) {
+            const QString got = event.value(u"event").toString();
+            return (got == kind || got == u"rejected") && event.value(u"id").toString() == id;
+        }, timeoutMs);
+    }
+
+    // Every event of `kind` so far, from the event `from` on.
+    QList<QJsonObject> eventsOf(const QString &kind, qsizetype from = 0) const
+    {
+        QList<QJsonObject> found;
+        for (qsizetype i = from; i < m_events.size(); ++i) {
+            if (m_events.at(i).value(u"event").toString() == kind)
+                found.append(m_events.at(i));
+        }
+        return found;
     }
 
     // Lists every page of tools: their names, in order.

@@ -188,7 +188,7 @@ private slots:
         QVERIFY(view);
         QCOMPARE(namedChild<QStackedWidget>(*view, u"pages"_s)->currentIndex(), 1);
         const QString state = namedChild<QLabel>(*view, u"state"_s)->text();
-        QVERIFY2(state.startsWith(u"Serving 8 tools to no hosts through tetherctl serve"_s), qPrintable(state));
+        QVERIFY2(state.startsWith(u"Serving 12 tools to no hosts through tetherctl serve"_s), qPrintable(state));
         QVERIFY2(state.contains(u"\"gateway\": {\"http\": {\"enabled\": true}} in "_s + fixture.path), qPrintable(state));
         QVERIFY(namedChild<QLineEdit>(*view, u"url"_s)->text().isEmpty());
         QCOMPARE(mnemonicProblems(view), QStringList());

@@ -638,7 +638,7 @@ private slots:
         fixture.store.load();
         window.show();
         QTRY_COMPARE_WITH_TIMEOUT(model->index(0, ServerTableModel::State).data().toString(), u"Connected"_s, 10000);
-        QCOMPARE(model->index(0, ServerTableModel::Tools).data().toInt(), 8);
+        QCOMPARE(model->index(0, ServerTableModel::Tools).data().toInt(), 12);
 
         window.selectServer(u"demo"_s);
         QCOMPARE(window.selectedServer(), u"demo"_s);
