@@ -2,8 +2,10 @@
 // (bench/sdk-gateway-client.mjs, run with the machine's node) calls tether-demo-server's `echo`
 // directly over stdio, through `tetherctl serve` (stdio), `tetherctl serve --http` and supergateway (a plain
 // stdio-to-Streamable-HTTP bridge, pinned in package-lock.json), the legs taking turns within one
-// run, one call at a time and with several in flight. Then 1000 exposed tools are listed through
-// the gateway, and the upstream server is killed with SIGKILL during a stream of calls.
+// run, one call at a time and with several in flight. A sampling round trip (the demo server's
+// `sample` asks the host, which answers) is timed the same way, directly and through
+// `tetherctl serve`. Then 1000 exposed tools are listed through the gateway, and the upstream
+// server is killed with SIGKILL during a stream of calls.
 //
 // A leg is a target the client connects to: a command it starts (stdio) or a URL (HTTP, for a
 // server this program runs for the whole benchmark), compared with another leg: Tether over stdio
@@ -79,6 +81,7 @@ struct Leg
     QString targets;      // what the comparison should show
     QString alsoComparedWith; // a second leg it is divided by, with no target
     bool isTetherGateway = false; // its memory has a target
+    QStringList clientOptions{}; // more options for the client: --sampling
 };
 
 // What one run of the client said, and the memory of the process it measured against.
@@ -101,6 +104,7 @@ std::optional<ClientRun> runClient(const Leg &leg, const QString &job, const QSt
 {
     QStringList arguments{QStringLiteral(TETHER_SDK_GATEWAY_CLIENT_SCRIPT), u"--hold"_s, u"--tool"_s, leg.tool};
     arguments += options;
+    arguments += leg.clientOptions;
     for (const QString &entry : leg.env)
         arguments += {u"--env"_s, entry};
     for (const QString &header : leg.headers)
@@ -182,6 +186,7 @@ QString writeGatewayConfig(const QDir &folder, const QString &fileName, const QS
 }
 
 const QString DirectName = u"direct (stdio)"_s;
+const QString DirectSamplingName = u"direct, sampling (stdio)"_s;
 const QString PassThroughName = u"pass-through relay (stdio)"_s;
 const QString LineRelayName = u"Tether's line relay (stdio)"_s;
 const QString SupergatewayName = u"supergateway (HTTP)"_s;
@@ -232,6 +237,29 @@ Leg stdioGatewayLeg(const QString &configPath, const QString &runtimeFolder)
             {u"XDG_RUNTIME_DIR="_s + runtimeFolder}, {}, 0, true, DirectName,
             u"targets: at most 0.15 ms added at p50 one call at a time, at least 0.8 of the throughput with calls in flight"_s,
             LineRelayName, true};
+}
+
+// A call of the demo server's `sample`, which asks the host for a sampling that the client answers
+// at once: the server's request and the host's answer cross the gateway too.
+Leg directSamplingLeg()
+{
+    Leg leg = directLeg();
+    leg.name = DirectSamplingName;
+    leg.tool = u"sample"_s;
+    leg.clientOptions = {u"--sampling"_s};
+    return leg;
+}
+
+Leg stdioGatewaySamplingLeg(const QString &configPath, const QString &runtimeFolder)
+{
+    Leg leg = stdioGatewayLeg(configPath, runtimeFolder);
+    leg.name = u"Tether gateway, sampling"_s;
+    leg.tool = u"demo__sample"_s;
+    leg.clientOptions = {u"--sampling"_s};
+    leg.comparedWith = DirectSamplingName;
+    leg.targets = u"target: at most 0.2 ms added at p50 one call at a time"_s;
+    leg.alsoComparedWith.clear();
+    return leg;
 }
 
 // A gateway over HTTP that runs for the whole benchmark, on a free loopback port.
@@ -479,6 +507,8 @@ int main(int argc, char *argv[])
         compared.targets = u"target: at least the bridge's throughput"_s;
         legs.push_back(compared);
     }
+    legs.push_back(directSamplingLeg());
+    legs.push_back(stdioGatewaySamplingLeg(echoConfig, runtime));
     std::vector<SideFigures> figures(legs.size());
     std::vector<qint64> peakResidentKiB(legs.size(), 0);
     std::vector<double> processorMs(legs.size(), 0); // of the process measured: the server, or the gateway
@@ -497,7 +527,8 @@ int main(int argc, char *argv[])
         }
     }
 
-    out << "tools/call echo of tether-demo-server, the official TypeScript SDK client as the host\n"
+    out << "tools/call echo of tether-demo-server (sample for the sampling legs), the official TypeScript SDK client as "
+           "the host\n"
         << settings.rounds << " rounds of " << settings.calls << " timed calls per figure and leg, after " << settings.warmup
         << " warm-up calls per leg and round\n\n";
     const auto legNamed = [&](const QString &name) {

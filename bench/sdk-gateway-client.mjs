@@ -13,13 +13,16 @@
 // Options: --tool NAME (echo), --calls N (1000), --in-flight N (16), --warmup N (200),
 //          --lists N (5), --env NAME=VALUE (for the started command; repeatable), --header 'NAME: VALUE'
 //          (sent with every HTTP request; repeatable), --root-pid N (kill: the process whose deepest
-//          descendant is killed; default the started command), --hold (after the
-//          figures, wait for a line on stdin before closing: the caller looks at the processes first).
+//          descendant is killed; default the started command), --sampling (declare sampling and
+//          answer each sampling/createMessage at once; TOOL is then called with a prompt, as the
+//          demo server's `sample` takes it), --hold (after the figures, wait for a line on stdin before
+//          closing: the caller looks at the processes first).
 // Prints one JSON line {"event":"connected","pid":…,"connectMs":…} once connected, then one
 // {"event":"figures",…} line with the job's figures; the benchmark computes the percentiles.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
@@ -34,6 +37,7 @@ const { values: options, positionals } = parseArgs({
         env: { type: 'string', multiple: true, default: [] },
         header: { type: 'string', multiple: true, default: [] },
         'root-pid': { type: 'string' },
+        sampling: { type: 'boolean', default: false },
         hold: { type: 'boolean', default: false },
     },
 });
@@ -45,7 +49,7 @@ const lists = Number(options.lists);
 if (!['calls', 'list', 'kill'].includes(job) || !['stdio', 'http'].includes(mode) || !target
     || !(calls > 0) || !(inFlight > 0) || !(warmup >= 0) || !(lists > 0)) {
     process.stderr.write('usage: node sdk-gateway-client.mjs [--tool NAME] [--calls N] [--in-flight N] [--warmup N] '
-        + '[--lists N] [--env NAME=VALUE]... [--header \'NAME: VALUE\']... [--root-pid N] [--hold] calls|list|kill -- stdio COMMAND [ARG...] | -- http URL\n');
+        + '[--lists N] [--env NAME=VALUE]... [--header \'NAME: VALUE\']... [--root-pid N] [--sampling] [--hold] calls|list|kill -- stdio COMMAND [ARG...] | -- http URL\n');
     process.exit(2);
 }
 
@@ -67,7 +71,12 @@ if (mode === 'stdio') {
     }));
     transport = new StreamableHTTPClientTransport(new URL(target), { requestInit: { headers } });
 }
-const client = new Client({ name: 'tether-gateway-bench', version: '1.0.0' });
+const client = new Client({ name: 'tether-gateway-bench', version: '1.0.0' },
+    options.sampling ? { capabilities: { sampling: {} } } : {});
+if (options.sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, async () => (
+        { model: 'tether-gateway-bench', role: 'assistant', content: { type: 'text', text: 'sampled' } }));
+}
 const connectStart = now();
 await client.connect(transport);
 out({ event: 'connected', pid: transport.pid ?? null, connectMs: now() - connectStart });
@@ -77,7 +86,8 @@ let sent = 0;
 async function callOnce() {
     const start = now();
     try {
-        const result = await client.callTool({ name: options.tool, arguments: { message: `call ${sent++}` } });
+        const text = `call ${sent++}`;
+        const result = await client.callTool({ name: options.tool, arguments: options.sampling ? { prompt: text } : { message: text } });
         return result.isError ? null : now() - start;
     } catch {
         return null;

@@ -43,8 +43,9 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
         QObject::connect(&run.store(), &ConfigStore::documentChanged, gateway.get(),
                          [&](const ConfigDocument &document) { gateway->setConfig(document.gateway); });
         QObject::connect(&run.manager().eventLog(), &EventLog::appended, gateway.get(), [&options](const ServerEvent &event) {
+            // With -v the servers' stderr lines are printed by the run already; a call's line is the gateway's.
             const bool warning = event.kind == ServerEvent::Kind::ConfigChange && event.level == u"warning";
-            const bool detail = event.kind == ServerEvent::Kind::Stderr || event.kind == ServerEvent::Kind::ToolCall;
+            const bool detail = event.kind == ServerEvent::Kind::ToolCall;
             if (warning || (options.verbose && detail))
                 printNote(event.server + u": "_s + event.text);
         });
