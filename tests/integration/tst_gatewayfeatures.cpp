@@ -10,6 +10,7 @@
 //   any call; a malformed one; more than 32 waiting; a host that leaves while it is asked; a
 //   server that never answers a call once its host answered.
 #include "support/gatewayfixtures.h"
+#include "support/httpgatewayprocess.h"
 #include "support/sdkhost.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
@@ -39,51 +40,20 @@ class HttpGateway final
 {
 public:
     explicit HttpGateway(const QByteArray &config)
+        : m_configPath(m_dir.isValid() ? writeServersFile(m_dir, config) : QString())
+        , m_process(m_configPath, m_dir.path())
     {
-        if (!m_dir.isValid())
-            return;
-        configPath = writeServersFile(m_dir, config);
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(u"XDG_RUNTIME_DIR"_s, m_dir.path());
-        m_process.setProcessEnvironment(environment);
-        QObject::connect(&m_process, &QProcess::readyReadStandardError, &m_process,
-                         [this] { m_stderr += m_process.readAllStandardError(); });
-        m_process.start(QStringLiteral(TETHERCTL), {u"serve"_s, u"--http"_s, u"--port"_s, u"0"_s, u"-v"_s,
-                                                     u"--config"_s, configPath});
-        static const QRegularExpression serving(u"Serving MCP at (\\S+); hosts send the bearer token in (\\S+)\\n"_s);
-        QRegularExpressionMatch match;
-        (void)QTest::qWaitFor([&] {
-            match = serving.match(QString::fromUtf8(m_stderr));
-            return match.hasMatch() || m_process.state() == QProcess::NotRunning;
-        }, 30000);
-        if (!match.hasMatch())
-            return;
-        url = match.captured(1);
-        token = readFile(match.captured(2)).trimmed();
     }
-    ~HttpGateway()
-    {
-        if (QTest::currentTestFailed())
-            qInfo("tetherctl serve --http said:\n%s", m_stderr.right(20000).constData());
-        if (m_process.state() == QProcess::NotRunning)
-            return;
-        // SIGTERM: it stops its servers (the perHost sessions' among them) and waits for them.
-        m_process.terminate();
-        if (!m_process.waitForFinished(15000)) {
-            m_process.kill();
-            m_process.waitForFinished(10000);
-        }
-    }
-    Q_DISABLE_COPY_MOVE(HttpGateway)
 
-    bool isServing() const { return !url.isEmpty(); }
-    QString stderrText() const { return QString::fromUtf8(m_stderr); }
-    bool stderrContains(const QString &text) const { return stderrText().contains(text); }
+    bool isServing() const { return m_dir.isValid() && m_process.isServing(); }
+    QString stderrText() const { return QString::fromUtf8(m_process.stderrText()); }
+    bool stderrContains(const QString &text) const { return m_process.stderrContains(text); }
 
     // A host over Streamable HTTP, connected (or not: see its events).
     std::unique_ptr<SdkHost> httpHost(const SdkHostOptions &options) const
     {
-        auto host = std::make_unique<SdkHost>(options, u"--http"_s, QStringList{url, QString::fromLatin1(token)});
+        auto host = std::make_unique<SdkHost>(options, u"--http"_s,
+                                              QStringList{m_process.url, QString::fromLatin1(m_process.token)});
         (void)host->waitForEvent(u"connected"_s, {}, 60000);
         return host;
     }
@@ -94,19 +64,15 @@ public:
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(u"XDG_RUNTIME_DIR"_s, m_dir.path());
         auto host = std::make_unique<SdkHost>(options, QStringLiteral(TETHERCTL),
-                                              QStringList{u"serve"_s, u"--config"_s, configPath}, environment);
+                                              QStringList{u"serve"_s, u"--config"_s, m_configPath}, environment);
         (void)host->waitForEvent(u"connected"_s, {}, 60000);
         return host;
     }
 
-    QString configPath;
-    QString url;
-    QByteArray token;
-
 private:
-    QTemporaryDir m_dir;
-    QProcess m_process;
-    QByteArray m_stderr;
+    QTemporaryDir m_dir; // first: the config and the runtime folder are in it
+    QString m_configPath;
+    HttpGatewayProcess m_process;
 };
 
 bool isConnected(const SdkHost &host)

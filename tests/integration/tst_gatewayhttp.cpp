@@ -5,6 +5,7 @@
 // that is not admitted gets its HTTP status and a JSON-RPC error body.
 #include "gateway/gatewayinstance.h"
 #include "support/gatewayfixtures.h"
+#include "support/httpgatewayprocess.h"
 #include "support/promtool.h"
 #include "support/rawhttpclient.h"
 #include "support/sdkhost.h"
@@ -25,53 +26,6 @@ using namespace Tether::Testing;
 Q_DECLARE_METATYPE(Tether::HttpHeaders)
 
 namespace {
-
-// `tetherctl serve --http` on a free port, and what it said on stderr.
-class HttpGatewayProcess final
-{
-public:
-    explicit HttpGatewayProcess(const QString &configPath, const QString &runtimeDir)
-    {
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(u"XDG_RUNTIME_DIR"_s, runtimeDir);
-        m_process.setProcessEnvironment(environment);
-        QObject::connect(&m_process, &QProcess::readyReadStandardError, &m_process,
-                         [this] { m_stderr += m_process.readAllStandardError(); });
-        m_process.start(QStringLiteral(TETHERCTL), {u"serve"_s, u"--http"_s, u"--port"_s, u"0"_s, u"-v"_s,
-                                                     u"--config"_s, configPath});
-        static const QRegularExpression serving(u"Serving MCP at (\\S+); hosts send the bearer token in (\\S+)\\n"_s);
-        QRegularExpressionMatch match;
-        (void)QTest::qWaitFor([&] {
-            match = serving.match(QString::fromUtf8(m_stderr));
-            return match.hasMatch() || m_process.state() == QProcess::NotRunning;
-        }, 30000);
-        if (!match.hasMatch())
-            return;
-        url = match.captured(1);
-        token = readFile(match.captured(2)).trimmed();
-    }
-    ~HttpGatewayProcess()
-    {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
-        m_process.kill();
-        m_process.waitForFinished(10000);
-    }
-    Q_DISABLE_COPY_MOVE(HttpGatewayProcess)
-
-    quint16 port() const { return quint16(QUrl(url).port()); }
-    bool stderrContains(const QString &text) const { return QString::fromUtf8(m_stderr).contains(text); }
-    qsizetype stderrCount(const QString &text) const { return QString::fromUtf8(m_stderr).count(text); }
-    const QByteArray &stderrText() const { return m_stderr; }
-    QProcess &process() { return m_process; }
-
-    QString url;
-    QByteArray token;
-
-private:
-    QProcess m_process;
-    QByteArray m_stderr;
-};
 
 QByteArray rawRequest(const QByteArray &method, const QByteArray &path, const HttpHeaders &headers,
                       const QByteArray &body = {})
