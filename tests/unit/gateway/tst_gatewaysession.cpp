@@ -2,6 +2,7 @@
 // each kind of bad or unexpected message is answered with.
 #include "gateway/gateway.h"
 #include "gateway/gatewaysession.h"
+#include "support/clientrequests.h"
 #include "support/fakehostchannel.h"
 
 #include "config/serverconfig.h"
@@ -35,32 +36,6 @@ QJsonObject everyClientFeature()
     return {{u"sampling"_s, QJsonObject{}},
             {u"elicitation"_s, QJsonObject{{u"form"_s, QJsonObject{}}, {u"url"_s, QJsonObject{}}}},
             {u"roots"_s, QJsonObject{{u"listChanged"_s, true}}}};
-}
-
-QJsonObject samplingParams()
-{
-    return {{u"messages"_s, QJsonArray{QJsonObject{{u"role"_s, u"user"_s},
-                                                   {u"content"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"hi"_s}}}}}},
-            {u"maxTokens"_s, 100}};
-}
-
-QJsonObject formParams()
-{
-    return {{u"message"_s, u"Your name?"_s},
-            {u"requestedSchema"_s, QJsonObject{{u"type"_s, u"object"_s}, {u"properties"_s, QJsonObject{}}}}};
-}
-
-QJsonObject urlParams(const QString &elicitationId)
-{
-    return {{u"mode"_s, u"url"_s},
-            {u"message"_s, u"Sign in"_s},
-            {u"url"_s, u"https://example.com/authorize"_s},
-            {u"elicitationId"_s, elicitationId}};
-}
-
-QJsonObject taskMeta(const QString &taskId)
-{
-    return {{u"io.modelcontextprotocol/related-task"_s, QJsonObject{{u"taskId"_s, taskId}}}};
 }
 
 // A config with one server that is never started: its entry (roots, perHost) is all there is.

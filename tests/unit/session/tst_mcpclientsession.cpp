@@ -1,4 +1,5 @@
 #include "session/mcpclientsession.h"
+#include "support/clientrequests.h"
 #include "support/faketransport.h"
 
 #include <QElapsedTimer>
@@ -13,6 +14,10 @@
 using namespace Qt::StringLiterals;
 using namespace Tether;
 using Testing::FakeTransport;
+using Testing::formParams;
+using Testing::samplingParams;
+using Testing::taskMeta;
+using Testing::urlParams;
 
 namespace {
 
@@ -135,36 +140,10 @@ SessionOptions featureOptions(const std::shared_ptr<ClientSide> &clientSide = {}
     return options;
 }
 
-QJsonObject samplingParams()
-{
-    return {{u"messages"_s, QJsonArray{QJsonObject{{u"role"_s, u"user"_s},
-                                                   {u"content"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"hi"_s}}}}}},
-            {u"maxTokens"_s, 100}};
-}
-
-QJsonObject formParams()
-{
-    return {{u"message"_s, u"Your name?"_s},
-            {u"requestedSchema"_s, QJsonObject{{u"type"_s, u"object"_s}, {u"properties"_s, QJsonObject{}}}}};
-}
-
-QJsonObject urlParams(const QString &elicitationId)
-{
-    return {{u"mode"_s, u"url"_s},
-            {u"message"_s, u"Sign in to the service"_s},
-            {u"url"_s, u"https://example.com/authorize"_s},
-            {u"elicitationId"_s, elicitationId}};
-}
-
 QJsonObject withMeta(QJsonObject params, const QJsonObject &meta)
 {
     params.insert(u"_meta"_s, meta);
     return params;
-}
-
-QJsonObject taskMeta(const QString &taskId)
-{
-    return {{u"io.modelcontextprotocol/related-task"_s, QJsonObject{{u"taskId"_s, taskId}}}};
 }
 
 // The last response the session sent for the server's request `id`.
