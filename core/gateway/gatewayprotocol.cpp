@@ -142,7 +142,8 @@ ToolCallRequest parseToolCallRequest(const QJsonObject &params)
         return request;
     }
     request.arguments = arguments.toObject();
-    const QJsonValue token = params.value(u"_meta"_s).toObject().value(u"progressToken"_s);
+    request.meta = params.value(u"_meta"_s).toObject();
+    const QJsonValue token = request.meta.take(u"progressToken"_s);
     if (token.isString() || token.isDouble())
         request.progressToken = token;
     return request;
@@ -150,10 +151,10 @@ ToolCallRequest parseToolCallRequest(const QJsonObject &params)
 
 ToolCallInput toolCallInput(const ToolCallRequest &request)
 {
-    if (!request.argumentsJson.isEmpty())
-        return ToolCallInput::relayed(request.argumentsJson);
-    ToolCallInput input(request.arguments);
+    ToolCallInput input = request.argumentsJson.isEmpty() ? ToolCallInput(request.arguments)
+                                                          : ToolCallInput::relayed(request.argumentsJson);
     input.resultAsText = true;
+    input.meta = request.meta;
     return input;
 }
 

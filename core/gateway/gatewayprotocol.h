@@ -71,6 +71,7 @@ struct ToolCallRequest
     QJsonObject arguments;
     QByteArray argumentsJson; // as the host wrote them, when read without parsing: sent as written
     QJsonValue progressToken{QJsonValue::Undefined}; // undefined: the host asks for no progress
+    QJsonObject meta; // the host's _meta besides its progress token (a trace context), passed on
     std::optional<JsonRpc::Error> error;
 };
 ToolCallRequest parseToolCallRequest(const QJsonObject &params);

@@ -259,6 +259,20 @@ private slots:
         QCOMPARE(request.progressToken, progressToken);
     }
 
+    // The host's _meta goes on to the server (a trace context), but for its progress token: the
+    // server gets Tether's own.
+    void aCallKeepsTheHostsMeta()
+    {
+        const QJsonObject meta{{u"traceparent"_s, u"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"_s},
+                               {u"progressToken"_s, u"host-token"_s}};
+        const ToolCallRequest request = parseToolCallRequest({{u"name"_s, u"demo__echo"_s}, {u"_meta"_s, meta}});
+        QVERIFY(!request.error);
+        QCOMPARE(request.progressToken, QJsonValue(u"host-token"_s));
+        QCOMPARE(request.meta, (QJsonObject{{u"traceparent"_s, meta.value(u"traceparent")}}));
+        QCOMPARE(toolCallInput(request).meta, request.meta);
+        QVERIFY(toolCallInput(request).resultAsText);
+    }
+
     void hostReplies_data()
     {
         QTest::addColumn<ToolCallReply>("reply");

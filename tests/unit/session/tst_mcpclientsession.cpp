@@ -1028,6 +1028,19 @@ private slots:
         QVERIFY(!renderContent(reply->result.content).contains(secret));
     }
 
+    void aCallCarriesItsCallersMetaWithTethersProgressToken()
+    {
+        Harness h;
+        QVERIFY(h.openReady());
+        ToolCallInput input(QJsonObject{{u"message"_s, u"hi"_s}});
+        input.meta = {{u"traceparent"_s, u"00-abc-def-01"_s}};
+        const qint64 id = h.session->callTool(u"echo"_s, input, [](const ToolCallReply &) {}, [](const ProgressUpdate &) {});
+        const QJsonObject params = h.transport->lastSent(u"tools/call"_s).value(u"params").toObject();
+        QCOMPARE(params.value(u"_meta").toObject(),
+                 (QJsonObject{{u"traceparent"_s, u"00-abc-def-01"_s}, {u"progressToken"_s, id}}));
+        QCOMPARE(params.value(u"arguments").toObject(), (QJsonObject{{u"message"_s, u"hi"_s}}));
+    }
+
     void progressReachesTheCall()
     {
         Harness h;
