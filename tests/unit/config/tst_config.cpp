@@ -160,6 +160,10 @@ private slots:
     void poolConfigured();
     void hiddenTools_data();
     void hiddenTools();
+    void clientFeatureSettings_data();
+    void clientFeatureSettings();
+    void gatewayNames_data();
+    void gatewayNames();
     void gatewaySettings_data();
     void gatewaySettings();
     void gatewayHttpSettings_data();
@@ -786,6 +790,18 @@ void TestConfig::invalidServer_data()
         at + u".tools.disabled[1] = 5 is not a tool name: give the name the server lists the tool under"_s);
     row("tools.disabled empty name", R"({"command": "x", "tools": {"disabled": [""]}})",
         at + u".tools.disabled[0] = \"\" is not a tool name…"_s);
+    // what the server may ask of Tether's clients
+    row("clientFeatures string", R"({"command": "x", "clientFeatures": "no"})",
+        at + u".clientFeatures = \"no\" is not valid: it must be true or false"_s);
+    row("perHost number", R"({"command": "x", "perHost": 1})", at + u".perHost = 1 is not valid: it must be true or false"_s);
+    row("roots string", R"({"command": "x", "roots": "/home/me"})",
+        at + u".roots = \"/home/me\" is not an array: it lists folders, such as [\"/home/me/project\"]"_s);
+    row("roots relative", R"({"command": "x", "roots": ["/a", "projects"]})",
+        at + u".roots[1] = \"projects\" is not a folder: give an absolute path such as \"/home/me/project\" or a "
+             "file:// URI"_s);
+    row("roots remote URI", "{\"command\": \"x\", \"roots\": [\"https://example.com/x\"]}",
+        at + u".roots[0] = \"https://example.com/x\" is not a folder…"_s);
+    row("roots number", R"({"command": "x", "roots": [5]})", at + u".roots[0] = 5 is not a folder…"_s);
     // oauth
     const QByteArray remote = R"("url": "https://e.com/mcp", )";
     const auto oauthRow = [&](const char *tag, const char *oauth, const QString &message) {
@@ -1166,6 +1182,71 @@ void TestConfig::hiddenTools()
     const ServerConfig &config = document.servers.first();
     QVERIFY2(config.isValid(), qPrintable(config.errors.join(u'\n')));
     QCOMPARE(config.hiddenTools, hidden);
+}
+
+void TestConfig::clientFeatureSettings_data()
+{
+    QTest::addColumn<QByteArray>("server");
+    QTest::addColumn<bool>("clientFeatures");
+    QTest::addColumn<bool>("perHost");
+    QTest::addColumn<QJsonArray>("roots");
+
+    const auto root = [](const QString &uri, const QString &name) {
+        return QJsonObject{{u"uri"_s, uri}, {u"name"_s, name}};
+    };
+    QTest::newRow("defaults") << QByteArray(R"({"command": "x"})") << true << false << QJsonArray();
+    QTest::newRow("none declared, a session per host")
+        << QByteArray(R"({"command": "x", "clientFeatures": false, "perHost": true})") << false << true << QJsonArray();
+    QTest::newRow("folders and a URI, cleaned")
+        << QByteArray("{\"command\": \"x\", \"roots\": [\"/home/me/project/\", \"file:///srv/shared%20data\", "
+                      "\"/home/me/../me/notes\"]}")
+        << true << false
+        << QJsonArray{root(u"file:///home/me/project"_s, u"project"_s), root(u"file:///srv/shared%20data"_s, u"shared data"_s),
+                      root(u"file:///home/me/notes"_s, u"notes"_s)};
+    QTest::newRow("the file system's root") << QByteArray(R"({"command": "x", "roots": ["/"]})") << true << false
+                                             << QJsonArray{root(u"file:///"_s, u"/"_s)};
+    QTest::newRow("remote server") << QByteArray(R"({"url": "https://e.com/mcp", "perHost": true})") << true << true
+                                   << QJsonArray();
+}
+
+void TestConfig::clientFeatureSettings()
+{
+    QFETCH(QByteArray, server);
+    QFETCH(bool, clientFeatures);
+    QFETCH(bool, perHost);
+    QFETCH(QJsonArray, roots);
+    const ConfigDocument document = parse(withServer(server));
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    const ServerConfig &config = document.servers.first();
+    QVERIFY2(config.isValid(), qPrintable(config.errors.join(u'\n')));
+    QCOMPARE(config.clientFeatures, clientFeatures);
+    QCOMPARE(config.perHost, perHost);
+    QCOMPARE(config.roots, roots);
+}
+
+void TestConfig::gatewayNames_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<bool>("plain");
+    QTest::addColumn<QString>("error");
+
+    QTest::newRow("default") << QByteArray(R"({"gateway": {}})") << false << QString();
+    QTest::newRow("prefixed") << QByteArray(R"({"gateway": {"names": "prefixed"}})") << false << QString();
+    QTest::newRow("plain") << QByteArray(R"({"gateway": {"names": "plain"}})") << true << QString();
+    QTest::newRow("unknown") << QByteArray(R"({"gateway": {"names": "short"}})") << false
+                             << u"servers.json: gateway.names = \"short\" is not valid: it must be \"prefixed\" (every tool "
+                                "as <server>__<tool>) or \"plain\" (each server's own names, prefixed only where two servers "
+                                "offer the same one)"_s;
+}
+
+void TestConfig::gatewayNames()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(bool, plain);
+    QFETCH(QString, error);
+    const ConfigDocument document = parse(json);
+    QCOMPARE(document.gateway.names == GatewayNames::Plain, plain);
+    QCOMPARE(document.errors.join(u'\n'), error);
 }
 
 void TestConfig::gatewaySettings_data()
