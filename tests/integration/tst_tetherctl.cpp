@@ -475,6 +475,24 @@ private slots:
         QVERIFY2(adHoc.out.contains(u"no roots are currently configured"_s), qPrintable(adHoc.out));
     }
 
+    // "clientFeatures": false declares neither sampling nor elicitation nor roots: server-everything
+    // then offers none of the tools that need them.
+    void clientFeaturesCanBeSwitchedOff()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"everything"_s, QJsonObject{{u"command"_s, u"node"_s},
+                                          {u"args"_s, QJsonArray{serverEverythingScript(), u"stdio"_s}},
+                                          {u"clientFeatures"_s, false}}},
+        }}}).toJson()));
+        const Run run = tetherctl({u"tools"_s, u"--config"_s, path, u"everything"_s});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains(u"get-sum"_s), qPrintable(run.out));
+        for (const QString &gated : {u"trigger-sampling-request"_s, u"trigger-elicitation-request"_s, u"get-roots-list"_s})
+            QVERIFY2(!run.out.contains(gated), qPrintable(run.out));
+    }
+
     // On a terminal each field is asked for: a wrong answer is asked again, an empty one takes
     // the default, and the answers go to the server once accepted.
     void elicitationOnATerminal()
