@@ -3,7 +3,8 @@
 // - with server-everything behind it: resources (lists, templates, reads, a resource_link read
 //   back, subscriptions and their updates), prompts, completion, log levels and log messages,
 //   sampling, elicitation in form and URL mode and the -32042 error, roots, and a task that needs
-//   an elicitation, each host seeing its own tasks only;
+//   an elicitation, each host seeing its own tasks only; a resource the server adds while it runs
+//   (resources/list_changed, listed and read through the gateway);
 // - with the demo server: a server's requests go to the host whose call asked for them, never to
 //   another; two hosts with calls in flight on one shared server leave its request refused with
 //   both named; a perHost server gives each host a session that asks it alone; a request outside
@@ -780,6 +781,39 @@ private slots:
         const QString said = ended.value(u"event").toString() == u"rejected" ? ended.value(u"message").toString()
                                                                               : resultText(ended);
         QVERIFY2(said.contains(u"timed out after 1500 ms"_s), QJsonDocument(ended).toJson().constData());
+    }
+
+    // A resource a server adds while it runs: the host hears resources/list_changed from the
+    // gateway, finds it listed, and reads it through the gateway.
+    void aServersNewResourceReachesTheHosts()
+    {
+        HttpGateway gateway(configText({{u"everything"_s, everythingEntry()}}));
+        QVERIFY(gateway.isServing());
+        auto host = gateway.httpHost({u"host-a"_s, AllFeatures, {}});
+        QVERIFY2(isConnected(*host), host->nodeStderr().constData());
+        const auto before = host->ask({{u"op"_s, u"resources"_s}, {u"id"_s, u"before"_s}}, u"resources"_s);
+        QVERIFY(before && before->value(u"event").toString() == u"resources"_s);
+        const QString uri = u"demo://resource/session/note.txt.gz"_s;
+        const auto listed = [&](const QJsonObject &event) {
+            for (const QJsonValue &resource : event.value(u"resources").toArray()) {
+                if (resource.toObject().value(u"uri").toString() == uri)
+                    return true;
+            }
+            return false;
+        };
+        QVERIFY(!listed(*before));
+        const qsizetype changes = host->count(u"resources_changed"_s);
+        const QJsonObject made = callAndWait(*host, u"gzip"_s, u"everything__gzip-file-as-resource"_s,
+                                             {{u"name"_s, u"note.txt.gz"_s}, {u"data"_s, u"data:text/plain,hello%20gateway"_s}});
+        QVERIFY2(!isToolError(made), QJsonDocument(made).toJson().constData());
+        QTRY_VERIFY_WITH_TIMEOUT(host->count(u"resources_changed"_s) > changes, 10000);
+        const auto after = host->ask({{u"op"_s, u"resources"_s}, {u"id"_s, u"after"_s}}, u"resources"_s);
+        QVERIFY(after && listed(*after));
+        const auto read = host->ask({{u"op"_s, u"read"_s}, {u"id"_s, u"read"_s}, {u"uri"_s, uri}}, u"read"_s);
+        QVERIFY2(read && read->value(u"event").toString() == u"read"_s, read ? QJsonDocument(*read).toJson().constData() : "");
+        const QJsonObject contents = read->value(u"result").toObject().value(u"contents").toArray().first().toObject();
+        QCOMPARE(contents.value(u"uri").toString(), uri);
+        QCOMPARE(contents.value(u"mimeType").toString(), u"application/gzip"_s);
     }
 };
 
