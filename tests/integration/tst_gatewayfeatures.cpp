@@ -3,7 +3,8 @@
 // - with server-everything behind it: resources (lists, templates, reads, a resource_link read
 //   back, subscriptions and their updates), prompts, completion, log levels and log messages,
 //   sampling, elicitation in form and URL mode and the -32042 error, roots, and a task that needs
-//   an elicitation, each host seeing its own tasks only; a resource the server adds while it runs
+//   an elicitation, each host seeing its own tasks only and cancelling only its own; a resource the
+//   server adds while it runs
 //   (resources/list_changed, listed and read through the gateway);
 // - with the demo server: a server's requests go to the host whose call asked for them, never to
 //   another; two hosts with calls in flight on one shared server leave its request refused with
@@ -814,6 +815,40 @@ private slots:
         const QJsonObject contents = read->value(u"result").toObject().value(u"contents").toArray().first().toObject();
         QCOMPARE(contents.value(u"uri").toString(), uri);
         QCOMPARE(contents.value(u"mimeType").toString(), u"application/gzip"_s);
+    }
+
+    // tasks/cancel reaches the task's server under the server's own id, and the answer comes back
+    // under the host's; another host cannot touch the task.
+    void aHostCancelsItsTask()
+    {
+        HttpGateway gateway(configText({{u"everything"_s, everythingEntry()}}));
+        QVERIFY(gateway.isServing());
+        auto owner = gateway.httpHost({u"host-a"_s, AllFeatures, {}});
+        auto other = gateway.httpHost({u"host-b"_s, AllFeatures, {}});
+        QVERIFY2(isConnected(*owner) && isConnected(*other), owner->nodeStderr().constData());
+        QVERIFY(listsTool(*owner, u"everything__simulate-research-query"_s));
+        owner->send({{u"op"_s, u"task"_s}, {u"id"_s, u"long"_s}, {u"name"_s, u"everything__simulate-research-query"_s},
+                     {u"arguments"_s, QJsonObject{{u"topic"_s, u"ropes"_s}}}, {u"ttl"_s, 120000}});
+        const auto created = owner->waitForEvent(u"task_created"_s, u"long"_s, 30000);
+        QVERIFY(created);
+        const QString taskId = created->value(u"task"_s).toObject().value(u"taskId"_s).toString();
+        QVERIFY2(taskId.startsWith(u"everything__"_s), qPrintable(taskId));
+
+        const auto refused = other->ask({{u"op"_s, u"request"_s}, {u"id"_s, u"steal"_s}, {u"method"_s, u"tasks/cancel"_s},
+                                         {u"params"_s, QJsonObject{{u"taskId"_s, taskId}}}},
+                                        u"response"_s);
+        QVERIFY(refused);
+        QCOMPARE(refused->value(u"event"_s).toString(), u"rejected"_s);
+        QVERIFY2(refused->value(u"message"_s).toString().contains(u"Unknown task"_s),
+                 QJsonDocument(*refused).toJson().constData());
+
+        const auto cancelled = owner->ask({{u"op"_s, u"request"_s}, {u"id"_s, u"stop"_s}, {u"method"_s, u"tasks/cancel"_s},
+                                           {u"params"_s, QJsonObject{{u"taskId"_s, taskId}}}},
+                                          u"response"_s);
+        QVERIFY(cancelled);
+        QVERIFY2(cancelled->value(u"event"_s).toString() == u"response"_s, QJsonDocument(*cancelled).toJson().constData());
+        QCOMPARE(cancelled->value(u"result"_s).toObject().value(u"taskId"_s).toString(), taskId);
+        QCOMPARE(cancelled->value(u"result"_s).toObject().value(u"status"_s).toString(), u"cancelled"_s);
     }
 };
 
