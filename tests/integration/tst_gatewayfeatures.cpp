@@ -514,9 +514,12 @@ private slots:
                    {u"ref"_s, QJsonObject{{u"type"_s, u"ref/prompt"_s}, {u"name"_s, u"everything__completable-prompt"_s}}},
                    {u"argument"_s, QJsonObject{{u"name"_s, u"department"_s}, {u"value"_s, u"E"_s}}}});
         QStringList refused;
-        for (const auto &[id, kind] : {std::pair{u"plain"_s, u"result"_s}, std::pair{u"task"_s, u"result"_s},
-                                       std::pair{u"read"_s, u"read"_s}, std::pair{u"prompt"_s, u"prompt"_s},
-                                       std::pair{u"complete"_s, u"completion"_s}}) {
+        for (const auto &expected : {std::pair{u"plain"_s, u"result"_s}, std::pair{u"task"_s, u"result"_s},
+                                     std::pair{u"read"_s, u"read"_s}, std::pair{u"prompt"_s, u"prompt"_s},
+                                     std::pair{u"complete"_s, u"completion"_s}}) {
+            // Plain names, not structured bindings, which clang 14 cannot capture.
+            const QString &id = expected.first;
+            const QString &kind = expected.second;
             const auto answer = host.waitFor([&](const QJsonObject &event) {
                 const QString got = event.value(u"event").toString();
                 return (got == kind || got == u"rejected") && event.value(u"id").toString() == id;
