@@ -543,6 +543,7 @@ private slots:
     // there: the gateway's shared side passes a completion on to every session.
     void anElicitationsCompletionReachesOnlyTheHostAsked()
     {
+        Answers answers; // before the gateway: its sessions answer it as they go
         ServerManager manager;
         Gateway gateway(manager);
         FakeHostChannel askedChannel;
@@ -551,7 +552,6 @@ private slots:
         GatewaySession *other = gateway.openSession(&otherChannel);
         asked->receiveMessage(initializeWith(everyClientFeature()));
         other->receiveMessage(initializeWith(everyClientFeature()));
-        Answers answers;
         asked->forwardServerRequest({u"github"_s, u"elicitation/create"_s, urlParams(u"e-1"_s), {}}, answers.reply(),
                                     answers.onProgress());
         const QJsonObject complete{{u"elicitationId"_s, u"e-1"_s}};
@@ -587,6 +587,7 @@ private slots:
 
     void aRequestTheHostDidNotDeclareIsAnsweredForIt()
     {
+        Answers answers; // before the gateway: its sessions answer it as they go
         QFETCH(QJsonObject, capabilities);
         QFETCH(QString, server);
         QFETCH(QString, method);
@@ -599,7 +600,6 @@ private slots:
         GatewaySession *session = gateway.openSession(&channel);
         session->receiveMessage(initializeWith(capabilities));
         channel.sent.clear();
-        Answers answers;
         const quint64 handle
             = session->forwardServerRequest({server, method, params, {}}, answers.reply(), answers.onProgress());
         QCOMPARE(handle, quint64(0));
@@ -619,6 +619,7 @@ private slots:
 
     void aDeclaredRequestGoesToTheHostWithTethersProgressToken()
     {
+        Answers answers; // before the gateway: its sessions answer it as they go
         ServerManager manager;
         Gateway gateway(manager);
         FakeHostChannel channel;
@@ -627,7 +628,6 @@ private slots:
         channel.sent.clear();
         QJsonObject params = samplingParams();
         params.insert(u"_meta"_s, QJsonObject{{u"progressToken"_s, u"srv-7"_s}, {u"trace"_s, u"abc"_s}});
-        Answers answers;
         const quint64 handle = session->forwardServerRequest({u"github"_s, u"sampling/createMessage"_s, params, {}},
                                                              answers.reply(), answers.onProgress());
         QVERIFY(handle != 0);
@@ -670,13 +670,13 @@ private slots:
 
     void aRequestAskingNoProgressGoesWithoutToken()
     {
+        Answers answers; // before the gateway: its sessions answer it as they go
         ServerManager manager;
         Gateway gateway(manager);
         FakeHostChannel channel;
         GatewaySession *session = gateway.openSession(&channel);
         session->receiveMessage(initializeWith(everyClientFeature()));
         channel.sent.clear();
-        Answers answers;
         session->forwardServerRequest({u"github"_s, u"elicitation/create"_s, formParams(), {}}, answers.reply(),
                                       answers.onProgress());
         QCOMPARE(channel.sent.size(), 1);
@@ -689,13 +689,13 @@ private slots:
 
     void theHostsRefusalIsTheHostsOwnAnswer()
     {
+        Answers answers; // before the gateway: its sessions answer it as they go
         ServerManager manager;
         Gateway gateway(manager);
         FakeHostChannel channel;
         GatewaySession *session = gateway.openSession(&channel);
         session->receiveMessage(initializeWith(everyClientFeature()));
         channel.sent.clear();
-        Answers answers;
         session->forwardServerRequest({u"github"_s, u"sampling/createMessage"_s, samplingParams(), {}}, answers.reply(),
                                       answers.onProgress());
         const QJsonValue id = channel.sent.first().message.value(u"id");
@@ -711,6 +711,7 @@ private slots:
     // request to that server, or for a task's request the tasks/result that waits on the task.
     void aServersRequestGoesWithTheHostsRequestItServes()
     {
+        Answers answers; // before the gateway: its sessions answer it as they go
         ServerManager manager;
         Gateway gateway(manager);
         FakeHostChannel channel;
@@ -723,7 +724,6 @@ private slots:
         QVERIFY(!channel.response(41));
         QVERIFY(!channel.response(42));
         channel.sent.clear();
-        Answers answers;
         session->forwardServerRequest({u"github"_s, u"sampling/createMessage"_s, samplingParams(), {}}, answers.reply(),
                                       answers.onProgress());
         session->forwardServerRequest({u"fs"_s, u"sampling/createMessage"_s, samplingParams(), {}}, answers.reply(),
@@ -752,13 +752,13 @@ private slots:
 
     void cancellingAServersRequestTellsTheHost()
     {
+        Answers answers; // before the gateway: its sessions answer it as they go
         ServerManager manager;
         Gateway gateway(manager);
         FakeHostChannel channel;
         GatewaySession *session = gateway.openSession(&channel);
         session->receiveMessage(initializeWith(everyClientFeature()));
         channel.sent.clear();
-        Answers answers;
         const quint64 handle = session->forwardServerRequest({u"github"_s, u"sampling/createMessage"_s, samplingParams(), {}},
                                                              answers.reply(), answers.onProgress());
         session->cancelServerRequest(handle, u"the server gave up"_s);
@@ -787,13 +787,13 @@ private slots:
     void aHostLeavingFailsEveryServerRequestWaitingOnIt()
     {
         QFETCH(bool, closeSession);
+        Answers sampling; // before the gateway: its sessions answer them as they go
+        Answers elicitation;
         ServerManager manager;
         Gateway gateway(manager);
         FakeHostChannel channel;
         GatewaySession *session = gateway.openSession(&channel);
         session->receiveMessage(initializeWith(everyClientFeature()));
-        Answers sampling;
-        Answers elicitation;
         session->forwardServerRequest({u"github"_s, u"sampling/createMessage"_s, samplingParams(), {}}, sampling.reply(),
                                       sampling.onProgress());
         session->forwardServerRequest({u"fs"_s, u"elicitation/create"_s, formParams(), {}}, elicitation.reply(),
@@ -860,6 +860,8 @@ private slots:
     // outlives the session safely.
     void theHostsClientSide()
     {
+        Answers answers; // before the gateway: its sessions answer them as they go
+        Answers late;
         ServerManager manager;
         Gateway gateway(manager);
         FakeHostChannel channel;
@@ -870,7 +872,6 @@ private slots:
         QCOMPARE(side->clientLabel(), HostLabel);
         QVERIFY(side->wantsOwnSession());
         channel.sent.clear();
-        Answers answers;
         const quint64 handle = side->serverRequest({u"github"_s, u"roots/list"_s, {}, {}}, answers.reply(), answers.onProgress());
         QCOMPARE(channel.notifications(u"roots/list"_s).size(), 1);
         side->serverNotification(u"github"_s, u"notifications/message"_s, {{u"level"_s, u"info"_s}, {u"data"_s, u"x"_s}});
@@ -882,7 +883,6 @@ private slots:
         const QPointer<GatewaySession> guard(session);
         gateway.closeSession(session, u"the test ends"_s);
         QTRY_VERIFY(!guard);
-        Answers late;
         QCOMPARE(side->serverRequest({u"github"_s, u"sampling/createMessage"_s, samplingParams(), {}}, late.reply(),
                                      late.onProgress()),
                  quint64(0));
