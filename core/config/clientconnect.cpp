@@ -586,7 +586,8 @@ QString connectPreview(const QString &path, ConnectClient client, const ConnectP
     }
     if (!longNames.isEmpty()) {
         text += u"%1 takes tool names of at most %2 characters from a server called \"tether\"; %3 of Tether's are "
-                "longer and will be left out or refused: %4. Give their servers shorter names in Tether to keep them.\n"_s
+                "longer and will be left out or refused: %4. Give their servers shorter names in Tether, or set "
+                "\"gateway\": {\"names\": \"plain\"} in its config, to keep them.\n"_s
                     .arg(title)
                     .arg(clientToolNameBudget(client))
                     .arg(longNames.size())

@@ -151,6 +151,32 @@ private slots:
         QVERIFY(!QFile::exists(tokenFile()));
     }
 
+    // Cursor keeps tool names to 60 characters, less its entry's name: a long server name makes
+    // every prefixed name too long, and with gateway.names "plain" the preview counts the plain ones.
+    void theNameBudgetCountsTheGatewaysNames_data()
+    {
+        QTest::addColumn<QString>("names");
+        QTest::addColumn<bool>("warned");
+        QTest::newRow("prefixed") << u"prefixed"_s << true;
+        QTest::newRow("plain") << u"plain"_s << false;
+    }
+
+    void theNameBudgetCountsTheGatewaysNames()
+    {
+        QFETCH(QString, names);
+        QFETCH(bool, warned);
+        const QString server = u"a-server-whose-name-alone-takes-most-of-the-budget"_s;
+        QVERIFY(writeFile(m_config, QJsonDocument(QJsonObject{
+            {u"mcpServers"_s, QJsonObject{{server, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}}}},
+            {u"gateway"_s, QJsonObject{{u"names"_s, names}}}}).toJson()));
+        const QString copy = m_dir->filePath(u"mcp.json"_s);
+        QVERIFY(writeFile(copy, readFile(Data + u"cursor_mcp.json"_s)));
+        const Testing::ProgramRun run = tetherctl({u"connect"_s, u"cursor"_s, copy, u"--dry-run"_s, u"--config"_s, m_config});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(run.out.contains(server + u"__echo"_s), warned);
+        QCOMPARE(run.out.contains(u"or set \"gateway\": {\"names\": \"plain\"} in its config"_s), warned);
+    }
+
     void theUrlIsWhereTheConfigHasTheGatewayListen()
     {
         QVERIFY(writeFile(m_config, QJsonDocument(QJsonObject{
