@@ -39,6 +39,7 @@ static int statusTable(const ConfigOptions &options, bool check)
                             {u"tools"_s, status.toolCount},
                             {u"pid"_s, status.pid > 0 ? QJsonValue(double(status.pid)) : QJsonValue()},
                             {u"transport"_s, status.transport},
+                            {u"protocol"_s, status.protocolVersion.isEmpty() ? QJsonValue() : QJsonValue(status.protocolVersion)},
                             {u"reason"_s, reason}};
             addSignIn(row, status);
             rows.append(row);

@@ -58,6 +58,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption urlOption(u"url"_s);
     const QCommandLineOption transportOption(u"transport"_s);
     const QCommandLineOption headerOption(u"header"_s);
+    const QCommandLineOption protocolOption(u"protocol"_s);
     const QCommandLineOption configOption(u"config"_s);
     const QCommandLineOption jsonOption(u"json"_s);
     const QCommandLineOption timeoutOption(u"timeout-ms"_s);
@@ -188,6 +189,16 @@ int main(int argc, char *argv[])
         return usageError(u"--move, --undo and --dry-run apply to 'connect'"_s);
     if (!parser.isSet(urlOption) && (parser.isSet(transportOption) || parser.isSet(headerOption)))
         return usageError(u"--transport and --header apply to a server given with --url"_s);
+    std::optional<ProtocolEra> pinnedEra;
+    if (parser.isSet(protocolOption)) {
+        const QString protocol = parser.value(protocolOption);
+        if (!parser.isSet(urlOption) && !parser.isSet(stdioOption))
+            return usageError(u"--protocol applies to a server given with --stdio or --url; a server of the config "
+                              "takes \"protocol\" in its entry"_s);
+        if (protocol != u"auto" && protocol != u"2026-07-28" && protocol != u"2025-11-25")
+            return usageError(u"--protocol wants auto, 2026-07-28 or 2025-11-25, not '%1'"_s.arg(protocol));
+        pinnedEra = eraOfVersion(protocol);
+    }
 
     if (command == u"import") {
         if (adHocServer || positional.isEmpty() || positional.size() > 2)
@@ -291,6 +302,7 @@ int main(int argc, char *argv[])
     options.json = parser.isSet(jsonOption);
     options.verbose = parser.isSet(verboseOption);
     options.timeout = timeout;
+    options.pinnedEra = pinnedEra;
     if (parser.isSet(stdioOption)) {
         const SplitCommandLine split = splitCommandLine(parser.value(stdioOption));
         if (!split.error.isEmpty())
@@ -329,6 +341,7 @@ int main(int argc, char *argv[])
         settings.reconnect = reconnectPolicy.policy;
         settings.heartbeat = heartbeatPolicy.policy;
         settings.requestTimeout = options.timeout;
+        settings.pinnedEra = options.pinnedEra;
         settings.signInAdvice = Ctl::signInThisRunAdvice();
         return Ctl::watch(options, settings);
     }

@@ -22,6 +22,7 @@ std::unique_ptr<McpClientSession> OneShotConnection::makeSession()
     // Servers then offer the tools that elicit, sample or list roots too: a call answers their
     // requests on the terminal (TerminalClientSide); the session's roots are none.
     options.clientCapabilities = clientFeatureCapabilities();
+    options.pinnedEra = m_options.pinnedEra;
     auto made = std::make_unique<McpClientSession>(m_options.target.transport(), std::move(options));
     McpClientSession *session = made.get();
     QObject::connect(session, &McpClientSession::failed, session, [this](const QString &reason) {

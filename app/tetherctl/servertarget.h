@@ -47,6 +47,7 @@ struct CommonOptions
 {
     ServerTarget target;
     std::chrono::milliseconds timeout{60000};
+    std::optional<ProtocolEra> pinnedEra; // --protocol; none: auto
     bool json = false;
     bool verbose = false;
     SignInService *signIn = nullptr; // signs in target.signsInAs when the server asks

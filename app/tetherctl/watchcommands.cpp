@@ -39,6 +39,7 @@ static void printWatchLine(const ServerStatus &status, bool json, SignInRoute ro
             {u"generation"_s, double(status.generation)},
             {u"pid"_s, status.pid > 0 ? QJsonValue(double(status.pid)) : QJsonValue(QJsonValue::Null)},
             {u"tools"_s, status.toolCount},
+            {u"protocol"_s, status.protocolVersion.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(status.protocolVersion)},
             {u"reason"_s, status.reason},
             {u"cause"_s, status.cause.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(status.cause)},
         };
@@ -54,6 +55,8 @@ static void printWatchLine(const ServerStatus &status, bool json, SignInRoute ro
     if (status.pid > 0)
         parts.append(u"pid %1"_s.arg(status.pid));
     parts.append(u"%1 tools"_s.arg(status.toolCount));
+    if (status.state == ServerState::Connected && !status.protocolVersion.isEmpty())
+        parts.append(u"protocol "_s + status.protocolVersion);
     printOut(parts.join(u"  "_s) + u"  — "_s + status.reason);
 }
 

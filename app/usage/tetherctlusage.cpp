@@ -134,6 +134,10 @@ const ProgramUsage &tetherctlUsage()
                  u"With --url: speak only Streamable HTTP (http) or only HTTP+SSE (sse). With connect: how the client "
                  "reaches Tether, by starting tetherctl serve (stdio, which needs no running Tether) or at the "
                  "gateway's URL (http)."_s},
+                {{u"protocol"_s}, u"auto|2026-07-28|2025-11-25"_s,
+                 u"With --stdio or --url: the MCP era to speak. auto (the default) opens with initialize and turns "
+                 "to server/discover when the server answers that it speaks 2026-07-28 only; a version pins the era "
+                 "and fails, saying so, when the server does not speak it."_s},
                 {{u"header"_s}, u"'NAME: VALUE'"_s,
                  u"With --url: send this header with every request, for example 'Authorization: Bearer "
                  "${env:TOKEN}' (repeatable). ${env:NAME} in the URL or a value is replaced by the environment "

@@ -417,6 +417,7 @@ public:
         readPolicies(defaults);
         readHiddenTools();
         readClientFeatures();
+        readProtocol();
     }
 
 private:
@@ -895,6 +896,21 @@ private:
                                                {u"name"_s, QFileInfo(folder).fileName().isEmpty() ? folder
                                                                                                   : QFileInfo(folder).fileName()}});
         }
+    }
+
+    // "protocol": the era to speak, or "auto" to find it.
+    void readProtocol()
+    {
+        const QJsonValue value = m_object.value(u"protocol"_s);
+        if (value.isUndefined())
+            return;
+        static const QStringList choices{u"auto"_s, u"2026-07-28"_s, u"2025-11-25"_s};
+        if (!value.isString() || !choices.contains(value.toString())) {
+            m_sink.add(u"%1 = %2 is not valid: it must be \"auto\" (find the server's era), \"2026-07-28\" or "
+                       "\"2025-11-25\""_s.arg(path(u"protocol"_s), quotedJson(value)));
+            return;
+        }
+        m_server->protocol = value.toString();
     }
 
     Sink m_sink;

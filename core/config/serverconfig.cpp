@@ -86,7 +86,7 @@ bool ServerConfig::sameSettings(const ServerConfig &other) const
            && sorted(headers) == sorted(other.headers) && oauth == other.oauth && reconnect == other.reconnect
            && heartbeat == other.heartbeat && pool == other.pool && poolConfigured == other.poolConfigured
            && requestTimeout == other.requestTimeout && clientFeatures == other.clientFeatures
-           && perHost == other.perHost && roots == other.roots && errors == other.errors;
+           && perHost == other.perHost && roots == other.roots && protocol == other.protocol && errors == other.errors;
 }
 
 QJsonObject ServerConfig::redacted() const

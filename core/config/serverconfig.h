@@ -63,6 +63,9 @@ struct ServerConfig
     // hosts' roots on a shared session: {"uri": "file:///…", "name": …} each ("roots": [paths or
     // file URIs]).
     QJsonArray roots;
+    // The MCP era Tether speaks to the server: "auto" finds it (server/discover, else initialize),
+    // "2026-07-28" or "2025-11-25" pin it ("protocol").
+    QString protocol = QStringLiteral("auto");
     QJsonObject source;   // the server's object exactly as in the file
     QStringList errors;   // why the server is invalid; an invalid server is shown, never started
     QStringList warnings; // what the file says that Tether reads one way but was likely not meant so (a key written twice)

@@ -20,6 +20,7 @@ static SupervisorSettings settingsOf(const ServerConfig &config, std::weak_ptr<C
         settings.clientCapabilities = clientFeatureCapabilities();
     settings.clientSide = std::move(clientSide);
     settings.roots = config.roots;
+    settings.pinnedEra = eraOfVersion(config.protocol);
     return settings;
 }
 

@@ -16,6 +16,11 @@ enum ErrorCode : int {
     MethodNotFound = -32601,
     InvalidParams = -32602,
     InternalError = -32603,
+    // MCP 2026-07-28: HTTP headers that disagree with the body, a request whose capabilities do not
+    // cover the input a server needs, a protocol version the receiver does not speak.
+    HeaderMismatch = -32020,
+    MissingClientCapability = -32021,
+    UnsupportedProtocolVersion = -32022,
     // Local failures, never sent on the wire (the MCP SDKs use the same numbers).
     ConnectionClosed = -32000,
     RequestTimeout = -32001,

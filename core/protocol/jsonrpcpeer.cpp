@@ -75,7 +75,8 @@ OutgoingRequests::~OutgoingRequests()
 qint64 OutgoingRequests::send(const QString &method, const QByteArray &params, ReplyHandler handler, RequestOptions options)
 {
     const qint64 id = m_nextId++;
-    const std::chrono::milliseconds limit = options.timeout.value_or(m_timeout);
+    const std::chrono::milliseconds limit = std::min<std::chrono::milliseconds>(options.timeout.value_or(m_timeout),
+                                                                                LongestTimeout);
     const auto deadline = std::chrono::steady_clock::now() + limit;
     const QJsonValue related = options.related;
     m_pending.emplace(id, Pending{method, limit, std::move(handler), std::move(options.onProgress), deadline,

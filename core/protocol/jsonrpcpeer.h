@@ -102,6 +102,9 @@ public:
     // form a person fills in), the clock of `id` stands still: held, it times out only after
     // MaxHold; released by every hold, it has its whole timeout again from then.
     static constexpr std::chrono::minutes MaxHold{30};
+    // The longest timeout a request may have (a timer's reach): one meant to run as long as the
+    // connection asks for it, and is sent again should it ever end.
+    static constexpr std::chrono::hours LongestTimeout{24 * 20};
     void hold(qint64 id);
     void release(qint64 id);
 

@@ -9,6 +9,7 @@
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QSet>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -18,6 +19,30 @@ namespace Tether {
 static constexpr int MaxListPages = 1000;
 // A server's requests waiting for a client's answer at once: a server that asks more is broken.
 static constexpr int MaxWaitingServerRequests = 32;
+// Rounds of input_required one stateless request may take: a server that keeps asking is broken.
+static constexpr int MaxInputRounds = 10;
+// The longest wait before subscriptions/listen is opened again after it failed.
+static constexpr std::chrono::seconds LongestListenDelay{30};
+
+// A stateless request whose server may ask for input on the way: what sending it again takes.
+struct McpClientSession::InputFlow
+{
+    QString method;
+    QJsonObject params; // as the caller gave them, without envelope or progress token
+    RequestOptions options;
+    ReplyHandler handler;
+    qint64 firstId = 0; // the id the caller knows
+    qint64 leg = 0;     // the request on the wire, 0 while the clients answer
+    int rounds = 0;
+    quint64 round = 0;  // tells the answers of this round from a withdrawn one's
+    QString requestState;
+    bool hasRequestState = false;
+    QJsonObject answers;
+    int waiting = 0;
+    // The questions out to clients: who answers each, and its handle there.
+    QList<std::pair<std::weak_ptr<ClientSide>, quint64>> asked;
+    bool finished = false;
+};
 
 QString SessionClosure::describe() const
 {
@@ -32,6 +57,7 @@ McpClientSession::McpClientSession(std::unique_ptr<Transport> transport, Session
     , m_options(std::move(options))
     , m_sent(u"server '%1'"_s.arg(m_options.serverName), m_options.requestTimeout,
              [this](const QByteArray &message, const QJsonValue &) { writeMessage(message); }, this)
+    , m_eraToTryFirst(m_options.firstEra)
 {
     connect(m_transport.get(), &Transport::started, this, &McpClientSession::onTransportStarted);
     connect(m_transport.get(), &Transport::messageReceived, this, &McpClientSession::onMessage);
@@ -77,16 +103,29 @@ void McpClientSession::close()
     m_transport->close();
 }
 
+static QJsonObject tetherClientInfo()
+{
+    return QJsonObject{{u"name"_s, u"tether"_s}, {u"title"_s, u"Tether"_s}, {u"version"_s, QStringLiteral(TETHER_VERSION)}};
+}
+
 void McpClientSession::onTransportStarted()
 {
     if (m_state != State::Initializing)
         return;
+    if (m_options.pinnedEra.value_or(m_options.firstEra) == ProtocolEra::Stateless)
+        sendDiscover();
+    else
+        sendInitialize();
+}
+
+void McpClientSession::sendInitialize()
+{
+    m_era = ProtocolEra::Handshake;
+    m_initializeTried = true;
     const QJsonObject params{
         {u"protocolVersion"_s, supportedProtocolVersions().first()},
         {u"capabilities"_s, m_options.clientCapabilities},
-        {u"clientInfo"_s, QJsonObject{{u"name"_s, u"tether"_s},
-                                      {u"title"_s, u"Tether"_s},
-                                      {u"version"_s, QStringLiteral(TETHER_VERSION)}}},
+        {u"clientInfo"_s, tetherClientInfo()},
     };
     request(u"initialize"_s, params, [this](const RpcReply &reply) { onInitializeReply(reply); });
 }
@@ -96,7 +135,24 @@ void McpClientSession::onInitializeReply(const RpcReply &reply)
     if (m_state != State::Initializing)
         return;
     if (!reply.ok()) {
-        fail(u"initialize failed: "_s + reply.error->message);
+        // A server of the stateless era alone answers -32022 with the versions it speaks.
+        const QStringList theirs = versionsOfUnsupportedVersionError(*reply.error);
+        const bool statelessOffered = std::any_of(theirs.begin(), theirs.end(), [](const QString &version) {
+            return statelessProtocolVersions().contains(version);
+        });
+        if (statelessOffered && !m_options.pinnedEra && !m_discoverTried) {
+            spdlog::info("{} speaks {} only; asking with server/discover", serverLabel(), theirs.join(u", "_s));
+            sendDiscover();
+        } else if (statelessOffered && m_options.pinnedEra) {
+            fail(u"%1 speaks protocol %2 only, and its \"protocol\" setting pins it to 2025-11-25, which it does not "
+                 "speak; set \"protocol\" to \"auto\" or \"2026-07-28\""_s.arg(serverLabel(), theirs.join(u", "_s)));
+        } else if (!theirs.isEmpty()) {
+            fail(u"%1 answered that it speaks protocol version '%2' only, which Tether does not speak (Tether speaks %3); "
+                 "update the server or Tether"_s.arg(serverLabel(), theirs.join(u"', '"_s),
+                                                     spokenProtocolVersions().join(u", "_s)));
+        } else {
+            fail(u"initialize failed: "_s + reply.error->message);
+        }
         return;
     }
     QString wrong;
@@ -105,28 +161,96 @@ void McpClientSession::onInitializeReply(const RpcReply &reply)
         fail(wrongShape(u"initialize"_s, wrong).message);
         return;
     }
-    const QString version = identity->protocolVersion;
+    const QString &version = identity->protocolVersion;
     if (!supportedProtocolVersions().contains(version)) {
         fail(u"%1 answered protocol version '%2', which Tether does not speak (Tether speaks %3); "
              "update the server or Tether"_s
                  .arg(serverLabel(), version, supportedProtocolVersions().join(u", "_s)));
         return;
     }
-    m_serverIdentity = std::move(*identity);
-
     notify(u"notifications/initialized"_s);
+    becomeReady(std::move(*identity));
+}
+
+void McpClientSession::becomeReady(ServerIdentity identity)
+{
+    m_serverIdentity = std::move(identity);
+    m_eraToTryFirst = m_era;
     // Initializing -> Ready
     m_state = State::Ready;
     m_wasReady = true;
     spdlog::debug("{}: connected ({} {}, protocol {})", serverLabel(), m_serverIdentity.name,
-                  m_serverIdentity.version, version);
+                  m_serverIdentity.version, m_serverIdentity.protocolVersion);
+    const QPointer<McpClientSession> guard(this);
     emit ready();
+    if (guard && m_state == State::Ready && m_era == ProtocolEra::Stateless)
+        listen();
+}
+
+void McpClientSession::sendDiscover()
+{
+    m_era = ProtocolEra::Stateless;
+    m_discoverTried = true;
+    request(u"server/discover"_s, {}, [this](const RpcReply &reply) { onDiscoverReply(reply); });
+}
+
+void McpClientSession::onDiscoverReply(const RpcReply &reply)
+{
+    if (m_state != State::Initializing)
+        return;
+    if (!reply.ok()) {
+        const JsonRpc::Error &error = *reply.error;
+        if (error.code == JsonRpc::ConnectionClosed && !reply.fromServer)
+            return; // the closing tells
+        // A server that cannot be reached, or fails (HTTP 5xx), says nothing of its era.
+        const int httpStatus = error.data.toObject().value(u"httpStatus").toInt();
+        if (error.code == JsonRpc::TransportError && (httpStatus == 0 || httpStatus >= 500)) {
+            fail(u"server/discover failed: "_s + error.message);
+            return;
+        }
+        discoverRefused(u"it answered server/discover with %1 %2"_s.arg(error.code).arg(error.message));
+        return;
+    }
+    QString wrong;
+    QStringList theirs;
+    std::optional<ServerIdentity> identity = parseDiscoverResult(reply.result, &wrong, &theirs);
+    if (identity) {
+        becomeReady(std::move(*identity));
+        return;
+    }
+    if (!wrong.isEmpty()) {
+        discoverRefused(u"its server/discover result has the wrong shape (%1)"_s.arg(wrong));
+        return;
+    }
+    if (m_options.pinnedEra) {
+        fail(u"%1 answered that it speaks protocol version '%2' only, which Tether does not speak (Tether speaks %3); "
+             "update the server or Tether"_s.arg(serverLabel(), theirs.join(u"', '"_s), spokenProtocolVersions().join(u", "_s)));
+        return;
+    }
+    discoverRefused(u"it speaks stateless versions %1 only"_s.arg(theirs.join(u", "_s)));
+}
+
+void McpClientSession::discoverRefused(const QString &why)
+{
+    if (m_options.pinnedEra) {
+        fail(u"%1 does not speak protocol 2026-07-28, to which its \"protocol\" setting pins it: %2; set \"protocol\" to "
+             "\"auto\" or \"2025-11-25\""_s.arg(serverLabel(), why));
+        return;
+    }
+    if (m_initializeTried) {
+        fail(u"%1 refused both eras: initialize named a stateless version, but %2"_s.arg(serverLabel(), why));
+        return;
+    }
+    spdlog::debug("{}: {}; opening a session with initialize", serverLabel(), why);
+    sendInitialize();
 }
 
 qint64 McpClientSession::request(const QString &method, const QJsonObject &params, ReplyHandler handler,
                                  ProgressHandler onProgress, std::optional<std::chrono::milliseconds> timeout,
                                  std::weak_ptr<ClientSide> origin)
 {
+    if (m_era == ProtocolEra::Stateless && m_state == State::Ready && answerLocally(method, params, handler))
+        return 0;
     QJsonObject sentParams = params;
     if (onProgress) {
         QJsonObject meta = sentParams.value(u"_meta").toObject();
@@ -144,7 +268,8 @@ qint64 McpClientSession::request(const QString &method, const QJsonObject &param
 qint64 McpClientSession::sendRequest(const QString &method, const QByteArray &params, ReplyHandler handler,
                                      RequestOptions options)
 {
-    const bool usable = m_state == State::Ready || (m_state == State::Initializing && method == u"initialize");
+    const bool opening = method == u"initialize" || method == u"server/discover";
+    const bool usable = m_state == State::Ready || (m_state == State::Initializing && opening);
     if (!usable) {
         const QString reason = m_state == State::Initializing
                                    ? u"%1 is still initializing"_s.arg(serverLabel())
@@ -153,7 +278,308 @@ qint64 McpClientSession::sendRequest(const QString &method, const QByteArray &pa
         answerLater(this, std::move(handler), RpcReply::failure(JsonRpc::ConnectionClosed, reason));
         return 0;
     }
+    if (m_era == ProtocolEra::Stateless) {
+        const QJsonObject object = params.isEmpty() ? QJsonObject() : QJsonDocument::fromJson(params).object();
+        return sendStateless(method, object, std::move(handler), std::move(options));
+    }
     return m_sent.send(method, params, std::move(handler), std::move(options));
+}
+
+QJsonObject McpClientSession::envelope() const
+{
+    return requestEnvelope(m_options.clientCapabilities, tetherClientInfo(), m_logLevel);
+}
+
+qint64 McpClientSession::sendStateless(const QString &method, QJsonObject params, ReplyHandler handler,
+                                       RequestOptions options, std::shared_ptr<InputFlow> flow)
+{
+    if (!flow && mayRequireInput(method)) {
+        flow = std::make_shared<InputFlow>();
+        flow->method = method;
+        QJsonObject meta = params.value(u"_meta").toObject();
+        meta.remove(u"progressToken"_s);
+        if (meta.isEmpty())
+            params.remove(u"_meta"_s);
+        else
+            params.insert(u"_meta"_s, meta);
+        flow->params = params;
+        flow->options = options;
+        flow->handler = std::move(handler);
+    }
+    QJsonObject sent = withEnvelope(params, envelope());
+    if (options.onProgress) {
+        QJsonObject meta = sent.value(u"_meta").toObject();
+        meta.insert(u"progressToken"_s, m_sent.nextId());
+        sent.insert(u"_meta"_s, meta);
+    }
+    const QPointer<McpClientSession> self(this);
+    ReplyHandler judged;
+    if (flow) {
+        judged = [self, flow](const RpcReply &reply) {
+            if (self)
+                self->onStatelessReply(flow, reply);
+        };
+    } else {
+        judged = [self, method, handler = std::move(handler)](const RpcReply &reply) {
+            if (!self || !reply.ok() || reply.result.isUndefined()) {
+                handler(reply);
+                return;
+            }
+            switch (resultTypeOf(reply.result.toObject())) {
+            case ResultType::Complete:
+                handler(reply);
+                return;
+            case ResultType::Missing:
+                handler(RpcReply{{}, self->wrongShape(method, u"no \"resultType\", which protocol 2026-07-28 requires"_s)});
+                return;
+            default:
+                handler(RpcReply{{}, self->wrongShape(method, u"\"resultType\" is %1, not \"complete\""_s.arg(
+                                                                   quotedJson(reply.result.toObject().value(u"resultType"))))});
+                return;
+            }
+        };
+    }
+    const qint64 id = m_sent.send(method, JsonRpc::serialize(sent), std::move(judged), std::move(options));
+    if (flow) {
+        flow->leg = id;
+        if (flow->firstId == 0) {
+            flow->firstId = id;
+            m_inputFlows.emplace(id, flow);
+        }
+    }
+    return id;
+}
+
+void McpClientSession::onStatelessReply(const std::shared_ptr<InputFlow> &flow, const RpcReply &reply)
+{
+    if (flow->finished)
+        return;
+    flow->leg = 0;
+    if (!reply.ok() || reply.result.isUndefined()) {
+        finishInputFlow(flow, reply);
+        return;
+    }
+    const QJsonObject result = reply.result.toObject();
+    switch (resultTypeOf(result)) {
+    case ResultType::Complete:
+        finishInputFlow(flow, reply);
+        return;
+    case ResultType::Missing:
+        finishInputFlow(flow, RpcReply{{}, wrongShape(flow->method, u"no \"resultType\", which protocol 2026-07-28 requires"_s)});
+        return;
+    case ResultType::Unknown:
+        finishInputFlow(flow, RpcReply{{}, wrongShape(flow->method, u"\"resultType\" is %1, which Tether does not know"_s.arg(
+                                                                    quotedJson(result.value(u"resultType"))))});
+        return;
+    case ResultType::InputRequired:
+        break;
+    }
+    const QJsonValue inputRequests = result.value(u"inputRequests");
+    const QJsonValue requestState = result.value(u"requestState");
+    QString wrong;
+    if (!inputRequests.isUndefined() && !inputRequests.isObject())
+        wrong = u"\"inputRequests\" is not an object"_s;
+    else if (!requestState.isUndefined() && !requestState.isString())
+        wrong = u"\"requestState\" is not a string"_s;
+    else if (inputRequests.toObject().isEmpty() && requestState.isUndefined())
+        wrong = u"input_required with neither \"inputRequests\" nor \"requestState\""_s;
+    if (!wrong.isEmpty()) {
+        finishInputFlow(flow, RpcReply{{}, wrongShape(flow->method, wrong)});
+        return;
+    }
+    if (++flow->rounds > MaxInputRounds) {
+        finishInputFlow(flow, RpcReply::failure(
+                                  JsonRpc::InvalidReply,
+                                  u"%1 asked for input %2 times for one %3 and still was not done; Tether gives up on it "
+                                  "(a server that never stops asking is broken: report it to its authors)"_s
+                                      .arg(serverLabel())
+                                      .arg(MaxInputRounds)
+                                      .arg(flow->method)));
+        return;
+    }
+    flow->hasRequestState = requestState.isString();
+    flow->requestState = requestState.toString();
+    askForInput(flow, inputRequests.toObject());
+}
+
+void McpClientSession::askForInput(const std::shared_ptr<InputFlow> &flow, const QJsonObject &inputRequests)
+{
+    const quint64 round = ++flow->round;
+    flow->answers = {};
+    flow->asked.clear();
+    flow->waiting = int(inputRequests.size());
+    // Checked whole first: a round with one question Tether cannot ask asks none.
+    for (auto it = inputRequests.begin(); it != inputRequests.end(); ++it) {
+        const QJsonObject embedded = it.value().toObject();
+        const QString method = embedded.value(u"method").toString();
+        const QJsonObject params = embedded.value(u"params").toObject();
+        QString refusal;
+        if (!it.value().isObject() || !isClientFeatureRequest(method))
+            refusal = u"input request '%1' is not elicitation/create, sampling/createMessage or roots/list"_s.arg(it.key());
+        else if (!declaresClientFeature(m_options.clientCapabilities, method, params))
+            refusal = u"input request '%1' asks for %2, which Tether did not declare to it"_s.arg(it.key(), method);
+        else if (const std::optional<QString> malformed = malformedServerRequest(method, params))
+            refusal = u"input request '%1' (%2) is malformed: %3"_s.arg(it.key(), method, *malformed);
+        if (!refusal.isEmpty()) {
+            finishInputFlow(flow, RpcReply::failure(JsonRpc::InvalidReply,
+                                                    u"%1 answered %2 with input_required, but %3"_s.arg(serverLabel(), flow->method, refusal)));
+            return;
+        }
+    }
+    const QPointer<McpClientSession> self(this);
+    for (auto it = inputRequests.begin(); it != inputRequests.end() && !flow->finished && flow->round == round; ++it) {
+        const QString key = it.key();
+        const QJsonObject embedded = it.value().toObject();
+        ServerRequest request{m_options.serverName, embedded.value(u"method").toString(),
+                              embedded.value(u"params").toObject(), {}};
+        // Roots are the session's, whoever asks; the rest is for the client whose request it is.
+        std::shared_ptr<ClientSide> answerer = request.method == u"roots/list" ? nullptr : flow->options.origin.lock();
+        if (!answerer)
+            answerer = m_options.clientSide.lock();
+        if (!answerer) {
+            if (request.method == u"roots/list") {
+                onInputAnswered(flow, round, key, RpcReply{QJsonObject{{u"roots"_s, m_options.roots}}, std::nullopt});
+                continue;
+            }
+            finishInputFlow(flow, RpcReply::failure(
+                                      JsonRpc::InternalError,
+                                      u"%1 needs %2 to answer %3, and no client of Tether can answer it now"_s.arg(
+                                          serverLabel(), request.method, flow->method)));
+            return;
+        }
+        const quint64 handle = answerer->serverRequest(
+            request,
+            [self, flow, round, key](const RpcReply &answer) {
+                if (self)
+                    self->onInputAnswered(flow, round, key, answer);
+            },
+            [](const ProgressUpdate &) {}); // a stateless server hears no progress of its questions
+        if (!flow->finished && flow->round == round && !flow->answers.contains(key))
+            flow->asked.append({answerer, handle});
+    }
+    if (!flow->finished && flow->round == round && inputRequests.isEmpty())
+        onInputAnswered(flow, round, {}, RpcReply{QJsonObject{}, std::nullopt});
+}
+
+void McpClientSession::onInputAnswered(const std::shared_ptr<InputFlow> &flow, quint64 round, const QString &key,
+                                       const RpcReply &reply)
+{
+    if (flow->finished || flow->round != round || flow->leg != 0)
+        return;
+    if (!reply.ok()) {
+        JsonRpc::Error error = *reply.error;
+        error.message = u"%1 needed an answer to go on with %2, and the client gave none: %3"_s.arg(
+            serverLabel(), flow->method, error.message);
+        finishInputFlow(flow, RpcReply{{}, error}, u"another question of the same request was refused"_s);
+        return;
+    }
+    if (!key.isNull()) {
+        flow->answers.insert(key, reply.result);
+        --flow->waiting;
+    }
+    if (flow->waiting > 0)
+        return;
+    flow->asked.clear();
+    QJsonObject params = flow->params;
+    if (!flow->answers.isEmpty())
+        params.insert(u"inputResponses"_s, flow->answers);
+    if (flow->hasRequestState)
+        params.insert(u"requestState"_s, flow->requestState);
+    if (m_state != State::Ready) {
+        finishInputFlow(flow, RpcReply::failure(JsonRpc::ConnectionClosed, u"%1 is not connected"_s.arg(serverLabel())));
+        return;
+    }
+    sendStateless(flow->method, params, {}, flow->options, flow);
+}
+
+void McpClientSession::finishInputFlow(const std::shared_ptr<InputFlow> &flow, const RpcReply &reply,
+                                       const QString &withdrawReason)
+{
+    if (flow->finished)
+        return;
+    flow->finished = true;
+    m_inputFlows.erase(flow->firstId);
+    const auto asked = std::exchange(flow->asked, {});
+    for (const auto &[answerer, handle] : asked) {
+        if (const std::shared_ptr<ClientSide> client = answerer.lock())
+            client->cancelServerRequest(handle, withdrawReason.isEmpty() ? u"the request it served has ended"_s : withdrawReason);
+    }
+    const ReplyHandler handler = std::move(flow->handler);
+    if (handler)
+        handler(reply);
+}
+
+bool McpClientSession::answerLocally(const QString &method, const QJsonObject &params, ReplyHandler &handler)
+{
+    if (method == u"logging/setLevel") {
+        m_logLevel = params.value(u"level").toString();
+    } else if (method == u"resources/subscribe" || method == u"resources/unsubscribe") {
+        const QString uri = params.value(u"uri").toString();
+        const bool subscribe = method == u"resources/subscribe";
+        if (subscribe == m_resourceSubscriptions.contains(uri)) {
+            answerLater(this, std::move(handler), RpcReply{QJsonObject{}, std::nullopt});
+            return true;
+        }
+        if (subscribe)
+            m_resourceSubscriptions.append(uri);
+        else
+            m_resourceSubscriptions.removeAll(uri);
+        listen();
+    } else {
+        return false;
+    }
+    answerLater(this, std::move(handler), RpcReply{QJsonObject{}, std::nullopt});
+    return true;
+}
+
+void McpClientSession::listen()
+{
+    if (m_state != State::Ready || m_era != ProtocolEra::Stateless)
+        return;
+    const QJsonObject capabilities = m_serverIdentity.capabilities;
+    QJsonObject wanted;
+    for (const auto &[capability, flag] : {std::pair{u"tools"_s, u"toolsListChanged"_s},
+                                           std::pair{u"prompts"_s, u"promptsListChanged"_s},
+                                           std::pair{u"resources"_s, u"resourcesListChanged"_s}}) {
+        if (capabilities.value(capability).toObject().value(u"listChanged").toBool())
+            wanted.insert(flag, true);
+    }
+    if (!m_resourceSubscriptions.isEmpty() && capabilities.value(u"resources"_s).toObject().value(u"subscribe").toBool())
+        wanted.insert(u"resourceSubscriptions"_s, QJsonArray::fromStringList(m_resourceSubscriptions));
+    if (m_listenId != 0) {
+        const qint64 previous = std::exchange(m_listenId, 0);
+        m_sent.cancel(previous, u"what Tether listens to changed"_s);
+    }
+    if (wanted.isEmpty())
+        return;
+    RequestOptions options;
+    options.timeout = OutgoingRequests::LongestTimeout; // it runs as long as the session
+    const QPointer<McpClientSession> self(this);
+    m_listenId = sendStateless(
+        u"subscriptions/listen"_s, QJsonObject{{u"notifications"_s, wanted}},
+        [self, sentAs = m_sent.nextId(), started = std::chrono::steady_clock::now()](const RpcReply &reply) {
+            if (!self || self->m_listenId != sentAs)
+                return; // replaced, or cancelled
+            self->m_listenId = 0;
+            if (self->m_state != State::Ready)
+                return;
+            // Ended by the server, or after a long while (an idle connection cut): no failure.
+            if (reply.ok() || std::chrono::steady_clock::now() - started > std::chrono::seconds(10))
+                self->m_listenFailures = 0;
+            else if (reply.error->code == JsonRpc::MethodNotFound)
+                return; // a server that tells no changes
+            else
+                ++self->m_listenFailures;
+            auto delay = std::chrono::milliseconds(500) * (1 << std::min(self->m_listenFailures, 6));
+            delay = std::min<std::chrono::milliseconds>(delay, LongestListenDelay);
+            spdlog::debug("{}: subscriptions/listen ended ({}); listening again in {} ms", self->serverLabel(),
+                          reply.ok() ? std::string("by the server") : reply.error->message.toStdString(), delay.count());
+            QTimer::singleShot(delay, self, [self] {
+                if (self && self->m_listenId == 0)
+                    self->listen();
+            });
+        },
+        std::move(options));
 }
 
 void McpClientSession::writeMessage(const QByteArray &message)
@@ -170,7 +596,15 @@ void McpClientSession::notify(const QString &method, const QJsonObject &params)
 
 void McpClientSession::cancel(qint64 requestId, const QString &reason)
 {
-    m_sent.cancel(requestId, reason);
+    const auto flow = m_inputFlows.find(requestId);
+    if (flow == m_inputFlows.end()) {
+        m_sent.cancel(requestId, reason);
+        return;
+    }
+    const std::shared_ptr<InputFlow> cancelled = flow->second;
+    if (cancelled->leg != 0 && m_sent.cancel(cancelled->leg, reason))
+        return; // its handler ends the flow
+    finishInputFlow(cancelled, RpcReply::failure(JsonRpc::RequestCancelled, u"cancelled: "_s + reason), reason);
 }
 
 void McpClientSession::onMessage(const QJsonObject &object, const QByteArray &text, const QJsonValue &related)
@@ -203,6 +637,9 @@ bool McpClientSession::takeReplyAsText(const QByteArray &payload)
     return m_sent.takeReplyText(payload, [this](const JsonMembersText &resultMembers, RpcReply *reply) {
         // An error result quotes the server's own words, which may hold its secrets: it is parsed,
         // and scrubbed as values, never as text.
+        // A stateless server's result may ask for input instead: that one is read in full.
+        if (m_era == ProtocolEra::Stateless && memberValue(resultMembers, "resultType") != "\"complete\"")
+            return false;
         const std::optional<bool> isError = toolCallResultTextIsError(resultMembers);
         if (!isError || (*isError && !m_transport->secrets().isEmpty()))
             return false;
@@ -226,6 +663,14 @@ void McpClientSession::refuseServerRequest(const QJsonValue &id, int code, const
 
 void McpClientSession::onServerRequest(const JsonRpc::Message &message, const QJsonValue &related)
 {
+    if (m_era == ProtocolEra::Stateless) {
+        // A stateless server asks through input_required results, never with requests.
+        ++m_stats.unsupportedRequests;
+        m_transport->send(JsonRpc::makeError(
+            message.id, JsonRpc::MethodNotFound,
+            u"Method not found: %1 (protocol 2026-07-28 has no requests from servers)"_s.arg(message.method)));
+        return;
+    }
     if (message.method == u"ping") {
         m_transport->send(JsonRpc::makeResult(message.id, QJsonObject{}));
         return;
@@ -380,12 +825,26 @@ void McpClientSession::cancelServerRequests(const QString &reason)
 
 void McpClientSession::notifyRootsChanged()
 {
-    if (m_state == State::Ready && m_options.clientCapabilities.contains(u"roots"))
+    // A stateless server asks for the roots with each request that needs them.
+    if (m_state == State::Ready && m_era == ProtocolEra::Handshake && m_options.clientCapabilities.contains(u"roots"))
         notify(u"notifications/roots/list_changed"_s);
 }
 
 void McpClientSession::onNotification(const JsonRpc::Message &message)
 {
+    if (m_era == ProtocolEra::Stateless && message.params.value(u"_meta").toObject().contains(Envelope::SubscriptionId)) {
+        // Which listen it came on is the session's own business.
+        JsonRpc::Message listened = message;
+        QJsonObject meta = listened.params.value(u"_meta").toObject();
+        meta.remove(Envelope::SubscriptionId.toString());
+        if (meta.isEmpty())
+            listened.params.remove(u"_meta"_s);
+        else
+            listened.params.insert(u"_meta"_s, meta);
+        if (listened.method != u"notifications/subscriptions/acknowledged")
+            onNotification(listened);
+        return;
+    }
     const QString &method = message.method;
     const bool listChanged = method == u"notifications/tools/list_changed"
                              || method == u"notifications/resources/list_changed"
@@ -491,6 +950,9 @@ void McpClientSession::failAllPending(const QString &reason)
 {
     const QPointer<McpClientSession> guard(this);
     m_sent.failAll(JsonRpc::ConnectionClosed, reason);
+    // Stateless requests whose clients were still answering the server's questions.
+    while (guard && !m_inputFlows.empty())
+        finishInputFlow(m_inputFlows.begin()->second, RpcReply::failure(JsonRpc::ConnectionClosed, reason), reason);
     if (guard)
         cancelServerRequests(reason);
 }
@@ -501,6 +963,9 @@ void McpClientSession::onTransportClosed(const TransportClosure &closure)
         return;
     const QPointer<McpClientSession> guard(this);
     m_transportClosure = closure;
+    // A server that quit when asked server/discover is asked with initialize next time.
+    if (m_state == State::Initializing && m_era == ProtocolEra::Stateless && !m_options.pinnedEra)
+        m_eraToTryFirst = ProtocolEra::Handshake;
     if (m_state != State::Closing) {
         QString reason = (m_state == State::Ready ? u"connection closed: "_s
                                                   : u"connection closed during initialize: "_s)
@@ -771,9 +1236,11 @@ qint64 McpClientSession::callTool(const QString &name, const ToolCallInput &inpu
                                   input.origin});
 }
 
-void McpClientSession::ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout)
+QString McpClientSession::ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout)
 {
-    request(u"ping"_s, {}, std::move(handler), {}, timeout);
+    const QString probe = m_era == ProtocolEra::Stateless ? u"server/discover"_s : u"ping"_s;
+    request(probe, {}, std::move(handler), {}, timeout);
+    return probe;
 }
 
 } // namespace Tether

@@ -4,6 +4,7 @@
 #include "protocol/jsonrpc.h"
 #include "protocol/jsonrpcpeer.h"
 #include "protocol/mcptypes.h"
+#include "protocol/protocolera.h"
 #include "protocol/replies.h"
 #include "transport/transport.h"
 
@@ -32,6 +33,12 @@ struct SessionOptions
     std::weak_ptr<ClientSide> clientSide{};
     // What roots/list answers when no client side is left to ask: the config's roots.
     QJsonArray roots{};
+    // The era spoken: a pinned one is the only one tried. Without one the session opens with
+    // `firstEra`: initialize by default, as every server of the handshake era expects, and
+    // server/discover when its -32022 answer names a stateless version; server/discover first
+    // for a server known to be stateless, and initialize when it refuses.
+    std::optional<ProtocolEra> pinnedEra{};
+    ProtocolEra firstEra = ProtocolEra::Handshake;
 };
 
 struct SessionClosure
@@ -74,6 +81,12 @@ public:
     void close();
 
     State state() const { return m_state; }
+    // The era spoken once ready; while initializing, the one being tried.
+    ProtocolEra era() const { return m_era; }
+    // What a later session to the same server should try first: the era this one found, or the
+    // handshake when the connection ended during server/discover (a server that quits on a
+    // request it does not know).
+    ProtocolEra eraToTryFirst() const { return m_eraToTryFirst; }
     bool isReady() const { return m_state == State::Ready; }
     const ServerIdentity &serverIdentity() const { return m_serverIdentity; }
     const SessionOptions &options() const { return m_options; }
@@ -86,7 +99,8 @@ public:
                    ProgressHandler onProgress = {}, std::optional<std::chrono::milliseconds> timeout = {},
                    std::weak_ptr<ClientSide> origin = {});
     void notify(const QString &method, const QJsonObject &params = {});
-    // Sends notifications/cancelled and fails the request locally at once.
+    // Sends notifications/cancelled and fails the request locally at once. A stateless request
+    // whose server asked for input is found by the id it was first sent under.
     void cancel(qint64 requestId, const QString &reason);
 
     // Whether the server's initialize result advertises `capability` ("resources", "prompts").
@@ -104,7 +118,9 @@ public:
     qint64 getPrompt(const QString &name, const QJsonObject &arguments, PromptHandler handler);
     qint64 callTool(const QString &name, const ToolCallInput &input,
                     ToolCallHandler handler, ProgressHandler onProgress = {});
-    void ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout = {});
+    // Proves the server alive: ping, or on a stateless server (which has none) server/discover.
+    // The method sent.
+    QString ping(ReplyHandler handler, std::optional<std::chrono::milliseconds> timeout = {});
     // notifications/roots/list_changed, when the session declared roots.
     void notifyRootsChanged();
     void setClientSide(std::weak_ptr<ClientSide> clientSide) { m_options.clientSide = std::move(clientSide); }
@@ -154,7 +170,35 @@ private:
     bool takeReplyAsText(const QByteArray &payload);
     void onInputSkipped(const QString &what);
     void onTransportClosed(const TransportClosure &closure);
+    void sendInitialize();
     void onInitializeReply(const RpcReply &reply);
+    // Stateless: server/discover opens the session, and answers the heartbeat.
+    void sendDiscover();
+    void onDiscoverReply(const RpcReply &reply);
+    void becomeReady(ServerIdentity identity);
+    // The session falls back to the handshake, or fails when its era is pinned.
+    void discoverRefused(const QString &why);
+
+    // A stateless request: the envelope added, its result judged (resultType), and a server's
+    // input_required answered by the clients and the request sent again with the answers.
+    struct InputFlow;
+    qint64 sendStateless(const QString &method, QJsonObject params, ReplyHandler handler, RequestOptions options,
+                         std::shared_ptr<InputFlow> flow = {});
+    QJsonObject envelope() const;
+    void onStatelessReply(const std::shared_ptr<InputFlow> &flow, const RpcReply &reply);
+    void askForInput(const std::shared_ptr<InputFlow> &flow, const QJsonObject &inputRequests);
+    void onInputAnswered(const std::shared_ptr<InputFlow> &flow, quint64 round, const QString &key,
+                         const RpcReply &reply);
+    // The flow ends with `reply`: the questions still out are withdrawn.
+    void finishInputFlow(const std::shared_ptr<InputFlow> &flow, const RpcReply &reply,
+                         const QString &withdrawReason = {});
+    // Requests of the handshake era that a stateless server does not take, answered here:
+    // logging/setLevel sets the envelope's log level, resources/subscribe and unsubscribe the
+    // resources listened to. True when `method` was one of them.
+    bool answerLocally(const QString &method, const QJsonObject &params, ReplyHandler &handler);
+    // subscriptions/listen for what the server says it can tell (list changes, the resources
+    // subscribed to); opened again when what is wanted changes or the stream ends.
+    void listen();
     // `related`: our request whose HTTP stream it came on, if any.
     void onServerRequest(const JsonRpc::Message &message, const QJsonValue &related);
     // The client that answers a request of the server: the one whose request it came with or
@@ -204,6 +248,16 @@ private:
     std::optional<TransportClosure> m_transportClosure;
     bool m_wasReady = false;
     SessionStats m_stats;
+
+    ProtocolEra m_era = ProtocolEra::Handshake;
+    ProtocolEra m_eraToTryFirst = ProtocolEra::Stateless;
+    bool m_discoverTried = false;
+    bool m_initializeTried = false;
+    QString m_logLevel;                    // stateless: sent in every envelope once set
+    QStringList m_resourceSubscriptions;   // stateless: what the listen asks updates of
+    qint64 m_listenId = 0;                 // the subscriptions/listen in flight
+    int m_listenFailures = 0;              // in a row: each one waits longer before the next
+    std::map<qint64, std::shared_ptr<InputFlow>> m_inputFlows; // by the id the caller knows
 };
 
 } // namespace Tether

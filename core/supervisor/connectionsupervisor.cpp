@@ -95,6 +95,7 @@ ServerStatus ConnectionSupervisor::status() const
     status.toolCount = int(m_registry->serverTools(m_name).size());
     status.connectedSince = m_connectedSince;
     status.heartbeatMisses = m_heartbeat.misses();
+    status.protocolVersion = m_protocolVersion;
     status.lastError = m_lastError;
     status.cause = m_cause;
     if (m_core.state() == ServerState::SignInNeeded)
@@ -261,7 +262,8 @@ void ConnectionSupervisor::launchGeneration()
     const quint64 number = generation->number;
     generation->session = std::make_unique<McpClientSession>(
         m_transportFactory(), SessionOptions{m_name, m_settings.requestTimeout, m_settings.clientCapabilities,
-                                             m_settings.clientSide, m_settings.roots});
+                                             m_settings.clientSide, m_settings.roots, m_settings.pinnedEra,
+                                             m_eraToTryFirst});
     McpClientSession *session = generation->session.get();
     m_transportDescription = session->transport()->description();
 
@@ -272,8 +274,11 @@ void ConnectionSupervisor::launchGeneration()
             recordExit(number, *closure);
         onGenerationFailed(number, reason);
     });
-    connect(session, &McpClientSession::closed, this,
-            [this, number](const SessionClosure &closure) { onGenerationClosed(number, closure); });
+    connect(session, &McpClientSession::closed, this, [this, number, session](const SessionClosure &closure) {
+        if (isCurrent(number))
+            m_eraToTryFirst = session->eraToTryFirst();
+        onGenerationClosed(number, closure);
+    });
     connect(session, &McpClientSession::toolsListChanged, this, [this, number] {
         if (isCurrent(number))
             m_toolSyncs.enqueue(number, false);
@@ -306,6 +311,9 @@ void ConnectionSupervisor::onSessionReady(quint64 generation)
 {
     if (!isCurrent(generation))
         return;
+    const McpClientSession &session = *current()->session;
+    m_eraToTryFirst = session.eraToTryFirst();
+    m_protocolVersion = session.serverIdentity().protocolVersion;
     m_toolSyncs.enqueue(generation, true);
 }
 
@@ -632,13 +640,12 @@ void ConnectionSupervisor::onBarrierTimeout()
     apply(m_core.abandon(SteadyClock::now()), reason);
 }
 
-bool ConnectionSupervisor::pingCurrent(milliseconds timeout, ReplyHandler onReply)
+std::optional<QString> ConnectionSupervisor::pingCurrent(milliseconds timeout, ReplyHandler onReply)
 {
     Generation *generation = current();
     if (!generation || !generation->session->isReady())
-        return false;
-    generation->session->ping(std::move(onReply), timeout);
-    return true;
+        return std::nullopt;
+    return generation->session->ping(std::move(onReply), timeout);
 }
 
 SupervisedCall ConnectionSupervisor::callTool(const QString &toolName, const ToolCallInput &input,

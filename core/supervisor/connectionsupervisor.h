@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/policy.h"
+#include "protocol/protocolera.h"
 #include "heartbeat.h"
 #include "servercatalog.h"
 #include "serverstatus.h"
@@ -56,6 +57,9 @@ struct SupervisorSettings
     QJsonObject clientCapabilities;
     std::weak_ptr<ClientSide> clientSide;
     QJsonArray roots;
+    // The era to speak ("protocol"): nothing finds it, and what a connection found is where the
+    // next one starts.
+    std::optional<ProtocolEra> pinnedEra;
 };
 
 // Supervises one MCP server: each connection attempt is a fresh generation (transport and
@@ -164,7 +168,7 @@ private:
     bool listToolsOf(quint64 generation, ToolListHandler done);
     void onSyncFinished(const ToolSyncQueue::Job &job, const ToolListReply &reply);
     void onToolsRegistered(const ToolSyncQueue::Job &job, const ToolChange &change, qsizetype toolCount);
-    bool pingCurrent(std::chrono::milliseconds timeout, ReplyHandler onReply);
+    std::optional<QString> pingCurrent(std::chrono::milliseconds timeout, ReplyHandler onReply);
     // Lists the resources (or prompts) of `generation` anew; only the newest listing is kept.
     void syncResources(quint64 generation);
     void syncPrompts(quint64 generation);
@@ -184,6 +188,8 @@ private:
     QString m_name;
     TransportFactory m_transportFactory;
     SupervisorSettings m_settings;
+    ProtocolEra m_eraToTryFirst = ProtocolEra::Handshake;
+    QString m_protocolVersion; // of the last connection that got ready
     ToolRegistry *m_registry;
     SupervisorCore m_core;
     ToolSyncQueue m_toolSyncs;

@@ -67,6 +67,17 @@ FailureCause failureCause(const FailureFacts &facts)
     static const QRegularExpression unsupportedVersion(uR"(protocol version '([^']*)', which Tether does not speak)"_s);
     if (const QRegularExpressionMatch match = unsupportedVersion.match(facts.error); match.hasMatch())
         return {u"unsupported protocol version %1"_s.arg(match.captured(1)), u"update the server or Tether"_s, false};
+    static const QRegularExpression pinned(uR"(does not speak protocol ([^,]*), to which its "protocol" setting pins it|speaks protocol ([^ ]*) only, and its "protocol" setting pins it)"_s);
+    if (const QRegularExpressionMatch match = pinned.match(facts.error); match.hasMatch()) {
+        return match.captured(1).isEmpty()
+                   ? FailureCause{u"speaks protocol %1 only"_s.arg(match.captured(2)), u"set \"protocol\" to \"auto\""_s, false}
+                   : FailureCause{u"does not speak protocol %1"_s.arg(match.captured(1)), u"set \"protocol\" to \"auto\""_s, false};
+    }
+    if (facts.error.contains(u"refused both eras"_s))
+        return {u"refuses both protocol eras"_s, u"update the server or Tether"_s, false};
+    if (facts.error.contains(u"heartbeat: "_s) && facts.error.contains(u") were refused: "_s))
+        return {u"refuses the heartbeat's pings"_s,
+                u"update the server, or turn its heartbeat off: \"heartbeat\": {\"enabled\": false}"_s, false};
     if (facts.exitCode || facts.exitSignal) {
         const QString ended = facts.exitCode ? u"exited with code %1"_s.arg(*facts.exitCode)
                                              : u"killed by %1"_s.arg(signalName(*facts.exitSignal));

@@ -45,15 +45,19 @@ void Heartbeat::onTick()
         return;
     // In flight before it is sent: its reply may come at once.
     m_pingInFlight = true;
-    const bool sent = m_sendPing(milliseconds(m_policy.timeoutMs), [this, run = m_run](const RpcReply &reply) {
-        if (run == m_run)
-            onReply(reply);
-    });
-    if (!sent)
+    auto probe = std::make_shared<QString>();
+    const std::optional<QString> sent = m_sendPing(milliseconds(m_policy.timeoutMs),
+                                                   [this, run = m_run, probe](const RpcReply &reply) {
+                                                       if (run == m_run)
+                                                           onReply(*probe, reply);
+                                                   });
+    if (sent)
+        *probe = *sent;
+    else
         m_pingInFlight = false;
 }
 
-void Heartbeat::onReply(const RpcReply &reply)
+void Heartbeat::onReply(const QString &probe, const RpcReply &reply)
 {
     m_pingInFlight = false;
     if (reply.error && reply.error->code == JsonRpc::ConnectionClosed)
@@ -61,18 +65,28 @@ void Heartbeat::onReply(const RpcReply &reply)
     const bool unanswered = reply.error
                             && (reply.error->code == JsonRpc::RequestTimeout
                                 || reply.error->code == JsonRpc::TransportError);
-    if (!unanswered) {
+    const bool refused = reply.error && reply.fromServer
+                         && (reply.error->code == JsonRpc::MethodNotFound || probe != u"ping");
+    if (!unanswered && !refused) {
+        m_refusals = 0;
         if (m_misses > 0) {
             m_misses = 0;
             emit answeredAgain();
         }
         return;
     }
+    m_refusals = refused ? m_refusals + 1 : 0;
     if (++m_misses < m_policy.maxFailures) {
         emit missed(m_misses, m_policy.maxFailures);
         return;
     }
     const QString pings = m_policy.maxFailures == 1 ? u"a ping"_s : u"%1 pings in a row"_s.arg(m_policy.maxFailures);
+    if (m_refusals == m_misses) {
+        emit lost(u"heartbeat: %1 (%2) were refused: %3 %4"_s.arg(pings, probe)
+                      .arg(reply.error->code)
+                      .arg(reply.error->message));
+        return;
+    }
     emit lost(reply.error->code == JsonRpc::TransportError
                   ? u"heartbeat: %1 got no answer: %2"_s.arg(pings, reply.error->message)
                   : u"heartbeat: %1 got no answer within %2"_s.arg(pings, formatDuration(milliseconds(m_policy.timeoutMs))));

@@ -42,6 +42,8 @@ struct ServerStatus
     QString signInScope;
     QStringList configErrors;   // why the configuration of this server cannot be used
     int sessions = 0;           // connected sessions (more than one for a pooled server)
+    // The MCP revision of the last connection ("2026-07-28", "2025-11-25"); empty before any.
+    QString protocolVersion;
 
     qint64 uptimeMs(const QDateTime &now = QDateTime::currentDateTimeUtc()) const
     {

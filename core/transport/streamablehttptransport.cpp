@@ -3,6 +3,7 @@
 #include "common/logging.h"
 #include "protocol/jsonrpc.h"
 #include "protocol/mcptypes.h"
+#include "protocol/protocolera.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -77,7 +78,12 @@ void StreamableHttpTransport::send(const QJsonObject &message)
         m_awaited.emplace(idKey(classified.id), classified.method);
         if (classified.method == InitializeMethod)
             m_initializeId = classified.id;
-        post(JsonRpc::serialize(message), classified.id, classified.method);
+        // A stateless request's envelope names its version; a request without one (initialize)
+        // leaves the stateless era.
+        const QString version = classified.params.value(u"_meta").toObject().value(Envelope::ProtocolVersion).toString();
+        m_statelessVersion = version.toUtf8();
+        post(JsonRpc::serialize(message), classified.id, classified.method,
+             version.isEmpty() ? QString() : mcpNameOf(classified.method, classified.params));
         return;
     }
     if (classified.kind == JsonRpc::MessageKind::Notification && classified.method == u"notifications/cancelled")
@@ -105,10 +111,18 @@ QNetworkRequest StreamableHttpTransport::request(const QByteArray &accept)
 }
 
 void StreamableHttpTransport::post(const QByteArray &payload, const QJsonValue &requestId, const QString &method,
-                                   bool renewed)
+                                   const QString &mcpName, bool renewed)
 {
     QNetworkRequest request = this->request("application/json, text/event-stream");
     request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    if (!m_statelessVersion.isEmpty()) {
+        // A stateless request says in its headers what its body says, for the intermediaries.
+        request.setRawHeader("MCP-Protocol-Version", m_statelessVersion);
+        if (!requestId.isUndefined())
+            request.setRawHeader("Mcp-Method", method.toUtf8());
+        if (!mcpName.isNull())
+            request.setRawHeader("Mcp-Name", encodeMcpHeaderValue(mcpName));
+    }
     request.setTransferTimeout(int(m_options.requestTimeout.count()));
 
     auto exchange = std::make_unique<Exchange>();
@@ -120,6 +134,7 @@ void StreamableHttpTransport::post(const QByteArray &payload, const QJsonValue &
     exchange->position.retryDelay = m_options.resumeDelay;
     exchange->authorization = request.rawHeader("Authorization");
     exchange->renewed = renewed;
+    exchange->mcpName = mcpName;
     if (m_endpoint.signsIn())
         exchange->payload = payload;
     exchange->reply = network().post(request, payload);
@@ -325,13 +340,37 @@ bool StreamableHttpTransport::deliver(QByteArrayView payload, const QString &sou
     return true;
 }
 
-void StreamableHttpTransport::answerWithError(const QJsonValue &requestId, const QString &error)
+void StreamableHttpTransport::answerWithError(const QJsonValue &requestId, const QString &error, int httpStatus)
 {
     if (!isAwaited(requestId))
         return;
     m_awaited.erase(idKey(requestId));
     spdlog::debug("{}: {}", description(), error);
-    emit messageReceived(JsonRpc::makeError(requestId, JsonRpc::TransportError, error));
+    QJsonObject answer = JsonRpc::makeError(requestId, JsonRpc::TransportError, error);
+    if (httpStatus != 0) {
+        QJsonObject body = answer.value(u"error").toObject();
+        body.insert(u"data"_s, QJsonObject{{u"httpStatus"_s, httpStatus}});
+        answer.insert(u"error"_s, body);
+    }
+    emit messageReceived(answer);
+}
+
+bool StreamableHttpTransport::answerWithServerError(const Exchange &exchange, int httpStatus)
+{
+    if (!isAwaited(exchange.requestId))
+        return false;
+    const QJsonObject body = QJsonDocument::fromJson(exchange.body).object();
+    const JsonRpc::Message message = JsonRpc::classify(body);
+    // Servers write a null id when they refused the request before reading its id.
+    if (message.kind != JsonRpc::MessageKind::ErrorResponse || !(message.id == exchange.requestId || message.id.isNull()))
+        return false;
+    m_awaited.erase(idKey(exchange.requestId));
+    spdlog::debug("{}: HTTP {} to {}: {} {}", description(), httpStatus, what(exchange), message.error.code,
+                  message.error.message);
+    QJsonObject answer = body;
+    answer.insert(u"id"_s, exchange.requestId);
+    emit messageReceived(answer);
+    return true;
 }
 
 void StreamableHttpTransport::forgetRequest(const QJsonValue &requestId)
@@ -527,8 +566,8 @@ void StreamableHttpTransport::onHttpError(const Exchange &exchange, const QNetwo
     case Exchange::Kind::Post:
         if (exchange.requestId.isUndefined())
             spdlog::warn("{}: {}", description(), text);
-        else
-            answerWithError(exchange.requestId, text);
+        else if ((status != 400 && status != 404) || !answerWithServerError(exchange, status))
+            answerWithError(exchange.requestId, text, status);
         return;
     case Exchange::Kind::ServerStream:
         if (status == 405 && !m_serverStreamOpened) {
@@ -558,7 +597,7 @@ void StreamableHttpTransport::onUnauthorized(const Exchange &exchange, const QNe
     m_endpoint.credentials->renew(
         challenge, exchange.authorization,
         [this, guard, challenge, kind = exchange.kind, requestId = exchange.requestId, method = exchange.method,
-         payload = exchange.payload, position = exchange.position](ServerCredentials::Renewal renewal,
+         mcpName = exchange.mcpName, payload = exchange.payload, position = exchange.position](ServerCredentials::Renewal renewal,
                                                                    const QString &reason) {
             if (!guard || m_stage != Stage::Open)
                 return;
@@ -572,7 +611,7 @@ void StreamableHttpTransport::onUnauthorized(const Exchange &exchange, const QNe
             }
             if (kind == Exchange::Kind::Post) {
                 if (requestId.isUndefined() || isAwaited(requestId))
-                    post(payload, requestId, method, true);
+                    post(payload, requestId, method, mcpName, true);
             } else if (kind == Exchange::Kind::ServerStream || isAwaited(requestId)) {
                 openStream(kind, requestId, position, true);
             }

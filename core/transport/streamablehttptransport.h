@@ -80,11 +80,13 @@ private:
         QByteArray payload;       // of a POST of a server with a sign-in: sent again after a renewal
         QByteArray authorization; // the sign-in's, as sent
         bool renewed = false;     // sent again after a 401 and a renewal
+        QString mcpName;          // stateless: what Mcp-Name says
     };
 
     // A request of the session with the session's headers and the sign-in's Authorization.
     QNetworkRequest request(const QByteArray &accept);
-    void post(const QByteArray &payload, const QJsonValue &requestId, const QString &method, bool renewed = false);
+    void post(const QByteArray &payload, const QJsonValue &requestId, const QString &method, const QString &mcpName = {},
+              bool renewed = false);
     void openStream(Exchange::Kind kind, const QJsonValue &requestId, const StreamPosition &position,
                     bool renewed = false);
     void scheduleStream(Exchange::Kind kind, const QJsonValue &requestId, const StreamPosition &position);
@@ -114,7 +116,13 @@ private:
     // `stream`: the request whose stream it came on (undefined: the session's own stream).
     bool deliver(QByteArrayView payload, const QString &source, QNetworkReply *from,
                  const QJsonValue &stream = QJsonValue(QJsonValue::Undefined));
-    void answerWithError(const QJsonValue &requestId, const QString &error);
+    // A request the transport failed; `httpStatus`, when the server answered one, goes in the
+    // error's data.
+    void answerWithError(const QJsonValue &requestId, const QString &error, int httpStatus = 0);
+    // An HTTP 400 or 404 whose body is the server's JSON-RPC error for the request (a stateless
+    // server answers -32022, -32020 or -32601 so): that error answers it. False when the body is
+    // something else.
+    bool answerWithServerError(const Exchange &exchange, int httpStatus);
     void forgetRequest(const QJsonValue &requestId);
     bool isAwaited(const QJsonValue &requestId) const;
     bool isAlive(QNetworkReply *reply) const;
@@ -139,6 +147,8 @@ private:
     QJsonValue m_initializeId;
     QByteArray m_sessionId;
     QString m_protocolVersion;
+    // Stateless: the version the requests' envelopes name, sent as MCP-Protocol-Version.
+    QByteArray m_statelessVersion;
     bool m_sessionLost = false;
     bool m_serverStreamRequested = false;
     bool m_serverStreamOpened = false;

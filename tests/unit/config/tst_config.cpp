@@ -162,6 +162,8 @@ private slots:
     void hiddenTools();
     void clientFeatureSettings_data();
     void clientFeatureSettings();
+    void protocolSetting_data();
+    void protocolSetting();
     void gatewayNames_data();
     void gatewayNames();
     void gatewaySettings_data();
@@ -794,6 +796,10 @@ void TestConfig::invalidServer_data()
     row("clientFeatures string", R"({"command": "x", "clientFeatures": "no"})",
         at + u".clientFeatures = \"no\" is not valid: it must be true or false"_s);
     row("perHost number", R"({"command": "x", "perHost": 1})", at + u".perHost = 1 is not valid: it must be true or false"_s);
+    row("protocol unknown", R"({"command": "x", "protocol": "2025-06-18"})",
+        at + u".protocol = \"2025-06-18\" is not valid: it must be \"auto\" (find the server's era), \"2026-07-28\" or "
+             "\"2025-11-25\""_s);
+    row("protocol number", R"({"command": "x", "protocol": 2026})", at + u".protocol = 2026 is not valid…"_s);
     row("roots string", R"({"command": "x", "roots": "/home/me"})",
         at + u".roots = \"/home/me\" is not an array: it lists folders, such as [\"/home/me/project\"]"_s);
     row("roots relative", R"({"command": "x", "roots": ["/a", "projects"]})",
@@ -1207,6 +1213,32 @@ void TestConfig::clientFeatureSettings_data()
                                              << QJsonArray{root(u"file:///"_s, u"/"_s)};
     QTest::newRow("remote server") << QByteArray(R"({"url": "https://e.com/mcp", "perHost": true})") << true << true
                                    << QJsonArray();
+}
+
+void TestConfig::protocolSetting_data()
+{
+    QTest::addColumn<QByteArray>("server");
+    QTest::addColumn<QString>("protocol");
+
+    QTest::newRow("default") << QByteArray(R"({"command": "x"})") << u"auto"_s;
+    QTest::newRow("auto") << QByteArray(R"({"command": "x", "protocol": "auto"})") << u"auto"_s;
+    QTest::newRow("stateless") << QByteArray(R"({"url": "https://e.com/mcp", "protocol": "2026-07-28"})") << u"2026-07-28"_s;
+    QTest::newRow("handshake") << QByteArray(R"({"command": "x", "protocol": "2025-11-25"})") << u"2025-11-25"_s;
+}
+
+void TestConfig::protocolSetting()
+{
+    QFETCH(QByteArray, server);
+    QFETCH(QString, protocol);
+    const ConfigDocument document = parse(withServer(server));
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    const ServerConfig &config = document.servers.first();
+    QVERIFY2(config.isValid(), qPrintable(config.errors.join(u'\n')));
+    QCOMPARE(config.protocol, protocol);
+    // A pinned era is a setting of its own: changing it restarts the server.
+    ServerConfig other = config;
+    other.protocol = protocol == u"auto" ? u"2026-07-28"_s : u"auto"_s;
+    QVERIFY(!config.sameSettings(other));
 }
 
 void TestConfig::clientFeatureSettings()

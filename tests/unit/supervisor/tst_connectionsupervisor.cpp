@@ -1253,7 +1253,8 @@ private slots:
         QVERIFY(logged(spdlog::level::warn, {u"missed a heartbeat (1/2)"_s}));
     }
 
-    // 13b. Any answer to a ping, even an error, proves the server alive.
+    // 13b. Any answer to a ping, even an error (but -32601, which says it has no ping), proves the
+    // server alive.
     void answeredPingResetsTheMisses_data()
     {
         QTest::addColumn<bool>("errorReply");
@@ -1282,7 +1283,7 @@ private slots:
                 QMetaObject::invokeMethod(
                     transport,
                     [transport, id, errorReply] {
-                        transport->inject(errorReply ? JsonRpc::makeError(id, JsonRpc::MethodNotFound, u"no ping here"_s)
+                        transport->inject(errorReply ? JsonRpc::makeError(id, JsonRpc::InternalError, u"busy"_s)
                                                      : JsonRpc::makeResult(id, QJsonObject{}));
                     },
                     Qt::QueuedConnection);

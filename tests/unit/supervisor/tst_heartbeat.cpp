@@ -18,18 +18,19 @@ class PingPeer final : public QObject
 
 public:
     bool ready = true;
+    QString probe = u"ping"_s;                 // what the connection sends: "server/discover" when stateless
     QList<std::chrono::milliseconds> timeouts; // of every ping sent
     QList<ReplyHandler> waiting;               // oldest first
 
     Heartbeat::PingSender sender()
     {
-        return [this](std::chrono::milliseconds timeout, ReplyHandler onReply) {
+        return [this](std::chrono::milliseconds timeout, ReplyHandler onReply) -> std::optional<QString> {
             if (!ready)
-                return false;
+                return std::nullopt;
             timeouts.append(timeout);
             waiting.append(std::move(onReply));
             emit pingSent();
-            return true;
+            return probe;
         };
     }
 
@@ -54,6 +55,12 @@ namespace {
 RpcReply resultReply()
 {
     return {QJsonObject{}, std::nullopt};
+}
+
+// An error the server itself answered.
+RpcReply serverError(int code, const QString &message)
+{
+    return {{}, JsonRpc::Error{code, message, {}}, true};
 }
 
 RpcReply timeoutReply()
@@ -233,25 +240,34 @@ private slots:
 
     void anyAnswerOfTheServerProvesItAlive_data()
     {
+        QTest::addColumn<QString>("probe");
         QTest::addColumn<RpcReply>("reply");
         QTest::addColumn<int>("missesAfter"); // after one miss before it
 
-        QTest::newRow("result") << resultReply() << 0;
-        QTest::newRow("method not found") << RpcReply::failure(JsonRpc::MethodNotFound, u"no ping here"_s) << 0;
-        QTest::newRow("internal error") << RpcReply::failure(JsonRpc::InternalError, u"busy"_s) << 0;
+        const QString ping = u"ping"_s;
+        const QString discover = u"server/discover"_s;
+        QTest::newRow("result") << ping << resultReply() << 0;
+        QTest::newRow("internal error") << ping << serverError(JsonRpc::InternalError, u"busy"_s) << 0;
+        // A server that does not implement ping is not proved alive by refusing it.
+        QTest::newRow("ping refused") << ping << serverError(JsonRpc::MethodNotFound, u"Method not found"_s) << 2;
+        // A stateless server's probe is server/discover, which every such server answers.
+        QTest::newRow("discover answered") << discover << resultReply() << 0;
+        QTest::newRow("discover refused") << discover << serverError(JsonRpc::InternalError, u"busy"_s) << 2;
         // Errors the transport or the session made up are no answer of the server.
-        QTest::newRow("timeout") << timeoutReply() << 2;
+        QTest::newRow("timeout") << ping << timeoutReply() << 2;
         QTest::newRow("transport error")
-            << RpcReply::failure(JsonRpc::TransportError, u"http://proxy/mcp answered 'ping' with HTTP 502"_s) << 2;
+            << ping << RpcReply::failure(JsonRpc::TransportError, u"http://proxy/mcp answered 'ping' with HTTP 502"_s) << 2;
         // The session reports the loss itself: the ping neither proves nor disproves anything.
-        QTest::newRow("connection closed") << RpcReply::failure(JsonRpc::ConnectionClosed, u"closed"_s) << 1;
+        QTest::newRow("connection closed") << ping << RpcReply::failure(JsonRpc::ConnectionClosed, u"closed"_s) << 1;
     }
 
     void anyAnswerOfTheServerProvesItAlive()
     {
+        QFETCH(QString, probe);
         QFETCH(RpcReply, reply);
         QFETCH(int, missesAfter);
         Harness h(fastPolicy(3));
+        h.peer.probe = probe;
         h.heartbeat.start();
         QVERIFY(h.miss());
         QCOMPARE(h.heartbeat.misses(), 1);
@@ -278,6 +294,9 @@ private slots:
         QTest::newRow("transport error")
             << 2 << RpcReply::failure(JsonRpc::TransportError, u"http://proxy/mcp answered 'ping' with HTTP 502"_s)
             << u"heartbeat: 2 pings in a row got no answer: http://proxy/mcp answered 'ping' with HTTP 502"_s;
+        QTest::newRow("ping refused")
+            << 3 << serverError(JsonRpc::MethodNotFound, u"Method not found"_s)
+            << u"heartbeat: 3 pings in a row (ping) were refused: -32601 Method not found"_s;
     }
 
     void lossReasonSaysHow()
