@@ -38,16 +38,24 @@ ConfigRun::ConfigRun(const ConfigOptions &options, const Interruption *interrupt
     }
 }
 
-bool ConfigRun::start(ConfigStore::FileChanges fileChanges)
+bool ConfigRun::load(ConfigStore::FileChanges fileChanges)
 {
     m_store.load(fileChanges);
     if (m_store.isEmbedded())
         spdlog::info("no config file at {}: using the built-in demo configuration", defaultConfigPath());
-    const ConfigDocument &document = m_store.document();
-    if (!document.isValid()) {
-        printError(document.errors.join(u"; "_s));
+    if (!m_store.document().isValid()) {
+        printError(m_store.document().errors.join(u"; "_s));
         return false;
     }
+    m_loaded = true;
+    return true;
+}
+
+bool ConfigRun::start(ConfigStore::FileChanges fileChanges)
+{
+    if (!m_loaded && !load(fileChanges))
+        return false;
+    const ConfigDocument &document = m_store.document();
     // Remote servers that ask sign in with the tokens of `tetherctl login` (or the window's).
     m_signIn = systemSignInService(document.oauthDefaults.tokenStore);
     m_manager.setSignIn(m_signIn.get());

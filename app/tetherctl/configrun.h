@@ -29,8 +29,12 @@ public:
     // Following the file, a change restarts only the servers whose settings changed, and a
     // file that cannot be used changes nothing.
     bool start(ConfigStore::FileChanges fileChanges = ConfigStore::FileChanges::Ignore);
+    // Reads the config and judges it, starting nothing (start() then starts its servers): false,
+    // with the errors printed, when it cannot be used.
+    bool load(ConfigStore::FileChanges fileChanges = ConfigStore::FileChanges::Ignore);
 
     ServerManager &manager() { return m_manager; }
+    bool isLoaded() const { return m_loaded; }
     ConfigStore &store() { return m_store; }
 
     // Until every server has connected or failed at least once (or the timeout passed, or a
@@ -57,6 +61,7 @@ private:
     std::unique_ptr<SignInService> m_signIn; // before the manager: its servers' credentials use it
     ServerManager m_manager;
     ConfigStore m_store;
+    bool m_loaded = false;
     bool m_running = false; // the first document runs: the store's later ones are changes of the file
 };
 

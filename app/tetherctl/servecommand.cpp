@@ -9,6 +9,7 @@
 #include "common/unixsignalwatcher.h"
 #include "gateway/gateway.h"
 #include "gateway/gatewayinstance.h"
+#include "gateway/gatewayprotocol.h"
 #include "gateway/gatewayrelay.h"
 #include "gateway/gatewaysession.h"
 #include "gateway/gatewaytoken.h"
@@ -23,6 +24,17 @@
 using namespace Qt::StringLiterals;
 
 namespace Tether::Ctl {
+
+// What the gateway offers before its servers start: whatever any enabled server may offer.
+static QJsonObject capabilitiesBeforeStart(const ConfigDocument &document)
+{
+    QList<QJsonObject> unknown;
+    for (const ServerConfig &server : document.servers) {
+        if (server.enabled && server.isValid())
+            unknown.append(QJsonObject());
+    }
+    return gatewayCapabilities(unknown);
+}
 
 int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
 {
@@ -71,7 +83,10 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
             }
         }
     }
-    if (!relay && !superviseServers())
+    // Over stdio the servers start with the host's first message but a server/discover: a client
+    // finding the era asks that of a process of its own, which it then ends.
+    const bool startsOnFirstMessage = !relay && !serveOptions.http;
+    if (!relay && (startsOnFirstMessage ? !run.load(ConfigStore::FileChanges::Follow) : !superviseServers()))
         return Failure;
     if (serveOptions.http) {
         GatewayHttpConfig http = gateway->config().http;
@@ -92,9 +107,6 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
             spdlog::warn("serve: the tetherctl serve of clients will not relay here: {}", error);
         printNote(u"Serving MCP at %1; hosts send the bearer token in %2"_s.arg(endpoint->url(),
                                                                                 gatewayTokenPath(configPath)));
-    } else if (!relay) {
-        session = gateway->openSession(channel.get());
-        QObject::connect(channel.get(), &StdioHostChannel::messageReceived, session, &GatewaySession::receive);
     }
 
     QEventLoop loop;
@@ -133,6 +145,23 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
             relay->takeOver(*gateway);
         });
         relay->start();
+    }
+    if (startsOnFirstMessage) {
+        QObject::connect(channel.get(), &StdioHostChannel::messageReceived, &loop, [&](const QByteArray &payload) {
+            if (!session) {
+                if (const std::optional<QByteArray> answer = answerToEraProbe(payload, capabilitiesBeforeStart(run.store().document()))) {
+                    channel->send(*answer, HostChannel::Role::Response, {});
+                    return;
+                }
+                if (!superviseServers()) {
+                    status = Failure;
+                    end(u"the config cannot be used"_s);
+                    return;
+                }
+                session = gateway->openSession(channel.get());
+            }
+            session->receive(payload);
+        });
     }
     if (channel) {
         QObject::connect(channel.get(), &StdioHostChannel::finished, &loop, end);

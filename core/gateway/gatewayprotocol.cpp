@@ -4,6 +4,7 @@
 
 #include "common/jsontext.h"
 #include "protocol/mcptypes.h"
+#include "protocol/protocolera.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -21,19 +22,93 @@ std::optional<QString> negotiatedProtocolVersion(const QJsonValue &requested)
     return spoken.contains(requested.toString()) ? requested.toString() : spoken.first();
 }
 
+static QJsonObject tetherServerInfo()
+{
+    return {{u"name"_s, u"tether"_s}, {u"title"_s, u"Tether"_s}, {u"version"_s, QStringLiteral(TETHER_VERSION)}};
+}
+
 QJsonObject initializeResult(const QString &protocolVersion, const QJsonObject &capabilities)
 {
     return {
         {u"protocolVersion"_s, protocolVersion},
         {u"capabilities"_s, capabilities},
-        {u"serverInfo"_s, QJsonObject{{u"name"_s, u"tether"_s},
-                                      {u"title"_s, u"Tether"_s},
-                                      {u"version"_s, QStringLiteral(TETHER_VERSION)}}},
+        {u"serverInfo"_s, tetherServerInfo()},
         {u"instructions"_s,
          u"Tether serves the tools, resources and prompts of the MCP servers it supervises, tools and prompts "
          "named <server>__<name>. A call to a server that is reconnecting waits briefly for it; a server that is "
          "down answers with a tool error that names its state."_s},
     };
+}
+
+QJsonObject discoverResult(const QJsonObject &capabilities)
+{
+    QJsonObject offered = capabilities;
+    offered.remove(u"tasks"_s); // the stateless era has no tasks
+    return statelessResult(QJsonObject{{u"supportedVersions"_s, QJsonArray::fromStringList(statelessProtocolVersions())},
+                                       {u"capabilities"_s, offered}},
+                           true);
+}
+
+QJsonObject statelessResult(QJsonObject result, bool cacheable)
+{
+    if (!result.contains(u"resultType"))
+        result.insert(u"resultType"_s, u"complete"_s);
+    if (cacheable && result.value(u"resultType") == u"complete"_s) {
+        result.insert(u"ttlMs"_s, 0);
+        result.insert(u"cacheScope"_s, u"private"_s);
+    }
+    QJsonObject meta = result.value(u"_meta").toObject();
+    meta.insert(Envelope::ServerInfo.toString(), tetherServerInfo());
+    result.insert(u"_meta"_s, meta);
+    return result;
+}
+
+std::optional<JsonRpc::Error> envelopeError(const QJsonObject &params)
+{
+    const QJsonObject meta = params.value(u"_meta").toObject();
+    const QJsonValue version = meta.value(Envelope::ProtocolVersion);
+    if (!version.isString() || !meta.value(Envelope::ClientCapabilities).isObject()) {
+        return JsonRpc::Error{JsonRpc::InvalidParams,
+                              u"Request is missing the _meta envelope of protocol 2026-07-28: it needs "
+                              "\"%1\" and \"%2\" (an object) in params._meta"_s.arg(Envelope::ProtocolVersion,
+                                                                                   Envelope::ClientCapabilities),
+                              QJsonObject{{u"envelope"_s, QJsonObject{{u"missing"_s, QJsonArray{u"_meta"_s}}}}}};
+    }
+    if (!statelessProtocolVersions().contains(version.toString())) {
+        return JsonRpc::Error{JsonRpc::UnsupportedProtocolVersion,
+                              u"Unsupported protocol version: %1 (Tether speaks %2)"_s.arg(
+                                  version.toString(), spokenProtocolVersions().join(u", "_s)),
+                              QJsonObject{{u"supported"_s, QJsonArray::fromStringList(spokenProtocolVersions())},
+                                          {u"requested"_s, version}}};
+    }
+    return std::nullopt;
+}
+
+QJsonObject withoutEnvelope(QJsonObject params)
+{
+    QJsonObject meta = params.value(u"_meta").toObject();
+    for (const QStringView key : {Envelope::ProtocolVersion, Envelope::ClientCapabilities, Envelope::ClientInfo,
+                                  Envelope::LogLevel})
+        meta.remove(key.toString());
+    if (meta.isEmpty())
+        params.remove(u"_meta"_s);
+    else
+        params.insert(u"_meta"_s, meta);
+    return params;
+}
+
+bool isHandshakeOnlyMethod(QStringView method)
+{
+    return method == u"initialize" || method == u"ping" || method == u"logging/setLevel"
+           || method == u"resources/subscribe" || method == u"resources/unsubscribe" || method.startsWith(u"tasks/");
+}
+
+std::optional<QByteArray> answerToEraProbe(const QByteArray &payload, const QJsonObject &capabilities)
+{
+    const JsonRpc::Message message = JsonRpc::classify(QJsonDocument::fromJson(payload).object());
+    if (message.kind != JsonRpc::MessageKind::Request || message.method != u"server/discover" || envelopeError(message.params))
+        return std::nullopt;
+    return JsonRpc::serialize(JsonRpc::makeResult(message.id, discoverResult(capabilities)));
 }
 
 QJsonObject gatewayCapabilities(const QList<QJsonObject> &serverCapabilities)

@@ -29,6 +29,25 @@ std::optional<QString> negotiatedProtocolVersion(const QJsonValue &requested);
 // The initialize result: Tether as the server, with `capabilities` (gatewayCapabilities()).
 QJsonObject initializeResult(const QString &protocolVersion, const QJsonObject &capabilities);
 
+// Stateless hosts (MCP 2026-07-28). The server/discover result: the versions, the capabilities
+// (those the era has), Tether as the server in its _meta.
+QJsonObject discoverResult(const QJsonObject &capabilities);
+// A result as a stateless host wants it: "resultType" (kept when the server's result has one),
+// the cache hints of a list or read (nothing is cached: each is a snapshot of servers that change),
+// and Tether as the server in its _meta.
+QJsonObject statelessResult(QJsonObject result, bool cacheable);
+// Why a stateless host's request cannot be taken as one: its envelope is missing or names a
+// version Tether does not speak; nothing when it is fine.
+std::optional<JsonRpc::Error> envelopeError(const QJsonObject &params);
+// The params without the envelope's members: what goes on to a server (with its own envelope).
+QJsonObject withoutEnvelope(QJsonObject params);
+// Methods of the handshake era a stateless host does not have.
+bool isHandshakeOnlyMethod(QStringView method);
+// The response to `payload` when it is a stateless server/discover, the question a client finding
+// the era asks first (often of a process of its own that it then ends): answered with
+// `capabilities` before any server runs. Nothing for any other message.
+std::optional<QByteArray> answerToEraProbe(const QByteArray &payload, const QJsonObject &capabilities);
+
 // What the gateway offers hosts, given the capabilities of its servers (as each last connected;
 // an empty object for one whose capabilities are not known yet, which counts as offering
 // everything): tools always; resources (subscribe, listChanged), prompts (listChanged),

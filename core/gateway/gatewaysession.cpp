@@ -10,10 +10,12 @@
 #include "common/jsontext.h"
 #include "common/logging.h"
 #include "protocol/mcptypes.h"
+#include "protocol/protocolera.h"
 
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QPointer>
+#include <QUuid>
 
 using namespace Qt::StringLiterals;
 
@@ -103,8 +105,14 @@ void GatewaySession::send(const QJsonObject &message, HostChannel::Role role, co
     m_channel.send(JsonRpc::serialize(message), role, request);
 }
 
-void GatewaySession::respond(const QJsonValue &id, const QJsonObject &result, const QByteArray &resultJson)
+void GatewaySession::respond(const QJsonValue &id, const QJsonObject &result, const QByteArray &resultJson, bool cacheable)
 {
+    if (m_stateless) {
+        const QJsonObject object = resultJson.isEmpty() ? result : QJsonDocument::fromJson(resultJson).object();
+        m_channel.send(responseWithResultJson(id, QJsonDocument(statelessResult(object, cacheable)).toJson(QJsonDocument::Compact)),
+                       HostChannel::Role::Response, id);
+        return;
+    }
     // Written without a response object around the result: that costs a copy and a second pass of
     // Qt's JSON writer, which the result's own text, when known, spares altogether. That text is
     // used only on one line: a line ends a host's message on stdio and an event's data.
@@ -115,6 +123,9 @@ void GatewaySession::respond(const QJsonValue &id, const QJsonObject &result, co
 
 void GatewaySession::respondError(const QJsonValue &id, int code, const QString &message, const QJsonValue &data)
 {
+    // The stateless era says "resource not found" with -32602 and the uri in the data.
+    if (m_stateless && code == -32002)
+        code = JsonRpc::InvalidParams;
     QJsonObject response = JsonRpc::makeError(id, code, message);
     if (!data.isUndefined() && !data.isNull()) {
         QJsonObject error = response.value(u"error"_s).toObject();
@@ -172,7 +183,7 @@ bool GatewaySession::receiveToolCallText(const QByteArray &payload)
     // {"jsonrpc":"2.0","id":…,"method":"tools/call","params":{"name":"…","arguments":{…}}}, in any
     // order: the arguments go to the server as the host wrote them. Anything else, a progress token
     // among it, is parsed and judged in full.
-    if (!m_initialized)
+    if (!m_initialized || m_stateless)
         return false;
     JsonMembersText params;
     const std::optional<JsonMembersText> members = validJsonObjectMembers(payload, "params", &params);
@@ -219,11 +230,18 @@ GatewaySession::Received::Entry *GatewaySession::accept(const JsonRpc::Message &
                             token.isString() || token.isDouble() ? token : QJsonValue(QJsonValue::Undefined));
 }
 
-void GatewaySession::onRequest(const JsonRpc::Message &message)
+void GatewaySession::onRequest(const JsonRpc::Message &received)
 {
-    const QString key = requestIdKey(message.id);
-    if (refuseReusedId(message.id, key))
+    const QString key = requestIdKey(received.id);
+    if (refuseReusedId(received.id, key))
         return;
+    JsonRpc::Message message = received;
+    if (!takeStatelessRequest(message, key))
+        dispatch(message, key);
+}
+
+void GatewaySession::dispatch(const JsonRpc::Message &message, const QString &key)
+{
     const QString &method = message.method;
     if (method == u"ping") {
         respond(message.id, QJsonObject{});
@@ -245,7 +263,7 @@ void GatewaySession::onRequest(const JsonRpc::Message &message)
         return;
     }
     if (method == u"tools/call") {
-        if (message.params.contains(u"task")) {
+        if (message.params.contains(u"task") && !m_stateless) {
             callToolAsTask(message, key);
             return;
         }
@@ -363,6 +381,10 @@ void GatewaySession::answerList(const QJsonValue &id, const QString &method, con
         respondError(id, *page.error);
         return;
     }
+    if (m_stateless) {
+        respond(id, QJsonDocument::fromJson(page.result).object(), {}, true);
+        return;
+    }
     m_channel.send(responseWithResultJson(id, page.result), HostChannel::Role::Response, id);
 }
 
@@ -406,21 +428,63 @@ void GatewaySession::onToolCallProgress(const QString &key, const ProgressUpdate
 
 void GatewaySession::finishToolCall(const QString &key, const HostToolReply &reply)
 {
-    const std::optional<Received::Entry> entry = m_received.take(key);
+    deliverWhenAsked(key, [this, reply](const QJsonValue &id) {
+        switch (reply.kind) {
+        case HostToolReply::Kind::Result:
+            respond(id, reply.result, reply.resultJson);
+            break;
+        case HostToolReply::Kind::Error:
+            respondError(id, reply.error);
+            break;
+        case HostToolReply::Kind::Nothing:
+            m_channel.endWithoutResponse(id);
+            break;
+        }
+    });
+}
+
+void GatewaySession::deliverWhenAsked(const QString &key, std::function<void(const QJsonValue &id)> deliver)
+{
+    Received::Entry *entry = m_received.find(key);
     if (!entry)
         return;
-    switch (reply.kind) {
-    case HostToolReply::Kind::Result:
-        respond(entry->id, reply.result, reply.resultJson);
-        break;
-    case HostToolReply::Kind::Error:
-        respondError(entry->id, reply.error);
-        break;
-    case HostToolReply::Kind::Nothing:
-        m_channel.endWithoutResponse(entry->id);
-        break;
+    if (!entry->work.parkedAs.isEmpty()) {
+        // The host was answered input_required and has not come back yet: this waits for it.
+        entry->work.deliver = std::move(deliver);
+        return;
     }
+    const QJsonValue id = answerId(*entry);
+    finishRequest(key);
+    deliver(id);
     emit hostChanged();
+}
+
+std::optional<GatewaySession::Received::Entry> GatewaySession::finishRequest(const QString &key)
+{
+    std::optional<Received::Entry> entry = m_received.take(key);
+    if (!entry)
+        return entry;
+    m_parked.remove(entry->work.parkedAs);
+    for (auto it = m_retries.begin(); it != m_retries.end();) {
+        if (it.value() == key)
+            it = m_retries.erase(it);
+        else
+            ++it;
+    }
+    // The server's questions still open on it: nobody is left to answer them.
+    const QString why = u"the request of %1 they were asked for has ended"_s.arg(hostLabel());
+    for (auto &[inputKey, reply] : entry->work.asked)
+        reply(RpcReply::failure(JsonRpc::InternalError, why));
+    for (auto &[inputKey, reply] : entry->work.unaskedReplies)
+        reply(RpcReply::failure(JsonRpc::InternalError, why));
+    entry->work.asked.clear();
+    entry->work.unaskedReplies.clear();
+    return entry;
+}
+
+QJsonValue GatewaySession::answerId(const Received::Entry &entry) const
+{
+    return entry.work.answerTo.isUndefined() ? entry.id : entry.work.answerTo;
 }
 
 void GatewaySession::forward(const JsonRpc::Message &message, const QString &key, const QString &serverName,
@@ -461,18 +525,21 @@ void GatewaySession::forward(const JsonRpc::Message &message, const QString &key
 
 void GatewaySession::finishForwarded(const QString &key, const RpcReply &reply)
 {
-    const std::optional<Received::Entry> entry = m_received.take(key);
+    const Received::Entry *entry = m_received.find(key);
     if (!entry)
         return;
-    if (reply.ok()) {
-        const QJsonObject result = reply.result.toObject();
-        respond(entry->id, entry->work.rewrite ? entry->work.rewrite(result) : result);
-    } else if (reply.error->code == JsonRpc::RequestCancelled && !reply.fromServer) {
-        m_channel.endWithoutResponse(entry->id);
-    } else {
-        respondError(entry->id, hostError(*reply.error, reply.fromServer));
-    }
-    emit hostChanged();
+    const auto rewrite = entry->work.rewrite;
+    const bool cacheable = entry->work.method == u"resources/read";
+    deliverWhenAsked(key, [this, reply, rewrite, cacheable](const QJsonValue &id) {
+        if (reply.ok()) {
+            const QJsonObject result = reply.result.toObject();
+            respond(id, rewrite ? rewrite(result) : result, {}, cacheable);
+        } else if (reply.error->code == JsonRpc::RequestCancelled && !reply.fromServer) {
+            m_channel.endWithoutResponse(id);
+        } else {
+            respondError(id, hostError(*reply.error, reply.fromServer));
+        }
+    });
 }
 
 void GatewaySession::readResource(const JsonRpc::Message &message, const QString &key)
@@ -688,10 +755,16 @@ void GatewaySession::listTasks(const JsonRpc::Message &message, const QString &k
 
 void GatewaySession::dropRequest(const QString &key)
 {
-    const std::optional<Received::Entry> entry = m_received.take(key);
-    if (!entry)
+    Received::Entry *pending = m_received.find(key);
+    if (!pending)
         return;
-    m_channel.endWithoutResponse(entry->id);
+    if (pending->work.method == u"subscriptions/listen")
+        endListen(*pending);
+    const QJsonValue id = answerId(*pending);
+    const bool answered = !pending->work.parkedAs.isEmpty(); // input_required was its answer
+    finishRequest(key);
+    if (!answered)
+        m_channel.endWithoutResponse(id);
     emit hostChanged();
 }
 
@@ -715,7 +788,8 @@ void GatewaySession::onNotification(const JsonRpc::Message &message)
     const QJsonValue requestId = message.params.value(u"requestId"_s);
     if (!isRequestId(requestId))
         return;
-    const QString key = requestIdKey(requestId);
+    // A retry of a stateless host's request stands for the request it continues.
+    const QString key = m_retries.value(requestIdKey(requestId), requestIdKey(requestId));
     Received::Entry *entry = m_received.find(key);
     if (!entry)
         return; // finished already, or never known: nothing to do
@@ -776,6 +850,38 @@ QJsonValue GatewaySession::relatedRequest(const ServerRequest &request) const
 
 quint64 GatewaySession::forwardServerRequest(const ServerRequest &request, ReplyHandler reply, ProgressHandler onProgress)
 {
+    if (m_stateless) {
+        // A stateless host is asked with an input_required answer to its request, and answers
+        // in the retry of that request.
+        const QJsonValue related = relatedRequest(request);
+        const QString key = related.isUndefined() ? QString() : requestIdKey(related);
+        Received::Entry *entry = key.isEmpty() ? nullptr : m_received.find(key);
+        if (!entry || !mayRequireInput(entry->work.method)) {
+            reply(RpcReply::failure(JsonRpc::MethodNotFound,
+                                    u"%1 speaks protocol 2026-07-28, which lets a server ask its client only while a "
+                                    "tools/call, prompts/get or resources/read of that client runs"_s.arg(hostLabel())));
+            return 0;
+        }
+        if (!declaresClientFeature(m_capabilities, request.method, request.params)) {
+            reply(RpcReply::failure(JsonRpc::MethodNotFound,
+                                    u"%1 does not support %2 (its request did not declare it), so Tether cannot pass it "
+                                    "on"_s.arg(hostLabel(), request.method)));
+            return 0;
+        }
+        const quint64 question = ++m_questions;
+        const QString inputKey = u"q%1"_s.arg(question);
+        QJsonObject embedded{{u"method"_s, request.method}};
+        QJsonObject params = request.params;
+        params.remove(u"_meta"_s);
+        if (!params.isEmpty())
+            embedded.insert(u"params"_s, params);
+        spdlog::info("gateway: server '{}' asks {} for {} (input_required)", request.serverName, hostLabel(), request.method);
+        entry->work.unasked.emplace_back(inputKey, embedded);
+        entry->work.unaskedReplies.emplace(inputKey, std::move(reply));
+        if (entry->work.parkedAs.isEmpty())
+            askHost(*entry, key);
+        return question;
+    }
     if (!declaresClientFeature(m_capabilities, request.method, request.params)) {
         if (request.method == u"roots/list") {
             reply(RpcReply{QJsonObject{{u"roots"_s, m_gateway.configRoots(request.serverName)}}, std::nullopt});
@@ -815,7 +921,19 @@ quint64 GatewaySession::forwardServerRequest(const ServerRequest &request, Reply
 
 void GatewaySession::cancelServerRequest(quint64 id, const QString &reason)
 {
-    m_sent.cancel(qint64(id), reason);
+    if (!m_stateless) {
+        m_sent.cancel(qint64(id), reason);
+        return;
+    }
+    // The server withdrew its question: it is not put to the host, and its answer is not wanted.
+    const QString inputKey = u"q%1"_s.arg(id);
+    for (const QString &key : m_received.keys()) {
+        Received::Entry *entry = m_received.find(key);
+        entry->work.asked.erase(inputKey);
+        entry->work.unaskedReplies.erase(inputKey);
+        std::erase_if(entry->work.unasked, [&](const auto &question) { return question.first == inputKey; });
+    }
+    Q_UNUSED(reason)
 }
 
 void GatewaySession::passOn(const QString &serverName, const QString &method, const QJsonObject &params)
@@ -823,6 +941,16 @@ void GatewaySession::passOn(const QString &serverName, const QString &method, co
     if (!m_initialized)
         return;
     QJsonObject sent = params;
+    if (m_stateless) {
+        // Log messages only when the host's requests ask for them; updates only on its listens.
+        if (method == u"notifications/resources/updated") {
+            const QString entry = serverName + QChar(0) + params.value(u"uri").toString();
+            sendToListeners(method, sent, [&](const HostRequest &listen) { return listen.listenedUris.contains(entry); });
+            return;
+        }
+        if (method != u"notifications/message" || m_logLevel.isEmpty())
+            return;
+    }
     if (method == u"notifications/message") {
         const std::optional<int> level = logLevelRank(params.value(u"level").toString());
         if (!m_logLevel.isEmpty() && level && *level < *logLevelRank(m_logLevel))
@@ -863,15 +991,21 @@ void GatewaySession::listsChanged()
 {
     if (!m_initialized)
         return;
-    const auto notify = [this](QByteArray &told, const QByteArray &now, const QString &method) {
+    const auto notify = [this](QByteArray &told, const QByteArray &now, const QString &method, bool HostRequest::*listens) {
         if (told == now)
             return;
         told = now;
-        send(JsonRpc::makeNotification(method), HostChannel::Role::Notification, {});
+        if (m_stateless)
+            sendToListeners(method, {}, [listens](const HostRequest &listen) { return listen.*listens; });
+        else
+            send(JsonRpc::makeNotification(method), HostChannel::Role::Notification, {});
     };
-    notify(m_toolsFingerprint, m_gateway.catalog().fingerprint(), u"notifications/tools/list_changed"_s);
-    notify(m_resourcesFingerprint, m_gateway.resources().fingerprint(), u"notifications/resources/list_changed"_s);
-    notify(m_promptsFingerprint, m_gateway.prompts().fingerprint(), u"notifications/prompts/list_changed"_s);
+    notify(m_toolsFingerprint, m_gateway.catalog().fingerprint(), u"notifications/tools/list_changed"_s,
+           &HostRequest::listensToTools);
+    notify(m_resourcesFingerprint, m_gateway.resources().fingerprint(), u"notifications/resources/list_changed"_s,
+           &HostRequest::listensToResources);
+    notify(m_promptsFingerprint, m_gateway.prompts().fingerprint(), u"notifications/prompts/list_changed"_s,
+           &HostRequest::listensToPrompts);
 }
 
 void GatewaySession::onSettled()
@@ -898,8 +1032,195 @@ void GatewaySession::onSettled()
         message.id = request.id;
         message.method = request.work.method;
         message.params = request.work.params;
-        onRequest(message);
+        dispatch(message, key);
     }
+}
+
+bool GatewaySession::takeStatelessRequest(JsonRpc::Message &message, const QString &key)
+{
+    const QJsonObject meta = message.params.value(u"_meta").toObject();
+    // The first request decides the host's era: an envelope, and no initialize, make it stateless.
+    if (!m_initialized && meta.contains(Envelope::ProtocolVersion) && message.method != u"initialize")
+        m_stateless = true;
+    if (!m_stateless)
+        return false;
+    if (const std::optional<JsonRpc::Error> error = envelopeError(message.params)) {
+        respondError(message.id, *error);
+        return true;
+    }
+    // Each request says what its client can do and which log messages it wants.
+    m_capabilities = meta.value(Envelope::ClientCapabilities).toObject();
+    const QString logLevel = meta.value(Envelope::LogLevel).toString();
+    if (!m_initialized) {
+        const QJsonObject clientInfo = meta.value(Envelope::ClientInfo).toObject();
+        m_clientName = clientInfo.value(u"name"_s).toString();
+        m_clientVersion = clientInfo.value(u"version"_s).toString();
+        if (!m_clientName.isEmpty())
+            m_hostLabel = m_clientVersion.isEmpty() ? m_clientName : m_clientName + u' ' + m_clientVersion;
+        m_sent.setPeerLabel(m_hostLabel);
+        m_protocolVersion = meta.value(Envelope::ProtocolVersion).toString();
+        m_initialized = true;
+        m_toolsFingerprint = m_gateway.catalog().fingerprint();
+        m_resourcesFingerprint = m_gateway.resources().fingerprint();
+        m_promptsFingerprint = m_gateway.prompts().fingerprint();
+        spdlog::info("gateway: {} connected over {} (protocol {}, stateless)", hostLabel(), m_channel.transportName(),
+                     m_protocolVersion);
+        emit hostChanged();
+    }
+    if (logLevel != m_logLevel && (logLevel.isEmpty() || logLevelRank(logLevel))) {
+        m_logLevel = logLevel;
+        emit logLevelChanged();
+    }
+    message.params = withoutEnvelope(message.params);
+    if (isHandshakeOnlyMethod(message.method)) {
+        respondError(message.id, JsonRpc::MethodNotFound,
+                     u"Method not found: %1 (protocol 2026-07-28 has no such method)"_s.arg(message.method));
+        return true;
+    }
+    if (message.method == u"server/discover") {
+        respond(message.id, discoverResult(m_gateway.capabilities()));
+        return true;
+    }
+    if (message.method == u"subscriptions/listen") {
+        listen(message, key);
+        return true;
+    }
+    if (message.params.contains(u"requestState") || message.params.contains(u"inputResponses")) {
+        resume(message, key);
+        return true;
+    }
+    return false;
+}
+
+void GatewaySession::listen(const JsonRpc::Message &message, const QString &key)
+{
+    const QJsonValue filter = message.params.value(u"notifications");
+    if (!filter.isObject()) {
+        respondError(message.id, JsonRpc::InvalidParams,
+                     u"Invalid params: subscriptions/listen needs \"notifications\", an object such as "
+                     "{\"toolsListChanged\": true}"_s);
+        return;
+    }
+    const QJsonObject wanted = filter.toObject();
+    HostRequest work;
+    QJsonObject honored;
+    for (const auto &[flag, member] : {std::pair{u"toolsListChanged"_s, &HostRequest::listensToTools},
+                                       std::pair{u"promptsListChanged"_s, &HostRequest::listensToPrompts},
+                                       std::pair{u"resourcesListChanged"_s, &HostRequest::listensToResources}}) {
+        if (wanted.value(flag).toBool()) {
+            work.*member = true;
+            honored.insert(flag, true);
+        }
+    }
+    QJsonArray uris;
+    for (const QJsonValue &uri : wanted.value(u"resourceSubscriptions").toArray()) {
+        const QString server = m_gateway.resources().serverFor(uri.toString());
+        if (server.isEmpty())
+            continue; // no server lists it: nothing would ever tell of it
+        const QString entry = server + QChar(0) + uri.toString();
+        work.listenedUris.insert(entry);
+        uris.append(uri);
+        if (m_subscriptions.contains(entry))
+            continue;
+        m_subscriptions.insert(entry);
+        m_gateway.setSubscribed(this, server, uri.toString(), true, [label = hostLabel(), uri](const RpcReply &reply) {
+            if (!reply.ok())
+                spdlog::warn("gateway: {} listens to {}, which its server refused to tell of: {}", label,
+                             uri.toString(), reply.error->message);
+        });
+    }
+    if (!uris.isEmpty())
+        honored.insert(u"resourceSubscriptions"_s, uris);
+    accept(message, key, std::move(work));
+    send(JsonRpc::makeNotification(u"notifications/subscriptions/acknowledged"_s,
+                                   QJsonObject{{u"notifications"_s, honored},
+                                               {u"_meta"_s, QJsonObject{{Envelope::SubscriptionId.toString(), message.id}}}}),
+         HostChannel::Role::Progress, message.id);
+}
+
+void GatewaySession::endListen(Received::Entry &entry)
+{
+    const QSet<QString> uris = std::exchange(entry.work.listenedUris, {});
+    for (const QString &uri : uris) {
+        const bool stillListened = std::any_of(m_received.entries().cbegin(), m_received.entries().cend(),
+                                               [&](const auto &other) { return other.second.work.listenedUris.contains(uri); });
+        if (stillListened || !m_subscriptions.remove(uri))
+            continue;
+        const qsizetype split = uri.indexOf(QChar(0));
+        m_gateway.setSubscribed(this, uri.left(split), uri.mid(split + 1), false, [](const RpcReply &) {});
+    }
+}
+
+void GatewaySession::sendToListeners(const QString &method, QJsonObject params,
+                                     const std::function<bool(const HostRequest &)> &wants)
+{
+    for (const auto &[key, entry] : m_received.entries()) {
+        if (entry.work.method != u"subscriptions/listen" || !wants(entry.work))
+            continue;
+        QJsonObject meta = params.value(u"_meta").toObject();
+        meta.insert(Envelope::SubscriptionId.toString(), entry.id);
+        params.insert(u"_meta"_s, meta);
+        send(JsonRpc::makeNotification(method, params), HostChannel::Role::Progress, entry.id);
+    }
+}
+
+void GatewaySession::askHost(Received::Entry &entry, const QString &key)
+{
+    QJsonObject inputRequests;
+    for (const auto &[inputKey, embedded] : entry.work.unasked)
+        inputRequests.insert(inputKey, embedded);
+    entry.work.unasked.clear();
+    entry.work.asked.merge(entry.work.unaskedReplies);
+    entry.work.unaskedReplies.clear();
+    const QString token = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    entry.work.parkedAs = token;
+    m_parked.insert(token, key);
+    const QJsonValue id = answerId(entry);
+    entry.work.answerTo = QJsonValue::Undefined;
+    respond(id, QJsonObject{{u"resultType"_s, u"input_required"_s},
+                            {u"inputRequests"_s, inputRequests},
+                            {u"requestState"_s, token}});
+}
+
+void GatewaySession::resume(const JsonRpc::Message &message, const QString &key)
+{
+    const QString token = message.params.value(u"requestState").toString();
+    const QString continued = m_parked.value(token);
+    Received::Entry *entry = continued.isEmpty() ? nullptr : m_received.find(continued);
+    if (!entry || entry->work.method != message.method) {
+        respondError(message.id, JsonRpc::InvalidParams,
+                     u"Invalid or expired requestState: it names no %1 of %2 that waits for answers (a retry must "
+                     "send back the requestState of the input_required it answers, as it came)"_s.arg(message.method,
+                                                                                                 hostLabel()),
+                     QJsonObject{{u"reason"_s, u"invalid_request_state"_s}});
+        return;
+    }
+    m_parked.remove(token);
+    entry->work.parkedAs.clear();
+    entry->work.answerTo = message.id;
+    m_retries.insert(key, continued);
+    const QJsonObject responses = message.params.value(u"inputResponses").toObject();
+    const std::map<QString, ReplyHandler> asked = std::exchange(entry->work.asked, {});
+    for (const auto &[inputKey, reply] : asked) {
+        const QJsonValue answer = responses.value(inputKey);
+        if (answer.isObject())
+            reply(RpcReply{answer, std::nullopt});
+        else
+            reply(RpcReply::failure(JsonRpc::InternalError,
+                                    u"%1 retried its request without an answer to this question"_s.arg(hostLabel())));
+    }
+    entry = m_received.find(continued);
+    if (!entry)
+        return;
+    if (entry->work.deliver) {
+        const auto deliver = std::move(entry->work.deliver);
+        finishRequest(continued);
+        deliver(message.id);
+        emit hostChanged();
+        return;
+    }
+    if (!entry->work.unasked.empty())
+        askHost(*entry, continued);
 }
 
 } // namespace Tether

@@ -11,6 +11,7 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
@@ -18,6 +19,8 @@
 #include <QString>
 
 #include <functional>
+#include <map>
+#include <vector>
 #include <memory>
 
 namespace Tether {
@@ -58,6 +61,8 @@ public:
     void passOn(const QString &serverName, const QString &method, const QJsonObject &params);
 
     bool isInitialized() const { return m_initialized; }
+    // A host of MCP 2026-07-28: no initialize, an envelope on each request; chosen by the first one.
+    bool isStateless() const { return m_stateless; }
     const QString &clientName() const { return m_clientName; }
     const QString &clientVersion() const { return m_clientVersion; }
     const QString &protocolVersion() const { return m_protocolVersion; }
@@ -101,12 +106,28 @@ private:
         QString taskId;               // tasks/result: the task it waits on
         // A result of a server's to rewrite before the host sees it (task ids).
         std::function<QJsonObject(const QJsonObject &)> rewrite;
+        // A stateless host's request whose server asked for input: answered with input_required
+        // under this requestState, it waits for the host's retry, which then takes its answer.
+        QString parkedAs;
+        QJsonValue answerTo = QJsonValue::Undefined; // the retry that gets the answer now
+        std::map<QString, ReplyHandler> asked;        // the server's questions the host was sent, by input key
+        std::vector<std::pair<QString, QJsonObject>> unasked; // questions to put to the host with the next answer
+        std::map<QString, ReplyHandler> unaskedReplies;
+        // subscriptions/listen: what the host listens to.
+        bool listensToTools = false;
+        bool listensToPrompts = false;
+        bool listensToResources = false;
+        QSet<QString> listenedUris; // "<server>\0<uri>"
+        // The answer of a parked request that came before the host's retry: given to the retry.
+        std::function<void(const QJsonValue &id)> deliver;
     };
     using Received = IncomingRequests<HostRequest>;
 
     // A plain tools/call read without parsing it; false when the payload is anything else.
     bool receiveToolCallText(const QByteArray &payload);
     void onRequest(const JsonRpc::Message &message);
+    // A request taken (a stateless host's without its envelope), to what answers it.
+    void dispatch(const JsonRpc::Message &message, const QString &key);
     // Answers a request whose id is in flight already; true when it did.
     bool refuseReusedId(const QJsonValue &id, const QString &key);
     Received::Entry *accept(const JsonRpc::Message &message, const QString &key, HostRequest work);
@@ -137,10 +158,27 @@ private:
     void onTaskRequest(const JsonRpc::Message &message, const QString &key);
     void listTasks(const JsonRpc::Message &message, const QString &key);
     void dropRequest(const QString &key);
+    // Stateless hosts: the request of the era's own, the listen, the server's questions.
+    bool takeStatelessRequest(JsonRpc::Message &message, const QString &key);
+    void listen(const JsonRpc::Message &message, const QString &key);
+    void endListen(Received::Entry &entry);
+    void sendToListeners(const QString &method, QJsonObject params, const std::function<bool(const HostRequest &)> &wants);
+    // The id a request's answer goes to: the host's retry once its server asked for input.
+    QJsonValue answerId(const Received::Entry &entry) const;
+    // Puts the server's questions to the host as input_required, on its request waiting for an answer.
+    void askHost(Received::Entry &entry, const QString &key);
+    // Answers request `key` with `deliver` once the host waits for an answer: now, or at its retry.
+    void deliverWhenAsked(const QString &key, std::function<void(const QJsonValue &id)> deliver);
+    // The request leaves the books, and the server's questions still open on it are refused.
+    std::optional<Received::Entry> finishRequest(const QString &key);
+    // The host's retry of a request it was answered input_required for: the answers go to the
+    // server, and the retry waits for what comes next.
+    void resume(const JsonRpc::Message &message, const QString &key);
     void onSettled();
     // Asks the host for its roots (when it declares them).
     void fetchRoots();
-    void respond(const QJsonValue &id, const QJsonObject &result, const QByteArray &resultJson = {});
+    // `cacheable`: a stateless host is told how long it may keep the result (a list, a read).
+    void respond(const QJsonValue &id, const QJsonObject &result, const QByteArray &resultJson = {}, bool cacheable = false);
     void respondError(const QJsonValue &id, int code, const QString &message, const QJsonValue &data = {});
     void respondError(const QJsonValue &id, const JsonRpc::Error &error) { respondError(id, error.code, error.message, error.data); }
     void send(const QJsonObject &message, HostChannel::Role role, const QJsonValue &request);
@@ -151,6 +189,10 @@ private:
     Gateway &m_gateway;
     HostChannel &m_channel;
     bool m_initialized = false;
+    bool m_stateless = false;
+    quint64 m_questions = 0; // input keys given so far
+    QHash<QString, QString> m_parked;  // requestState -> the key of the request it continues
+    QHash<QString, QString> m_retries; // a retry's key -> the key of the request it continues
     QString m_clientName;
     QString m_clientVersion;
     QString m_protocolVersion;
