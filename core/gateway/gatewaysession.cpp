@@ -1039,15 +1039,16 @@ void GatewaySession::onSettled()
 bool GatewaySession::takeStatelessRequest(JsonRpc::Message &message, const QString &key)
 {
     const QJsonObject meta = message.params.value(u"_meta").toObject();
-    // The first request decides the host's era: an envelope, and no initialize, make it stateless.
-    if (!m_initialized && meta.contains(Envelope::ProtocolVersion) && message.method != u"initialize")
-        m_stateless = true;
-    if (!m_stateless)
+    // The first request decides the host's era: an envelope, and no initialize, make it stateless
+    // once the envelope is good (a host refused may still initialize).
+    const bool claims = !m_initialized && meta.contains(Envelope::ProtocolVersion) && message.method != u"initialize";
+    if (!m_stateless && !claims)
         return false;
     if (const std::optional<JsonRpc::Error> error = envelopeError(message.params)) {
         respondError(message.id, *error);
         return true;
     }
+    m_stateless = true;
     // Each request says what its client can do and which log messages it wants.
     m_capabilities = meta.value(Envelope::ClientCapabilities).toObject();
     const QString logLevel = meta.value(Envelope::LogLevel).toString();
@@ -1177,6 +1178,7 @@ void GatewaySession::askHost(Received::Entry &entry, const QString &key)
     m_parked.insert(token, key);
     const QJsonValue id = answerId(entry);
     entry.work.answerTo = QJsonValue::Undefined;
+    emit requestParked(token);
     respond(id, QJsonObject{{u"resultType"_s, u"input_required"_s},
                             {u"inputRequests"_s, inputRequests},
                             {u"requestState"_s, token}});

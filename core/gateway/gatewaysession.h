@@ -68,6 +68,8 @@ public:
     const QString &protocolVersion() const { return m_protocolVersion; }
     const QDateTime &since() const { return m_since; }
     int callsInFlight() const;
+    // Whether any request of the host is still being answered (or waits for its retry).
+    bool hasRequests() const { return !m_received.entries().empty(); }
     QString transportName() const { return m_channel.transportName(); }
     // "Claude Code 2.1", or "a host over stdio" before it initializes: on every call's log line.
     const QString &hostLabel() const { return m_hostLabel; }
@@ -91,6 +93,8 @@ signals:
     // The roots it declares changed (or became known).
     void rootsChanged();
     void logLevelChanged();
+    // A stateless host was answered input_required under `requestState`: its retry continues here.
+    void requestParked(const QString &requestState);
 
 private:
     // A host request that is not answered yet.

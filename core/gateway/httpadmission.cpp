@@ -1,11 +1,15 @@
 #include "httpadmission.h"
 
+#include "gatewayprotocol.h"
 #include "gatewaytoken.h"
 
 #include "httpserver/httprequest.h"
 
 #include "protocol/jsonrpc.h"
 #include "protocol/mcptypes.h"
+#include "protocol/protocolera.h"
+
+#include <QJsonArray>
 
 using namespace Qt::StringLiterals;
 
@@ -158,9 +162,52 @@ std::optional<HttpReply> refuseEndpointHead(const HttpRequest &head, const Endpo
                            "gave"_s.arg(QString::fromLatin1(head.method), QString::fromLatin1(McpPath)));
     }
     const QByteArray version = head.header("MCP-Protocol-Version");
-    if (!version.isEmpty() && !supportedProtocolVersions().contains(QString::fromUtf8(version))) {
-        return refuse(400, u"Bad request: MCP-Protocol-Version %1 is not one Tether speaks (%2)"_s.arg(
-                               QString::fromUtf8(version), supportedProtocolVersions().join(u", "_s)));
+    if (!version.isEmpty() && !spokenProtocolVersions().contains(QString::fromUtf8(version))) {
+        QJsonObject body = JsonRpc::makeError(
+            QJsonValue::Null, JsonRpc::UnsupportedProtocolVersion,
+            u"Unsupported protocol version: MCP-Protocol-Version %1 is not one Tether speaks (%2)"_s.arg(
+                QString::fromUtf8(version), spokenProtocolVersions().join(u", "_s)));
+        QJsonObject error = body.value(u"error"_s).toObject();
+        error.insert(u"data"_s, QJsonObject{{u"supported"_s, QJsonArray::fromStringList(spokenProtocolVersions())},
+                                             {u"requested"_s, QString::fromUtf8(version)}});
+        body.insert(u"error"_s, error);
+        return HttpReply{400, {{"Content-Type", "application/json"}}, JsonRpc::serialize(body)};
+    }
+    return std::nullopt;
+}
+
+std::optional<HttpReply> refuseStatelessRequest(const HttpRequest &head, const JsonRpc::Message &message)
+{
+    const auto refuse = [&](const JsonRpc::Error &error) {
+        QJsonObject body = JsonRpc::makeError(message.id, error.code, error.message);
+        QJsonObject errorObject = body.value(u"error"_s).toObject();
+        errorObject.insert(u"data"_s, error.data);
+        body.insert(u"error"_s, errorObject);
+        return HttpReply{400, {{"Content-Type", "application/json"}}, JsonRpc::serialize(body)};
+    };
+    if (const std::optional<JsonRpc::Error> error = envelopeError(message.params))
+        return refuse(*error);
+    const auto mismatch = [&](const char *header, const QString &said, const QString &body) {
+        return refuse({JsonRpc::HeaderMismatch,
+                       u"Bad request: the headers and the body disagree: %1 says %2, the body %3"_s.arg(
+                           QString::fromLatin1(header), said.isNull() ? u"nothing (it is missing)"_s : u"\"%1\""_s.arg(said),
+                           u"\"%1\""_s.arg(body)),
+                       QJsonObject{{u"mismatch"_s, QJsonObject{{u"header"_s, said.isNull() ? u"(missing)"_s : said},
+                                                                {u"body"_s, body}}}}});
+    };
+    const QString version = message.params.value(u"_meta").toObject().value(Envelope::ProtocolVersion).toString();
+    const QByteArray versionHeader = head.header("MCP-Protocol-Version");
+    if (QString::fromUtf8(versionHeader) != version)
+        return mismatch("MCP-Protocol-Version", versionHeader.isEmpty() ? QString() : QString::fromUtf8(versionHeader), version);
+    const QByteArray methodHeader = head.header("Mcp-Method");
+    if (QString::fromUtf8(methodHeader) != message.method)
+        return mismatch("Mcp-Method", methodHeader.isEmpty() ? QString() : QString::fromUtf8(methodHeader), message.method);
+    const QString name = mcpNameOf(message.method, message.params);
+    if (!name.isNull()) {
+        const QByteArray nameHeader = head.header("Mcp-Name");
+        const std::optional<QString> said = decodeMcpHeaderValue(nameHeader);
+        if (nameHeader.isEmpty() || !said || *said != name)
+            return mismatch("Mcp-Name", nameHeader.isEmpty() ? QString() : QString::fromUtf8(nameHeader), name);
     }
     return std::nullopt;
 }

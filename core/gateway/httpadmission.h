@@ -1,6 +1,7 @@
 #pragma once
 
 #include "httpserver/httpreply.h"
+#include "protocol/jsonrpc.h"
 
 #include <QByteArray>
 #include <QString>
@@ -38,6 +39,11 @@ HttpReply jsonRpcErrorReply(int status, int code, const QString &message, HttpHe
 // takes neither JSON nor an event stream, 400 for a GET or DELETE without Mcp-Session-Id or an
 // MCP-Protocol-Version Tether does not speak. Nothing: admitted (the session checks follow).
 std::optional<HttpReply> refuseEndpointHead(const HttpRequest &head, const EndpointRules &rules);
+
+// A stateless request (MCP 2026-07-28) whose headers do not say what its body says: a 400 with
+// -32020 when MCP-Protocol-Version, Mcp-Method or Mcp-Name disagree with the envelope, the method
+// or the name (or are missing), or with the envelope's own error (-32602, -32022). Nothing: fine.
+std::optional<HttpReply> refuseStatelessRequest(const HttpRequest &head, const JsonRpc::Message &message);
 
 // Whether an Accept field takes an event stream ("text/event-stream", "text/*", "*/*"; an
 // absent field takes anything).

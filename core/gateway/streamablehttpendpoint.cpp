@@ -17,6 +17,7 @@
 #include "common/jsontext.h"
 #include "common/logging.h"
 #include "protocol/jsonrpc.h"
+#include "protocol/protocolera.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -148,6 +149,9 @@ void StreamableHttpEndpoint::close()
     const QList<HttpHostChannel *> channels = m_channels.values();
     for (HttpHostChannel *channel : channels)
         endSession(channel, u"Tether's HTTP endpoint closed"_s);
+    const QList<HttpHostChannel *> stateless = m_statelessSessions.keys();
+    for (HttpHostChannel *channel : stateless)
+        endStateless(channel, u"Tether's HTTP endpoint closed"_s);
     m_server->close();
 }
 
@@ -288,6 +292,14 @@ void StreamableHttpEndpoint::handlePost(const HttpRequest &request, HttpResponse
     const QByteArray sessionId = request.header("Mcp-Session-Id");
     const bool initialize = message.kind == JsonRpc::MessageKind::Request && message.method == u"initialize";
     if (sessionId.isEmpty()) {
+        // A stateless host's request says so in its envelope, or (a notification) in its header.
+        const bool stateless = message.params.value(u"_meta").toObject().contains(Envelope::ProtocolVersion)
+                               || eraOfVersion(QString::fromUtf8(request.header("MCP-Protocol-Version")))
+                                      == ProtocolEra::Stateless;
+        if (stateless && !initialize) {
+            serveStateless(request, object, message, response);
+            return;
+        }
         if (!initialize) {
             refuse(response, jsonRpcErrorReply(400, -32000,
                                                   u"Bad request: no Mcp-Session-Id header; send initialize first, then "
@@ -398,6 +410,76 @@ void StreamableHttpEndpoint::expireIdleSessions()
         if (channel->isIdle() && now - channel->lastActivity() >= m_options.sessionIdleExpiry)
             endSession(channel, u"idle for %1"_s.arg(formatDuration(m_options.sessionIdleExpiry)));
     }
+}
+
+void StreamableHttpEndpoint::serveStateless(const HttpRequest &request, const QJsonObject &object,
+                                            const JsonRpc::Message &message, HttpResponse &response)
+{
+    // A notification belongs with no session: a listen ends when its stream closes.
+    if (message.kind != JsonRpc::MessageKind::Request) {
+        response.send(202);
+        return;
+    }
+    if (const std::optional<HttpReply> refusal = refuseStatelessRequest(request, message)) {
+        refuse(response, *refusal);
+        return;
+    }
+    // A retry continues the request its requestState names, in that request's session.
+    HttpHostChannel *channel = m_parked.take(message.params.value(u"requestState").toString());
+    GatewaySession *session = channel ? m_statelessSessions.value(channel) : nullptr;
+    if (!session) {
+        channel = new HttpHostChannel({}, this);
+        session = m_gateway.openSession(channel);
+        m_statelessSessions.insert(channel, session);
+        connect(channel, &HttpHostChannel::requestAbandoned, this, [this, channel](const QJsonValue &id) {
+            if (GatewaySession *abandoned = m_statelessSessions.value(channel)) {
+                abandoned->receiveMessage(JsonRpc::makeNotification(
+                    u"notifications/cancelled"_s,
+                    {{u"requestId"_s, id}, {u"reason"_s, u"the host disconnected before the answer came"_s}}));
+            }
+        });
+        connect(session, &GatewaySession::requestParked, this, [this, channel](const QString &requestState) {
+            m_parked.insert(requestState, channel);
+            // A host that never comes back with its answers does not hold the request for ever.
+            QTimer::singleShot(GatewaySession::ServerRequestTimeout, channel, [this, channel, requestState] {
+                if (m_parked.value(requestState) == channel)
+                    endStateless(channel, u"its host never answered the questions of its request"_s);
+            });
+        });
+        // Answered (and not waiting for a retry), the request's session has nothing more to do.
+        connect(session, &GatewaySession::hostChanged, channel, [this, channel] {
+            QTimer::singleShot(0, channel, [this, channel] {
+                GatewaySession *done = m_statelessSessions.value(channel);
+                if (done && !done->hasRequests())
+                    endStateless(channel, u"its request was answered"_s);
+            });
+        });
+    }
+    // A listen's notifications, and a call's progress, go on an event stream.
+    const bool eventStream = acceptsEventStream(request.header("Accept"));
+    const bool wantsProgress = message.params.value(u"_meta").toObject().contains(u"progressToken");
+    if (eventStream && (message.method == u"subscriptions/listen" || (message.method == u"tools/call" && wantsProgress))) {
+        response.beginEventStream();
+        channel->await(message.id, &response, HttpHostChannel::Reply::EventStream);
+    } else {
+        channel->await(message.id, &response, HttpHostChannel::Reply::Json, {}, eventStream);
+    }
+    session->receiveMessage(object);
+}
+
+void StreamableHttpEndpoint::endStateless(HttpHostChannel *channel, const QString &reason)
+{
+    GatewaySession *session = m_statelessSessions.take(channel);
+    for (auto it = m_parked.begin(); it != m_parked.end();) {
+        if (it.value() == channel)
+            it = m_parked.erase(it);
+        else
+            ++it;
+    }
+    if (session)
+        m_gateway.closeSession(session, reason);
+    channel->endStreams();
+    channel->deleteLater();
 }
 
 } // namespace Tether

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/gatewayconfig.h"
+#include "protocol/jsonrpc.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -97,6 +98,11 @@ private:
     void handle(const HttpRequest &request, HttpResponse &response);
     void handlePost(const HttpRequest &request, HttpResponse &response);
     void openSession(const QJsonObject &initialize, HttpResponse &response);
+    // A stateless host's request (MCP 2026-07-28, no session): a session of its own that lives as
+    // long as the request, or, asked input_required, until the retry that continues it.
+    void serveStateless(const HttpRequest &request, const QJsonObject &object, const JsonRpc::Message &message,
+                        HttpResponse &response);
+    void endStateless(HttpHostChannel *channel, const QString &reason);
     void endSession(HttpHostChannel *channel, const QString &reason);
     void expireIdleSessions();
     // An idle session to end for a new one when the cap is reached; null when none is idle.
@@ -107,6 +113,8 @@ private:
     std::unique_ptr<HttpServer> m_server;
     QHash<QByteArray, HttpHostChannel *> m_channels; // by session id; owned
     QHash<HttpHostChannel *, GatewaySession *> m_sessions;
+    QHash<HttpHostChannel *, GatewaySession *> m_statelessSessions; // owned
+    QHash<QString, HttpHostChannel *> m_parked; // by requestState: where a retry continues
     std::function<QByteArray()> m_metrics;
     QMap<int, quint64> m_refusals; // by status
     QTimer m_expiryTimer;

@@ -168,7 +168,7 @@ private slots:
             // Both eras list and call alike.
             const ToolListReply tools = awaitToolList([&](ToolListHandler onReply) { session.listTools(std::move(onReply)); }, 30000);
             QVERIFY(!tools.error);
-            QCOMPARE(tools.tools.size(), 6);
+            QCOMPARE(tools.tools.size(), 8);
             const ToolCallReply echoed = call(session, u"echo"_s, {{u"text"_s, u"hello"_s}});
             QVERIFY2(!echoed.error, qPrintable(echoed.error ? echoed.error->message : QString()));
             QCOMPARE(firstText(echoed), u"hello"_s);
@@ -270,6 +270,39 @@ private slots:
                  qPrintable(reply.error->message));
     }
 
+    // A server that asks again whatever the answer is given up on after MaxInputRounds (10)
+    // rounds: the client is asked 10 times, and the server is called 11 times (the first call and
+    // a retry after each answer); the 11th input_required ends the request.
+    void anEndlessRoundOfQuestionsIsBounded()
+    {
+        EraServer server{u"2026"_s, false};
+        QVERIFY(server.start());
+        auto client = std::make_shared<FakeClient>(u"the test"_s);
+        auto session = openSession(server, std::nullopt);
+        QVERIFY(session);
+        ToolCallInput input{QJsonObject{}};
+        input.origin = client;
+        client->answerAtOnce = RpcReply{QJsonObject{{u"action"_s, u"accept"_s}, {u"content"_s, QJsonObject{{u"confirm"_s, true}}}},
+                                        std::nullopt};
+        const ToolCallReply reply = awaitToolCall(
+            [&](ToolCallHandler onReply) { session->callTool(u"nag"_s, input, std::move(onReply)); }, 30000);
+        QVERIFY(reply.error);
+        QCOMPARE(reply.error->code, int(JsonRpc::InvalidReply));
+        QVERIFY2(reply.error->message.contains(u"server 'era' asked for input 10 times for one tools/call and still was not done"_s),
+                 qPrintable(reply.error->message));
+        QCOMPARE(client->requests.size(), 10);
+        for (qsizetype i = 0; i < client->requests.size(); ++i) {
+            QCOMPARE(client->requests.at(i).method, u"elicitation/create"_s);
+            QCOMPARE(client->requests.at(i).params.value(u"message").toString(), u"Sure? (round %1)"_s.arg(i + 1));
+        }
+        QCOMPARE(client->cancelled.size(), 0); // every question was answered: none is withdrawn
+
+        const ToolCallReply count = call(*session, u"nag-count"_s, {});
+        QVERIFY2(!count.error, qPrintable(count.error ? count.error->message : QString()));
+        QCOMPARE(firstText(count), u"11"_s);
+        QCOMPARE(session->pendingRequestCount(), 1); // the listen alone
+    }
+
     // Cancelled while its client still answers, a request ends at once and the question is
     // withdrawn; the id the caller knows is the one it cancels by.
     void cancelledWhileTheClientAnswers()
@@ -316,7 +349,7 @@ private slots:
         QCOMPARE(call(*session, u"add-tool"_s, {}).result.isError, false);
         QTRY_VERIFY_WITH_TIMEOUT(toolsChanged.size() >= 1, 15000);
         const ToolListReply tools = awaitToolList([&](ToolListHandler onReply) { session->listTools(std::move(onReply)); }, 30000);
-        QCOMPARE(tools.tools.size(), 7);
+        QCOMPARE(tools.tools.size(), 9);
 
         const RpcReply subscribed = awaitRpc([&](ReplyHandler onReply) {
             session->request(u"resources/subscribe"_s, {{u"uri"_s, u"file:///readme.txt"_s}}, std::move(onReply));
@@ -364,7 +397,7 @@ private slots:
         found.start();
         QTRY_COMPARE_WITH_TIMEOUT(found.status().state, ServerState::Connected, 30000);
         QCOMPARE(found.status().protocolVersion, u"2026-07-28"_s);
-        QCOMPARE(found.status().toolCount, 6);
+        QCOMPARE(found.status().toolCount, 8);
 
         settings.pinnedEra = ProtocolEra::Handshake;
         ConnectionSupervisor pinned(u"pinned"_s, server.transport(), settings, &registry);

@@ -6,7 +6,9 @@
 //
 // Tools: echo {text}; confirm {env} (asks an elicitation form, then checks that requestState came
 // back byte for byte); ask {q} (asks for sampling); roots (asks for roots/list); add-tool (adds
-// the tool "added" and says the list changed); touch (says file:///readme.txt changed).
+// the tool "added" and says the list changed); touch (says file:///readme.txt changed); nag (asks
+// an elicitation form whatever the answer, for ever, and counts the calls); nag-count (says how
+// many times nag was called, in this process).
 import http from 'node:http';
 import { McpServer, inputRequired, acceptedContent, inputResponse, createMcpHandler, legacyStatelessFallback } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
@@ -21,6 +23,7 @@ const overHttp = args.includes('--http');
 const confirmState = 'state:"round-1"\\ñ';
 
 let added = false;          // add-tool was called: every instance lists "added"
+let nagged = 0;              // the calls of nag, every round of every instance
 const instances = new Set(); // stdio: the instances serving, which tell their listeners
 let handler;                 // HTTP: tells every listener
 
@@ -77,6 +80,20 @@ function makeServer() {
         return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } });
       return { content: [{ type: 'text', text: `roots: ${answer.roots.map((root) => root.uri).join(' ')}` }] };
     });
+  server.registerTool('nag', { description: 'Asks for a confirmation, for ever', inputSchema: z.object({}) },
+    async () => {
+      nagged += 1;
+      return inputRequired({
+        inputRequests: {
+          confirm: inputRequired.elicit({
+            message: `Sure? (round ${nagged})`,
+            requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+          }),
+        },
+      });
+    });
+  server.registerTool('nag-count', { description: 'Says how many times nag was called', inputSchema: z.object({}) },
+    async () => ({ content: [{ type: 'text', text: `${nagged}` }] }));
   server.registerTool('add-tool', { description: 'Adds the tool "added"', inputSchema: z.object({}) }, async () => {
     added = true;
     setTimeout(tellToolsChanged, 0);

@@ -66,6 +66,49 @@ struct Answers
     }
 };
 
+
+// --- Stateless hosts (MCP 2026-07-28): the _meta envelope each request carries, spelled as the
+// wire has it rather than with Tether's own constants, so a renamed key fails here.
+
+const QString VersionKey = u"io.modelcontextprotocol/protocolVersion"_s;
+const QString CapabilitiesKey = u"io.modelcontextprotocol/clientCapabilities"_s;
+const QString ClientInfoKey = u"io.modelcontextprotocol/clientInfo"_s;
+const QString LogLevelKey = u"io.modelcontextprotocol/logLevel"_s;
+const QString ServerInfoKey = u"io.modelcontextprotocol/serverInfo"_s;
+const QString SubscriptionIdKey = u"io.modelcontextprotocol/subscriptionId"_s;
+const QString StatelessVersion = u"2026-07-28"_s;
+const QString StatelessHostLabel = u"era-host 2.0"_s;
+
+QJsonObject envelope(const QJsonObject &capabilities = {}, const QString &logLevel = {},
+                     const QString &version = StatelessVersion)
+{
+    QJsonObject meta{{VersionKey, version},
+                     {CapabilitiesKey, capabilities},
+                     {ClientInfoKey, QJsonObject{{u"name"_s, u"era-host"_s}, {u"version"_s, u"2.0"_s}}}};
+    if (!logLevel.isEmpty())
+        meta.insert(LogLevelKey, logLevel);
+    return meta;
+}
+
+// A stateless host's request: `params` with `meta` as its _meta.
+QJsonObject statelessRequest(const QJsonValue &id, const QString &method, QJsonObject params = {},
+                             const QJsonObject &meta = envelope())
+{
+    params.insert(u"_meta"_s, meta);
+    return hostRequest(id, method, params);
+}
+
+// Tether as a stateless host sees it in each result's _meta.
+QJsonObject tetherServerInfoMeta()
+{
+    return {{ServerInfoKey, initializeResult(u"2025-11-25"_s, {}).value(u"serverInfo")}};
+}
+
+QJsonObject errorOf(const std::optional<QJsonObject> &response)
+{
+    return response ? response->value(u"error").toObject() : QJsonObject();
+}
+
 } // namespace
 
 class TestGatewaySession final : public QObject
@@ -892,6 +935,504 @@ private slots:
         side->cancelServerRequest(1, u"nothing to cancel"_s);
         side->serverNotification(u"github"_s, u"notifications/message"_s, {{u"level"_s, u"info"_s}});
         QCOMPARE(side->clientLabel(), u"a host that has left"_s);
+    }
+
+    // --- Stateless hosts (MCP 2026-07-28) ---
+
+    void aFirstEnvelopedRequestMakesTheHostStateless_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::newRow("server/discover") << u"server/discover"_s;
+        QTest::newRow("tools/list") << u"tools/list"_s;
+    }
+
+    void aFirstEnvelopedRequestMakesTheHostStateless()
+    {
+        QFETCH(QString, method);
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        QSignalSpy hostChanged(session, &GatewaySession::hostChanged);
+        QVERIFY(!session->isStateless());
+        QVERIFY(!session->isInitialized());
+        session->receiveMessage(statelessRequest(1, method));
+        QVERIFY(session->isStateless());
+        QVERIFY(session->isInitialized());
+        QCOMPARE(session->protocolVersion(), StatelessVersion);
+        QCOMPARE(session->clientName(), u"era-host"_s);
+        QCOMPARE(session->clientVersion(), u"2.0"_s);
+        QCOMPARE(session->hostLabel(), StatelessHostLabel);
+        QVERIFY(hostChanged.size() >= 1);
+        const auto response = channel.response(1);
+        QVERIFY(response);
+        QVERIFY2(response->contains(u"result"), QJsonDocument(*response).toJson().constData());
+        const GatewayStatus status = gateway.status();
+        QCOMPARE(status.hosts.size(), 1);
+        QCOMPARE(status.hosts.first().clientName, u"era-host"_s);
+        QCOMPARE(status.hosts.first().clientVersion, u"2.0"_s);
+        // A later request does not rename the host.
+        QJsonObject other = envelope();
+        other.insert(ClientInfoKey, QJsonObject{{u"name"_s, u"someone-else"_s}, {u"version"_s, u"9"_s}});
+        session->receiveMessage(statelessRequest(2, u"tools/list"_s, {}, other));
+        QVERIFY(channel.response(2));
+        QCOMPARE(session->hostLabel(), StatelessHostLabel);
+    }
+
+    void serverDiscoverSaysWhatTetherOffers()
+    {
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(statelessRequest(u"d"_s, u"server/discover"_s));
+        QCOMPARE(channel.sent.size(), 1);
+        QCOMPARE(channel.sent.first().role, HostChannel::Role::Response);
+        QCOMPARE(channel.sent.first().request, QJsonValue(u"d"_s));
+        const auto response = channel.response(u"d"_s);
+        QVERIFY(response);
+        const QJsonObject expected{
+            {u"supportedVersions"_s, QJsonArray{StatelessVersion}},
+            {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, true}}}}},
+            {u"resultType"_s, u"complete"_s},
+            {u"ttlMs"_s, 0},
+            {u"cacheScope"_s, u"private"_s},
+            {u"_meta"_s, tetherServerInfoMeta()},
+        };
+        const QJsonObject result = response->value(u"result").toObject();
+        QCOMPARE(result, expected);
+        QCOMPARE(result.value(u"_meta").toObject().value(ServerInfoKey).toObject().value(u"name").toString(), u"tether"_s);
+        QVERIFY(!result.value(u"capabilities").toObject().contains(u"tasks"));
+        QVERIFY(!result.contains(u"serverInfo")); // it lives in _meta in this era
+    }
+
+    void aRequestWithoutTheEnvelopeIsRefused_data()
+    {
+        QTest::addColumn<QJsonValue>("meta"); // undefined: no _meta at all
+        QTest::newRow("no _meta") << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("an empty _meta") << QJsonValue(QJsonObject{});
+        QTest::newRow("only a progress token") << QJsonValue(QJsonObject{{u"progressToken"_s, 1}});
+        QJsonObject noCapabilities = envelope();
+        noCapabilities.remove(CapabilitiesKey);
+        QTest::newRow("no clientCapabilities") << QJsonValue(noCapabilities);
+        QJsonObject capabilitiesNotObject = envelope();
+        capabilitiesNotObject.insert(CapabilitiesKey, u"all"_s);
+        QTest::newRow("clientCapabilities not an object") << QJsonValue(capabilitiesNotObject);
+        QJsonObject noVersion = envelope();
+        noVersion.remove(VersionKey);
+        QTest::newRow("no protocolVersion") << QJsonValue(noVersion);
+        QJsonObject versionNotString = envelope();
+        versionNotString.insert(VersionKey, 20260728);
+        QTest::newRow("protocolVersion not a string") << QJsonValue(versionNotString);
+    }
+
+    void aRequestWithoutTheEnvelopeIsRefused()
+    {
+        QFETCH(QJsonValue, meta);
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(statelessRequest(1, u"server/discover"_s));
+        QVERIFY(session->isStateless());
+        channel.sent.clear();
+        QJsonObject params;
+        if (!meta.isUndefined())
+            params.insert(u"_meta"_s, meta);
+        session->receiveMessage(hostRequest(2, u"tools/list"_s, params));
+        QCOMPARE(channel.sent.size(), 1);
+        const QJsonObject error = errorOf(channel.response(2));
+        QCOMPARE(error.value(u"code").toInt(), int(JsonRpc::InvalidParams));
+        QVERIFY(!error.value(u"message").toString().isEmpty());
+        QCOMPARE(error.value(u"data").toObject(),
+                 (QJsonObject{{u"envelope"_s, QJsonObject{{u"missing"_s, QJsonArray{u"_meta"_s}}}}}));
+        // The host stays what its first request made it.
+        QVERIFY(session->isStateless());
+        QVERIFY(session->isInitialized());
+        QCOMPARE(session->protocolVersion(), StatelessVersion);
+    }
+
+    void aVersionTetherDoesNotSpeakIsRefused_data()
+    {
+        QTest::addColumn<bool>("first"); // the host's first request, or one after a good one
+        QTest::addColumn<QString>("version");
+        QTest::newRow("first, a later revision") << true << u"2027-01-01"_s;
+        QTest::newRow("later, a later revision") << false << u"2027-01-01"_s;
+        QTest::newRow("later, a handshake revision") << false << u"2025-11-25"_s;
+    }
+
+    void aVersionTetherDoesNotSpeakIsRefused()
+    {
+        QFETCH(bool, first);
+        QFETCH(QString, version);
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        if (!first) {
+            session->receiveMessage(statelessRequest(1, u"server/discover"_s));
+            QVERIFY(channel.response(1));
+            channel.sent.clear();
+        }
+        session->receiveMessage(statelessRequest(2, u"tools/list"_s, {}, envelope({}, {}, version)));
+        QCOMPARE(channel.sent.size(), 1);
+        const QJsonObject error = errorOf(channel.response(2));
+        QCOMPARE(error.value(u"code").toInt(), -32022);
+        QVERIFY2(error.value(u"message").toString().contains(version), qPrintable(error.value(u"message").toString()));
+        // The stateless revisions, then the handshake ones: every version Tether speaks.
+        const QJsonArray supported{u"2026-07-28"_s, u"2025-11-25"_s, u"2025-06-18"_s, u"2025-03-26"_s, u"2024-11-05"_s};
+        QCOMPARE(error.value(u"data").toObject(),
+                 (QJsonObject{{u"supported"_s, supported}, {u"requested"_s, version}}));
+        QCOMPARE(session->isInitialized(), !first);
+        QCOMPARE(session->protocolVersion(), first ? QString() : StatelessVersion);
+    }
+
+    void handshakeOnlyMethodsAreRefused_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonObject>("params");
+        const QJsonObject uri{{u"uri"_s, u"file:///x.txt"_s}};
+        const QJsonObject task{{u"taskId"_s, u"x__1"_s}};
+        QTest::newRow("initialize") << u"initialize"_s
+                                    << initializeRequest().value(u"params").toObject();
+        QTest::newRow("ping") << u"ping"_s << QJsonObject{};
+        QTest::newRow("logging/setLevel") << u"logging/setLevel"_s << QJsonObject{{u"level"_s, u"debug"_s}};
+        QTest::newRow("resources/subscribe") << u"resources/subscribe"_s << uri;
+        QTest::newRow("resources/unsubscribe") << u"resources/unsubscribe"_s << uri;
+        QTest::newRow("tasks/get") << u"tasks/get"_s << task;
+        QTest::newRow("tasks/result") << u"tasks/result"_s << task;
+        QTest::newRow("tasks/cancel") << u"tasks/cancel"_s << task;
+        QTest::newRow("tasks/list") << u"tasks/list"_s << QJsonObject{};
+    }
+
+    void handshakeOnlyMethodsAreRefused()
+    {
+        QFETCH(QString, method);
+        QFETCH(QJsonObject, params);
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        QSignalSpy levelChanged(session, &GatewaySession::logLevelChanged);
+        session->receiveMessage(statelessRequest(1, u"server/discover"_s));
+        channel.sent.clear();
+        session->receiveMessage(statelessRequest(2, method, params));
+        QCOMPARE(channel.sent.size(), 1);
+        const QJsonObject error = errorOf(channel.response(2));
+        QCOMPARE(error.value(u"code").toInt(), int(JsonRpc::MethodNotFound));
+        QVERIFY2(error.value(u"message").toString().contains(method), qPrintable(error.value(u"message").toString()));
+        // Refused, not done: no second initialize, no level set.
+        QCOMPARE(session->protocolVersion(), StatelessVersion);
+        QCOMPARE(session->logLevel(), QString());
+        QCOMPARE(levelChanged.size(), 0);
+    }
+
+    void listsCarryTheResultTypeAndCacheHints_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QString>("member");
+        QTest::newRow("tools/list") << u"tools/list"_s << u"tools"_s;
+        QTest::newRow("resources/list") << u"resources/list"_s << u"resources"_s;
+        QTest::newRow("resources/templates/list") << u"resources/templates/list"_s << u"resourceTemplates"_s;
+        QTest::newRow("prompts/list") << u"prompts/list"_s << u"prompts"_s;
+    }
+
+    void listsCarryTheResultTypeAndCacheHints()
+    {
+        QFETCH(QString, method);
+        QFETCH(QString, member);
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(statelessRequest(1, u"server/discover"_s));
+        channel.sent.clear();
+        session->receiveMessage(statelessRequest(2, method));
+        QCOMPARE(channel.sent.size(), 1);
+        QCOMPARE(channel.sent.first().role, HostChannel::Role::Response);
+        const auto response = channel.response(2);
+        QVERIFY(response);
+        QCOMPARE(response->value(u"result").toObject(), (QJsonObject{{member, QJsonArray{}},
+                                                                     {u"resultType"_s, u"complete"_s},
+                                                                     {u"ttlMs"_s, 0},
+                                                                     {u"cacheScope"_s, u"private"_s},
+                                                                     {u"_meta"_s, tetherServerInfoMeta()}}));
+    }
+
+    void aListenIsAcknowledgedUnderItsId()
+    {
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(statelessRequest(1, u"server/discover"_s));
+        channel.sent.clear();
+        const QJsonObject wanted{{u"toolsListChanged"_s, true},
+                                 {u"promptsListChanged"_s, true},
+                                 {u"resourcesListChanged"_s, false},
+                                 {u"resourceSubscriptions"_s, QJsonArray{u"file:///nobody-lists-this"_s}}};
+        session->receiveMessage(statelessRequest(u"listen-1"_s, u"subscriptions/listen"_s, {{u"notifications"_s, wanted}}));
+        QCOMPARE(channel.sent.size(), 1);
+        const FakeHostChannel::Sent sent = channel.sent.first();
+        QCOMPARE(sent.role, HostChannel::Role::Progress); // on the listen's own stream
+        QCOMPARE(sent.request, QJsonValue(u"listen-1"_s));
+        QCOMPARE(sent.message.value(u"method").toString(), u"notifications/subscriptions/acknowledged"_s);
+        QVERIFY(!sent.message.contains(u"id"));
+        // What is honored: the lists asked for; a resource no server lists could never be told of.
+        QCOMPARE(sent.message.value(u"params").toObject(),
+                 (QJsonObject{{u"notifications"_s,
+                               QJsonObject{{u"toolsListChanged"_s, true}, {u"promptsListChanged"_s, true}}},
+                              {u"_meta"_s, QJsonObject{{SubscriptionIdKey, u"listen-1"_s}}}}));
+        // The listen stays open: no response, nothing ended.
+        QVERIFY(!channel.response(u"listen-1"_s));
+        QVERIFY(channel.endedWithoutResponse.isEmpty());
+    }
+
+    void aListenWithoutNotificationsIsRefused_data()
+    {
+        QTest::addColumn<QJsonValue>("notifications"); // undefined: none
+        QTest::newRow("none") << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("an array") << QJsonValue(QJsonArray{u"toolsListChanged"_s});
+        QTest::newRow("true") << QJsonValue(true);
+        QTest::newRow("null") << QJsonValue(QJsonValue::Null);
+    }
+
+    void aListenWithoutNotificationsIsRefused()
+    {
+        QFETCH(QJsonValue, notifications);
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(statelessRequest(1, u"server/discover"_s));
+        channel.sent.clear();
+        QJsonObject params;
+        if (!notifications.isUndefined())
+            params.insert(u"notifications"_s, notifications);
+        session->receiveMessage(statelessRequest(2, u"subscriptions/listen"_s, params));
+        QCOMPARE(channel.sent.size(), 1);
+        QCOMPARE(errorOf(channel.response(2)).value(u"code").toInt(), int(JsonRpc::InvalidParams));
+        QVERIFY(channel.notifications(u"notifications/subscriptions/acknowledged"_s).isEmpty());
+        // Nothing is kept open under its id: the id is free for the next request.
+        session->receiveMessage(statelessRequest(2, u"tools/list"_s));
+        QVERIFY(channel.response(2));
+        QCOMPARE(channel.sent.size(), 2);
+        QVERIFY(channel.sent.last().message.contains(u"result"));
+    }
+
+    void aListenEndsWhenTheHostCancelsIt()
+    {
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(statelessRequest(1, u"server/discover"_s));
+        const QJsonObject listenParams{{u"notifications"_s, QJsonObject{{u"toolsListChanged"_s, true}}}};
+        session->receiveMessage(statelessRequest(7, u"subscriptions/listen"_s, listenParams));
+        QCOMPARE(channel.notifications(u"notifications/subscriptions/acknowledged"_s).size(), 1);
+        // Open: its id is in use.
+        channel.sent.clear();
+        session->receiveMessage(statelessRequest(7, u"tools/list"_s));
+        QCOMPARE(channel.sent.size(), 1);
+        QCOMPARE(errorOf(channel.response(7)).value(u"code").toInt(), int(JsonRpc::InvalidRequest));
+        channel.sent.clear();
+        // Another request's cancel leaves it open.
+        session->receiveMessage(JsonRpc::makeNotification(u"notifications/cancelled"_s, {{u"requestId"_s, 8}}));
+        QVERIFY(channel.endedWithoutResponse.isEmpty());
+        // Its own ends it, with no response; a notification needs no envelope.
+        session->receiveMessage(JsonRpc::makeNotification(u"notifications/cancelled"_s,
+                                                          {{u"requestId"_s, 7}, {u"reason"_s, u"done listening"_s}}));
+        QVERIFY(channel.sent.isEmpty());
+        QCOMPARE(channel.endedWithoutResponse, (QList<QJsonValue>{QJsonValue(7)}));
+        // Ended: the id is free again, and a second cancel changes nothing.
+        session->receiveMessage(JsonRpc::makeNotification(u"notifications/cancelled"_s, {{u"requestId"_s, 7}}));
+        QCOMPARE(channel.endedWithoutResponse.size(), 1);
+        session->receiveMessage(statelessRequest(7, u"subscriptions/listen"_s, listenParams));
+        QCOMPARE(channel.notifications(u"notifications/subscriptions/acknowledged"_s).size(), 1);
+        QVERIFY(!channel.response(7));
+    }
+
+    void aRetryNamingNothingWaitingIsRefused_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonObject>("params");
+        const QJsonObject answers{{u"q1"_s, QJsonObject{{u"action"_s, u"accept"_s}}}};
+        QTest::newRow("tools/call, an unknown requestState")
+            << u"tools/call"_s
+            << QJsonObject{{u"name"_s, u"demo__echo"_s}, {u"requestState"_s, u"no-such-state"_s}, {u"inputResponses"_s, answers}};
+        QTest::newRow("prompts/get, inputResponses alone")
+            << u"prompts/get"_s << QJsonObject{{u"name"_s, u"demo__greet"_s}, {u"inputResponses"_s, answers}};
+        QTest::newRow("resources/read, an empty requestState")
+            << u"resources/read"_s << QJsonObject{{u"uri"_s, u"demo:x"_s}, {u"requestState"_s, u""_s}};
+    }
+
+    void aRetryNamingNothingWaitingIsRefused()
+    {
+        QFETCH(QString, method);
+        QFETCH(QJsonObject, params);
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(statelessRequest(1, u"server/discover"_s));
+        channel.sent.clear();
+        session->receiveMessage(statelessRequest(2, method, params, envelope(everyClientFeature())));
+        QCOMPARE(channel.sent.size(), 1);
+        const QJsonObject error = errorOf(channel.response(2));
+        QCOMPARE(error.value(u"code").toInt(), int(JsonRpc::InvalidParams));
+        QCOMPARE(error.value(u"data").toObject(), (QJsonObject{{u"reason"_s, u"invalid_request_state"_s}}));
+        QVERIFY2(error.value(u"message").toString().contains(u"requestState"_s),
+                 qPrintable(error.value(u"message").toString()));
+    }
+
+    void aServersQuestionWithNoHostRequestRunningIsRefused_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonObject>("params");
+        QTest::newRow("sampling") << u"sampling/createMessage"_s << samplingParams();
+        QTest::newRow("form elicitation") << u"elicitation/create"_s << formParams();
+        QTest::newRow("url elicitation") << u"elicitation/create"_s << urlParams(u"e-1"_s);
+        QTest::newRow("roots") << u"roots/list"_s << QJsonObject{};
+    }
+
+    void aServersQuestionWithNoHostRequestRunningIsRefused()
+    {
+        QFETCH(QString, method);
+        QFETCH(QJsonObject, params);
+        Answers answers; // before the gateway: its sessions answer it as they go
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        manager.applyConfig(configWithDisabledServer(
+            u"github"_s, QJsonArray{QJsonObject{{u"uri"_s, u"file:///work/project"_s}}}));
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        // The host declares everything: still there is no request of its to ask it in.
+        session->receiveMessage(statelessRequest(1, u"server/discover"_s, {}, envelope(everyClientFeature())));
+        QVERIFY(session->isStateless());
+        channel.sent.clear();
+        const quint64 handle
+            = session->forwardServerRequest({u"github"_s, method, params, {}}, answers.reply(), answers.onProgress());
+        QCOMPARE(handle, quint64(0));
+        QVERIFY(channel.sent.isEmpty());
+        QCOMPARE(answers.replies.size(), 1);
+        const RpcReply &reply = answers.replies.first();
+        QVERIFY(!reply.ok());
+        QCOMPARE(reply.error->code, int(JsonRpc::MethodNotFound));
+        QVERIFY2(reply.error->message.contains(StatelessHostLabel), qPrintable(reply.error->message));
+    }
+
+    void aResourceNotFoundIsInvalidParamsForAStatelessHost()
+    {
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(statelessRequest(1, u"server/discover"_s));
+        channel.sent.clear();
+        session->receiveMessage(statelessRequest(2, u"resources/read"_s, {{u"uri"_s, u"demo:x"_s}}));
+        QCOMPARE(channel.sent.size(), 1);
+        const QJsonObject error = errorOf(channel.response(2));
+        QCOMPARE(error.value(u"code").toInt(), int(JsonRpc::InvalidParams));
+        QCOMPARE(error.value(u"data").toObject().value(u"uri").toString(), u"demo:x"_s);
+    }
+
+    void aStatelessHostsLogLevelComesFromTheEnvelope()
+    {
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        QSignalSpy levelChanged(session, &GatewaySession::logLevelChanged);
+        const auto log = [&](const QString &level) {
+            session->passOn(u"github"_s, u"notifications/message"_s, {{u"level"_s, level}, {u"data"_s, u"x"_s}});
+        };
+        session->receiveMessage(statelessRequest(1, u"server/discover"_s, {}, envelope({}, u"warning"_s)));
+        QCOMPARE(session->logLevel(), u"warning"_s);
+        QCOMPARE(levelChanged.size(), 1);
+        channel.sent.clear();
+        log(u"info"_s);
+        QVERIFY(channel.sent.isEmpty());
+        log(u"error"_s);
+        QCOMPARE(channel.notifications(u"notifications/message"_s).size(), 1);
+        QCOMPARE(channel.notifications(u"notifications/message"_s).first().value(u"params").toObject(),
+                 (QJsonObject{{u"level"_s, u"error"_s}, {u"logger"_s, u"github"_s}, {u"data"_s, u"x"_s}}));
+        // A level that is none is no change; a request without one asks for no log messages at all.
+        session->receiveMessage(statelessRequest(2, u"tools/list"_s, {}, envelope({}, u"loud"_s)));
+        QCOMPARE(session->logLevel(), u"warning"_s);
+        QCOMPARE(levelChanged.size(), 1);
+        session->receiveMessage(statelessRequest(3, u"tools/list"_s));
+        QCOMPARE(session->logLevel(), QString());
+        QCOMPARE(levelChanged.size(), 2);
+        channel.sent.clear();
+        log(u"emergency"_s);
+        QVERIFY(channel.sent.isEmpty());
+    }
+
+    void aHandshakeHostIsUnaffected()
+    {
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeRequest());
+        QVERIFY(session->isInitialized());
+        QVERIFY(!session->isStateless());
+        QCOMPARE(session->protocolVersion(), u"2025-11-25"_s);
+        QVERIFY(!channel.response(0)->value(u"result").toObject().contains(u"resultType"));
+        // Plain results, with or without an envelope on the request.
+        session->receiveMessage(hostRequest(1, u"tools/list"_s));
+        QCOMPARE(channel.response(1)->value(u"result").toObject(), (QJsonObject{{u"tools"_s, QJsonArray{}}}));
+        session->receiveMessage(statelessRequest(2, u"tools/list"_s));
+        QCOMPARE(channel.response(2)->value(u"result").toObject(), (QJsonObject{{u"tools"_s, QJsonArray{}}}));
+        QVERIFY(!session->isStateless());
+        QCOMPARE(session->protocolVersion(), u"2025-11-25"_s);
+        QCOMPARE(session->hostLabel(), HostLabel);
+        // Its handshake methods work; the stateless era's are not its own.
+        session->receiveMessage(hostRequest(3, u"ping"_s));
+        QCOMPARE(channel.response(3)->value(u"result").toObject(), QJsonObject());
+        session->receiveMessage(hostRequest(4, u"resources/read"_s, {{u"uri"_s, u"demo:x"_s}}));
+        QCOMPARE(errorOf(channel.response(4)).value(u"code").toInt(), -32002);
+        session->receiveMessage(statelessRequest(5, u"server/discover"_s));
+        QCOMPARE(errorOf(channel.response(5)).value(u"code").toInt(), int(JsonRpc::MethodNotFound));
+        // Its log level is the one it sets, not an envelope's.
+        session->receiveMessage(statelessRequest(6, u"tools/list"_s, {}, envelope({}, u"error"_s)));
+        QCOMPARE(session->logLevel(), QString());
+    }
+
+    // An initialize is what makes a host a handshake host, an envelope on it or not.
+    void anInitializeFirstIsAHandshakeHost()
+    {
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        QJsonObject request = initializeRequest(u"init"_s);
+        QJsonObject params = request.value(u"params").toObject();
+        params.insert(u"_meta"_s, envelope());
+        request.insert(u"params"_s, params);
+        session->receiveMessage(request);
+        QVERIFY(!session->isStateless());
+        QVERIFY(session->isInitialized());
+        const QJsonObject result = channel.response(u"init"_s)->value(u"result").toObject();
+        QCOMPARE(result.value(u"protocolVersion").toString(), u"2025-11-25"_s);
+        QVERIFY(!result.contains(u"resultType"));
+    }
+
+    // A host whose first request names a version Tether does not speak is refused, and may still
+    // initialize: the era is chosen by the first request that is taken.
+    void aRefusedFirstRequestLeavesTheEraOpen()
+    {
+        FakeHostChannel channel;
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(statelessRequest(u"probe"_s, u"server/discover"_s, {}, envelope({}, {}, u"2027-01-01"_s)));
+        QCOMPARE(errorOf(channel.response(u"probe"_s)).value(u"code").toInt(), int(JsonRpc::UnsupportedProtocolVersion));
+        QVERIFY(!session->isStateless());
+        session->receiveMessage(initializeRequest(u"init"_s));
+        QVERIFY(session->isInitialized());
+        QVERIFY(!session->isStateless());
+        QCOMPARE(channel.response(u"init"_s)->value(u"result").toObject().value(u"protocolVersion").toString(), u"2025-11-25"_s);
     }
 };
 
