@@ -23,6 +23,8 @@ void ServerDetailsView::showStatus(const ServerStatus &status, const std::option
 {
     QStringList lines{tr("Server: %1").arg(status.name), tr("Transport: %1").arg(status.transport),
                       tr("State: %1 — %2").arg(ServerTableModel::stateText(status), status.reason)};
+    if (!status.protocolVersion.isEmpty())
+        lines.append(tr("Protocol: MCP %1").arg(ServerTableModel::protocolText(status)));
     if (status.pid > 0) {
         const QString cpu = ServerTableModel::cpuText(status, resources);
         const QString memory = ServerTableModel::memoryText(status, resources);

@@ -5,6 +5,7 @@
 #include "stateicons.h"
 
 #include "common/duration.h"
+#include "protocol/protocolera.h"
 
 #include <array>
 
@@ -187,6 +188,13 @@ QString ServerTableModel::healthSummary(const QList<HealthSpan> &spans)
     return parts.join(u", "_s);
 }
 
+QString ServerTableModel::protocolText(const ServerStatus &status)
+{
+    return eraOfVersion(status.protocolVersion) == ProtocolEra::Stateless
+               ? tr("%1 (stateless)").arg(status.protocolVersion)
+               : status.protocolVersion;
+}
+
 QString ServerTableModel::stateText(const ServerStatus &status)
 {
     if (!status.configErrors.isEmpty())
@@ -305,6 +313,8 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
         // The cause first, as in the row, then the whole story.
         const QString lastEvent = lastEventText(status);
         QString tip = status.name + u" — "_s + stateText(status) + u'\n' + lastEvent;
+        if (!status.protocolVersion.isEmpty())
+            tip += u'\n' + tr("Protocol: MCP %1").arg(protocolText(status));
         if (lastEvent != status.reason)
             tip += u"\n\n"_s + status.reason;
         if (!status.lastError.isEmpty() && status.lastError != status.reason)

@@ -54,6 +54,8 @@ public:
     // The State column: the state's word, "Disabled" for a server disabled in the config,
     // "Invalid" for one whose config cannot be used.
     static QString stateText(const ServerStatus &status);
+    // "2026-07-28 (stateless)", "2025-11-25": the revision the server speaks with Tether.
+    static QString protocolText(const ServerStatus &status);
     // "12.5 %" of one core, "—" without a process (a remote or stopped server), empty until
     // measured over an interval.
     static QString cpuText(const ServerStatus &status, const std::optional<ProcessResources> &resources);

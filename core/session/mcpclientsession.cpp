@@ -1036,6 +1036,7 @@ void McpClientSession::listTools(ToolListHandler handler)
         if (!listed.error) {
             reply.tools = keptEntries(listed.entries, parseToolDefinition, &ToolDefinition::name, u"tool", &reply.warnings);
             logSkipped(u"tools/list"_s, reply.warnings);
+            expireList(listed, u"tools", &McpClientSession::toolsListChanged);
         }
         handler(reply);
     });
@@ -1056,6 +1057,7 @@ void McpClientSession::listResources(ResourceListHandler handler)
         }
         reply->resources = keptEntries(listed.entries, parseResource, &ResourceDefinition::uri, u"resource",
                                        &reply->warnings);
+        expireList(listed, u"resources", &McpClientSession::resourcesListChanged);
         listEntries(u"resources/templates/list"_s, u"resourceTemplates"_s, [this, reply, handler](const ListedEntries &templates) {
             // A server with nothing but fixed resources may not know the method at all.
             const bool unknown = templates.error && templates.error->code == JsonRpc::MethodNotFound;
@@ -1083,6 +1085,7 @@ void McpClientSession::listPrompts(PromptListHandler handler)
         if (!listed.error) {
             reply.prompts = keptEntries(listed.entries, parsePrompt, &PromptDefinition::name, u"prompt", &reply.warnings);
             logSkipped(u"prompts/list"_s, reply.warnings);
+            expireList(listed, u"prompts", &McpClientSession::promptsListChanged);
         }
         handler(reply);
     });
@@ -1127,6 +1130,23 @@ qint64 McpClientSession::getPrompt(const QString &name, const QJsonObject &argum
     });
 }
 
+void McpClientSession::expireList(const ListedEntries &listed, QStringView capability, void (McpClientSession::*changed)())
+{
+    // A list its server says changes goes by what it says (a listen tells); one kept no time at
+    // all (ttlMs 0) is as good as any until the next request.
+    if (m_era != ProtocolEra::Stateless || listed.ttlMs <= 0
+        || m_serverIdentity.capabilities.value(capability).toObject().value(u"listChanged").toBool()
+        || m_expiringLists.contains(capability.toString()))
+        return;
+    m_expiringLists.insert(capability.toString());
+    const auto keptFor = std::chrono::milliseconds(std::clamp<qint64>(listed.ttlMs, 1000, 24LL * 3600 * 1000));
+    QTimer::singleShot(keptFor, this, [this, capability = capability.toString(), changed] {
+        m_expiringLists.remove(capability);
+        if (m_state == State::Ready)
+            emit(this->*changed)();
+    });
+}
+
 void McpClientSession::listEntries(const QString &method, const QString &key, ListedEntriesHandler handler)
 {
     fetchPage(method, key, {}, std::make_shared<ListedEntries>(), std::make_shared<QSet<QString>>(), std::move(handler));
@@ -1157,6 +1177,7 @@ void McpClientSession::fetchPage(const QString &method, const QString &key, cons
         }
         for (const QJsonValue &entry : page->entries)
             accumulated->entries.append(entry);
+        accumulated->ttlMs = reply.result.toObject().value(u"ttlMs").toInteger();
         const QString &next = page->nextCursor;
         if (next.isEmpty()) {
             handler(*accumulated);

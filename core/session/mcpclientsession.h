@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 
 #include <chrono>
 #include <functional>
@@ -221,7 +222,11 @@ private:
     {
         QJsonArray entries;
         std::optional<JsonRpc::Error> error;
+        qint64 ttlMs = 0; // a stateless server's: how long the list may be kept
     };
+    // A stateless server that tells no changes of `capability`'s list (no listChanged) but lets
+    // it be kept for a while: `changed` is emitted when that while is over, so that it is listed again.
+    void expireList(const ListedEntries &listed, QStringView capability, void (McpClientSession::*changed)());
     using ListedEntriesHandler = std::function<void(const ListedEntries &)>;
     // The entries under `key` of every page of `method`.
     void listEntries(const QString &method, const QString &key, ListedEntriesHandler handler);
@@ -258,6 +263,7 @@ private:
     qint64 m_listenId = 0;                 // the subscriptions/listen in flight
     int m_listenFailures = 0;              // in a row: each one waits longer before the next
     std::map<qint64, std::shared_ptr<InputFlow>> m_inputFlows; // by the id the caller knows
+    QSet<QString> m_expiringLists; // capabilities whose list is to be fetched again when its ttlMs is over
 };
 
 } // namespace Tether

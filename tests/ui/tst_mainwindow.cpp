@@ -501,6 +501,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(model->index(0, ServerTableModel::Cpu).data().toString().endsWith(u" %"_s), 10000);
         const QString details = namedChild<QPlainTextEdit>(window, u"details"_s)->toPlainText();
         QVERIFY2(details.contains(u"2 processes: the server's and its descendants"_s), qPrintable(details));
+        // The era the server speaks, found when it connected.
+        QVERIFY2(details.contains(u"Protocol: MCP 2025-11-25"_s), qPrintable(details));
+        QVERIFY(model->index(0, ServerTableModel::LastEvent).data(Qt::ToolTipRole).toString().contains(u"Protocol: MCP 2025-11-25"_s));
         QVERIFY(stopAllAndWait(manager));
         QTRY_COMPARE(model->index(0, ServerTableModel::Memory).data().toString(), u"—"_s);
     }
@@ -530,6 +533,9 @@ private slots:
         QCOMPARE(lastEvent.data().toString(), failed.cause);
         const QString tip = lastEvent.data(Qt::ToolTipRole).toString();
         QVERIFY2(tip.contains(failed.cause) && tip.contains(failed.reason), qPrintable(tip));
+        ServerStatus stateless = status(u"new"_s, ServerState::Connected);
+        stateless.protocolVersion = u"2026-07-28"_s;
+        QCOMPARE(ServerTableModel::protocolText(stateless), u"2026-07-28 (stateless)"_s);
 
         // Connected again, the row says so; the cause of the past failure is for Details.
         ServerStatus connected = failed;

@@ -1850,6 +1850,71 @@ private slots:
         QVERIFY(shared->requests.isEmpty());
         QCOMPARE(h.session->waitingServerRequestCount(), 0);
     }
+
+    // A session pinned to the stateless era: server/discover opens it, every request carries the
+    // envelope, a result without resultType is refused, and a list the server lets be kept for a
+    // while (and tells no changes of) is listed again when that while is over.
+    void statelessSessionSpeaksTheEnvelope()
+    {
+        SessionOptions options{u"fake"_s, std::chrono::milliseconds(60000)};
+        options.pinnedEra = ProtocolEra::Stateless;
+        options.clientCapabilities = QJsonObject{{u"roots"_s, QJsonObject{}}};
+        Harness h(options);
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"server/discover"_s), 1);
+        QCOMPARE(h.transport->countSent(u"initialize"_s), 0);
+        const QJsonObject probe = h.transport->lastSent(u"server/discover"_s).value(u"params").toObject();
+        const QJsonObject meta = probe.value(u"_meta").toObject();
+        QCOMPARE(meta.value(u"io.modelcontextprotocol/protocolVersion").toString(), u"2026-07-28"_s);
+        QCOMPARE(meta.value(u"io.modelcontextprotocol/clientCapabilities").toObject(), options.clientCapabilities);
+        QCOMPARE(meta.value(u"io.modelcontextprotocol/clientInfo").toObject().value(u"name").toString(), u"tether"_s);
+        h.answer(u"server/discover"_s,
+                 QJsonObject{{u"supportedVersions"_s, QJsonArray{u"2026-07-28"_s}},
+                             {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}}},
+                             {u"resultType"_s, u"complete"_s},
+                             {u"_meta"_s, QJsonObject{{u"io.modelcontextprotocol/serverInfo"_s,
+                                                       QJsonObject{{u"name"_s, u"stateless"_s}, {u"version"_s, u"1"_s}}}}}});
+        QVERIFY(h.session->isReady());
+        QCOMPARE(h.session->era(), ProtocolEra::Stateless);
+        QCOMPARE(h.session->serverIdentity().name, u"stateless"_s);
+        QCOMPARE(h.transport->countSent(u"subscriptions/listen"_s), 0); // the server tells no changes
+
+        QSignalSpy changed(h.session.get(), &McpClientSession::toolsListChanged);
+        std::optional<ToolListReply> listed;
+        h.session->listTools([&](const ToolListReply &reply) { listed = reply; });
+        QTRY_COMPARE(h.transport->countSent(u"tools/list"_s), 1);
+        QVERIFY(h.transport->lastSent(u"tools/list"_s).value(u"params").toObject().value(u"_meta").toObject().contains(
+            u"io.modelcontextprotocol/protocolVersion"));
+        h.answer(u"tools/list"_s, QJsonObject{{u"tools"_s, QJsonArray{tool(u"a"_s)}}, {u"resultType"_s, u"complete"_s},
+                                              {u"ttlMs"_s, 1000}, {u"cacheScope"_s, u"private"_s}});
+        QTRY_VERIFY(listed.has_value());
+        QVERIFY(!listed->error);
+        QCOMPARE(listed->tools.size(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, 5000);
+
+        // A result that says nothing of its type is the server's protocol error.
+        std::optional<RpcReply> read;
+        h.session->request(u"completion/complete"_s, {}, [&](const RpcReply &reply) { read = reply; });
+        QTRY_COMPARE(h.transport->countSent(u"completion/complete"_s), 1);
+        h.answer(u"completion/complete"_s, QJsonObject{{u"completion"_s, QJsonObject{}}});
+        QTRY_VERIFY(read.has_value());
+        QVERIFY(read->error);
+        QVERIFY2(read->error->message.contains(u"no \"resultType\", which protocol 2026-07-28 requires"_s),
+                 qPrintable(read->error->message));
+
+        // logging/setLevel is the envelope's from then on, and no request of its own.
+        std::optional<RpcReply> set;
+        h.session->request(u"logging/setLevel"_s, {{u"level"_s, u"debug"_s}}, [&](const RpcReply &reply) { set = reply; });
+        QTRY_VERIFY(set.has_value());
+        QVERIFY(set->ok());
+        QCOMPARE(h.transport->countSent(u"logging/setLevel"_s), 0);
+        h.session->ping([](const RpcReply &) {});
+        QTRY_COMPARE(h.transport->countSent(u"server/discover"_s), 2);
+        QCOMPARE(h.transport->lastSent(u"server/discover"_s).value(u"params").toObject().value(u"_meta").toObject()
+                     .value(u"io.modelcontextprotocol/logLevel").toString(),
+                 u"debug"_s);
+        QCOMPARE(h.transport->countSent(u"ping"_s), 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMcpClientSession)
