@@ -12,6 +12,12 @@
 // with the direct calls, and Tether over HTTP (`tetherctl serve --http`) with supergateway. A
 // third Tether leg is `tetherctl serve` relaying to that running Tether over its local socket, as
 // it does when the window serves the gateway. Exits with 1, saying why, when it cannot finish.
+//
+// The legs above speak 2025-11-25 (initialize, then a session). Beside them, taking turns in the
+// same rounds, legs of 2026-07-28 (stateless: no initialize, the envelope in every request's
+// _meta, over HTTP each request a POST with no session): the SDK v2 client pinned to 2026-07-28
+// calls the `echo` of an SDK v2 server that speaks 2026-07-28 only (bench/sdk-v2-echo-server.mjs)
+// directly over stdio and over HTTP, through `tetherctl serve` and through `tetherctl serve --http`.
 #include "../tests/support/testfiles.h"
 #include "../tests/support/testprocess.h"
 #include "callfigures.h"
@@ -82,6 +88,7 @@ struct Leg
     QString alsoComparedWith; // a second leg it is divided by, with no target
     bool isTetherGateway = false; // its memory has a target
     QStringList clientOptions{}; // more options for the client: --sampling
+    bool stateless = false; // 2026-07-28, the SDK v2 client pinned to it; otherwise 2025-11-25
 };
 
 // What one run of the client said, and the memory of the process it measured against.
@@ -105,6 +112,8 @@ std::optional<ClientRun> runClient(const Leg &leg, const QString &job, const QSt
     QStringList arguments{QStringLiteral(TETHER_SDK_GATEWAY_CLIENT_SCRIPT), u"--hold"_s, u"--tool"_s, leg.tool};
     arguments += options;
     arguments += leg.clientOptions;
+    if (leg.stateless)
+        arguments += {u"--protocol"_s, u"2026"_s};
     for (const QString &entry : leg.env)
         arguments += {u"--env"_s, entry};
     for (const QString &header : leg.headers)
@@ -185,12 +194,32 @@ QString writeGatewayConfig(const QDir &folder, const QString &fileName, const QS
     return path;
 }
 
+// A config file for `tetherctl serve` with the SDK v2 server of 2026-07-28 as "demo", pinned to
+// that era: it reconnects at once.
+QString writeStatelessGatewayConfig(const QDir &folder, const QString &fileName)
+{
+    const QJsonObject demo{{u"command"_s, QStandardPaths::findExecutable(u"node"_s)},
+                           {u"args"_s, QJsonArray{QStringLiteral(TETHER_SDK_V2_SERVER_SCRIPT)}},
+                           {u"protocol"_s, u"2026-07-28"_s},
+                           {u"reconnect"_s, QJsonObject{{u"initialDelayMs"_s, 0}}}};
+    const QString path = folder.filePath(fileName);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{{u"demo"_s, demo}}}}).toJson());
+    return path;
+}
+
 const QString DirectName = u"direct (stdio)"_s;
 const QString DirectSamplingName = u"direct, sampling (stdio)"_s;
 const QString PassThroughName = u"pass-through relay (stdio)"_s;
 const QString LineRelayName = u"Tether's line relay (stdio)"_s;
 const QString SupergatewayName = u"supergateway (HTTP)"_s;
 const QString TetherHttpName = u"Tether gateway (HTTP)"_s;
+const QString StatelessDirectName = u"direct 2026 (stdio)"_s;
+const QString StatelessDirectHttpName = u"direct 2026 (HTTP)"_s;
+const QString StatelessTetherName = u"Tether gateway 2026 (stdio)"_s;
+const QString StatelessTetherHttpName = u"Tether gateway 2026 (HTTP)"_s;
 
 Leg directLeg(const QStringList &demoArguments = {})
 {
@@ -259,6 +288,29 @@ Leg stdioGatewaySamplingLeg(const QString &configPath, const QString &runtimeFol
     leg.comparedWith = DirectSamplingName;
     leg.targets = u"target: at most 0.2 ms added at p50 one call at a time"_s;
     leg.alsoComparedWith.clear();
+    return leg;
+}
+
+// The SDK v2 client pinned to 2026-07-28 calling the SDK v2 server's `echo` over stdio.
+Leg statelessDirectLeg()
+{
+    Leg leg{StatelessDirectName, u"echo"_s,
+            {u"stdio"_s, QStandardPaths::findExecutable(u"node"_s), QStringLiteral(TETHER_SDK_V2_SERVER_SCRIPT)}, {}, {},
+            0, false, {}, {}, {}};
+    leg.stateless = true;
+    return leg;
+}
+
+// The same through `tetherctl serve` of `configPath` (writeStatelessGatewayConfig), supervising
+// that server itself.
+Leg statelessGatewayLeg(const QString &configPath, const QString &runtimeFolder)
+{
+    Leg leg = stdioGatewayLeg(configPath, runtimeFolder);
+    leg.name = StatelessTetherName;
+    leg.comparedWith = StatelessDirectName;
+    leg.targets.clear();
+    leg.alsoComparedWith.clear();
+    leg.stateless = true;
     return leg;
 }
 
@@ -463,16 +515,22 @@ int main(int argc, char *argv[])
     // gateway relays to.
     const QString runtime = work.filePath(u"runtime"_s);
     const QString runtimeHttp = work.filePath(u"runtime-http"_s);
+    // The 2026-07-28 legs' `tetherctl serve --http` keeps its record in `runtimeStatelessHttp`, and
+    // its config is in a folder of its own: the gateway writes its token next to its config.
+    const QString runtimeStatelessHttp = work.filePath(u"runtime-http-2026"_s);
     const auto privateFolder = [&](const QString &path) {
         return work.mkdir(path) && QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     };
-    if (!folder.isValid() || !privateFolder(runtime) || !privateFolder(runtimeHttp))
+    if (!folder.isValid() || !privateFolder(runtime) || !privateFolder(runtimeHttp) || !privateFolder(runtimeStatelessHttp)
+        || !work.mkdir(u"era2026"_s))
         return fail(u"no temporary folder for the configs"_s);
+    const QDir statelessWork(work.filePath(u"era2026"_s));
     const QString echoConfig = writeGatewayConfig(work, u"echo.json"_s, {});
     // The demo server offers 12 tools of its own.
     const QStringList manyTools{u"--tools"_s, QString::number(settings.tools - 12)};
     const QString toolsConfig = writeGatewayConfig(work, u"tools.json"_s, manyTools);
-    if (echoConfig.isEmpty() || toolsConfig.isEmpty())
+    const QString statelessConfig = writeStatelessGatewayConfig(statelessWork, u"echo.json"_s);
+    if (echoConfig.isEmpty() || toolsConfig.isEmpty() || statelessConfig.isEmpty())
         return fail(u"the configs could not be written in %1"_s.arg(work.path()));
 
     QTextStream out(stdout);
@@ -509,6 +567,32 @@ int main(int argc, char *argv[])
     }
     legs.push_back(directSamplingLeg());
     legs.push_back(stdioGatewaySamplingLeg(echoConfig, runtime));
+    // 2026-07-28: directly and through the gateway over stdio, then over HTTP, where the SDK v2
+    // server serves each POST on its own, and so does `tetherctl serve --http`.
+    legs.push_back(statelessDirectLeg());
+    legs.push_back(statelessGatewayLeg(statelessConfig, runtime));
+    HttpGateway statelessServerHttp;
+    if (!statelessServerHttp.start(QStandardPaths::findExecutable(u"node"_s),
+                                   {QStringLiteral(TETHER_SDK_V2_SERVER_SCRIPT), u"--http"_s, u"--port"_s,
+                                    QString::number(statelessServerHttp.port())}))
+        return fail(u"the SDK v2 server did not start over HTTP"_s);
+    Leg statelessDirectHttpLeg = statelessServerHttp.leg(StatelessDirectHttpName, u"echo"_s);
+    statelessDirectHttpLeg.measureMemory = false; // the server itself, as over stdio
+    statelessDirectHttpLeg.stateless = true;
+    legs.push_back(statelessDirectHttpLeg);
+    HttpGateway statelessTetherHttp;
+    if (!startTetherHttp(statelessTetherHttp, statelessConfig, runtimeStatelessHttp))
+        return fail(u"tetherctl serve --http of the 2026-07-28 server did not start"_s);
+    const QByteArray statelessToken = Testing::readFile(statelessWork.filePath(u"gateway-token"_s)).trimmed();
+    if (statelessToken.isEmpty())
+        return fail(u"tetherctl serve --http wrote no token next to %1"_s.arg(statelessConfig));
+    Leg statelessTetherHttpLeg = statelessTetherHttp.leg(StatelessTetherHttpName, u"demo__echo"_s,
+                                                         {u"Authorization: Bearer "_s + QString::fromLatin1(statelessToken)});
+    statelessTetherHttpLeg.isTetherGateway = true;
+    statelessTetherHttpLeg.stateless = true;
+    statelessTetherHttpLeg.comparedWith = StatelessDirectName;
+    statelessTetherHttpLeg.alsoComparedWith = StatelessDirectHttpName;
+    legs.push_back(statelessTetherHttpLeg);
     std::vector<SideFigures> figures(legs.size());
     std::vector<qint64> peakResidentKiB(legs.size(), 0);
     std::vector<double> processorMs(legs.size(), 0); // of the process measured: the server, or the gateway
@@ -534,10 +618,13 @@ int main(int argc, char *argv[])
     const auto legNamed = [&](const QString &name) {
         return std::find_if(legs.cbegin(), legs.cend(), [&](const Leg &leg) { return leg.name == name; }) - legs.cbegin();
     };
-    const auto section = [&](const QString &label, Figures SideFigures::*mode) {
+    // The figures of the legs of one era (`stateless`: 2026-07-28), with their names `width` wide.
+    const auto section = [&](const QString &label, Figures SideFigures::*mode, bool stateless = false, int width = 26) {
         out << label << "\n";
-        for (size_t i = 0; i < legs.size(); ++i)
-            out << "  " << legs.at(i).name.leftJustified(26) << describe(figures.at(i).*mode) << "\n";
+        for (size_t i = 0; i < legs.size(); ++i) {
+            if (legs.at(i).stateless == stateless)
+                out << "  " << legs.at(i).name.leftJustified(width) << describe(figures.at(i).*mode) << "\n";
+        }
         const auto compare = [&](size_t i, const QString &baseName, const QString &targets) {
             const auto base = size_t(legNamed(baseName));
             if (base >= legs.size())
@@ -550,6 +637,8 @@ int main(int argc, char *argv[])
                 << (targets.isEmpty() ? QString() : u" ("_s + targets + u')') << "\n";
         };
         for (size_t i = 0; i < legs.size(); ++i) {
+            if (legs.at(i).stateless != stateless)
+                continue;
             compare(i, legs.at(i).comparedWith, legs.at(i).targets);
             compare(i, legs.at(i).alsoComparedWith, {});
         }
@@ -558,21 +647,36 @@ int main(int argc, char *argv[])
     section(u"%1 in flight"_s.arg(settings.inFlight), &SideFigures::concurrent);
     // Independent of how busy the machine is, unlike the figures above.
     const int callsPerLeg = (settings.warmup + 2 * settings.calls) * settings.rounds;
-    out << "processor time per call:";
-    for (size_t i = 0; i < legs.size(); ++i) {
-        out << (i > 0 ? "," : "") << " " << (legs.at(i).measureMemory ? legs.at(i).name : u"the server called directly"_s)
-            << " " << (processorKnown.at(i) ? QString::number(processorMs.at(i) * 1000.0 / callsPerLeg, 'f', 1) + u" µs"_s
-                                            : u"unknown"_s);
-    }
-    out << "\n";
-    for (size_t i = 0; i < legs.size(); ++i) {
-        if (legs.at(i).measureMemory)
-            out << "resident memory of " << legs.at(i).name << " at most " << mib(peakResidentKiB.at(i))
-                << " (its servers not counted)"
-                << (legs.at(i).isTetherGateway ? u"; target: under 30 MB"_s : QString())
-                << "\n";
-    }
-    out << "\n";
+    const auto processorAndMemory = [&](const QString &label, bool stateless) {
+        out << label;
+        bool first = true;
+        for (size_t i = 0; i < legs.size(); ++i) {
+            if (legs.at(i).stateless != stateless)
+                continue;
+            const QString directly = stateless ? u"the server, %1,"_s.arg(legs.at(i).name) : u"the server called directly"_s;
+            out << (first ? "" : ",") << " " << (legs.at(i).measureMemory ? legs.at(i).name : directly) << " "
+                << (processorKnown.at(i) ? QString::number(processorMs.at(i) * 1000.0 / callsPerLeg, 'f', 1) + u" µs"_s
+                                         : u"unknown"_s);
+            first = false;
+        }
+        out << "\n";
+        for (size_t i = 0; i < legs.size(); ++i) {
+            if (legs.at(i).measureMemory && legs.at(i).stateless == stateless)
+                out << "resident memory of " << legs.at(i).name << " at most " << mib(peakResidentKiB.at(i))
+                    << " (its servers not counted)"
+                    << (legs.at(i).isTetherGateway ? u"; target: under 30 MB"_s : QString())
+                    << "\n";
+        }
+        out << "\n";
+    };
+    processorAndMemory(u"processor time per call:"_s, false);
+
+    out << "2026-07-28 (stateless: no initialize, the envelope in every request's _meta, over HTTP each request a POST "
+           "with no session): tools/call echo of an SDK v2 server (node, bench/sdk-v2-echo-server.mjs) speaking "
+           "2026-07-28 only, the official TypeScript SDK v2 client pinned to 2026-07-28 as the host, in the same rounds\n";
+    section(u"2026-07-28, sequential (one call at a time)"_s, &SideFigures::sequential, true, 28);
+    section(u"2026-07-28, %1 in flight"_s.arg(settings.inFlight), &SideFigures::concurrent, true, 28);
+    processorAndMemory(u"2026-07-28, processor time per call:"_s, true);
     out.flush();
 
     // tools/list of every page, after a first one that the gateway may hold until its server is up.

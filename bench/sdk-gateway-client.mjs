@@ -1,5 +1,8 @@
 // The host's side of tether-gateway-bench: the official TypeScript SDK's Client, connected to an MCP
-// server over stdio (a command it starts) or Streamable HTTP (a URL), doing one job.
+// server over stdio (a command it starts) or Streamable HTTP (a URL), doing one job. The SDK 1.x
+// client speaks 2025-11-25 (initialize, then a session); with --protocol 2026 the SDK v2 client
+// (@modelcontextprotocol/client) is pinned to 2026-07-28 (stateless: no initialize, the envelope
+// in every request's _meta, over HTTP each request a POST of its own with no session).
 //
 // Usage: node sdk-gateway-client.mjs [OPTIONS] JOB -- stdio COMMAND [ARG...]
 //        node sdk-gateway-client.mjs [OPTIONS] JOB -- http URL
@@ -16,7 +19,8 @@
 //          descendant is killed; default the started command), --sampling (declare sampling and
 //          answer each sampling/createMessage at once; TOOL is then called with a prompt, as the
 //          demo server's `sample` takes it), --hold (after the figures, wait for a line on stdin before
-//          closing: the caller looks at the processes first).
+//          closing: the caller looks at the processes first), --protocol 2025|2026 (2025: the SDK
+//          1.x client; 2026: the SDK v2 client pinned to 2026-07-28; default 2025).
 // Prints one JSON line {"event":"connected","pid":…,"connectMs":…} once connected, then one
 // {"event":"figures",…} line with the job's figures; the benchmark computes the percentiles.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -39,6 +43,7 @@ const { values: options, positionals } = parseArgs({
         'root-pid': { type: 'string' },
         sampling: { type: 'boolean', default: false },
         hold: { type: 'boolean', default: false },
+        protocol: { type: 'string', default: '2025' },
     },
 });
 const [job, mode, target, ...args] = positionals;
@@ -47,9 +52,9 @@ const inFlight = Number(options['in-flight']);
 const warmup = Number(options.warmup);
 const lists = Number(options.lists);
 if (!['calls', 'list', 'kill'].includes(job) || !['stdio', 'http'].includes(mode) || !target
-    || !(calls > 0) || !(inFlight > 0) || !(warmup >= 0) || !(lists > 0)) {
+    || !(calls > 0) || !(inFlight > 0) || !(warmup >= 0) || !(lists > 0) || !['2025', '2026'].includes(options.protocol)) {
     process.stderr.write('usage: node sdk-gateway-client.mjs [--tool NAME] [--calls N] [--in-flight N] [--warmup N] '
-        + '[--lists N] [--env NAME=VALUE]... [--header \'NAME: VALUE\']... [--root-pid N] [--sampling] [--hold] calls|list|kill -- stdio COMMAND [ARG...] | -- http URL\n');
+        + '[--lists N] [--env NAME=VALUE]... [--header \'NAME: VALUE\']... [--root-pid N] [--sampling] [--hold] [--protocol 2025|2026] calls|list|kill -- stdio COMMAND [ARG...] | -- http URL\n');
     process.exit(2);
 }
 
@@ -57,29 +62,62 @@ const out = (object) => process.stdout.write(JSON.stringify(object) + '\n');
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 let transport;
-if (mode === 'stdio') {
-    const env = getDefaultEnvironment();
-    for (const entry of options.env) {
-        const at = entry.indexOf('=');
-        env[entry.slice(0, at)] = entry.slice(at + 1);
+let client;
+if (options.protocol === '2025') {
+    if (mode === 'stdio') {
+        const env = getDefaultEnvironment();
+        for (const entry of options.env) {
+            const at = entry.indexOf('=');
+            env[entry.slice(0, at)] = entry.slice(at + 1);
+        }
+        transport = new StdioClientTransport({ command: target, args, env, stderr: 'inherit' });
+    } else {
+        const headers = Object.fromEntries(options.header.map((entry) => {
+            const colon = entry.indexOf(':');
+            return [entry.slice(0, colon).trim(), entry.slice(colon + 1).trim()];
+        }));
+        transport = new StreamableHTTPClientTransport(new URL(target), { requestInit: { headers } });
     }
-    transport = new StdioClientTransport({ command: target, args, env, stderr: 'inherit' });
+    client = new Client({ name: 'tether-gateway-bench', version: '1.0.0' },
+        options.sampling ? { capabilities: { sampling: {} } } : {});
+    if (options.sampling) {
+        client.setRequestHandler(CreateMessageRequestSchema, async () => (
+            { model: 'tether-gateway-bench', role: 'assistant', content: { type: 'text', text: 'sampled' } }));
+    }
 } else {
-    const headers = Object.fromEntries(options.header.map((entry) => {
-        const colon = entry.indexOf(':');
-        return [entry.slice(0, colon).trim(), entry.slice(colon + 1).trim()];
-    }));
-    transport = new StreamableHTTPClientTransport(new URL(target), { requestInit: { headers } });
-}
-const client = new Client({ name: 'tether-gateway-bench', version: '1.0.0' },
-    options.sampling ? { capabilities: { sampling: {} } } : {});
-if (options.sampling) {
-    client.setRequestHandler(CreateMessageRequestSchema, async () => (
-        { model: 'tether-gateway-bench', role: 'assistant', content: { type: 'text', text: 'sampled' } }));
+    // The SDK v2 client, pinned: its connect asks server/discover (over stdio of a process of its
+    // own, started and ended for that alone) and fails unless the answer offers 2026-07-28.
+    const v2 = await import('@modelcontextprotocol/client');
+    const v2Stdio = await import('@modelcontextprotocol/client/stdio');
+    if (mode === 'stdio') {
+        const env = v2Stdio.getDefaultEnvironment();
+        for (const entry of options.env) {
+            const at = entry.indexOf('=');
+            env[entry.slice(0, at)] = entry.slice(at + 1);
+        }
+        transport = new v2Stdio.StdioClientTransport({ command: target, args, env, stderr: 'inherit' });
+    } else {
+        const headers = Object.fromEntries(options.header.map((entry) => {
+            const colon = entry.indexOf(':');
+            return [entry.slice(0, colon).trim(), entry.slice(colon + 1).trim()];
+        }));
+        transport = new v2.StreamableHTTPClientTransport(new URL(target), { requestInit: { headers } });
+    }
+    client = new v2.Client({ name: 'tether-gateway-bench', version: '1.0.0' }, {
+        capabilities: options.sampling ? { sampling: {} } : {},
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+    });
+    if (options.sampling) {
+        client.setRequestHandler('sampling/createMessage', async () => (
+            { model: 'tether-gateway-bench', role: 'assistant', content: { type: 'text', text: 'sampled' } }));
+    }
 }
 const connectStart = now();
 await client.connect(transport);
-out({ event: 'connected', pid: transport.pid ?? null, connectMs: now() - connectStart });
+if (options.protocol === '2026' && client._negotiatedProtocolVersion !== '2026-07-28')
+    throw new Error(`the client speaks ${client._negotiatedProtocolVersion} with ${target}, not 2026-07-28`);
+out({ event: 'connected', pid: transport.pid ?? null, connectMs: now() - connectStart,
+    protocol: options.protocol === '2026' ? client._negotiatedProtocolVersion : undefined });
 
 let sent = 0;
 // One call; its latency in ms, or null when it failed (an error result or a rejection).
