@@ -86,15 +86,8 @@ std::optional<JsonRpc::Error> envelopeError(const QJsonObject &params)
 
 QJsonObject withoutEnvelope(QJsonObject params)
 {
-    QJsonObject meta = params.value(u"_meta").toObject();
-    for (const QStringView key : {Envelope::ProtocolVersion, Envelope::ClientCapabilities, Envelope::ClientInfo,
-                                  Envelope::LogLevel})
-        meta.remove(key.toString());
-    if (meta.isEmpty())
-        params.remove(u"_meta"_s);
-    else
-        params.insert(u"_meta"_s, meta);
-    return params;
+    return withoutMetaMembers(std::move(params), {Envelope::ProtocolVersion, Envelope::ClientCapabilities,
+                                                  Envelope::ClientInfo, Envelope::LogLevel});
 }
 
 bool isHandshakeOnlyMethod(QStringView method)

@@ -505,13 +505,7 @@ void GatewaySession::forward(const JsonRpc::Message &message, const QString &key
         };
     }
     // The host's own _meta goes on, but for its progress token: the server gets Tether's.
-    QJsonObject sent = params;
-    QJsonObject meta = sent.value(u"_meta").toObject();
-    meta.remove(u"progressToken"_s);
-    if (meta.isEmpty())
-        sent.remove(u"_meta"_s);
-    else
-        sent.insert(u"_meta"_s, meta);
+    const QJsonObject sent = withoutMetaMembers(params, {u"progressToken"});
     const ToolCallTicket ticket = m_gateway.forward(
         hostLabel(), serverName, message.method, sent,
         [self, key](const RpcReply &reply) {

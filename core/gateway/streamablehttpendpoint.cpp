@@ -362,13 +362,7 @@ void StreamableHttpEndpoint::openSession(const QJsonObject &initialize, HttpResp
     GatewaySession *session = m_gateway.openSession(channel);
     m_channels.insert(channel->sessionId(), channel);
     m_sessions.insert(channel, session);
-    connect(channel, &HttpHostChannel::requestAbandoned, this, [this, channel](const QJsonValue &id) {
-        if (GatewaySession *abandoned = m_sessions.value(channel)) {
-            abandoned->receiveMessage(JsonRpc::makeNotification(
-                u"notifications/cancelled"_s,
-                {{u"requestId"_s, id}, {u"reason"_s, u"the host disconnected before the answer came"_s}}));
-        }
-    });
+    cancelWhenAbandoned(channel);
     // The session id goes with the initialize result only: a refused initialize opens nothing.
     channel->await(initialize.value(u"id"_s), &response, HttpHostChannel::Reply::Json,
                    willInitialize ? HttpHeaders{{"Mcp-Session-Id", channel->sessionId()}} : HttpHeaders{});
@@ -378,6 +372,18 @@ void StreamableHttpEndpoint::openSession(const QJsonObject &initialize, HttpResp
         return;
     }
     emit sessionsChanged();
+}
+
+void StreamableHttpEndpoint::cancelWhenAbandoned(HttpHostChannel *channel)
+{
+    connect(channel, &HttpHostChannel::requestAbandoned, this, [this, channel](const QJsonValue &id) {
+        GatewaySession *abandoned = m_sessions.value(channel, m_statelessSessions.value(channel));
+        if (abandoned) {
+            abandoned->receiveMessage(JsonRpc::makeNotification(
+                u"notifications/cancelled"_s,
+                {{u"requestId"_s, id}, {u"reason"_s, u"the host disconnected before the answer came"_s}}));
+        }
+    });
 }
 
 void StreamableHttpEndpoint::endSession(HttpHostChannel *channel, const QString &reason)
@@ -431,13 +437,7 @@ void StreamableHttpEndpoint::serveStateless(const HttpRequest &request, const QJ
         channel = new HttpHostChannel({}, this);
         session = m_gateway.openSession(channel);
         m_statelessSessions.insert(channel, session);
-        connect(channel, &HttpHostChannel::requestAbandoned, this, [this, channel](const QJsonValue &id) {
-            if (GatewaySession *abandoned = m_statelessSessions.value(channel)) {
-                abandoned->receiveMessage(JsonRpc::makeNotification(
-                    u"notifications/cancelled"_s,
-                    {{u"requestId"_s, id}, {u"reason"_s, u"the host disconnected before the answer came"_s}}));
-            }
-        });
+        cancelWhenAbandoned(channel);
         connect(session, &GatewaySession::requestParked, this, [this, channel](const QString &requestState) {
             m_parked.insert(requestState, channel);
             // A host that never comes back with its answers does not hold the request for ever.

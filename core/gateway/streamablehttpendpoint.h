@@ -104,6 +104,8 @@ private:
                         HttpResponse &response);
     void endStateless(HttpHostChannel *channel, const QString &reason);
     void endSession(HttpHostChannel *channel, const QString &reason);
+    // The host's connection for a request's answer went away: the request is cancelled.
+    void cancelWhenAbandoned(HttpHostChannel *channel);
     void expireIdleSessions();
     // An idle session to end for a new one when the cap is reached; null when none is idle.
     HttpHostChannel *longestIdle() const;

@@ -75,15 +75,31 @@ std::optional<ServerIdentity> parseInitializeResult(const QJsonValue &result, QS
         || !hasField(object, u"serverInfo", QJsonValue::Object, true, error)
         || !hasField(object, u"instructions", QJsonValue::String, false, error))
         return std::nullopt;
-    const QJsonObject info = object.value(u"serverInfo").toObject();
+    return serverIdentityOf(object.value(u"protocolVersion").toString(), object.value(u"serverInfo").toObject(), object);
+}
+
+ServerIdentity serverIdentityOf(const QString &protocolVersion, const QJsonObject &serverInfo, const QJsonObject &result)
+{
     ServerIdentity identity;
-    identity.protocolVersion = object.value(u"protocolVersion").toString();
-    identity.name = info.value(u"name").toString();
-    identity.version = info.value(u"version").toString();
-    identity.title = info.value(u"title").toString();
-    identity.instructions = object.value(u"instructions").toString();
-    identity.capabilities = object.value(u"capabilities").toObject();
+    identity.protocolVersion = protocolVersion;
+    identity.name = serverInfo.value(u"name").toString();
+    identity.version = serverInfo.value(u"version").toString();
+    identity.title = serverInfo.value(u"title").toString();
+    identity.instructions = result.value(u"instructions").toString();
+    identity.capabilities = result.value(u"capabilities").toObject();
     return identity;
+}
+
+QJsonObject withoutMetaMembers(QJsonObject params, std::initializer_list<QStringView> keys)
+{
+    QJsonObject meta = params.value(u"_meta").toObject();
+    for (const QStringView key : keys)
+        meta.remove(key.toString());
+    if (meta.isEmpty())
+        params.remove(u"_meta"_s);
+    else
+        params.insert(u"_meta"_s, meta);
+    return params;
 }
 
 std::optional<ListPage> parseListPage(const QJsonValue &result, QStringView key, QString *error)

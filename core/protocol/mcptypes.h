@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <initializer_list>
 #include <memory>
 #include <optional>
 
@@ -20,6 +21,10 @@ class ClientSide;
 // Protocol revisions Tether speaks, newest first; the first is the one it asks for.
 const QStringList &supportedProtocolVersions();
 
+// `params` without the members `keys` of its _meta, and without a _meta left empty.
+QJsonObject withoutMetaMembers(QJsonObject params, std::initializer_list<QStringView> keys);
+
+
 struct ServerIdentity
 {
     QString protocolVersion;
@@ -29,6 +34,10 @@ struct ServerIdentity
     QString instructions;
     QJsonObject capabilities;
 };
+
+// Who the server is, from its serverInfo (an initialize result's, or a discover result's _meta),
+// with the rest of `result` (instructions, capabilities).
+ServerIdentity serverIdentityOf(const QString &protocolVersion, const QJsonObject &serverInfo, const QJsonObject &result);
 
 // A tool as the server defined it. The definition is kept as compact JSON text and its parts
 // are read from it on demand: a manager of hundreds of servers holds thousands of tools.

@@ -75,15 +75,7 @@ std::optional<ServerIdentity> parseDiscoverResult(const QJsonValue &result, QStr
     }
     if (chosen.isEmpty())
         return std::nullopt;
-    const QJsonObject info = object.value(u"_meta").toObject().value(Envelope::ServerInfo).toObject();
-    ServerIdentity identity;
-    identity.protocolVersion = chosen;
-    identity.name = info.value(u"name").toString();
-    identity.version = info.value(u"version").toString();
-    identity.title = info.value(u"title").toString();
-    identity.instructions = object.value(u"instructions").toString();
-    identity.capabilities = object.value(u"capabilities").toObject();
-    return identity;
+    return serverIdentityOf(chosen, object.value(u"_meta").toObject().value(Envelope::ServerInfo).toObject(), object);
 }
 
 QStringList versionsOfUnsupportedVersionError(const JsonRpc::Error &error)

@@ -296,12 +296,7 @@ qint64 McpClientSession::sendStateless(const QString &method, QJsonObject params
     if (!flow && mayRequireInput(method)) {
         flow = std::make_shared<InputFlow>();
         flow->method = method;
-        QJsonObject meta = params.value(u"_meta").toObject();
-        meta.remove(u"progressToken"_s);
-        if (meta.isEmpty())
-            params.remove(u"_meta"_s);
-        else
-            params.insert(u"_meta"_s, meta);
+        params = withoutMetaMembers(params, {u"progressToken"});
         flow->params = params;
         flow->options = options;
         flow->handler = std::move(handler);
@@ -835,12 +830,7 @@ void McpClientSession::onNotification(const JsonRpc::Message &message)
     if (m_era == ProtocolEra::Stateless && message.params.value(u"_meta").toObject().contains(Envelope::SubscriptionId)) {
         // Which listen it came on is the session's own business.
         JsonRpc::Message listened = message;
-        QJsonObject meta = listened.params.value(u"_meta").toObject();
-        meta.remove(Envelope::SubscriptionId.toString());
-        if (meta.isEmpty())
-            listened.params.remove(u"_meta"_s);
-        else
-            listened.params.insert(u"_meta"_s, meta);
+        listened.params = withoutMetaMembers(listened.params, {Envelope::SubscriptionId});
         if (listened.method != u"notifications/subscriptions/acknowledged")
             onNotification(listened);
         return;

@@ -231,10 +231,24 @@ private slots:
         }
     }
 
-    // A stateless host hears of list changes on its listen.
+    // A stateless host hears of list changes on its listen: over stdio, and over HTTP on the
+    // listen's event stream.
+    void aListeningHostHearsOfChanges_data()
+    {
+        QTest::addColumn<bool>("overHttp");
+        QTest::newRow("stdio") << false;
+        QTest::newRow("http") << true;
+    }
+
     void aListeningHostHearsOfChanges()
     {
-        const ProgramRun run = host(u"2026"_s, {u"--listen"_s, u"--call"_s, u"new__add-tool"_s, u"{}"_s});
+        QFETCH(bool, overHttp);
+        std::unique_ptr<HttpGatewayProcess> gateway;
+        if (overHttp) {
+            gateway = std::make_unique<HttpGatewayProcess>(m_configPath, m_dir.path());
+            QVERIFY(gateway->isServing());
+        }
+        const ProgramRun run = host(u"2026"_s, {u"--listen"_s, u"--call"_s, u"new__add-tool"_s, u"{}"_s}, gateway.get());
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY(!eventNamed(eventsOf(run), u"list_changed"_s).isEmpty());
     }
