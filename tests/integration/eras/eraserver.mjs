@@ -95,7 +95,12 @@ function makeServer() {
   server.registerTool('nag-count', { description: 'Says how many times nag was called', inputSchema: z.object({}) },
     async () => ({ content: [{ type: 'text', text: `${nagged}` }] }));
   server.registerTool('add-tool', { description: 'Adds the tool "added"', inputSchema: z.object({}) }, async () => {
-    added = true;
+    // Every instance serving lists it before any hears that the list changed.
+    if (!added) {
+      added = true;
+      for (const instance of instances)
+        registerAdded(instance);
+    }
     setTimeout(tellToolsChanged, 0);
     return { content: [{ type: 'text', text: 'added' }] };
   });
@@ -104,24 +109,22 @@ function makeServer() {
     return { content: [{ type: 'text', text: 'touched' }] };
   });
   if (added)
-    server.registerTool('added', { description: 'Added while running', inputSchema: z.object({}) },
-      async () => ({ content: [{ type: 'text', text: 'the added tool' }] }));
+    registerAdded(server);
   server.registerResource('readme', 'file:///readme.txt', { mimeType: 'text/plain' },
     async (uri) => ({ contents: [{ uri: uri.href, text: 'hello' }] }));
   return server;
 }
 
 // An instance made before add-tool lists "added" too once it was added.
+function registerAdded(server) {
+  server.registerTool('added', { description: 'Added while running', inputSchema: z.object({}) },
+    async () => ({ content: [{ type: 'text', text: 'the added tool' }] }));
+}
+
+// stdio: an instance that is told of changes (add-tool, touch) while it serves.
 function tracked() {
   const server = makeServer();
   instances.add(server);
-  const refresh = setInterval(() => {
-    if (added && !server._registeredTools?.added) {
-      server.registerTool('added', { description: 'Added while running', inputSchema: z.object({}) },
-        async () => ({ content: [{ type: 'text', text: 'the added tool' }] }));
-    }
-  }, 20);
-  refresh.unref();
   return server;
 }
 
