@@ -355,11 +355,11 @@ private slots:
             session->request(u"resources/subscribe"_s, {{u"uri"_s, u"file:///readme.txt"_s}}, std::move(onReply));
         }, 10000);
         QVERIFY(subscribed.ok());
-        // The new listen is open once the server acknowledged it; a touch after that is heard.
+        // The new listen is open once the server acknowledged it; a touch after that is heard
+        // (QTRY waits on the event loop between touches).
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
                 call(*session, u"touch"_s, {});
-                QTest::qWait(50);
                 return std::any_of(shared->notifications.cbegin(), shared->notifications.cend(), [](const auto &n) {
                     return n.method == u"notifications/resources/updated";
                 });
