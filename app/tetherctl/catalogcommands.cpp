@@ -2,6 +2,7 @@
 
 #include "configrun.h"
 #include "exitstatus.h"
+#include "instancelink.h"
 #include "oneshotconnection.h"
 #include "output.h"
 #include "servertarget.h"
@@ -265,6 +266,45 @@ std::optional<int> connectedCatalogs(ConfigRun &run, const Interruption &interru
     return std::nullopt;
 }
 
+// The same from the instance that runs the config; the exit status instead when it cannot be asked.
+std::optional<int> connectedCatalogs(ControlClient &instance, const ConfigOptions &options, QList<NamedCatalog> *catalogs,
+                                     bool *failed)
+{
+    int exitStatus = Success;
+    const std::optional<QJsonObject> status = askInstance(instance, Control::Status, {}, {}, &exitStatus);
+    const std::optional<QJsonObject> listed =
+        status ? askInstance(instance, Control::Catalogs, {}, {}, &exitStatus) : std::nullopt;
+    if (!listed)
+        return exitStatus;
+    QStringList connected;
+    QStringList known;
+    for (const Control::ServerView &server : Control::serverViewsFromJson(status->value(u"servers").toArray())) {
+        known.append(server.status.name);
+        if (!options.servers.isEmpty() && !options.servers.contains(server.status.name))
+            continue;
+        if (server.status.state == ServerState::Connected) {
+            connected.append(server.status.name);
+        } else if (!options.servers.isEmpty()) {
+            printError(u"server '%1' is not connected: %2"_s.arg(server.status.name, server.status.reason));
+            *failed = true;
+        }
+    }
+    for (const QString &name : options.servers) {
+        if (!known.contains(name)) {
+            printError(u"the config %1 has no server named '%2' (servers: %3)"_s.arg(instance.instance().configPath, name,
+                                                                                     known.join(u", "_s)));
+            return Failure;
+        }
+    }
+    for (const QJsonValue &item : listed->value(u"catalogs").toArray()) {
+        QString server;
+        ServerCatalog catalog = Control::serverCatalogFromJson(item.toObject(), &server);
+        if (connected.contains(server))
+            catalogs->append({server, std::move(catalog)});
+    }
+    return std::nullopt;
+}
+
 // The one server whose catalog says yes to `offers`, or why there is none.
 QString serverOffering(const QList<NamedCatalog> &catalogs, const std::function<bool(const ServerCatalog &)> &offers,
                        QString *error, const QString &what, const QString &fix)
@@ -287,13 +327,21 @@ QString serverOffering(const QList<NamedCatalog> &catalogs, const std::function<
 int listCatalogs(const ConfigOptions &options, QString ServerCatalog::*error,
                  void (*print)(const QList<NamedCatalog> &, bool json, bool serverColumn))
 {
-    Interruption interruption;
-    ConfigRun run(options, &interruption);
     QList<NamedCatalog> catalogs;
     bool failed = false;
-    if (const std::optional<int> status = connectedCatalogs(run, interruption, options, &catalogs, &failed))
-        return *status;
-    run.shutDown();
+    const InstanceLink instance = linkToInstance(options);
+    if (instance.refused)
+        return Failure;
+    if (instance.client) {
+        if (const std::optional<int> status = connectedCatalogs(*instance.client, options, &catalogs, &failed))
+            return *status;
+    } else {
+        Interruption interruption;
+        ConfigRun run(options, &interruption);
+        if (const std::optional<int> status = connectedCatalogs(run, interruption, options, &catalogs, &failed))
+            return *status;
+        run.shutDown();
+    }
     for (const NamedCatalog &named : std::as_const(catalogs)) {
         if (!(named.catalog.*error).isEmpty()) {
             printError(named.catalog.*error);
@@ -318,43 +366,68 @@ int configPrompts(const ConfigOptions &options)
 
 namespace {
 
-// Runs the config's servers (or the one named), picks the server with `choose` when none is
-// named (it says why there is none in its error), sends one request with `send`, waits for its
-// reply and has `print` print it.
+// Runs the config's servers (or the one named), or asks the instance that runs them, picks the
+// server with `choose` when none is named (it says why there is none in its error), sends one
+// request (with `send`, or to the instance as `method` with `params` and the server's name, its
+// result read with `parse`), waits for its reply and has `print` print it.
 template<typename Reply>
 int askOneServer(const ConfigOptions &options, const QString &serverName,
                  const std::function<QString(const QList<NamedCatalog> &, QString *error)> &choose,
                  const std::function<void(ServerManager &, const QString &server, std::function<void(const Reply &)>)> &send,
+                 QStringView method, const QJsonObject &params, const std::function<Reply(const QJsonObject &)> &parse,
                  const std::function<int(const QString &server, const Reply &)> &print)
 {
     ConfigOptions scoped = options;
     if (!serverName.isEmpty())
         scoped.servers = {serverName};
-    Interruption interruption;
-    ConfigRun run(scoped, &interruption);
+    const InstanceLink instance = linkToInstance(scoped);
+    if (instance.refused)
+        return Failure;
     QList<NamedCatalog> catalogs;
     bool failed = false;
-    if (const std::optional<int> status = connectedCatalogs(run, interruption, scoped, &catalogs, &failed))
-        return *status;
+    std::optional<Interruption> interruption;
+    std::optional<ConfigRun> run;
+    if (instance.client) {
+        if (const std::optional<int> status = connectedCatalogs(*instance.client, scoped, &catalogs, &failed))
+            return *status;
+    } else {
+        interruption.emplace();
+        run.emplace(scoped, &*interruption);
+        if (const std::optional<int> status = connectedCatalogs(*run, *interruption, scoped, &catalogs, &failed))
+            return *status;
+    }
     QString error;
     const QString server = failed || !serverName.isEmpty() ? serverName : choose(catalogs, &error);
     if (failed || server.isEmpty()) {
-        run.shutDown();
+        if (run)
+            run->shutDown();
         if (!error.isEmpty())
             printError(error);
         return Failure;
     }
     std::optional<Reply> reply;
+    if (instance.client) {
+        QJsonObject request = params;
+        request.insert(u"server", server);
+        int exitStatus = Success;
+        const std::optional<ControlReply> answer = askInstanceForReply(*instance.client, method, request, &exitStatus);
+        if (!answer)
+            return exitStatus;
+        reply = answer->error ? Reply{} : parse(answer->result);
+        if (answer->error)
+            reply->error = answer->error;
+        return print(server, *reply);
+    }
     QEventLoop loop;
-    QObject::connect(&interruption, &Interruption::interrupted, &loop, &QEventLoop::quit);
-    send(run.manager(), server, [&](const Reply &received) {
+    QObject::connect(&*interruption, &Interruption::interrupted, &loop, &QEventLoop::quit);
+    send(run->manager(), server, [&](const Reply &received) {
         reply = received;
         loop.quit();
     });
-    if (!reply && !interruption.happened())
+    if (!reply && !interruption->happened())
         loop.exec();
-    run.shutDown();
-    if (const std::optional<int> interrupted = interruption.exitStatus())
+    run->shutDown();
+    if (const std::optional<int> interrupted = interruption->exitStatus())
         return *interrupted;
     return print(server, *reply);
 }
@@ -381,6 +454,16 @@ int configRead(const ConfigOptions &options, const QString &serverName, const QS
         [&uri](ServerManager &manager, const QString &server, ResourceReadHandler done) {
             manager.readResource(server, uri, std::move(done));
         },
+        Control::Read, QJsonObject{{u"uri"_s, uri}},
+        [](const QJsonObject &result) {
+            ResourceReadReply reply;
+            QString error;
+            if (std::optional<QList<ResourceContents>> contents = parseResourceReadResult(result, &error))
+                reply.contents = *contents;
+            else
+                reply.error = JsonRpc::Error{JsonRpc::InvalidReply, error, {}};
+            return reply;
+        },
         [&](const QString &server, const ResourceReadReply &reply) {
             if (reply.error) {
                 printError(u"reading '%1' from server '%2' failed: %3"_s.arg(uri, server, reply.error->message));
@@ -406,6 +489,16 @@ int configPrompt(const ConfigOptions &options, const QString &serverName, const 
         options, serverName, choose,
         [&](ServerManager &manager, const QString &server, PromptHandler done) {
             manager.getPrompt(server, name, arguments, std::move(done));
+        },
+        Control::Prompt, QJsonObject{{u"name"_s, name}, {u"arguments"_s, arguments}},
+        [](const QJsonObject &result) {
+            PromptReply reply;
+            QString error;
+            if (std::optional<PromptResult> parsed = parsePromptResult(result, &error))
+                reply.result = *parsed;
+            else
+                reply.error = JsonRpc::Error{JsonRpc::InvalidReply, error, {}};
+            return reply;
         },
         [&](const QString &server, const PromptReply &reply) {
             if (reply.error) {

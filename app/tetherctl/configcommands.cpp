@@ -2,6 +2,7 @@
 
 #include "configrun.h"
 #include "exitstatus.h"
+#include "instancelink.h"
 #include "output.h"
 #include "terminalclientside.h"
 
@@ -15,27 +16,55 @@ using namespace Qt::StringLiterals;
 
 namespace Tether::Ctl {
 
-static int statusTable(const ConfigOptions &options, bool check)
+namespace {
+
+bool isUp(const ServerStatus &status)
 {
-    Interruption interruption;
-    ConfigRun run(options, &interruption);
-    if (const std::optional<int> status = startAndSettle(run, interruption))
-        return *status;
-    const QList<ServerStatus> statuses = run.manager().statuses();
-    bool allUp = true;
+    return status.state == ServerState::Connected;
+}
+
+// Whether `status` counts for the exit status: an enabled server, or one whose config is invalid.
+bool counts(const ServerStatus &status)
+{
+    return status.enabled || !status.configErrors.isEmpty();
+}
+
+// 0 when every enabled server is connected; otherwise whether one waits for a person or all are
+// still connecting.
+int serversExitStatus(const QList<Control::ServerView> &servers)
+{
+    bool connecting = false;
+    for (const Control::ServerView &server : servers) {
+        const ServerStatus &status = server.status;
+        if (!counts(status) || isUp(status))
+            continue;
+        switch (status.state) {
+        case ServerState::Starting:
+        case ServerState::Retrying:
+        case ServerState::Reconnecting:
+            connecting = true;
+            break;
+        default:
+            return ServersDown;
+        }
+    }
+    return connecting ? ServersConnecting : Success;
+}
+
+// Prints the table (or JSON) of `servers`; with `check`, says on stderr which is not up and what
+// its config warns of.
+void printStatus(const QList<Control::ServerView> &servers, const ConfigOptions &options, bool check)
+{
     QJsonArray rows;
     QList<QStringList> table{{u"SERVER"_s, u"STATE"_s, u"TOOLS"_s, u"PID"_s, u"TRANSPORT"_s, u"REASON"_s}};
-    for (const ServerStatus &status : statuses) {
-        const ServerConfig *config = run.manager().serverConfig(status.name);
-        const bool enabled = config && config->enabled;
-        const bool up = status.state == ServerState::Connected;
-        if (enabled || !status.configErrors.isEmpty())
-            allUp &= up;
-        QString reason = up ? QString() : status.reason;
+    for (const Control::ServerView &server : servers) {
+        const ServerStatus &status = server.status;
+        const bool up = isUp(status);
+        const QString reason = up ? QString() : status.reason;
         if (options.json) {
             QJsonObject row{{u"server"_s, status.name},
                             {u"state"_s, status.configErrors.isEmpty() ? stateName(status.state) : u"Invalid"_s},
-                            {u"enabled"_s, enabled},
+                            {u"enabled"_s, status.enabled},
                             {u"tools"_s, status.toolCount},
                             {u"pid"_s, status.pid > 0 ? QJsonValue(double(status.pid)) : QJsonValue()},
                             {u"transport"_s, status.transport},
@@ -47,21 +76,51 @@ static int statusTable(const ConfigOptions &options, bool check)
             table.append({status.name, stateText(status), QString::number(status.toolCount),
                           status.pid > 0 ? QString::number(status.pid) : u"-"_s, status.transport, reason});
         }
-        if (check && !up && (enabled || !status.configErrors.isEmpty()))
+        if (check && !up && counts(status))
             printError(u"server '%1' is not up: %2"_s.arg(status.name, status.reason));
         // What the server runs with may not be what the file seems to say: a check says so, and passes.
-        if (check && config) {
-            for (const QString &warning : config->warnings)
+        if (check) {
+            for (const QString &warning : server.warnings)
                 printError(u"warning: "_s + warning);
         }
     }
-    run.shutDown();
     if (options.json)
         printJson(QJsonDocument(rows));
     else
         printOut(formatColumns(table));
-    return !check || allUp ? Success : Failure;
 }
+
+int statusTable(const ConfigOptions &options, bool check)
+{
+    QList<Control::ServerView> servers;
+    const InstanceLink instance = linkToInstance(options);
+    if (instance.refused)
+        return Failure;
+    if (instance.client) {
+        int exitStatus = Success;
+        const std::optional<QJsonObject> result = askInstance(*instance.client, Control::Status, {}, {}, &exitStatus);
+        if (!result)
+            return exitStatus;
+        servers = Control::serverViewsFromJson(result->value(u"servers").toArray());
+    } else {
+        Interruption interruption;
+        ConfigRun run(options, &interruption);
+        if (const std::optional<int> status = startAndSettle(run, interruption))
+            return *status;
+        for (const ServerStatus &status : run.manager().statuses()) {
+            const ServerConfig *config = run.manager().serverConfig(status.name);
+            servers.append({status, config ? config->warnings : QStringList()});
+        }
+        run.shutDown();
+    }
+    printStatus(servers, options, check);
+    const int serversStatus = serversExitStatus(servers);
+    if (check)
+        return serversStatus == Success ? Success : Failure;
+    return instance.client ? serversStatus : int(NoInstance);
+}
+
+} // namespace
 
 int configStatus(const ConfigOptions &options)
 {
@@ -75,41 +134,69 @@ int configCheck(const ConfigOptions &options)
 
 int configTools(const ConfigOptions &options)
 {
-    Interruption interruption;
-    ConfigRun run(options, &interruption);
-    if (const std::optional<int> status = startAndSettle(run, interruption))
-        return *status;
-    int exitStatus = Success;
-    for (const ServerStatus &status : run.manager().statuses()) {
-        if (status.state != ServerState::Connected && !options.servers.isEmpty()) {
-            printError(u"server '%1' is not connected: %2"_s.arg(status.name, status.reason));
-            exitStatus = Failure;
+    QList<ServerStatus> statuses;
+    QList<RegisteredTool> tools;
+    const InstanceLink instance = linkToInstance(options);
+    if (instance.refused)
+        return Failure;
+    if (instance.client) {
+        int exitStatus = Success;
+        QJsonObject params;
+        if (!options.servers.isEmpty())
+            params.insert(u"server", options.servers.first());
+        const std::optional<QJsonObject> listed = askInstance(*instance.client, Control::Tools, params, {}, &exitStatus);
+        const std::optional<QJsonObject> status =
+            listed ? askInstance(*instance.client, Control::Status, {}, {}, &exitStatus) : std::nullopt;
+        if (!status)
+            return exitStatus;
+        for (const Control::ServerView &server : Control::serverViewsFromJson(status->value(u"servers").toArray())) {
+            if (options.servers.isEmpty() || options.servers.contains(server.status.name))
+                statuses.append(server.status);
+        }
+        for (const QJsonValue &item : listed->value(u"tools").toArray()) {
+            if (std::optional<RegisteredTool> tool = Control::registeredToolFromJson(item.toObject()))
+                tools.append(*tool);
+        }
+    } else {
+        Interruption interruption;
+        ConfigRun run(options, &interruption);
+        if (const std::optional<int> status = startAndSettle(run, interruption))
+            return *status;
+        statuses = run.manager().statuses();
+        tools = run.manager().registry().tools();
+        run.shutDown();
+    }
+    // A server asked about (named, or any enabled one) that is not connected is named, never left out unsaid.
+    bool unreachable = false;
+    for (const ServerStatus &status : std::as_const(statuses)) {
+        if (counts(status) && !isUp(status)) {
+            printError(u"server '%1' is not connected, so its tools are not listed: %2"_s.arg(status.name, status.reason));
+            unreachable = true;
         }
     }
-    const QList<RegisteredTool> tools = run.manager().registry().tools();
-    run.shutDown();
-    if (exitStatus != Success)
+    const int exitStatus = unreachable ? ServersDown : Success;
+    if (unreachable && !options.servers.isEmpty())
         return exitStatus;
     if (options.json) {
         QJsonArray array;
-        for (const RegisteredTool &tool : tools) {
+        for (const RegisteredTool &tool : std::as_const(tools)) {
             QJsonObject entry = tool.definition.raw();
             entry.insert(u"server", tool.serverName);
             entry.insert(u"publicName", tool.publicName);
             array.append(entry);
         }
         printJson(QJsonDocument(array));
-        return Success;
+        return exitStatus;
     }
     if (tools.isEmpty()) {
         printOut(u"(no tools: no server is connected)"_s);
-        return Success;
+        return exitStatus;
     }
     QList<QStringList> table;
-    for (const RegisteredTool &tool : tools)
+    for (const RegisteredTool &tool : std::as_const(tools))
         table.append({tool.publicName, tool.definition.description.section(u'\n', 0, 0)});
     printOut(formatColumns(table));
-    return Success;
+    return exitStatus;
 }
 
 int configServers(const ConfigOptions &options)
@@ -134,6 +221,26 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
     ConfigOptions scoped = options;
     if (!serverName.isEmpty())
         scoped.servers = {serverName};
+    const InstanceLink instance = linkToInstance(scoped);
+    if (instance.refused)
+        return Failure;
+    if (instance.client) {
+        QJsonObject params{{u"tool"_s, toolName}, {u"arguments"_s, arguments}};
+        if (!serverName.isEmpty())
+            params.insert(u"server", serverName);
+        int exitStatus = Success;
+        const std::optional<QJsonObject> result =
+            askInstance(*instance.client, Control::Call, params, u"calling '%1' failed"_s.arg(toolName), &exitStatus);
+        if (!result)
+            return exitStatus;
+        QString error;
+        const std::optional<ToolCallResult> parsed = parseToolCallResult(*result, &error);
+        if (!parsed) {
+            printError(u"calling '%1' failed: %2"_s.arg(toolName, error));
+            return Failure;
+        }
+        return printToolResult(*parsed, options.json);
+    }
     Interruption interruption;
     ConfigRun run(scoped, &interruption);
     if (const std::optional<int> status = startAndSettle(run, interruption))

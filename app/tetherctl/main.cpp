@@ -4,6 +4,7 @@
 #include "connectcommand.h"
 #include "exitstatus.h"
 #include "importcommand.h"
+#include "instancecommands.h"
 #include "output.h"
 #include "servecommand.h"
 #include "servercommands.h"
@@ -71,6 +72,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption undoOption(u"undo"_s);
     const QCommandLineOption dryRunOption(u"dry-run"_s);
     const QCommandLineOption browserOption(u"browser"_s);
+    const QCommandLineOption followOption(u"follow"_s);
     const QCommandLineOption scopeOption(u"scope"_s);
     // Policy flags of watch: each maps to a field that resolveReconnectPolicy/resolveHeartbeatPolicy judge.
     const std::array<std::pair<QCommandLineOption, QString>, 4> reconnectFlags{{
@@ -185,6 +187,8 @@ int main(int argc, char *argv[])
         options.config.verbose = parser.isSet(verboseOption);
         return Ctl::connectClient(options);
     }
+    if (command != u"logs" && parser.isSet(followOption))
+        return usageError(u"--follow applies to 'logs'"_s);
     if (parser.isSet(moveOption) || parser.isSet(undoOption) || parser.isSet(dryRunOption))
         return usageError(u"--move, --undo and --dry-run apply to 'connect'"_s);
     if (!parser.isSet(urlOption) && (parser.isSet(transportOption) || parser.isSet(headerOption)))
@@ -236,6 +240,24 @@ int main(int argc, char *argv[])
         if (command == u"watch") {
             options.servers = positional;
             return Ctl::configWatch(options);
+        }
+        if (command == u"start" || command == u"stop" || command == u"reconnect") {
+            if (positional.isEmpty())
+                return usageError(u"'%1' takes the names of the servers, such as: tetherctl %1 demo"_s.arg(command));
+            return Ctl::controlServers(options, command, positional);
+        }
+        if (command == u"logs") {
+            if (positional.size() > 1)
+                return usageError(u"'logs' takes at most one server name, got '%1'"_s.arg(positional.join(u' ')));
+            return Ctl::showLogs(options, positional.value(0), parser.isSet(followOption));
+        }
+        if (command == u"daemon") {
+            if (!positional.isEmpty())
+                return usageError(u"'daemon' runs every server of the config; it takes no names, got '%1'"_s.arg(
+                    positional.join(u' ')));
+            if (options.json)
+                return usageError(u"'daemon' prints no table; it takes no --json"_s);
+            return Ctl::runDaemon(options);
         }
         if (signingIn) {
             options.servers = positional;
@@ -295,7 +317,9 @@ int main(int argc, char *argv[])
         return Ctl::configCall(options, server, positional.last(), arguments);
     }
 
-    if (command == u"status" || command == u"check" || command == u"servers" || command == u"serve")
+    static const QStringList configOnly{u"status"_s, u"check"_s,     u"servers"_s, u"serve"_s, u"start"_s,
+                                        u"stop"_s,   u"reconnect"_s, u"logs"_s,    u"daemon"_s};
+    if (configOnly.contains(command))
         return usageError(u"'%1' works on the config file; it takes no --stdio or --url"_s.arg(command));
     std::unique_ptr<SignInService> signIn;
     Ctl::CommonOptions options;

@@ -2,6 +2,7 @@
 
 #include "configrun.h"
 #include "exitstatus.h"
+#include "instancelink.h"
 #include "output.h"
 #include "servertarget.h"
 #include "signincommands.h"
@@ -114,8 +115,76 @@ int watch(const CommonOptions &options, const SupervisorSettings &settings)
     return exitStatus;
 }
 
+// Watches the servers of the instance that runs the config: a line for each as it is now, then one
+// for each change of state, until a signal (exit 0) or the instance goes (NoInstance).
+static int watchInstance(ControlClient &instance, const ConfigOptions &options)
+{
+    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
+    QEventLoop loop;
+    int exitStatus = Success;
+    const auto watched = [&options](const ServerStatus &status) {
+        return options.servers.isEmpty() || options.servers.contains(status.name);
+    };
+    QObject::connect(&instance, &ControlClient::notified, &loop, [&](const QString &method, const QJsonObject &params) {
+        if (method != Control::StatusChanged || !params.value(u"stateChanged").toBool())
+            return;
+        const ServerStatus status = Control::serverStatusFromJson(params.value(u"status").toObject());
+        if (watched(status))
+            printWatchLine(status, options.json, SignInRoute::Login);
+    });
+    QObject::connect(&instance, &ControlClient::lost, &loop, [&](const QString &why) {
+        printError(why);
+        exitStatus = NoInstance;
+        loop.quit();
+    });
+    QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, &QEventLoop::quit);
+    instance.request(Control::Subscribe, {{u"statuses"_s, false}}, [&](const ControlReply &reply) {
+        if (reply.error) {
+            if (instance.isConnected()) {
+                printError(reply.error->message);
+                exitStatus = Failure;
+            }
+            loop.quit();
+            return;
+        }
+        const QList<Control::ServerView> servers = Control::serverViewsFromJson(reply.result.value(u"servers").toArray());
+        QStringList known;
+        for (const Control::ServerView &server : servers)
+            known.append(server.status.name);
+        for (const QString &name : options.servers) {
+            if (!known.contains(name)) {
+                printError(u"the config %1 has no server named '%2' (servers: %3)"_s.arg(instance.instance().configPath,
+                                                                                         name, known.join(u", "_s)));
+                exitStatus = Failure;
+                loop.quit();
+                return;
+            }
+        }
+        for (const Control::ServerView &server : servers) {
+            if (watched(server.status))
+                printWatchLine(server.status, options.json, SignInRoute::Login);
+        }
+    });
+    loop.exec();
+    return exitStatus;
+}
+
 int configWatch(const ConfigOptions &options)
 {
+    const InstanceLink instance = linkToInstance(options);
+    if (instance.refused)
+        return Failure;
+    if (instance.client) {
+        if (!options.reconnectOverrides.isEmpty() || !options.heartbeatOverrides.isEmpty()) {
+            printError(u"the Tether (pid %1) runs these servers with the policies of %2; the reconnect and heartbeat "
+                       "flags apply only to servers a command runs itself: set the policy in the config (or the "
+                       "window's Reconnect policy), or watch without the flags"_s
+                           .arg(instance.client->instance().pid)
+                           .arg(instance.client->instance().configPath));
+            return Failure;
+        }
+        return watchInstance(*instance.client, options);
+    }
     ConfigRun run(options);
     UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
     QEventLoop loop;

@@ -11,15 +11,24 @@ const ProgramUsage &tetherctlUsage()
         .summary = u"talk to MCP servers without a window"_s,
         .synopsis = {u"COMMAND [OPTIONS]"_s},
         .description = u"Talks to MCP servers without a window: to the servers of the config file, or to one server "
-                       "given on the command line with --stdio or --url."_s,
+                       "given on the command line with --stdio or --url.\n\n"
+                       "One Tether runs a config's servers: the window, tetherctl daemon or tetherctl serve --http, "
+                       "whichever started first (its instance). The commands on the servers of the config (status, "
+                       "check, watch, tools, call, resources, read, prompts, prompt) ask that instance over its local "
+                       "socket, the user's alone, and show exactly what it runs, pids included; they start no server. "
+                       "When no Tether runs the config, they run its servers themselves for as long as they take, and "
+                       "say so in one line on stderr. start, stop, reconnect and logs need a running instance."_s,
         .commandGroups = {
             {u"Commands, on the servers of the config file"_s, {
-                {u"status"_s, u"Connect every enabled server once and print a table of their states, tool counts and "
-                              "pids (--json: an array)."_s},
-                {u"check"_s, u"Like status; exit 0 only if every enabled server comes up, and say on stderr why each "
-                             "one that did not failed, and warn of a key written twice in a server (the last one is "
+                {u"status"_s, u"Print a table of the servers' states, tool counts and pids (--json: an array), as the "
+                              "running Tether has them (without one: after connecting every enabled server once). "
+                              "Exit 0 only when every enabled server is connected; see EXIT STATUS."_s},
+                {u"check"_s, u"Like status; exit 0 only if every enabled server is up, and say on stderr why each "
+                             "one that is not failed, and warn of a key written twice in a server (the last one is "
                              "taken)."_s},
-                {u"tools [SERVER]"_s, u"List the tools of every server (public names SERVER__TOOL), or of one server."_s},
+                {u"tools [SERVER]"_s, u"List the tools of every server (public names SERVER__TOOL), or of one server. "
+                                      "A server asked about (named, or any enabled one) that is not connected is named "
+                                      "on stderr, and the exit status is 3."_s},
                 {u"call [SERVER] TOOL ['JSON']"_s,
                  u"Call a tool with JSON arguments (an object; default {}) and print the result content. Without "
                  "SERVER the tool is found by its name or public name across every server; a name that several "
@@ -47,6 +56,20 @@ const ProgramUsage &tetherctlUsage()
                 {u"watch [SERVER...]"_s, u"Supervise the servers (all, or those named): reconnect them when they "
                                          "crash, hang or fail to start, and print one line per state change until "
                                          "SIGINT, SIGTERM or SIGHUP; then stop them and exit 0."_s},
+                {u"start SERVER..."_s, u"Start the servers named in the running Tether."_s},
+                {u"stop SERVER..."_s, u"Stop them there (they stay stopped until started), and wait until they have."_s},
+                {u"reconnect SERVER..."_s, u"Close their connections there and connect them again, with a fresh retry "
+                                           "budget."_s},
+                {u"logs [SERVER] [--follow]"_s,
+                 u"Print the running Tether's recent event log (of one server when named): state changes, stderr "
+                 "lines, the servers' log messages, calls (--json: one object per line). --follow then prints each "
+                 "new event until SIGINT, SIGTERM or SIGHUP."_s},
+                {u"daemon"_s,
+                 u"Be the instance of the config without a window: run its servers and gateway (its local socket, "
+                 "and HTTP when gateway.http is enabled), follow the file, and answer tetherctl and windows until "
+                 "SIGINT, SIGTERM or SIGHUP; then stop the servers. If a Tether already runs the config, say which "
+                 "and exit 0: of many started at once, exactly one runs it. The systemd user unit "
+                 "tether-daemon.service runs this."_s},
                 {u"serve [SERVER...]"_s,
                  u"Be an MCP server on stdin/stdout for an AI client (Claude Desktop, Cursor, VS Code, ...): offer "
                  "the tools of every server (or of those named) as SERVER__TOOL, supervised as by watch, less those "
@@ -167,6 +190,7 @@ const ProgramUsage &tetherctlUsage()
                  u"With prompt: give the prompt's argument NAME this value (repeatable)."_s},
                 {{u"http"_s}, {},
                  u"With serve: serve Streamable HTTP instead of stdin/stdout (see serve --http)."_s},
+                {{u"follow"_s}, {}, u"With logs: keep printing new events."_s},
                 {{u"no-bridge"_s}, {},
                  u"With serve over stdio: supervise the servers here even when a running Tether (the window, "
                  "serve --http) runs the same config; without it, serve relays to that Tether."_s},
@@ -212,6 +236,11 @@ const ProgramUsage &tetherctlUsage()
             {u"1"_s, u"the tool ran and returned an error result (isError)"_s},
             {u"2"_s, u"connection, protocol or usage error; one line on stderr says what went wrong and, when the "
                      "server process died, its last stderr line"_s},
+            {u"3"_s, u"status: an enabled server is down and waits for you (Failed, Disconnected, Sign-in needed, "
+                     "invalid, stopped); tools: a server asked about is not connected"_s},
+            {u"4"_s, u"status: none is down, but one is still connecting (Starting, Retrying, Reconnecting)"_s},
+            {u"5"_s, u"no Tether runs the config (status then shows servers it connected itself, and start, stop, "
+                     "reconnect and logs do nothing), or the one attached to went away"_s},
             {u"128+N"_s, u"ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129): the call in flight was "
                          "cancelled at the server, and the servers were closed and waited for"_s},
         },
@@ -244,9 +273,11 @@ const ProgramUsage &tetherctlUsage()
              "mode 0600; every Tether watches it to learn of another's login and logout. auth.lock next to it "
              "orders the token refreshes of several Tether processes."_s},
             {u"$XDG_RUNTIME_DIR/tether/gateway-*.json"_s,
-             u"Written by the Tether that serves the gateway of a config (the window, serve --http): its pid, "
-             "config, relay socket, and address and token file when it serves HTTP; one per config file, 0600 in "
-             "a 0700 folder, removed when it exits. serve reads its config's to relay to that Tether."_s},
+             u"Written by the Tether that runs a config (the window, daemon, serve --http): its pid, config, local "
+             "socket, and address and token file when it serves HTTP; one per config file, 0600 in a 0700 folder, "
+             "removed when it exits. tetherctl reads its config's to attach to that Tether. The lock on "
+             "gateway-*.json.lock beside it is held by that Tether while it runs: the kernel lets it go however the "
+             "process ends."_s},
             {u"~/.config/Claude/claude_desktop_config.json, ~/.cursor/mcp.json"_s,
              u"What import claude and import cursor read when no FILE is given."_s},
             {u"$XDG_STATE_HOME/tether/connect"_s,
@@ -277,6 +308,9 @@ const ProgramUsage &tetherctlUsage()
              u"Call a tool of a remote server that wants a token, taken from the environment variable TOKEN."_s},
             {u"tetherctl watch --url http://127.0.0.1:3001/sse --transport sse"_s,
              u"Supervise a remote server that speaks HTTP+SSE only."_s},
+            {u"tetherctl daemon &\ntetherctl status && tetherctl stop flaky"_s,
+             u"Run the config headless, check that every server is connected, then stop one."_s},
+            {u"tetherctl logs demo --follow"_s, u"The event log of the server demo, then each new event."_s},
             {u"tetherctl serve --config ~/.config/tether/servers.json"_s,
              u"What an AI client runs to reach the tools of every server of that config."_s},
             {u"tetherctl serve --http --port 27414"_s,

@@ -1,5 +1,6 @@
 #include "gatewayinstance.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -8,6 +9,7 @@
 #include <QJsonObject>
 #include <QRandomGenerator>
 #include <QSaveFile>
+#include <QSet>
 #include <QStandardPaths>
 #include <QUrl>
 
@@ -16,6 +18,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -131,6 +134,90 @@ bool writeGatewayInstanceRecord(const GatewayInstanceRecord &record, QString *er
         return false;
     }
     return true;
+}
+
+namespace {
+
+QString claimPath(const QString &configPath)
+{
+    return gatewayInstanceRecordPath(configPath) + u".lock"_s;
+}
+
+// The whole file, for fcntl's record locks: released when the process ends, and testable by others
+// (F_GETLK) without taking them.
+struct flock wholeFileLock(short type)
+{
+    struct flock lock{};
+    lock.l_type = type;
+    lock.l_whence = SEEK_SET;
+    return lock;
+}
+
+// The lock files this process holds.
+QSet<QString> &heldClaims()
+{
+    static QSet<QString> held;
+    return held;
+}
+
+} // namespace
+
+InstanceClaim::InstanceClaim(int fd, QString path)
+    : m_fd(fd)
+    , m_path(std::move(path))
+{
+    heldClaims().insert(m_path);
+}
+
+std::unique_ptr<InstanceClaim> InstanceClaim::claim(const QString &configPath, qint64 *holder, QString *error)
+{
+    *holder = 0;
+    if (!makeGatewayRuntimeFolder(error))
+        return nullptr;
+    const QString path = claimPath(configPath);
+    if (heldClaims().contains(path)) {
+        *holder = QCoreApplication::applicationPid();
+        return nullptr;
+    }
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+        *error = u"Cannot open %1 to claim the config %2: %3"_s.arg(path, configPath,
+                                                                    QString::fromLocal8Bit(std::strerror(errno)));
+        return nullptr;
+    }
+    struct flock lock = wholeFileLock(F_WRLCK);
+    if (::fcntl(fd, F_SETLK, &lock) == 0)
+        return std::unique_ptr<InstanceClaim>(new InstanceClaim(fd, path));
+    const int failure = errno;
+    ::close(fd);
+    if (failure == EACCES || failure == EAGAIN) {
+        *holder = instanceClaimHolder(configPath);
+        if (*holder > 0)
+            return nullptr;
+    }
+    *error = u"Cannot lock %1 to claim the config %2: %3"_s.arg(path, configPath,
+                                                                QString::fromLocal8Bit(std::strerror(failure)));
+    return nullptr;
+}
+
+InstanceClaim::~InstanceClaim()
+{
+    heldClaims().remove(m_path);
+    ::close(m_fd);
+}
+
+qint64 instanceClaimHolder(const QString &configPath)
+{
+    const QString path = claimPath(configPath);
+    if (heldClaims().contains(path))
+        return QCoreApplication::applicationPid();
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return 0;
+    struct flock lock = wholeFileLock(F_WRLCK);
+    const bool tested = ::fcntl(fd, F_GETLK, &lock) == 0;
+    ::close(fd);
+    return tested && lock.l_type != F_UNLCK ? qint64(lock.l_pid) : 0;
 }
 
 QByteArray newRandomId()

@@ -3,6 +3,7 @@
 #include <QDateTime>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 namespace Tether {
@@ -52,6 +53,32 @@ void removeGatewayInstanceRecord(const QString &configPath, const QString &insta
 std::optional<GatewayInstanceRecord> readGatewayInstanceRecord(const QString &configPath, QString *why);
 // Every record that can be trusted, whatever its config.
 QList<GatewayInstanceRecord> readGatewayInstanceRecords();
+
+// The claim of a config by the process that runs its servers (its instance): a write lock on a
+// file beside the record (gatewayInstanceRecordPath + ".lock"), held while the process runs and
+// let go by the kernel however it ends, SIGKILL included. Of many processes that claim one config
+// at once, exactly one gets it. Taken before any server of the config starts.
+class InstanceClaim final
+{
+    Q_DISABLE_COPY_MOVE(InstanceClaim)
+
+public:
+    // The claim, or nothing: with `holder` set to the pid of the process that has it, or with
+    // `error` (and holder 0) when the lock file cannot be made.
+    static std::unique_ptr<InstanceClaim> claim(const QString &configPath, qint64 *holder, QString *error);
+    ~InstanceClaim();
+
+private:
+    InstanceClaim(int fd, QString path);
+
+    int m_fd;
+    QString m_path;
+};
+
+// The pid of the process that holds the claim of the config at `configPath`, 0 when none does
+// (tested without taking it, so it never disturbs a process claiming it; in the process that holds
+// it, the file is not even opened: closing any descriptor of it would let the lock go).
+qint64 instanceClaimHolder(const QString &configPath);
 
 // A Tether to relay to: its record, and a connection to its relay socket (the caller's to close).
 struct LiveGatewayInstance

@@ -76,8 +76,11 @@ void GatewayService::announce()
     m_relaySocket = LocalSocketEndpoint::announce(*m_gateway, m_configPath, m_instanceId,
                                                   m_endpoint ? m_endpoint->url() : QString(),
                                                   m_endpoint ? m_endpoint->tokenFile() : QString(), &m_relayError);
-    if (!m_relaySocket)
+    if (!m_relaySocket) {
         spdlog::warn("gateway: the tetherctl serve of clients will not relay to this Tether: {}", m_relayError);
+        return;
+    }
+    m_relaySocket->setService(m_localService);
 }
 
 bool GatewayService::rotateToken(QString *error)

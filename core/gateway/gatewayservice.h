@@ -16,6 +16,7 @@ namespace Tether {
 
 class Gateway;
 class LocalSocketEndpoint;
+class LocalSocketService;
 class ServerManager;
 class StreamableHttpEndpoint;
 
@@ -54,6 +55,9 @@ public:
     explicit GatewayService(ServerManager &manager, QObject *parent = nullptr);
     ~GatewayService() override;
 
+    // The connections of the relay socket that `service` claims are its own (the instance's
+    // control protocol); set before the first config. It must outlive this service.
+    void setLocalService(LocalSocketService *service) { m_localService = service; }
     // The gateway section of the config at `configPath` (its token is kept beside it).
     void applyConfig(const GatewayConfig &config, const QString &configPath);
     // After a failure to serve (the port was in use): tries again; false when it still fails.
@@ -83,6 +87,7 @@ private:
     QString m_relayError; // why the relay socket is not
     std::unique_ptr<Gateway> m_gateway;
     std::unique_ptr<LocalSocketEndpoint> m_relaySocket;
+    LocalSocketService *m_localService = nullptr;
     QString m_instanceId;
     bool m_httpStarted = false; // once enabled; a later change of gateway.http waits for a restart
     std::unique_ptr<StreamableHttpEndpoint> m_endpoint;

@@ -68,6 +68,10 @@ std::unique_ptr<LocalSocketEndpoint> LocalSocketEndpoint::announce(Gateway &gate
 {
     if (!makeGatewayRuntimeFolder(error))
         return nullptr;
+    if (const qint64 holder = instanceClaimHolder(configPath); holder > 0 && holder != QCoreApplication::applicationPid()) {
+        *error = u"another Tether (pid %1) runs the config %2 and serves its gateway"_s.arg(holder).arg(configPath);
+        return nullptr;
+    }
     auto endpoint = std::make_unique<LocalSocketEndpoint>(gateway);
     GatewayInstanceRecord &record = endpoint->m_record;
     record.pid = QCoreApplication::applicationPid();
@@ -133,12 +137,26 @@ void LocalSocketEndpoint::accept(int fd)
         return;
     }
     auto *channel = new StdioHostChannel(StdioHostChannel::socket(fd, RelayedTransport), this);
-    GatewaySession *session = m_gateway.openSession(channel);
-    m_sessions.insert(channel, session);
-    connect(channel, &StdioHostChannel::messageReceived, session, &GatewaySession::receive);
+    m_sessions.insert(channel, nullptr);
+    connect(channel, &StdioHostChannel::messageReceived, this,
+            [this, channel](const QByteArray &line) { onFirstLine(channel, line); });
     connect(channel, &StdioHostChannel::finished, this,
             [this, channel](const QString &reason) { endSession(channel, reason); });
     channel->start();
+}
+
+void LocalSocketEndpoint::onFirstLine(StdioHostChannel *channel, const QByteArray &line)
+{
+    // The lines after this one, read in the same turn, go where this one went.
+    disconnect(channel, &StdioHostChannel::messageReceived, this, nullptr);
+    if (m_service && m_service->claims(line)) {
+        m_service->serve(channel, line, m_record);
+        return;
+    }
+    GatewaySession *session = m_gateway.openSession(channel);
+    m_sessions.insert(channel, session);
+    connect(channel, &StdioHostChannel::messageReceived, session, &GatewaySession::receive);
+    session->receive(line);
 }
 
 void LocalSocketEndpoint::endSession(StdioHostChannel *channel, const QString &reason)

@@ -55,6 +55,18 @@ QString eventKindName(const ServerEvent &event)
     return {};
 }
 
+std::optional<ServerEvent::Kind> eventKindFromName(const QString &name)
+{
+    for (const auto kind : {ServerEvent::Kind::StateChange, ServerEvent::Kind::Stderr, ServerEvent::Kind::ServerLog,
+                            ServerEvent::Kind::ConfigChange, ServerEvent::Kind::ToolCall}) {
+        ServerEvent event;
+        event.kind = kind;
+        if (eventKindName(event) == name)
+            return kind;
+    }
+    return std::nullopt;
+}
+
 QString eventText(const ServerEvent &event)
 {
     QString text = event.text;

@@ -1,11 +1,13 @@
 #pragma once
 
+#include "manager/eventlog.h"
+
 #include <QList>
 #include <QString>
 
-namespace Tether {
+#include <optional>
 
-struct ServerEvent;
+namespace Tether {
 
 // The level of an event: the server's own for its log messages, the call's for a tool call,
 // "error" for a state change to Failed and "warning" for one to Retrying, Reconnecting or
@@ -13,6 +15,8 @@ struct ServerEvent;
 QString eventLevel(const ServerEvent &event);
 // "state", "stderr", "log", "config", "call"
 QString eventKindName(const ServerEvent &event);
+// The kind eventKindName() names `name`; nothing for a word it never writes.
+std::optional<ServerEvent::Kind> eventKindFromName(const QString &name);
 // What happened, on one line: "Retrying: connection failed: …" for a state change, the line or
 // message itself otherwise. Control characters show as escapes.
 QString eventText(const ServerEvent &event);

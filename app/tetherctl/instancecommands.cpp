@@ -1,0 +1,208 @@
+#include "instancecommands.h"
+
+#include "configrun.h"
+#include "exitstatus.h"
+#include "instancelink.h"
+#include "output.h"
+
+#include "common/displaytext.h"
+#include "common/logging.h"
+#include "common/unixsignalwatcher.h"
+#include "control/instancecontrol.h"
+#include "gateway/gatewayinstance.h"
+#include "gateway/gatewayservice.h"
+#include "manager/eventlogtext.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QJsonArray>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether::Ctl {
+
+namespace {
+
+// The instance of the config; nothing (said on stderr) when none runs it.
+std::unique_ptr<ControlClient> requireInstance(const ConfigOptions &options, int *exitStatus)
+{
+    InstanceLink instance = linkToInstance(options, false);
+    if (instance.client)
+        return std::move(instance.client);
+    if (!instance.refused) {
+        printError(u"no Tether runs %1; start one with `tetherctl daemon` (or open the window), then ask again"_s.arg(
+            instanceConfigPath(options.source)));
+    }
+    *exitStatus = instance.refused ? Failure : NoInstance;
+    return nullptr;
+}
+
+void printEvent(const ServerEvent &event, bool json)
+{
+    if (json)
+        printOut(QString::fromUtf8(eventLogJsonLine(event)));
+    else
+        printOut(eventLogLine(event));
+}
+
+} // namespace
+
+int controlServers(const ConfigOptions &options, const QString &command, const QStringList &servers)
+{
+    int exitStatus = Success;
+    const std::unique_ptr<ControlClient> instance = requireInstance(options, &exitStatus);
+    if (!instance)
+        return exitStatus;
+    const QString method = Control::Prefix + command;
+    const bool stopping = method == Control::Stop;
+    // Subscribed first, so that no change between the command and the wait is missed.
+    QHash<QString, ServerState> states;
+    if (stopping) {
+        const std::optional<QJsonObject> current =
+            askInstance(*instance, Control::Subscribe, {{u"statuses"_s, false}}, {}, &exitStatus);
+        if (!current)
+            return exitStatus;
+        for (const Control::ServerView &server : Control::serverViewsFromJson(current->value(u"servers").toArray()))
+            states.insert(server.status.name, server.status.state);
+    }
+    QEventLoop loop;
+    const auto allStopped = [&] {
+        return std::all_of(servers.cbegin(), servers.cend(),
+                           [&](const QString &name) { return states.value(name) == ServerState::Stopped; });
+    };
+    QObject::connect(instance.get(), &ControlClient::notified, &loop, [&](const QString &notification, const QJsonObject &params) {
+        if (notification != Control::StatusChanged)
+            return;
+        const ServerStatus status = Control::serverStatusFromJson(params.value(u"status").toObject());
+        states.insert(status.name, status.state);
+        if (allStopped())
+            loop.quit();
+    });
+    if (!askInstance(*instance, method, {{u"servers"_s, QJsonArray::fromStringList(servers)}}, u"%1"_s.arg(command), &exitStatus))
+        return exitStatus;
+    if (stopping && !allStopped()) {
+        QObject::connect(instance.get(), &ControlClient::lost, &loop, &QEventLoop::quit);
+        UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
+        QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, &QEventLoop::quit);
+        loop.exec();
+        if (!allStopped()) {
+            printError(instance->isConnected() ? u"interrupted before the servers had stopped"_s
+                                               : u"the Tether that runs the config went away before the servers had stopped"_s);
+            return instance->isConnected() ? Failure : NoInstance;
+        }
+    }
+    const QString done = command == u"stop" ? u"stopped"_s : command == u"start" ? u"starting"_s : u"reconnecting"_s;
+    for (const QString &name : servers)
+        printNote(u"%1: %2 (Tether pid %3)"_s.arg(name, done).arg(instance->instance().pid));
+    return Success;
+}
+
+int showLogs(const ConfigOptions &options, const QString &server, bool follow)
+{
+    int exitStatus = Success;
+    const std::unique_ptr<ControlClient> instance = requireInstance(options, &exitStatus);
+    if (!instance)
+        return exitStatus;
+    QJsonObject params;
+    if (!server.isEmpty())
+        params.insert(u"server", server);
+    // Subscribed before the log is read: an event in between shows twice rather than not at all.
+    if (follow && !askInstance(*instance, Control::Subscribe, {{u"statuses"_s, false}, {u"events"_s, true}}, {}, &exitStatus))
+        return exitStatus;
+    QList<ServerEvent> followed;
+    bool printing = false;
+    QEventLoop loop;
+    QObject::connect(instance.get(), &ControlClient::notified, &loop, [&](const QString &method, const QJsonObject &notification) {
+        if (method != Control::EventAppended)
+            return;
+        const ServerEvent event = Control::serverEventFromJson(notification.value(u"event").toObject());
+        if (!server.isEmpty() && event.server != server)
+            return;
+        if (printing)
+            printEvent(event, options.json);
+        else
+            followed.append(event);
+    });
+    const std::optional<QJsonObject> log = askInstance(*instance, Control::Logs, params, {}, &exitStatus);
+    if (!log)
+        return exitStatus;
+    for (const QJsonValue &item : log->value(u"events").toArray())
+        printEvent(Control::serverEventFromJson(item.toObject()), options.json);
+    if (!follow)
+        return Success;
+    for (const ServerEvent &event : std::as_const(followed))
+        printEvent(event, options.json);
+    printing = true;
+    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
+    QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, &QEventLoop::quit);
+    QObject::connect(instance.get(), &ControlClient::lost, &loop, [&](const QString &why) {
+        printError(why);
+        exitStatus = NoInstance;
+        loop.quit();
+    });
+    loop.exec();
+    return exitStatus;
+}
+
+int runDaemon(const ConfigOptions &options)
+{
+    const QString configPath = instanceConfigPath(options.source);
+    qint64 holder = 0;
+    QString error;
+    const std::unique_ptr<InstanceClaim> claim = InstanceClaim::claim(configPath, &holder, &error);
+    if (!claim) {
+        if (holder == 0) {
+            printError(error);
+            return Failure;
+        }
+        printNote(u"tetherctl: a Tether (pid %1) already runs %2; it stays the one (tetherctl status shows it)"_s.arg(holder)
+                      .arg(configPath));
+        return Success;
+    }
+    // A client that goes away mid-write is noticed as a failed write, not as a fatal signal.
+    std::signal(SIGPIPE, SIG_IGN);
+    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
+    ConfigRun run(options);
+    GatewayService gateway(run.manager());
+    InstanceControl control(run.manager(), u"daemon"_s, [&run] {
+        QStringList problems;
+        const QMetaObject::Connection problem = QObject::connect(&run.store(), &ConfigStore::problemChanged, &run.store(),
+                                                                 [&problems](const QString &text) {
+                                                                     if (!text.isEmpty())
+                                                                         problems.append(text);
+                                                                 });
+        run.store().load(ConfigStore::FileChanges::Follow);
+        QObject::disconnect(problem);
+        return problems;
+    });
+    gateway.setLocalService(&control);
+    if (!run.start(ConfigStore::FileChanges::Follow))
+        return Failure;
+    gateway.applyConfig(run.store().document().gateway, configPath);
+    QObject::connect(&run.store(), &ConfigStore::documentChanged, &gateway,
+                     [&](const ConfigDocument &document) { gateway.applyConfig(document.gateway, configPath); });
+    const GatewayServing serving = gateway.serving();
+    if (serving.state == GatewayServing::State::Off) {
+        printError(u"cannot serve %1 to tetherctl and windows: %2"_s.arg(configPath, serving.error));
+        run.shutDown();
+        return Failure;
+    }
+    printNote(u"tetherctl: Tether (pid %1) runs %2 (%3 servers)%4; `tetherctl status` shows them, a signal stops them"_s
+                  .arg(QCoreApplication::applicationPid())
+                  .arg(configPath)
+                  .arg(run.manager().serverNames().size())
+                  .arg(serving.url.isEmpty() ? QString() : u", serving MCP at "_s + serving.url));
+    QEventLoop loop;
+    QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, [&](int signalNumber) {
+        spdlog::info("daemon: {}; stopping", signalName(signalNumber));
+        loop.quit();
+    });
+    loop.exec();
+    gateway.close();
+    run.shutDown();
+    return Success;
+}
+
+} // namespace Tether::Ctl

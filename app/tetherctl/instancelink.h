@@ -1,0 +1,42 @@
+#pragma once
+
+#include "configoptions.h"
+
+#include "control/controlclient.h"
+
+#include <QJsonObject>
+
+#include <memory>
+#include <optional>
+
+namespace Tether::Ctl {
+
+// The Tether that runs the config of a command (the window, tetherctl daemon, serve --http), when
+// one does: the command then shows and changes what that instance runs, and starts no server.
+struct InstanceLink
+{
+    std::unique_ptr<ControlClient> client;
+    // One runs the config but cannot be used (said on stderr): the command must not start the
+    // servers a second time.
+    bool refused = false;
+};
+
+// The key of the config's instance: the file, or for the built-in demo the user's file that would
+// replace it (where the window and tetherctl serve record it too).
+QString instanceConfigPath(const ConfigSource &source);
+
+// Attaches to the instance of `options`' config. When none runs and `fallsBack`, one line on
+// stderr says that this command runs the servers itself.
+InstanceLink linkToInstance(const ConfigOptions &options, bool fallsBack = true);
+
+// One request to the instance: its reply, result or error; nothing when no reply can come (a
+// signal came, or the instance went: said on stderr), with `exitStatus` set to the signal's status
+// or NoInstance. A signal closes the connection, which cancels at the instance what it asked.
+std::optional<ControlReply> askInstanceForReply(ControlClient &client, QStringView method, const QJsonObject &params,
+                                                int *exitStatus);
+// One request to the instance: its result, or nothing with the failure printed (prefixed with
+// `what`) and `exitStatus` set: Failure for an error answer, else as askInstanceForReply().
+std::optional<QJsonObject> askInstance(ControlClient &client, QStringView method, const QJsonObject &params,
+                                       const QString &what, int *exitStatus);
+
+} // namespace Tether::Ctl

@@ -1,0 +1,172 @@
+#include "controlclient.h"
+
+#include "gateway/gatewayinstance.h"
+#include "gateway/stdiohostchannel.h"
+
+#include <QDeadlineTimer>
+#include <QEventLoop>
+#include <QThread>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace Tether {
+
+namespace {
+
+ControlReply failure(int code, const QString &message)
+{
+    return {{}, JsonRpc::Error{code, message, {}}};
+}
+
+} // namespace
+
+ControlClient::ControlClient(int socket, Control::InstanceInfo instance, QObject *parent)
+    : QObject(parent)
+    , m_channel(std::make_unique<StdioHostChannel>(StdioHostChannel::socket(socket, u"control"_s)))
+    , m_instance(std::move(instance))
+{
+    connect(m_channel.get(), &StdioHostChannel::messageReceived, this, &ControlClient::onLine);
+    connect(m_channel.get(), &StdioHostChannel::finished, this, &ControlClient::onFinished);
+    m_channel->start();
+}
+
+ControlClient::~ControlClient()
+{
+    if (m_channel)
+        m_channel->disconnect(this);
+}
+
+void ControlClient::request(QStringView method, const QJsonObject &params, Handler handler)
+{
+    if (m_lost) {
+        QTimer::singleShot(0, this, [handler = std::move(handler)] {
+            handler(failure(JsonRpc::ConnectionClosed, u"the connection to the Tether that runs the config has ended"_s));
+        });
+        return;
+    }
+    const qint64 id = m_nextId++;
+    m_waiting.emplace(id, std::move(handler));
+    m_channel->send(JsonRpc::serialize(JsonRpc::makeRequest(id, method.toString(), params)), HostChannel::Role::Request, {});
+}
+
+ControlReply ControlClient::requestAndWait(QStringView method, const QJsonObject &params, std::chrono::milliseconds timeout)
+{
+    std::optional<ControlReply> reply;
+    QEventLoop loop;
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
+    request(method, params, [&reply, &loop](const ControlReply &received) {
+        reply = received;
+        loop.quit();
+    });
+    if (!reply) {
+        deadline.start(timeout);
+        loop.exec();
+    }
+    if (!reply) {
+        return failure(JsonRpc::RequestTimeout, u"the Tether (pid %1) did not answer %2 within %3 ms"_s.arg(m_instance.pid)
+                                                    .arg(method)
+                                                    .arg(timeout.count()));
+    }
+    return *reply;
+}
+
+std::optional<QString> ControlClient::greet(const QString &clientName, std::chrono::milliseconds timeout)
+{
+    const ControlReply reply = requestAndWait(Control::Hello, Control::helloParams(clientName), timeout);
+    if (reply.error)
+        return reply.error->message;
+    if (std::optional<QString> refusal = Control::helloRefusal(reply.result))
+        return refusal;
+    m_instance = Control::instanceInfoFromJson(reply.result.value(u"instance").toObject());
+    return std::nullopt;
+}
+
+void ControlClient::close(const QString &why)
+{
+    end(why);
+}
+
+void ControlClient::onLine(const QByteArray &line)
+{
+    const JsonRpc::DecodedPayload payload = JsonRpc::decodePayload(line);
+    if (!payload.error.isEmpty()) {
+        end(u"the Tether (pid %1) answered something that is not the control protocol: %2"_s.arg(m_instance.pid)
+                .arg(payload.error));
+        return;
+    }
+    for (const QJsonObject &object : payload.messages) {
+        const JsonRpc::Message message = JsonRpc::classify(object);
+        switch (message.kind) {
+        case JsonRpc::MessageKind::Notification:
+            emit notified(message.method, message.params);
+            break;
+        case JsonRpc::MessageKind::Response:
+        case JsonRpc::MessageKind::ErrorResponse: {
+            const auto waiting = m_waiting.find(message.id.toInteger(-1));
+            if (waiting == m_waiting.end())
+                break;
+            const Handler handler = std::move(waiting->second);
+            m_waiting.erase(waiting);
+            if (message.kind == JsonRpc::MessageKind::Response)
+                handler({message.result.toObject(), std::nullopt});
+            else
+                handler({{}, message.error});
+            break;
+        }
+        default:
+            break;
+        }
+    }
+}
+
+void ControlClient::onFinished(const QString &reason)
+{
+    end(u"the Tether (pid %1) that runs %2 has gone (%3)"_s.arg(m_instance.pid).arg(m_instance.configPath, reason));
+}
+
+void ControlClient::end(const QString &why)
+{
+    if (std::exchange(m_lost, true))
+        return;
+    m_channel->disconnect(this);
+    // Closes the socket (from the event loop: this may run in the channel's own signal), so the
+    // instance learns at once that nobody waits for these answers.
+    m_channel.release()->deleteLater();
+    for (auto &[id, handler] : std::exchange(m_waiting, {}))
+        handler(failure(JsonRpc::ConnectionClosed, why));
+    emit lost(why);
+}
+
+Attachment attachToInstance(const QString &configPath, const QString &clientName, std::chrono::milliseconds timeout)
+{
+    const QDeadlineTimer deadline(timeout);
+    for (;;) {
+        QString why;
+        if (std::optional<LiveGatewayInstance> live = findLiveGatewayInstance(configPath, &why)) {
+            Control::InstanceInfo known;
+            known.pid = live->record.pid;
+            known.configPath = live->record.configPath;
+            auto client = std::make_unique<ControlClient>(live->socket, known);
+            if (std::optional<QString> refusal = client->greet(clientName, std::chrono::milliseconds(deadline.remainingTime()))) {
+                return {nullptr, u"the Tether (pid %1) that runs %2 cannot be used: %3"_s.arg(known.pid).arg(configPath,
+                                                                                                       *refusal)};
+            }
+            return {std::move(client), {}};
+        }
+        // The kernel's word: a process holds the config's claim, or none runs it.
+        const qint64 holder = instanceClaimHolder(configPath);
+        if (holder == 0)
+            return {nullptr, {}};
+        if (deadline.hasExpired()) {
+            return {nullptr, u"the Tether (pid %1) that runs %2 does not answer on its socket%3"_s.arg(holder).arg(
+                                 configPath, why.isEmpty() ? QString() : u": "_s + why)};
+        }
+        // It is starting: its socket comes once its first config is read.
+        QThread::msleep(20);
+    }
+}
+
+} // namespace Tether
