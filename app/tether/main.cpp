@@ -6,6 +6,8 @@
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
 #include "config/configstore.h"
+#include "control/instancecontrol.h"
+#include "gateway/gatewayinstance.h"
 #include "gateway/gatewayservice.h"
 #include "keyring/tokenstore.h"
 #include "manager/servermanager.h"
@@ -114,11 +116,22 @@ int main(int argc, char *argv[])
     }
 
     ConfigStore config(source, programConfigContext());
+    // The window is the instance of its config: tetherctl attaches to it rather than running the
+    // servers a second time. Claimed before any server starts.
+    qint64 claimHolder = 0;
+    QString claimError;
+    const std::unique_ptr<InstanceClaim> claim = InstanceClaim::claim(config.savePath(), &claimHolder, &claimError);
+    if (!claim && claimHolder > 0)
+        spdlog::warn("another Tether (pid {}) runs {}: tetherctl talks to that one", claimHolder, config.savePath());
+    else if (!claim)
+        spdlog::warn("{}", claimError);
     std::unique_ptr<SignInService> signIn; // made once the config says where tokens are kept
     ServerManager manager;
     // The gateway while the window runs: the tetherctl serve of clients relays to it, and over HTTP
-    // once a document enables it.
+    // once a document enables it; tetherctl's control requests come in on the same socket.
+    InstanceControl control(manager, u"window"_s, [&config] { return config.reload(); });
     GatewayService gateway(manager);
+    gateway.setLocalService(&control);
     MainWindow window(manager, config);
     QObject::connect(&instance, &InstanceListener::activationRequested, &window, &MainWindow::bringToFront);
     // Remote servers that ask sign in (OAuth); connected first, so the servers of the first

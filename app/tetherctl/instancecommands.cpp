@@ -33,7 +33,7 @@ std::unique_ptr<ControlClient> requireInstance(const ConfigOptions &options, int
         return std::move(instance.client);
     if (!instance.refused) {
         printError(u"no Tether runs %1; start one with `tetherctl daemon` (or open the window), then ask again"_s.arg(
-            instanceConfigPath(options.source)));
+            configSavePath(options.source)));
     }
     *exitStatus = instance.refused ? Failure : NoInstance;
     return nullptr;
@@ -148,7 +148,7 @@ int showLogs(const ConfigOptions &options, const QString &server, bool follow)
 
 int runDaemon(const ConfigOptions &options)
 {
-    const QString configPath = instanceConfigPath(options.source);
+    const QString configPath = configSavePath(options.source);
     qint64 holder = 0;
     QString error;
     const std::unique_ptr<InstanceClaim> claim = InstanceClaim::claim(configPath, &holder, &error);
@@ -166,17 +166,7 @@ int runDaemon(const ConfigOptions &options)
     UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
     ConfigRun run(options);
     GatewayService gateway(run.manager());
-    InstanceControl control(run.manager(), u"daemon"_s, [&run] {
-        QStringList problems;
-        const QMetaObject::Connection problem = QObject::connect(&run.store(), &ConfigStore::problemChanged, &run.store(),
-                                                                 [&problems](const QString &text) {
-                                                                     if (!text.isEmpty())
-                                                                         problems.append(text);
-                                                                 });
-        run.store().load(ConfigStore::FileChanges::Follow);
-        QObject::disconnect(problem);
-        return problems;
-    });
+    InstanceControl control(run.manager(), u"daemon"_s, [&run] { return run.store().reload(); });
     gateway.setLocalService(&control);
     if (!run.start(ConfigStore::FileChanges::Follow))
         return Failure;

@@ -10,14 +10,9 @@ using namespace Qt::StringLiterals;
 
 namespace Tether::Ctl {
 
-QString instanceConfigPath(const ConfigSource &source)
-{
-    return source.embedded ? defaultConfigPath() : source.path;
-}
-
 InstanceLink linkToInstance(const ConfigOptions &options, bool fallsBack)
 {
-    const QString configPath = instanceConfigPath(options.source);
+    const QString configPath = configSavePath(options.source);
     Attachment attachment = attachToInstance(configPath, QCoreApplication::applicationName());
     if (attachment.client)
         return {std::move(attachment.client), false};

@@ -21,10 +21,6 @@ struct InstanceLink
     bool refused = false;
 };
 
-// The key of the config's instance: the file, or for the built-in demo the user's file that would
-// replace it (where the window and tetherctl serve record it too).
-QString instanceConfigPath(const ConfigSource &source);
-
 // Attaches to the instance of `options`' config. When none runs and `fallsBack`, one line on
 // stderr says that this command runs the servers itself.
 InstanceLink linkToInstance(const ConfigOptions &options, bool fallsBack = true);

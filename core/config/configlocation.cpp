@@ -24,6 +24,11 @@ QString defaultConfigPath()
     return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + u"/tether/servers.json"_s;
 }
 
+QString configSavePath(const ConfigSource &source)
+{
+    return source.embedded ? defaultConfigPath() : source.path;
+}
+
 QString tetherStateFolder()
 {
     QString state = qEnvironmentVariable("XDG_STATE_HOME");

@@ -18,6 +18,9 @@ ConfigSource locateConfig(const QString &explicitPath);
 
 // The user's file: $XDG_CONFIG_HOME/tether/servers.json (via QStandardPaths).
 QString defaultConfigPath();
+// Where edits of `source` are saved, which also names the Tether that runs it (its instance
+// record): the file itself, or for the built-in demo the user's file that would replace it.
+QString configSavePath(const ConfigSource &source);
 
 // Tether's state of this user: $XDG_STATE_HOME/tether when XDG_STATE_HOME is absolute, else
 // ~/.local/state/tether (Qt 6.4 has no GenericStateLocation).

@@ -37,6 +37,19 @@ void ConfigStore::load(FileChanges fileChanges)
     adopt(document, content);
 }
 
+QStringList ConfigStore::reload()
+{
+    QByteArray content;
+    const ConfigDocument document = adjusted(loadConfig(m_source.path, m_context, &content));
+    if (!document.isValid()) {
+        reportUnusable(document.errors);
+        return document.errors;
+    }
+    if (document.root != m_document.root || !m_document.isValid())
+        adopt(document, content);
+    return {};
+}
+
 void ConfigStore::follow()
 {
     if (m_fileChanges == FileChanges::Ignore || m_source.embedded

@@ -39,6 +39,9 @@ public:
     // Reads the file and, unless told to ignore its changes, starts following it. Emits
     // documentChanged when it can be used, and problemChanged either way.
     void load(FileChanges fileChanges = FileChanges::Follow);
+    // Reads the file again now (tetherctl's reload): the reasons it cannot be used, when it cannot
+    // (what runs is kept, as for a broken edit of the file); empty when it was taken.
+    QStringList reload();
 
     const ConfigDocument &document() const { return m_document; }
     const ConfigContext &context() const { return m_context; }

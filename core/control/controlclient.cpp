@@ -160,11 +160,15 @@ Attachment attachToInstance(const QString &configPath, const QString &clientName
         const qint64 holder = instanceClaimHolder(configPath);
         if (holder == 0)
             return {nullptr, {}};
+        // Its record is there but cannot be used: not something waiting mends.
+        if (!why.isEmpty())
+            return {nullptr, u"the Tether (pid %1) that runs %2 cannot be reached: %3"_s.arg(holder).arg(configPath, why)};
         if (deadline.hasExpired()) {
-            return {nullptr, u"the Tether (pid %1) that runs %2 does not answer on its socket%3"_s.arg(holder).arg(
-                                 configPath, why.isEmpty() ? QString() : u": "_s + why)};
+            return {nullptr, u"the Tether (pid %1) that runs %2 has not opened its socket within %3 s"_s.arg(holder)
+                                 .arg(configPath)
+                                 .arg(timeout.count() / 1000)};
         }
-        // It is starting: its socket comes once its first config is read.
+        // It is starting: its record comes once its first config is read.
         QThread::msleep(20);
     }
 }

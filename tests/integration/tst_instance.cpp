@@ -1,0 +1,369 @@
+// One Tether per config: tetherctl daemon (or the window) is the instance that runs the servers,
+// and tetherctl's commands attach to it over its local socket rather than starting them again.
+// Real processes throughout: tetherctl, the window offscreen, the demo server.
+#include "control/controlprotocol.h"
+#include "gateway/gatewayinstance.h"
+#include "support/gatewayfixtures.h"
+#include "support/runprogram.h"
+
+#include <QLocalServer>
+#include <QLocalSocket>
+#include <QProcess>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using namespace Tether;
+using namespace Tether::Testing;
+
+namespace {
+
+// A program that runs until told to stop, its output kept as it comes.
+class RunningProgram final
+{
+public:
+    RunningProgram(const QString &program, const QStringList &arguments, const QProcessEnvironment &environment)
+    {
+        m_process.setProcessEnvironment(environment);
+        QObject::connect(&m_process, &QProcess::readyReadStandardOutput, &m_process,
+                         [this] { out += QString::fromUtf8(m_process.readAllStandardOutput()); });
+        QObject::connect(&m_process, &QProcess::readyReadStandardError, &m_process,
+                         [this] { err += QString::fromUtf8(m_process.readAllStandardError()); });
+        m_process.start(program, arguments);
+    }
+    ~RunningProgram()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            ::kill(pid_t(m_process.processId()), SIGTERM);
+            if (!m_process.waitForFinished(10000)) {
+                m_process.kill();
+                m_process.waitForFinished();
+            }
+        }
+    }
+
+    qint64 pid() const { return m_process.processId(); }
+    bool running() const { return m_process.state() != QProcess::NotRunning; }
+    int exitCode() const { return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1; }
+    void signal(int number) { ::kill(pid_t(m_process.processId()), number); }
+
+    QString out;
+    QString err;
+
+private:
+    QProcess m_process;
+};
+
+QSet<qint64> descendantsOf(qint64 pid)
+{
+    QSet<qint64> found;
+    QList<qint64> pending{pid};
+    while (!pending.isEmpty()) {
+        for (const qint64 child : childrenOf(pending.takeFirst())) {
+            found.insert(child);
+            pending.append(child);
+        }
+    }
+    return found;
+}
+
+QHash<QString, QJsonObject> rowsByServer(const QString &json)
+{
+    QHash<QString, QJsonObject> rows;
+    for (const QJsonValue &row : QJsonDocument::fromJson(json.toUtf8()).array())
+        rows.insert(row.toObject().value(u"server").toString(), row.toObject());
+    return rows;
+}
+
+} // namespace
+
+class TestInstance final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QProcessEnvironment environment() const
+    {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+        environment.insert(u"XDG_DATA_HOME"_s, m_home->filePath(u"data"_s));
+        environment.insert(u"XDG_STATE_HOME"_s, m_home->filePath(u"state"_s));
+        environment.insert(u"XDG_CONFIG_HOME"_s, m_home->filePath(u"config"_s));
+        environment.insert(u"XDG_RUNTIME_DIR"_s, m_home->path());
+        environment.insert(u"TETHER_TOKEN_STORE"_s, u"file"_s);
+        return environment;
+    }
+
+    ProgramRun ctl(const QStringList &arguments, int timeoutMs = 30000) const
+    {
+        return runProgram(QStringLiteral(TETHERCTL), arguments + QStringList{u"--config"_s, m_config}, environment(),
+                          timeoutMs);
+    }
+
+    std::unique_ptr<RunningProgram> start(const QStringList &arguments) const
+    {
+        return std::make_unique<RunningProgram>(QStringLiteral(TETHERCTL), arguments + QStringList{u"--config"_s, m_config},
+                                                environment());
+    }
+
+    // A daemon with every server connected.
+    std::unique_ptr<RunningProgram> startDaemon() const
+    {
+        auto daemon = start({u"daemon"_s});
+        [&] { QTRY_VERIFY_WITH_TIMEOUT(daemon->err.contains(u"`tetherctl status` shows them"_s) || !daemon->running(), 15000); }();
+        return daemon;
+    }
+
+    void writeConfig(const QJsonObject &servers)
+    {
+        m_config = writeServersFile(*m_home, configText(servers));
+    }
+
+    std::unique_ptr<QTemporaryDir> m_home;
+    QString m_config;
+
+private slots:
+    void init()
+    {
+        m_home = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_home->isValid());
+        // This process claims configs and plants records in the same folder as the programs it runs.
+        qputenv("XDG_RUNTIME_DIR", m_home->path().toLocal8Bit());
+        writeConfig({{u"demo"_s, demoEntry()}, {u"second"_s, demoEntry()}});
+    }
+
+    void statusShowsTheServersTheInstanceRuns()
+    {
+        const auto daemon = startDaemon();
+        QVERIFY2(daemon->running(), qPrintable(daemon->err));
+        ProgramRun status;
+        QTRY_VERIFY_WITH_TIMEOUT((status = ctl({u"status"_s, u"--json"_s})).exitCode == 0, 15000);
+        const QHash<QString, QJsonObject> rows = rowsByServer(status.out);
+        QCOMPARE(rows.size(), 2);
+        const QSet<qint64> daemonProcesses = descendantsOf(daemon->pid());
+        for (const QJsonObject &row : rows) {
+            QCOMPARE(row.value(u"state").toString(), u"Connected"_s);
+            QVERIFY2(daemonProcesses.contains(row.value(u"pid").toInteger()), qPrintable(status.out));
+        }
+        QVERIFY2(!status.err.contains(u"no Tether runs"_s), qPrintable(status.err));
+        // Asked again: the same processes, none started for the question.
+        const ProgramRun again = ctl({u"status"_s, u"--json"_s});
+        QCOMPARE(rowsByServer(again.out).value(u"demo"_s).value(u"pid"), rows.value(u"demo"_s).value(u"pid"));
+
+        // stop waits until the server has stopped; status then says a server is down.
+        const ProgramRun stop = ctl({u"stop"_s, u"demo"_s});
+        QCOMPARE(stop.exitCode, 0);
+        QVERIFY(!processAlive(rows.value(u"demo"_s).value(u"pid").toInteger()));
+        const ProgramRun down = ctl({u"status"_s, u"--json"_s});
+        QCOMPARE(down.exitCode, 3);
+        QCOMPARE(rowsByServer(down.out).value(u"demo"_s).value(u"state").toString(), u"Stopped"_s);
+        QCOMPARE(ctl({u"start"_s, u"demo"_s}).exitCode, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(ctl({u"status"_s}).exitCode, 0, 15000);
+
+        const ProgramRun unknown = ctl({u"reconnect"_s, u"nosuch"_s});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains(u"no server named nosuch (servers: demo, second)"_s), qPrintable(unknown.err));
+    }
+
+    void toolsCallsAndLogsGoThroughTheInstance()
+    {
+        writeConfig({{u"demo"_s, demoEntry()}, {u"broken"_s, QJsonObject{{u"command"_s, u"/nonexistent/server"_s}}}});
+        const auto daemon = startDaemon();
+        QTRY_COMPARE_WITH_TIMEOUT(ctl({u"status"_s}).exitCode, 3, 15000);
+        const qint64 demoPid = rowsByServer(ctl({u"status"_s, u"--json"_s}).out).value(u"demo"_s).value(u"pid").toInteger();
+
+        const ProgramRun tools = ctl({u"tools"_s});
+        QCOMPARE(tools.exitCode, 3);
+        QVERIFY(tools.out.contains(u"demo__echo"_s));
+        QVERIFY2(tools.err.contains(u"server 'broken' is not connected"_s), qPrintable(tools.err));
+        QCOMPARE(ctl({u"tools"_s, u"demo"_s}).exitCode, 0);
+
+        const ProgramRun echo = ctl({u"call"_s, u"demo"_s, u"echo"_s, u"{\"message\": \"through the instance\"}"_s});
+        QCOMPARE(echo.exitCode, 0);
+        QCOMPARE(echo.out.trimmed(), u"through the instance"_s);
+        const ProgramRun byName = ctl({u"call"_s, u"add"_s, u"{\"a\": 2, \"b\": 3}"_s});
+        QCOMPARE(byName.out.trimmed(), u"5"_s);
+        QCOMPARE(rowsByServer(ctl({u"status"_s, u"--json"_s}).out).value(u"demo"_s).value(u"pid").toInteger(), demoPid);
+
+        const ProgramRun logs = ctl({u"logs"_s, u"broken"_s});
+        QCOMPARE(logs.exitCode, 0);
+        QVERIFY2(logs.out.contains(u"Failed"_s), qPrintable(logs.out));
+        QVERIFY(!logs.out.contains(u"  demo  "_s));
+
+        const auto follow = start({u"logs"_s, u"demo"_s, u"--follow"_s, u"--json"_s});
+        QTRY_VERIFY(follow->out.contains(u"\"Connected\""_s));
+        QCOMPARE(ctl({u"reconnect"_s, u"demo"_s}).exitCode, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(follow->out.count(u"\"state\":\"Connected\""_s) >= 2, 15000);
+    }
+
+    void watchSeesAChangeOfTheInstanceAtOnce()
+    {
+        const auto daemon = startDaemon();
+        QTRY_COMPARE_WITH_TIMEOUT(ctl({u"status"_s}).exitCode, 0, 15000);
+        const auto watch = start({u"watch"_s, u"demo"_s, u"--json"_s});
+        QTRY_VERIFY(watch->out.contains(u"\"state\":\"Connected\""_s));
+        QVERIFY(!watch->out.contains(u"second"_s));
+        const auto stop = start({u"stop"_s, u"demo"_s});
+        QTRY_VERIFY(watch->out.contains(u"\"state\":\"Stopped\""_s));
+        // Policy flags would change only servers a command runs itself.
+        const ProgramRun flags = ctl({u"watch"_s, u"--max-attempts"_s, u"2"_s});
+        QCOMPARE(flags.exitCode, 2);
+        QVERIFY2(flags.err.contains(u"policies of"_s), qPrintable(flags.err));
+    }
+
+    void exactlyOneOfTwentyParallelStartsRunsTheConfig()
+    {
+        std::vector<std::unique_ptr<RunningProgram>> daemons;
+        for (int i = 0; i < 20; ++i)
+            daemons.push_back(start({u"daemon"_s}));
+        const auto runningCount = [&] {
+            return std::count_if(daemons.cbegin(), daemons.cend(), [](const auto &daemon) { return daemon->running(); });
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(runningCount(), 1, 30000);
+        const auto winner = std::find_if(daemons.cbegin(), daemons.cend(), [](const auto &daemon) { return daemon->running(); });
+        for (const auto &daemon : daemons) {
+            if (daemon == *winner)
+                continue;
+            QCOMPARE(daemon->exitCode(), 0);
+            QVERIFY2(daemon->err.contains(u"a Tether (pid %1) already runs"_s.arg((*winner)->pid())), qPrintable(daemon->err));
+        }
+        ProgramRun status;
+        QTRY_VERIFY_WITH_TIMEOUT((status = ctl({u"status"_s, u"--json"_s})).exitCode == 0, 15000);
+        const QSet<qint64> winnerProcesses = descendantsOf((*winner)->pid());
+        for (const QJsonObject &row : rowsByServer(status.out))
+            QVERIFY(winnerProcesses.contains(row.value(u"pid").toInteger()));
+    }
+
+    void aKilledInstanceIsSaidAtOnceAndReplaced()
+    {
+        auto daemon = startDaemon();
+        QTRY_COMPARE_WITH_TIMEOUT(ctl({u"status"_s}).exitCode, 0, 15000);
+        const QHash<QString, QJsonObject> rows = rowsByServer(ctl({u"status"_s, u"--json"_s}).out);
+        const auto watch = start({u"watch"_s});
+        QTRY_VERIFY(watch->out.contains(u"second"_s));
+
+        daemon->signal(SIGKILL);
+        QTRY_VERIFY_WITH_TIMEOUT(!watch->running(), 10000);
+        QCOMPARE(watch->exitCode(), 5);
+        QCOMPARE(watch->err.count(u'\n'), 1);
+        QVERIFY2(watch->err.contains(u"has gone"_s), qPrintable(watch->err));
+        // The launcher takes each server down with the instance: no orphan.
+        for (const QJsonObject &row : rows)
+            QTRY_VERIFY_WITH_TIMEOUT(!processAlive(row.value(u"pid").toInteger()), 10000);
+
+        // Nothing runs the config now: status says so and runs the servers itself.
+        const ProgramRun alone = ctl({u"status"_s});
+        QCOMPARE(alone.exitCode, 5);
+        QVERIFY2(alone.err.contains(u"no Tether runs"_s), qPrintable(alone.err));
+        QVERIFY(alone.out.contains(u"Connected"_s));
+        // The kernel let the claim go: a new instance takes over, its record replacing the stale one.
+        daemon = startDaemon();
+        QVERIFY2(daemon->running(), qPrintable(daemon->err));
+        QTRY_COMPARE_WITH_TIMEOUT(ctl({u"status"_s}).exitCode, 0, 15000);
+    }
+
+    void theWindowIsTheInstanceOfItsConfig()
+    {
+        RunningProgram window(QStringLiteral(TETHER_APP), {u"--config"_s, m_config}, environment());
+        ProgramRun status;
+        QTRY_VERIFY_WITH_TIMEOUT((status = ctl({u"status"_s, u"--json"_s})).exitCode == 0, 20000);
+        const QSet<qint64> windowProcesses = descendantsOf(window.pid());
+        for (const QJsonObject &row : rowsByServer(status.out))
+            QVERIFY2(windowProcesses.contains(row.value(u"pid").toInteger()), qPrintable(status.out));
+        const ProgramRun daemon = ctl({u"daemon"_s});
+        QCOMPARE(daemon.exitCode, 0);
+        QVERIFY2(daemon.err.contains(u"a Tether (pid %1) already runs"_s.arg(window.pid())), qPrintable(daemon.err));
+        QCOMPARE(ctl({u"stop"_s, u"second"_s}).exitCode, 0);
+        QCOMPARE(rowsByServer(ctl({u"status"_s, u"--json"_s}).out).value(u"second"_s).value(u"state").toString(),
+                 u"Stopped"_s);
+    }
+
+    void peersThatCannotBeUsedAreRefusedAndNothingStarts_data()
+    {
+        QTest::addColumn<QByteArray>("answer"); // to the hello; empty: the socket is a plain file
+        QTest::addColumn<QString>("said");
+        QTest::newRow("not a socket") << QByteArray() << u"is not a socket"_s;
+        QTest::newRow("garbage") << QByteArray("hello there\n") << u"not the control protocol"_s;
+        QTest::newRow("a newer control protocol")
+            << QByteArray(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":2,"instance":{"version":"9.0"}}})" "\n")
+            << u"speaks control protocol 2 and this program"_s;
+    }
+
+    void peersThatCannotBeUsedAreRefusedAndNothingStarts()
+    {
+        QFETCH(QByteArray, answer);
+        QFETCH(QString, said);
+        // This process holds the claim, as a running Tether would, with a record of its making.
+        qint64 holder = 0;
+        QString error;
+        const std::unique_ptr<InstanceClaim> claim = InstanceClaim::claim(m_config, &holder, &error);
+        QVERIFY2(claim, qPrintable(error));
+        const QString socketPath = gatewayRelaySocketPath(u"planted"_s);
+        QLocalServer peer;
+        if (answer.isEmpty()) {
+            QVERIFY(writeFile(socketPath, "not a socket"));
+            QFile::setPermissions(socketPath, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        } else {
+            QVERIFY(peer.listen(socketPath));
+            QFile::setPermissions(socketPath, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+            connect(&peer, &QLocalServer::newConnection, this, [&peer, answer] {
+                QLocalSocket *connection = peer.nextPendingConnection();
+                connect(connection, &QLocalSocket::readyRead, connection, [connection, answer] {
+                    connection->readAll();
+                    connection->write(answer);
+                });
+            });
+        }
+        GatewayInstanceRecord record;
+        record.pid = QCoreApplication::applicationPid();
+        record.instance = u"planted"_s;
+        record.configPath = m_config;
+        record.version = u"9.0"_s;
+        record.startedAt = QDateTime::currentDateTimeUtc();
+        record.socket = socketPath;
+        QVERIFY(writeGatewayInstanceRecord(record, &error));
+
+        QProcess status;
+        status.setProcessEnvironment(environment());
+        status.start(QStringLiteral(TETHERCTL), {u"status"_s, u"--config"_s, m_config});
+        QTRY_VERIFY_WITH_TIMEOUT(status.state() == QProcess::NotRunning, 20000);
+        const QString err = QString::fromUtf8(status.readAllStandardError());
+        QCOMPARE(status.exitCode(), 2);
+        QVERIFY2(err.contains(said), qPrintable(err));
+        QVERIFY2(!err.contains(u"no Tether runs"_s), qPrintable(err));
+        QVERIFY(status.readAllStandardOutput().isEmpty());
+    }
+
+    void theInstanceRefusesAnotherControlVersionAndRequestsBeforeHello()
+    {
+        const auto daemon = startDaemon();
+        QString why;
+        const std::optional<GatewayInstanceRecord> record = readGatewayInstanceRecord(m_config, &why);
+        QVERIFY2(record, qPrintable(why));
+        QLocalSocket socket;
+        socket.connectToServer(record->socket);
+        QVERIFY(socket.waitForConnected(5000));
+        const auto ask = [&socket](const QByteArray &line) {
+            socket.write(line + "\n");
+            QByteArray answer;
+            [&] { QTRY_VERIFY((answer += socket.readAll()).endsWith('\n')); }();
+            return QJsonDocument::fromJson(answer).object();
+        };
+        const QJsonObject early = ask(R"({"jsonrpc":"2.0","id":1,"method":"tether/status"})");
+        QCOMPARE(early.value(u"error").toObject().value(u"code").toInt(), int(Control::NotHello));
+        const QJsonObject newer = ask(R"({"jsonrpc":"2.0","id":2,"method":"tether/hello","params":{"protocolVersion":2}})");
+        QCOMPARE(newer.value(u"error").toObject().value(u"code").toInt(), int(Control::VersionMismatch));
+        QCOMPARE(newer.value(u"error").toObject().value(u"data").toObject().value(u"supported").toArray(), QJsonArray{1});
+        const QJsonObject hello = ask(R"({"jsonrpc":"2.0","id":3,"method":"tether/hello","params":{"protocolVersion":1}})");
+        const QJsonObject instance = hello.value(u"result").toObject().value(u"instance").toObject();
+        QCOMPARE(instance.value(u"kind").toString(), u"daemon"_s);
+        QCOMPARE(instance.value(u"pid").toInteger(), daemon->pid());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInstance)
+#include "tst_instance.moc"
