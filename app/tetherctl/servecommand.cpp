@@ -112,6 +112,18 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
     QEventLoop loop;
     int status = Success;
     bool ending = false;
+    // After the host closed its input, what it sent is answered and written before serve ends.
+    bool inputEnded = false;
+    bool writesLast = false; // a signal ends serve without waiting for the host to read
+    bool waitsForOutput = false;
+    const auto quit = [&] {
+        if (!writesLast || channel->isOutputWritten()) {
+            loop.quit();
+            return;
+        }
+        waitsForOutput = true;
+        QObject::connect(channel.get(), &StdioHostChannel::outputWritten, &loop, &QEventLoop::quit);
+    };
     const auto end = [&](const QString &reason) {
         if (std::exchange(ending, true))
             return;
@@ -120,20 +132,50 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
             relay->close(reason); // its connection to the instance, or its session of the gateway that took over
         if (!gateway) {
             // Relayed: the instance's servers are not this process's to stop.
-            loop.quit();
+            quit();
             return;
         }
         if (session)
-            gateway->closeSession(session, reason);
+            gateway->closeSession(std::exchange(session, nullptr), reason);
         if (endpoint)
             endpoint->close();
         if (relaySocket)
             relaySocket->close();
-        QObject::connect(&run.manager(), &ServerManager::allStopped, &loop, &QEventLoop::quit);
+        QObject::connect(&run.manager(), &ServerManager::allStopped, &loop, quit);
         run.manager().stopAll();
     };
-    QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop,
-                     [&](int signalNumber) { end(signalName(signalNumber)); });
+    // The host sends nothing more: each request it sent is still answered (within the bounds every
+    // request has), then serve ends as above.
+    const auto endWhenAnswered = [&](const QString &reason) {
+        if (ending || std::exchange(inputEnded, true))
+            return;
+        writesLast = true;
+        if (relay) {
+            spdlog::info("serve: {}; ending once the requests it sent are answered", reason);
+            QObject::connect(relay.get(), &GatewayRelay::allAnswered, &loop, [&end, reason] { end(reason); });
+            relay->endInput(reason);
+            return;
+        }
+        if (session)
+            session->endInput(reason);
+        if (!session || !session->hasRequests()) {
+            end(reason);
+            return;
+        }
+        spdlog::info("serve: {}; ending once the requests it sent are answered", reason);
+        // Queued: the session may be inside a signal of its own, answering.
+        QObject::connect(session, &GatewaySession::hostChanged, &loop, [&, reason] {
+            if (!ending && !session->hasRequests())
+                end(reason);
+        }, Qt::QueuedConnection);
+    };
+    QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, [&](int signalNumber) {
+        writesLast = false;
+        if (waitsForOutput)
+            loop.quit();
+        else
+            end(signalName(signalNumber));
+    });
     if (relay) {
         QObject::connect(relay.get(), &GatewayRelay::lost, &loop, [&](const QString &why) {
             spdlog::warn("serve: {}; supervising the servers here from now on", why);
@@ -164,7 +206,13 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
         });
     }
     if (channel) {
-        QObject::connect(channel.get(), &StdioHostChannel::finished, &loop, end);
+        QObject::connect(channel.get(), &StdioHostChannel::finished, &loop, [&](const QString &reason) {
+            // A host that no longer reads gets no answers: nothing to wait for.
+            if (channel->canWrite())
+                endWhenAnswered(reason);
+            else
+                end(reason);
+        });
         channel->start();
     }
     loop.exec();

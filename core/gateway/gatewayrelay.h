@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 
 namespace Tether {
 
@@ -25,7 +26,9 @@ class StdioHostChannel;
 // replayed to it (its answer dropped when the host has had one) and the host is told to list the
 // tools again. Requests the instance had not answered are answered by the relay when it goes (a
 // tool error result for a call, an error for anything else), so that the host can send them again:
-// for that, the id and method of each line are read, not the rest.
+// for that, the id and method of each line are read, not the rest. When the host's input ends
+// (endInput()), the relay still waits for the answers to what the host sent, and says so with
+// allAnswered(): what a host pipes in and then closes is answered.
 class GatewayRelay final : public QObject, private HostChannel
 {
     Q_OBJECT
@@ -42,18 +45,33 @@ public:
     void takeOver(Gateway &gateway);
     // Ends the host's session at the instance (its socket is closed), or at the gateway that took over.
     void close(const QString &reason);
+    // The host sends nothing more (`reason`: its stdin closed). Its requests still go to their
+    // answers; what waits on the host's own answer is refused at once (the instance's requests to
+    // it) and its listens are cancelled, since it can neither answer nor cancel any more.
+    void endInput(const QString &reason);
 
 signals:
-    // The instance closed the connection or it broke (not after close()).
+    // The instance closed the connection or it broke (not after close(), nor after endInput():
+    // then the relay answers what it had not and tells allAnswered()).
     void lost(const QString &why);
+    // After endInput(): every request of the host has been answered. Emitted once, from the event
+    // loop, so that the relay may be closed and deleted then.
+    void allAnswered();
 
 private:
     void onHostLine(const QByteArray &line);
     void onInstanceLine(const QByteArray &line);
     void onInstanceFinished();
-    // Keeps what the host asked of the instance until it is answered or cancelled.
-    void trackHostRequest(const QByteArray &line);
-    void answerUnanswered();
+    // Keeps what the host asked of the instance until it is answered or cancelled, and what the
+    // instance asked of the host until the host answers.
+    void trackHostLine(const QByteArray &line);
+    // Answers the requests the instance has not; the host's initialize too unless `initializeToo`
+    // is false (a gateway taking over answers it).
+    void answerUnanswered(bool initializeToo);
+    // After endInput(): answers a request of the instance (by its id as written) for the host.
+    void refuseForHost(const QByteArray &id);
+    bool hasUnanswered() const;
+    void tellWhenAllAnswered();
     // The session of the gateway that took over writes here.
     QString transportName() const override;
     void send(const QByteArray &message, Role role, const QJsonValue &request) override;
@@ -62,7 +80,7 @@ private:
     StdioHostChannel &m_host;
     std::unique_ptr<StdioHostChannel> m_instance;
     QByteArray m_hostInitialize; // the line as the host sent it
-    bool m_hostSentMore = false; // after its initialize: it has had the answer
+    bool m_hostSentMore = false; // lines after its initialize (its initialized among them)
     QList<QByteArray> m_held;    // between lost() and takeOver()
     struct Unanswered
     {
@@ -70,7 +88,11 @@ private:
         QByteArray toolName; // as JSON text, quoted; empty unless a tools/call
     };
     std::map<QByteArray, Unanswered> m_unanswered; // by the id as the host wrote it
+    std::set<QByteArray> m_askedOfHost;            // the instance's requests, by their id as written
     bool m_closing = false;
+    bool m_inputEnded = false;
+    QString m_inputEndReason;
+    bool m_toldAllAnswered = false;
     Gateway *m_gateway = nullptr;
     GatewaySession *m_session = nullptr;
 };

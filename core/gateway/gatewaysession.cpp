@@ -741,8 +741,10 @@ void GatewaySession::listTasks(const JsonRpc::Message &message, const QString &k
             }
             if (--gathered->waiting > 0)
                 return;
-            if (const std::optional<Received::Entry> entry = self->m_received.take(key))
+            if (const std::optional<Received::Entry> entry = self->finishRequest(key)) {
                 self->respond(entry->id, QJsonObject{{u"tasks"_s, gathered->tasks}});
+                emit self->hostChanged();
+            }
         }, {}, m_side);
     }
 }
@@ -844,6 +846,10 @@ QJsonValue GatewaySession::relatedRequest(const ServerRequest &request) const
 
 quint64 GatewaySession::forwardServerRequest(const ServerRequest &request, ReplyHandler reply, ProgressHandler onProgress)
 {
+    if (!m_inputEnd.isEmpty()) {
+        reply(RpcReply::failure(JsonRpc::InternalError, inputEndedMessage()));
+        return 0;
+    }
     if (m_stateless) {
         // A stateless host is asked with an input_required answer to its request, and answers
         // in the retry of that request.
@@ -981,6 +987,25 @@ void GatewaySession::cancelAllCalls(const QString &reason)
     m_sent.failAll(JsonRpc::InternalError, u"%1 disconnected before it answered (%2)"_s.arg(hostLabel(), reason));
 }
 
+void GatewaySession::endInput(const QString &reason)
+{
+    m_inputEnd = reason.isEmpty() ? u"its input ended"_s : reason;
+    for (const QString &key : m_received.keys()) {
+        Received::Entry *entry = m_received.find(key);
+        if (!entry || (entry->work.method != u"subscriptions/listen" && entry->work.parkedAs.isEmpty()))
+            continue;
+        if (entry->work.ticket.isValid())
+            m_gateway.cancelToolCall(entry->work.ticket, reason);
+        dropRequest(key);
+    }
+    m_sent.failAll(JsonRpc::InternalError, inputEndedMessage());
+}
+
+QString GatewaySession::inputEndedMessage() const
+{
+    return u"%1 stopped sending (%2), so it answers nothing more"_s.arg(hostLabel(), m_inputEnd);
+}
+
 void GatewaySession::listsChanged()
 {
     if (!m_initialized)
@@ -1028,6 +1053,8 @@ void GatewaySession::onSettled()
         message.params = request.work.params;
         dispatch(message, key);
     }
+    if (!waiting.empty())
+        emit hostChanged(); // a list among them is answered now
 }
 
 bool GatewaySession::takeStatelessRequest(JsonRpc::Message &message, const QString &key)

@@ -52,6 +52,12 @@ public:
     // Cancels every request of the session, upstream too, and answers every request of a server
     // that waits on this host with an error; nothing more is sent for them.
     void cancelAllCalls(const QString &reason);
+    // The host sends nothing more (its stdin closed) but may still read: its requests in flight
+    // go on to their answers (hostChanged() tells as each leaves, hasRequests() whether any is
+    // left), while what only the host could continue ends now: the servers' requests waiting on
+    // its answer fail (and those to come), and its listens and its requests waiting for a retry
+    // are dropped.
+    void endInput(const QString &reason);
     // Sends list_changed for each list (tools, resources, prompts) the host was last told of
     // differently.
     void listsChanged();
@@ -179,6 +185,8 @@ private:
     // server, and the retry waits for what comes next.
     void resume(const JsonRpc::Message &message, const QString &key);
     void onSettled();
+    // Why a server's request to the host fails once the host sends nothing more.
+    QString inputEndedMessage() const;
     // Asks the host for its roots (when it declares them).
     void fetchRoots();
     // `cacheable`: a stateless host is told how long it may keep the result (a list, a read).
@@ -194,6 +202,7 @@ private:
     HostChannel &m_channel;
     bool m_initialized = false;
     bool m_stateless = false;
+    QString m_inputEnd; // why the host sends nothing more (endInput()); empty while it may
     quint64 m_questions = 0; // input keys given so far
     QHash<QString, QString> m_parked;  // requestState -> the key of the request it continues
     QHash<QString, QString> m_retries; // a retry's key -> the key of the request it continues

@@ -58,13 +58,17 @@ StdioHostChannel::StdioHostChannel(StdioDescriptors descriptors, QObject *parent
     m_writer = std::make_unique<DescriptorWriter>(m_descriptors.output, m_outputFlags >= 0);
     connect(m_writer.get(), &DescriptorWriter::failed, this, [this](int error) {
         finish(u"%1 cannot be written: %2"_s.arg(m_descriptors.outputName, systemError(error)));
+        emit outputWritten(); // nothing more will be
     });
+    connect(m_writer.get(), &DescriptorWriter::drained, this, &StdioHostChannel::outputWritten);
 }
 
 StdioHostChannel::~StdioHostChannel()
 {
-    if (!m_finished)
-        m_writer->flush(); // what is still queued, as far as the output takes it now
+    // What is still queued, as far as the output takes it now: also once the input ended, the
+    // answers to what it read go.
+    if (!m_writer->hasFailed())
+        m_writer->flush();
     m_reader.reset(); // notifiers go before their descriptor
     m_writer.reset();
     if (m_descriptors.owned) {
@@ -93,11 +97,22 @@ QString StdioHostChannel::transportName() const
 void StdioHostChannel::send(const QByteArray &message, Role, const QJsonValue &)
 {
     if (m_writer->pendingBytes() + message.size() + 1 > MaxQueuedBytes) {
+        m_peerStoppedReading = true;
         finish(u"the host stopped reading %1 (%2 MiB waiting)"_s.arg(m_descriptors.outputName).arg(MaxQueuedBytes / (1024 * 1024)));
         return;
     }
     m_writer->write(message);
     m_writer->write("\n");
+}
+
+bool StdioHostChannel::canWrite() const
+{
+    return !m_writer->hasFailed() && !m_peerStoppedReading;
+}
+
+bool StdioHostChannel::isOutputWritten() const
+{
+    return !canWrite() || m_writer->pendingBytes() == 0;
 }
 
 void StdioHostChannel::endWithoutResponse(const QJsonValue &)

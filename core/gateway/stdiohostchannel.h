@@ -52,10 +52,18 @@ public:
     void send(const QByteArray &message, Role role, const QJsonValue &request) override;
     void endWithoutResponse(const QJsonValue &request) override;
 
+    // Whether what is sent can still be written: the output has not failed and the peer reads it.
+    // A channel whose input ended still writes.
+    bool canWrite() const;
+    // Whether everything sent so far is written, or never will be (!canWrite()).
+    bool isOutputWritten() const;
+
 signals:
     void messageReceived(const QByteArray &line);
     // Emitted once: the peer closed the input, or the channel cannot go on (`reason` says why).
     void finished(const QString &reason);
+    // Everything sent so far is written, or the output failed.
+    void outputWritten();
 
 private:
     void finish(const QString &reason);
@@ -66,6 +74,7 @@ private:
     std::unique_ptr<LineReader> m_reader;
     std::unique_ptr<DescriptorWriter> m_writer;
     bool m_finished = false;
+    bool m_peerStoppedReading = false;
 };
 
 } // namespace Tether

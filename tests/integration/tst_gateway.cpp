@@ -1,7 +1,9 @@
 // tetherctl serve as an MCP host sees it: the official TypeScript SDK client (pinned in
 // package-lock.json) starts it over stdio, lists the tools of the demo server and server-everything,
-// calls them, sees progress, cancels, hears list_changed, and lives through a server's outage.
+// calls them, sees progress, cancels, hears list_changed, and lives through a server's outage; a
+// host that pipes its requests in and closes stdin gets them answered, relayed or not.
 #include "support/gatewayfixtures.h"
+#include "support/httpgatewayprocess.h"
 #include "support/sdkhost.h"
 #include "support/testfiles.h"
 #include "support/testprocess.h"
@@ -252,6 +254,94 @@ private slots:
                  qPrintable(text));
         // Still listed: it may come back.
         QVERIFY(host->listToolNames(u"after"_s).contains(u"flaky__echo"_s));
+    }
+
+    // printf '<initialize>\n<initialized>\n<tools/list>\n' | tetherctl serve: a host that pipes its
+    // requests in and closes stdin at once gets every answer before serve exits 0, whether serve
+    // supervises the servers itself (they start with that first message) or relays to a running
+    // Tether of the same config. A call still running when stdin closes is answered when it ends;
+    // one whose server asks the host (sampling) is answered at once, since that host answers
+    // nothing more.
+    void requestsReadBeforeStdinClosesAreAnswered_data()
+    {
+        QTest::addColumn<bool>("relayed");
+        QTest::addColumn<bool>("calls");
+        QTest::newRow("--no-bridge, a list") << false << false;
+        QTest::newRow("--no-bridge, calls in flight") << false << true;
+        QTest::newRow("relayed, a list") << true << false;
+        QTest::newRow("relayed, calls in flight") << true << true;
+    }
+
+    void requestsReadBeforeStdinClosesAreAnswered()
+    {
+        QFETCH(bool, relayed);
+        QFETCH(bool, calls);
+        const QString path = writeConfig(configText({{u"demo"_s, demoEntry()}}));
+        // A runtime folder of its own: the record of the Tether relayed to is seen by this case alone.
+        QTemporaryDir runtime;
+        QVERIFY(runtime.isValid());
+        std::unique_ptr<HttpGatewayProcess> instance;
+        if (relayed) {
+            instance = std::make_unique<HttpGatewayProcess>(path, runtime.path());
+            QVERIFY2(instance->isServing(), instance->stderrText().constData());
+        }
+        QProcess serve;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"XDG_RUNTIME_DIR"_s, runtime.path());
+        serve.setProcessEnvironment(environment);
+        QStringList arguments{u"serve"_s, u"-v"_s, u"--config"_s, path};
+        if (!relayed)
+            arguments.append(u"--no-bridge"_s);
+        serve.start(QStringLiteral(TETHERCTL), arguments);
+        QVERIFY(serve.waitForStarted());
+        QByteArray input = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"sampling":{}},"clientInfo":{"name":"piped","version":"0"}}})"
+                           "\n"
+                           R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+                           "\n";
+        if (calls) {
+            input += R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"demo__sleep","arguments":{"ms":1000}}})"
+                     "\n"
+                     R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"demo__sample","arguments":{}}})"
+                     "\n";
+        }
+        input += R"({"jsonrpc":"2.0","id":4,"method":"tools/list"})"
+                 "\n";
+        serve.write(input);
+        serve.closeWriteChannel();
+        // Bounded well below the calls' own timeouts (60 s) and the host's answer's (30 min).
+        const bool finished = serve.waitForFinished(30000);
+        const QByteArray errors = serve.readAllStandardError();
+        QVERIFY2(finished, errors.constData());
+        QCOMPARE(serve.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(serve.exitCode() == 0, errors.constData());
+        QVERIFY2(errors.contains("relaying to the Tether at") == relayed, errors.constData());
+        if (relayed)
+            QTRY_VERIFY_WITH_TIMEOUT(instance->stderrContains(u"piped 0 connected over stdio (relayed)"_s), 10000);
+
+        QMap<int, QJsonObject> answers;
+        QList<QJsonObject> asked; // the servers' requests passed on to the host
+        const QByteArray output = serve.readAllStandardOutput();
+        for (const QByteArray &line : output.split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const QJsonObject message = QJsonDocument::fromJson(line).object();
+            QVERIFY2(message.value(u"jsonrpc").toString() == u"2.0", line.constData());
+            if (message.contains(u"method"))
+                asked.append(message);
+            else
+                answers.insert(message.value(u"id").toInt(), message);
+        }
+        QCOMPARE(answers.keys(), calls ? (QList<int>{1, 2, 3, 4}) : (QList<int>{1, 4}));
+        QCOMPARE(answers.value(1).value(u"result").toObject().value(u"protocolVersion").toString(), u"2025-06-18"_s);
+        QCOMPARE(answers.value(4).value(u"result").toObject().value(u"tools").toArray().size(), DemoTools.size());
+        if (!calls)
+            return;
+        QCOMPARE(resultText(answers.value(2)), u"slept 1000 ms"_s);
+        // The server asked a host that no longer answers: its call ends with the server's error result.
+        QVERIFY(answers.value(3).value(u"result").toObject().value(u"isError").toBool());
+        QVERIFY2(resultText(answers.value(3)).contains(u"sampling/createMessage failed"_s), qPrintable(resultText(answers.value(3))));
+        for (const QJsonObject &request : std::as_const(asked))
+            QCOMPARE(request.value(u"method").toString(), u"sampling/createMessage"_s);
     }
 
     void rawStdioStaysProtocolAndEndsOnSignals_data()

@@ -855,6 +855,56 @@ private slots:
         }
     }
 
+    void aHostWhoseInputEndsAnswersNothingMore()
+    {
+        Answers before; // before the gateway: its sessions answer them as they go
+        Answers after;
+        ServerManager manager;
+        Gateway gateway(manager);
+        FakeHostChannel channel;
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(initializeWith(everyClientFeature()));
+        session->forwardServerRequest({u"github"_s, u"sampling/createMessage"_s, samplingParams(), {}}, before.reply(),
+                                      before.onProgress());
+        const qsizetype sent = channel.sent.size();
+        QSignalSpy changed(session, &GatewaySession::hostChanged);
+        session->endInput(u"the host closed stdin"_s);
+        // The host stays connected, for what it still reads, but is asked nothing more.
+        session->forwardServerRequest({u"fs"_s, u"elicitation/create"_s, formParams(), {}}, after.reply(), after.onProgress());
+        QCOMPARE(channel.sent.size(), sent);
+        for (const Answers *answers : {&before, &after}) {
+            QCOMPARE(answers->replies.size(), 1);
+            const RpcReply &reply = answers->replies.first();
+            QVERIFY(!reply.ok());
+            QCOMPARE(reply.error->code, int(JsonRpc::InternalError));
+            QVERIFY2(reply.error->message.contains(HostLabel) && reply.error->message.contains(u"the host closed stdin"_s),
+                     qPrintable(reply.error->message));
+        }
+        QVERIFY(!session->hasRequests());
+        QCOMPARE(changed.size(), 0); // none of its own requests ended
+        // What reaches the session still gets its answer (a line read just before the input ended).
+        session->receiveMessage(hostRequest(5, u"tools/list"_s));
+        QVERIFY(channel.response(5));
+    }
+
+    void aStatelessHostWhoseInputEndsHasItsListenEnded()
+    {
+        FakeHostChannel channel; // before the gateway, which ends on it what is still open
+        ServerManager manager;
+        Gateway gateway(manager);
+        GatewaySession *session = gateway.openSession(&channel);
+        session->receiveMessage(statelessRequest(1, u"server/discover"_s));
+        session->receiveMessage(statelessRequest(7, u"subscriptions/listen"_s,
+                                                 {{u"notifications"_s, QJsonObject{{u"toolsListChanged"_s, true}}}}));
+        QVERIFY(session->hasRequests());
+        QSignalSpy changed(session, &GatewaySession::hostChanged);
+        // Only a cancel would end a listen, and none can come now.
+        session->endInput(u"the host closed stdin"_s);
+        QCOMPARE(channel.endedWithoutResponse, (QList<QJsonValue>{QJsonValue(7)}));
+        QVERIFY(!session->hasRequests());
+        QVERIFY(changed.size() >= 1);
+    }
+
     void aHostDeclaringRootsIsAskedForThem()
     {
         ServerManager manager;

@@ -1,6 +1,7 @@
 // The line channel of the gateway on a connected socket, as a relayed host and the relay use it:
 // lines both ways, the socket closed with the channel, and a peer that has gone ends the channel
-// with a failed write rather than a SIGPIPE that would end the program.
+// with a failed write rather than a SIGPIPE that would end the program; the end of the input
+// leaves the output open.
 #include "gateway/stdiohostchannel.h"
 
 #include <QSignalSpy>
@@ -85,6 +86,31 @@ private slots:
         ::close(peer);
         QTRY_COMPARE(finished.size(), 1);
         QCOMPARE(finished.at(0).at(0).toString(), u"the host closed the socket"_s);
+    }
+
+    // A host that closed its input still reads the answers to what it sent: they are written,
+    // outputWritten() says when, and what is still queued goes when the channel does.
+    void aChannelWhoseInputEndedStillWrites()
+    {
+        const auto [own, peer] = socketPair();
+        QVERIFY(own >= 0);
+        auto channel = std::make_unique<StdioHostChannel>(StdioHostChannel::socket(own, u"stdio (relayed)"_s));
+        QSignalSpy finished(channel.get(), &StdioHostChannel::finished);
+        QSignalSpy written(channel.get(), &StdioHostChannel::outputWritten);
+        channel->start();
+        QVERIFY(::shutdown(peer, SHUT_WR) == 0);
+        QTRY_COMPARE(finished.size(), 1);
+        QVERIFY(channel->canWrite());
+        QVERIFY(channel->isOutputWritten());
+        channel->send(R"({"id":1})", HostChannel::Role::Response, {});
+        QVERIFY(!channel->isOutputWritten());
+        QTRY_COMPARE(written.size(), 1);
+        QVERIFY(channel->isOutputWritten());
+        QCOMPARE(readSome(peer), QByteArray("{\"id\":1}\n"));
+        channel->send(R"({"id":2})", HostChannel::Role::Response, {});
+        channel.reset();
+        QCOMPARE(readSome(peer), QByteArray("{\"id\":2}\n"));
+        ::close(peer);
     }
 };
 
