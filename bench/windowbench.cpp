@@ -1,7 +1,9 @@
 // The window with 50 configured demo servers: time from starting `tether` to its first painted
 // window, and its resident memory once all 50 are connected (the servers' own processes
-// excluded), and what sampling the CPU and memory of its 50 servers costs. Runs the real program
-// several times and prints every run and the median.
+// excluded), what sampling the CPU and memory of its 50 servers costs, and how long `tetherctl
+// status` takes to answer from the window (the instance of the config) and, once the window has
+// quit, alone (starting the 50 servers itself). Runs the real programs several times and prints
+// every run and the median.
 #include "percentile.h"
 #include "processfigures.h"
 
@@ -12,7 +14,9 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -42,8 +46,36 @@ struct Run
     double sampleCpuUs = 0; // processor time of one sample of every server's processes
     int sampledProcesses = 0;
     int systemProcesses = 0;
+    double statusAttachedMs = 0; // median of StatusRounds runs against the window
+    double statusAloneMs = 0;    // one run with no Tether running the config
     QString error;
 };
+
+constexpr int StatusRounds = 10;
+
+// `tetherctl status` run to its end: its wall time, or -1 (with `error`) when it did not show
+// every server connected with the exit status `expected`.
+double timeStatus(const QString &tetherctl, const QString &configPath, const QProcessEnvironment &environment,
+                  int servers, int expected, QString *error)
+{
+    QProcess status;
+    status.setProcessEnvironment(environment);
+    QElapsedTimer clock;
+    clock.start();
+    status.start(tetherctl, {u"status"_s, u"--config"_s, configPath});
+    if (!status.waitForFinished(60000) || status.exitCode() != expected) {
+        *error = u"tetherctl status ended with %1, not %2: %3"_s.arg(status.exitCode()).arg(expected).arg(
+            QString::fromUtf8(status.readAllStandardError()));
+        return -1;
+    }
+    const double elapsed = double(clock.nsecsElapsed()) / 1e6;
+    const int connected = int(status.readAllStandardOutput().count("Connected"));
+    if (connected != servers) {
+        *error = u"tetherctl status showed %1 of %2 servers connected"_s.arg(connected).arg(servers);
+        return -1;
+    }
+    return elapsed;
+}
 
 double threadCpuMicroseconds()
 {
@@ -79,6 +111,7 @@ void measureSampling(qint64 tether, Run &run)
 
 Run measure(const QString &tether, const QString &configPath, const QProcessEnvironment &environment, int servers)
 {
+    const QString tetherctl = QFileInfo(tether).dir().filePath(u"tetherctl"_s);
     Run run;
     QProcess process;
     process.setProcessEnvironment(environment);
@@ -116,6 +149,10 @@ Run measure(const QString &tether, const QString &configPath, const QProcessEnvi
                     run.rssKiB = figures.residentKiB;
                     run.rssAnonKiB = figures.anonymousKiB;
                     measureSampling(process.processId(), run);
+                    std::vector<double> rounds;
+                    for (int round = 0; round < StatusRounds && run.error.isEmpty(); ++round)
+                        rounds.push_back(timeStatus(tetherctl, configPath, environment, servers, 0, &run.error));
+                    run.statusAttachedMs = percentile(rounds, 0.5);
                     loop.quit();
                 });
             }
@@ -141,6 +178,9 @@ Run measure(const QString &tether, const QString &configPath, const QProcessEnvi
         if (!process.waitForFinished(15000))
             process.kill();
     }
+    // No Tether runs the config now: status starts (and stops) the servers itself.
+    if (run.error.isEmpty())
+        run.statusAloneMs = timeStatus(tetherctl, configPath, environment, servers, 5, &run.error);
     return run;
 }
 
@@ -191,7 +231,8 @@ int main(int argc, char *argv[])
     QTextStream out(stdout);
     out << "tether with " << count << " configured demo servers, " << runs << " runs, platform "
         << platform << Qt::endl;
-    std::vector<double> sampling, painted, seen, tablePainted, tableSeen, rss, anonymous, connectedTimes;
+    std::vector<double> sampling, painted, seen, tablePainted, tableSeen, rss, anonymous, connectedTimes, statusAttached,
+        statusAlone;
     for (int i = 0; i < runs; ++i) {
         const Run run = measure(tether, configPath, environment, count);
         if (!run.error.isEmpty()) {
@@ -203,7 +244,11 @@ int main(int argc, char *argv[])
             << " ms after main (" << run.tableSeenMs << " ms after launch); all connected after " << run.connectedMs << " ms; RSS "
             << QString::number(run.rssKiB / 1024.0, 'f', 1) << " MiB (anonymous " << QString::number(run.rssAnonKiB / 1024.0, 'f', 1)
             << " MiB); one sample of " << run.sampledProcesses << " server processes (of " << run.systemProcesses
-            << " on the machine) " << QString::number(run.sampleCpuUs / 1000.0, 'f', 2) << " ms of CPU" << Qt::endl;
+            << " on the machine) " << QString::number(run.sampleCpuUs / 1000.0, 'f', 2) << " ms of CPU; tetherctl status "
+            << QString::number(run.statusAttachedMs, 'f', 1) << " ms from the window, "
+            << QString::number(run.statusAloneMs, 'f', 1) << " ms alone" << Qt::endl;
+        statusAttached.push_back(run.statusAttachedMs);
+        statusAlone.push_back(run.statusAloneMs);
         sampling.push_back(run.sampleCpuUs);
         painted.push_back(double(run.paintedAfterMainMs));
         seen.push_back(double(run.paintSeenMs));
@@ -221,6 +266,9 @@ int main(int argc, char *argv[])
         << "median resident memory with " << count << " connected: " << QString::number(percentile(rss, 0.5), 'f', 1)
         << " MiB (anonymous " << QString::number(percentile(anonymous, 0.5), 'f', 1) << " MiB)   target < 60 MB" << Qt::endl
         << "median time until all connected: " << percentile(connectedTimes, 0.5) << " ms" << Qt::endl
+        << "median time of tetherctl status with its " << count << " servers: "
+        << QString::number(percentile(statusAttached, 0.5), 'f', 1) << " ms from the window that runs them   target < 50 ms ("
+        << QString::number(percentile(statusAlone, 0.5), 'f', 1) << " ms alone, starting them)" << Qt::endl
         << "median CPU of sampling the " << count << " servers' processes: "
         << QString::number(percentile(sampling, 0.5) / 1000.0, 'f', 2) << " ms a sample, every "
         << Tether::ResourceSampler::DefaultInterval.count() << " ms: "

@@ -248,7 +248,7 @@ namespace {
 std::optional<int> connectedCatalogs(ConfigRun &run, const Interruption &interruption, const ConfigOptions &options,
                                      QList<NamedCatalog> *catalogs, bool *failed)
 {
-    if (const std::optional<int> status = startAndSettle(run, interruption))
+    if (const std::optional<int> status = startAndSettle(run, interruption, OwnRun::SaySo))
         return status;
     run.waitForCatalogs();
     if (interruption.happened()) {

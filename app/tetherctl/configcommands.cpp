@@ -105,7 +105,7 @@ int statusTable(const ConfigOptions &options, bool check)
     } else {
         Interruption interruption;
         ConfigRun run(options, &interruption);
-        if (const std::optional<int> status = startAndSettle(run, interruption))
+        if (const std::optional<int> status = startAndSettle(run, interruption, OwnRun::SaySo))
             return *status;
         for (const ServerStatus &status : run.manager().statuses()) {
             const ServerConfig *config = run.manager().serverConfig(status.name);
@@ -160,7 +160,7 @@ int configTools(const ConfigOptions &options)
     } else {
         Interruption interruption;
         ConfigRun run(options, &interruption);
-        if (const std::optional<int> status = startAndSettle(run, interruption))
+        if (const std::optional<int> status = startAndSettle(run, interruption, OwnRun::SaySo))
             return *status;
         statuses = run.manager().statuses();
         tools = run.manager().registry().tools();
@@ -243,7 +243,7 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
     }
     Interruption interruption;
     ConfigRun run(scoped, &interruption);
-    if (const std::optional<int> status = startAndSettle(run, interruption))
+    if (const std::optional<int> status = startAndSettle(run, interruption, OwnRun::SaySo))
         return *status;
     ToolCallReply reply;
     bool done = false;

@@ -1,6 +1,7 @@
 #include "configrun.h"
 
 #include "exitstatus.h"
+#include "instancelink.h"
 #include "output.h"
 
 #include "common/logging.h"
@@ -176,10 +177,12 @@ void ConfigRun::shutDown()
         QCoreApplication::processEvents();
 }
 
-std::optional<int> startAndSettle(ConfigRun &run, const Interruption &interruption)
+std::optional<int> startAndSettle(ConfigRun &run, const Interruption &interruption, OwnRun ownRun)
 {
     if (!run.start())
         return Failure;
+    if (ownRun == OwnRun::SaySo)
+        sayNoInstanceRuns(run.options());
     run.waitUntilSettled();
     if (!interruption.happened())
         return std::nullopt;

@@ -34,6 +34,7 @@ public:
     bool load(ConfigStore::FileChanges fileChanges = ConfigStore::FileChanges::Ignore);
 
     ServerManager &manager() { return m_manager; }
+    const ConfigOptions &options() const { return m_options; }
     bool isLoaded() const { return m_loaded; }
     ConfigStore &store() { return m_store; }
 
@@ -65,9 +66,13 @@ private:
     bool m_running = false; // the first document runs: the store's later ones are changes of the file
 };
 
+// Whether a command that starts the servers itself says so: it does when no Tether runs the
+// config for it to ask (sayNoInstanceRuns), once the config is found usable.
+enum class OwnRun { Quiet, SaySo };
+
 // Starts the servers and waits until each has connected or failed once. The exit status instead
 // when the command cannot go on: the config cannot be used, or a signal came (the servers are
 // then stopped and waited for).
-std::optional<int> startAndSettle(ConfigRun &run, const Interruption &interruption);
+std::optional<int> startAndSettle(ConfigRun &run, const Interruption &interruption, OwnRun ownRun = OwnRun::Quiet);
 
 } // namespace Tether::Ctl

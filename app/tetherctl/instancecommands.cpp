@@ -28,7 +28,7 @@ namespace {
 // The instance of the config; nothing (said on stderr) when none runs it.
 std::unique_ptr<ControlClient> requireInstance(const ConfigOptions &options, int *exitStatus)
 {
-    InstanceLink instance = linkToInstance(options, false);
+    InstanceLink instance = linkToInstance(options);
     if (instance.client)
         return std::move(instance.client);
     if (!instance.refused) {

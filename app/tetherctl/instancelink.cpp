@@ -10,7 +10,7 @@ using namespace Qt::StringLiterals;
 
 namespace Tether::Ctl {
 
-InstanceLink linkToInstance(const ConfigOptions &options, bool fallsBack)
+InstanceLink linkToInstance(const ConfigOptions &options)
 {
     const QString configPath = configSavePath(options.source);
     Attachment attachment = attachToInstance(configPath, QCoreApplication::applicationName());
@@ -20,11 +20,13 @@ InstanceLink linkToInstance(const ConfigOptions &options, bool fallsBack)
         printError(attachment.why);
         return {nullptr, true};
     }
-    if (fallsBack) {
-        printNote(u"tetherctl: no Tether runs %1, so this command runs its servers until it ends "
-                  "(start one with `tetherctl daemon` or the window)"_s.arg(configPath));
-    }
     return {};
+}
+
+void sayNoInstanceRuns(const ConfigOptions &options)
+{
+    printNote(u"tetherctl: no Tether runs %1, so this command runs its servers until it ends "
+              "(start one with `tetherctl daemon` or the window)"_s.arg(configSavePath(options.source)));
 }
 
 std::optional<ControlReply> askInstanceForReply(ControlClient &client, QStringView method, const QJsonObject &params,

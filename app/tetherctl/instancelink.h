@@ -21,9 +21,10 @@ struct InstanceLink
     bool refused = false;
 };
 
-// Attaches to the instance of `options`' config. When none runs and `fallsBack`, one line on
-// stderr says that this command runs the servers itself.
-InstanceLink linkToInstance(const ConfigOptions &options, bool fallsBack = true);
+// Attaches to the instance of `options`' config.
+InstanceLink linkToInstance(const ConfigOptions &options);
+// The one line on stderr that says no Tether runs the config, so a command runs its servers itself.
+void sayNoInstanceRuns(const ConfigOptions &options);
 
 // One request to the instance: its reply, result or error; nothing when no reply can come (a
 // signal came, or the instance went: said on stderr), with `exitStatus` set to the signal's status

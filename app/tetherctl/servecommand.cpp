@@ -7,6 +7,7 @@
 #include "common/displaytext.h"
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
+#include "control/instancecontrol.h"
 #include "gateway/gateway.h"
 #include "gateway/gatewayinstance.h"
 #include "gateway/gatewayprotocol.h"
@@ -83,6 +84,23 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
             }
         }
     }
+    // --http is the instance of the config (as the window and tetherctl daemon are): claimed before
+    // any server starts, answering tetherctl on its socket. A Tether that runs it already stays the one.
+    std::unique_ptr<InstanceClaim> claim;
+    InstanceControl control(run.manager(), u"serve --http"_s, [&run] { return run.store().reload(); });
+    if (serveOptions.http) {
+        qint64 holder = 0;
+        QString error;
+        claim = InstanceClaim::claim(configPath, &holder, &error);
+        if (!claim && holder > 0) {
+            printError(u"serve --http: a Tether (pid %1) already runs %2; it serves the gateway over HTTP when the "
+                       "config enables gateway.http (tetherctl status shows it), so stop it first or point the "
+                       "clients at it"_s.arg(holder).arg(configPath));
+            return Failure;
+        }
+        if (!claim)
+            spdlog::warn("serve: {}", error);
+    }
     // Over stdio the servers start with the host's first message but a server/discover: a client
     // finding the era asks that of a process of its own, which it then ends.
     const bool startsOnFirstMessage = !relay && !serveOptions.http;
@@ -103,7 +121,9 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
         // Once it listens: a Tether that holds the port keeps its record.
         relaySocket = LocalSocketEndpoint::announce(*gateway, configPath, instanceId, endpoint->url(), endpoint->tokenFile(),
                                                     &error);
-        if (!relaySocket)
+        if (relaySocket)
+            relaySocket->setService(&control);
+        else
             spdlog::warn("serve: the tetherctl serve of clients will not relay here: {}", error);
         printNote(u"Serving MCP at %1; hosts send the bearer token in %2"_s.arg(endpoint->url(),
                                                                                 gatewayTokenPath(configPath)));

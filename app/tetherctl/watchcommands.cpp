@@ -196,6 +196,7 @@ int configWatch(const ConfigOptions &options)
     });
     if (!run.start(ConfigStore::FileChanges::Follow))
         return Failure;
+    sayNoInstanceRuns(options);
     loop.exec();
     return Success;
 }

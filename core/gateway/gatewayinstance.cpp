@@ -10,7 +10,6 @@
 #include <QRandomGenerator>
 #include <QSaveFile>
 #include <QSet>
-#include <QStandardPaths>
 #include <QUrl>
 
 #include <array>
@@ -49,9 +48,11 @@ QString untrusted(const QString &path, mode_t type)
 
 QString recordFolder()
 {
-    QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    // Without one (a cron job, a container), a folder of the user's own in /tmp, made 0700 and
+    // checked like the other; every tetherctl of this user then finds the same one.
     if (runtime.isEmpty())
-        runtime = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
+        return QDir::temp().filePath(u"tether-%1"_s.arg(::getuid()));
     return QDir(runtime).filePath(u"tether"_s);
 }
 

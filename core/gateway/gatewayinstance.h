@@ -31,7 +31,7 @@ struct GatewayInstanceRecord
 QByteArray newRandomId();
 
 // The record of the instance that serves the config at `configPath`:
-// $XDG_RUNTIME_DIR/tether/ (Qt's runtime location when the variable is not set) and
+// $XDG_RUNTIME_DIR/tether/ (/tmp/tether-UID when the variable is not set) and
 // gatewayInstanceRecordName(configPath), one per config file.
 QString gatewayInstanceRecordPath(const QString &configPath);
 // "gateway-" and 16 hex digits of a hash of the config file's canonical path, ".json".

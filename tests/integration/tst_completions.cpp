@@ -151,8 +151,10 @@ private slots:
             };
             row("a command", u"tetherctl ca"_s, {u"call"_s});
             row("every command", u"tetherctl "_s,
-                {u"call"_s, u"check"_s, u"connect"_s, u"import"_s, u"login"_s, u"logout"_s, u"prompt"_s, u"prompts"_s,
-                 u"read"_s, u"resources"_s, u"serve"_s, u"servers"_s, u"status"_s, u"tools"_s, u"watch"_s});
+                {u"call"_s, u"check"_s, u"connect"_s, u"daemon"_s, u"import"_s, u"login"_s, u"logout"_s, u"logs"_s,
+                 u"prompt"_s, u"prompts"_s, u"read"_s, u"reconnect"_s, u"resources"_s, u"serve"_s, u"servers"_s,
+                 u"start"_s, u"status"_s, u"stop"_s, u"tools"_s, u"watch"_s});
+            row("a server of stop", u"tetherctl stop "_s, demoServers);
             row("a server of login", u"tetherctl login "_s, demoServers);
             row("a server of tools", u"tetherctl tools "_s, demoServers);
             row("a server of call, by its start", u"tetherctl call fl"_s, {u"flaky"_s});

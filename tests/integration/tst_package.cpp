@@ -73,7 +73,8 @@ private slots:
                           u"/usr/share/icons/hicolor/scalable/apps/io.github.tether.Tether.svg"_s,
                           u"/usr/share/doc/tether/copyright"_s, u"/usr/share/doc/tether/changelog.gz"_s,
                           u"/usr/share/doc/tether/README.md.gz"_s, u"/usr/share/lintian/overrides/tether"_s,
-                          u"/usr/lib/systemd/user/tether-gateway.service"_s};
+                          u"/usr/lib/systemd/user/tether-gateway.service"_s,
+                          u"/usr/lib/systemd/user/tether-daemon.service"_s};
         for (const QString &program : programs()) {
             paths.append(u"/usr/bin/"_s + program);
             paths.append(u"/usr/share/man/man1/%1.1.gz"_s.arg(program));
@@ -164,14 +165,24 @@ private slots:
         QCOMPARE(run.out, program + u' ' + QStringLiteral(TETHER_VERSION) + u'\n');
     }
 
-    // The systemd user unit runs the installed tetherctl serve --http, restarted when it fails.
-    void systemdUserUnitRunsTheGateway()
+    void systemdUserUnitsRunTetherctl_data()
     {
-        const QString unit = QString::fromUtf8(readFile(installed(u"/usr/lib/systemd/user/tether-gateway.service"_s)));
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("execStart");
+        QTest::newRow("the gateway") << u"tether-gateway.service"_s << u"ExecStart=/usr/bin/tetherctl serve --http"_s;
+        QTest::newRow("the daemon") << u"tether-daemon.service"_s << u"ExecStart=/usr/bin/tetherctl daemon"_s;
+    }
+
+    // The systemd user units run the installed tetherctl serve --http or daemon, restarted when it fails.
+    void systemdUserUnitsRunTetherctl()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, execStart);
+        const QString unit = QString::fromUtf8(readFile(installed(u"/usr/lib/systemd/user/"_s + name)));
         const auto line = [](const QString &text) {
             return QRegularExpression(u"^"_s + QRegularExpression::escape(text) + u"$"_s, QRegularExpression::MultilineOption);
         };
-        for (const QString &expected : {u"ExecStart=/usr/bin/tetherctl serve --http"_s, u"Restart=on-failure"_s,
+        for (const QString &expected : {execStart, u"Restart=on-failure"_s,
                                         u"KillMode=mixed"_s, u"WantedBy=default.target"_s})
             QVERIFY2(unit.contains(line(expected)), qPrintable(expected + u" is not in:\n"_s + unit));
 
@@ -181,7 +192,7 @@ private slots:
         if (analyze.isEmpty())
             QSKIP("systemd-analyze is not installed (apt-get install systemd): the unit's lines are checked only");
         QTemporaryDir folder;
-        const QString copy = folder.filePath(u"tether-gateway.service"_s);
+        const QString copy = folder.filePath(name);
         QVERIFY(writeFile(copy, QString(unit).replace(u"/usr/bin/tetherctl"_s, installed(u"/usr/bin/tetherctl"_s)).toUtf8()));
         QVERIFY(QFile::setPermissions(folder.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();

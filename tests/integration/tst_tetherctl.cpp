@@ -82,6 +82,13 @@ QStringList serverNames(const QString &configPath)
     return names;
 }
 
+// What a config command says when no Tether runs the config, so it runs the servers itself.
+QString noInstanceNote(const QString &configPath)
+{
+    return u"tetherctl: no Tether runs %1, so this command runs its servers until it ends (start one with "
+           "`tetherctl daemon` or the window)\n"_s.arg(configPath);
+}
+
 bool oneLine(const QString &text)
 {
     return text.endsWith(u'\n') && text.count(u'\n') == 1 && text.startsWith(u"tetherctl: "_s);
@@ -944,7 +951,9 @@ private slots:
         }}}).toJson()));
 
         const Run status = tetherctl({u"status"_s, u"--config"_s, path});
-        QCOMPARE(status.exitCode, 0);
+        // No Tether runs the config: the table is of servers status started itself (exit 5).
+        QCOMPARE(status.exitCode, 5);
+        QCOMPARE(status.err, noInstanceNote(path));
         QVERIFY2(status.out.contains(QRegularExpression(u"^good +Connected +12 +\\d+"_s, QRegularExpression::MultilineOption)),
                  qPrintable(status.out));
         QVERIFY2(status.out.contains(QRegularExpression(u"^bad +Retrying +0 +- .*code 3"_s, QRegularExpression::MultilineOption)),
@@ -964,9 +973,11 @@ private slots:
         const Run routed = tetherctl({u"call"_s, u"--config"_s, path, u"good__echo"_s, u"{\"message\": \"routed\"}"_s});
         QCOMPARE(routed.exitCode, 0);
         QCOMPARE(routed.out, u"routed\n"_s);
+        // bad is enabled and not connected: named, and the exit status says so.
         const Run tools = tetherctl({u"tools"_s, u"--config"_s, path});
-        QCOMPARE(tools.exitCode, 0);
+        QCOMPARE(tools.exitCode, 3);
         QVERIFY2(tools.out.startsWith(u"good__add"_s), qPrintable(tools.out));
+        QVERIFY2(tools.err.contains(u"server 'bad' is not connected, so its tools are not listed"_s), qPrintable(tools.err));
     }
 
     // What the shell completions offer: every server of the file in its order, none of them started.
@@ -1010,7 +1021,7 @@ private slots:
         }}}).toJson()));
         const Run check = tetherctl({u"check"_s, u"--config"_s, path});
         QCOMPARE(check.exitCode, 0);
-        QCOMPARE(check.err, QString());
+        QCOMPARE(check.err, noInstanceNote(path));
     }
 
     void brokenConfigIsReportedWithLineAndColumn()
@@ -1079,7 +1090,7 @@ private slots:
     {
         QTemporaryDir emptyConfigHome;
         const Run status = tetherctl({u"status"_s}, 30000, emptyConfigHome.path());
-        QCOMPARE(status.exitCode, 0);
+        QCOMPARE(status.exitCode, 5);
         QVERIFY2(status.out.contains(QRegularExpression(u"^demo +Connected"_s, QRegularExpression::MultilineOption)),
                  qPrintable(status.out));
         QVERIFY2(status.out.contains(QRegularExpression(u"^flaky +Connected"_s, QRegularExpression::MultilineOption)),
@@ -1312,7 +1323,7 @@ private slots:
         const Run check = tetherctl({u"check"_s, u"--config"_s, path});
         // The last one is taken and the server comes up: a warning, not a failure.
         QCOMPARE(check.exitCode, 0);
-        QCOMPARE(check.err, u"tetherctl: warning: %1: mcpServers.demo.command is defined 2 times (lines 2 and 3): JSON "
+        QCOMPARE(check.err, noInstanceNote(path) + u"tetherctl: warning: %1: mcpServers.demo.command is defined 2 times (lines 2 and 3): JSON "
                             "keeps only the last one, and Tether uses it; remove the others\n"_s.arg(path));
     }
 
