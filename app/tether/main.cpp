@@ -5,12 +5,8 @@
 #include "auth/signinservice.h"
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
-#include "config/configstore.h"
-#include "control/instancecontrol.h"
-#include "gateway/gatewayinstance.h"
-#include "gateway/gatewayservice.h"
+#include "control/configinstance.h"
 #include "keyring/tokenstore.h"
-#include "manager/servermanager.h"
 #include "tetherusage.h"
 
 #include <QApplication>
@@ -91,11 +87,11 @@ int main(int argc, char *argv[])
     // One Tether per user: a second launch hands over to the running one and touches no server.
     const ConfigSource source = locateConfig(parser.value(u"config"_s));
     const QString requestedConfig = parser.isSet(u"config"_s) ? QFileInfo(parser.value(u"config"_s)).absoluteFilePath() : QString();
-    InstanceListener instance(instanceSocketPath(),
+    InstanceListener listener(instanceSocketPath(),
                               [&source](const QString &requested) { return answerSecondLaunch(source, requested); });
     std::optional<LaunchAnswer> running;
     QString instanceError;
-    if (!instance.claim(requestedConfig, &running, &instanceError)) {
+    if (!listener.claim(requestedConfig, &running, &instanceError)) {
         QTextStream(stderr) << "tether: " << instanceError << Qt::endl;
         return 1;
     }
@@ -115,52 +111,32 @@ int main(int argc, char *argv[])
         setrlimit(RLIMIT_NOFILE, &files);
     }
 
-    ConfigStore config(source, programConfigContext());
     // The window is the instance of its config: tetherctl attaches to it rather than running the
     // servers a second time. Claimed before any server starts.
+    ConfigInstance instance(source, {u"window"_s, systemSignInService});
     qint64 claimHolder = 0;
     QString claimError;
-    const std::unique_ptr<InstanceClaim> claim = InstanceClaim::claim(config.savePath(), &claimHolder, &claimError);
-    if (!claim && claimHolder > 0)
-        spdlog::warn("another Tether (pid {}) runs {}: tetherctl talks to that one", claimHolder, config.savePath());
-    else if (!claim)
+    if (!instance.claim(&claimHolder, &claimError) && claimHolder > 0)
+        spdlog::warn("another Tether (pid {}) runs {}: tetherctl talks to that one", claimHolder, instance.configPath());
+    else if (claimHolder == 0 && !claimError.isEmpty())
         spdlog::warn("{}", claimError);
-    std::unique_ptr<SignInService> signIn; // made once the config says where tokens are kept
-    ServerManager manager;
-    // The gateway while the window runs: the tetherctl serve of clients relays to it, and over HTTP
-    // once a document enables it; tetherctl's control requests come in on the same socket.
-    InstanceControl control(manager, u"window"_s, [&config] { return config.reload(); });
-    GatewayService gateway(manager);
-    gateway.setLocalService(&control);
+    ServerManager &manager = instance.manager();
+    ConfigStore &config = instance.config();
     MainWindow window(manager, config);
-    QObject::connect(&instance, &InstanceListener::activationRequested, &window, &MainWindow::bringToFront);
-    // Remote servers that ask sign in (OAuth); connected first, so the servers of the first
-    // document already have it. Where tokens are kept is read once, at start.
-    QObject::connect(&config, &ConfigStore::documentChanged, &manager, [&](const ConfigDocument &document) {
-        if (signIn)
-            return;
-        signIn = systemSignInService(document.oauthDefaults.tokenStore);
-        manager.setSignIn(signIn.get());
-    });
-    QObject::connect(&config, &ConfigStore::documentChanged, &manager, &ServerManager::applyConfig);
-    QObject::connect(&config, &ConfigStore::documentChanged, &gateway, [&](const ConfigDocument &document) {
-        // The built-in demo's token is kept where the user's file would be.
-        gateway.applyConfig(document.gateway, config.savePath());
-    });
-    window.setGateway(&gateway);
+    QObject::connect(&listener, &InstanceListener::activationRequested, &window, &MainWindow::bringToFront);
+    window.setGateway(&instance.gateway());
     // Quitting stops every server and waits (bounded) until their processes have exited.
     bool quitting = false;
     const auto quit = [&] {
         if (quitting)
             return;
         quitting = true;
-        instance.stopListening();
-        gateway.close(); // the hosts' sessions end, and so does the instance record
+        listener.stopListening();
         // Tool call dialogs too: nothing stays on screen while the servers stop.
         for (QWidget *widget : QApplication::topLevelWidgets())
             widget->hide();
-        QObject::connect(&manager, &ServerManager::allStopped, &app, &QApplication::quit);
-        manager.stopAll();
+        QObject::connect(&instance, &ConfigInstance::stopped, &app, &QApplication::quit);
+        instance.stop();
         QTimer::singleShot(10000, &app, &QApplication::quit);
     };
     QObject::connect(&window, &MainWindow::quitRequested, &app, quit);
@@ -180,7 +156,7 @@ int main(int argc, char *argv[])
     window.show();
     // The servers start once the window is on screen, so it appears at once however many there are.
     QTimer::singleShot(0, &config, [&] {
-        config.load();
+        instance.start();
         new FirstPaintReporter(window.table()->viewport(), u"server table with %1 servers"_s.arg(manager.serverNames().size()),
                                sinceStart);
     });

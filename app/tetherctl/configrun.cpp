@@ -25,7 +25,7 @@ ConfigRun::ConfigRun(const ConfigOptions &options, const Interruption *interrupt
     , m_store(options.source, programConfigContext())
 {
     m_store.setAdjustment([this](ConfigDocument &document) {
-        const QStringList errors = adjust(document);
+        const QStringList errors = adjustForCommand(m_options, document);
         // start() reports why the first document cannot run; a changed file's is reported here.
         if (m_running && !errors.isEmpty())
             printError(errors.join(u"; "_s));
@@ -67,14 +67,14 @@ bool ConfigRun::start(ConfigStore::FileChanges fileChanges)
     return true;
 }
 
-QStringList ConfigRun::adjust(ConfigDocument &document) const
+QStringList adjustForCommand(const ConfigOptions &options, ConfigDocument &document)
 {
-    if (!m_options.servers.isEmpty()) {
+    if (!options.servers.isEmpty()) {
         QList<ServerConfig> chosen;
-        for (const QString &name : m_options.servers) {
+        for (const QString &name : options.servers) {
             const ServerConfig *server = document.server(name);
             if (!server) {
-                return {u"%1 has no server named '%2' (servers: %3)"_s.arg(m_options.source.path, name,
+                return {u"%1 has no server named '%2' (servers: %3)"_s.arg(options.source.path, name,
                                                                            document.serverNames().join(u", "_s))};
             }
             chosen.append(*server);
@@ -82,11 +82,11 @@ QStringList ConfigRun::adjust(ConfigDocument &document) const
         document.servers = chosen;
     }
     for (ServerConfig &server : document.servers) {
-        server.requestTimeout = std::min(server.requestTimeout, m_options.timeout);
-        if (m_options.reconnectOverrides.isEmpty() && m_options.heartbeatOverrides.isEmpty())
+        server.requestTimeout = std::min(server.requestTimeout, options.timeout);
+        if (options.reconnectOverrides.isEmpty() && options.heartbeatOverrides.isEmpty())
             continue;
-        const auto reconnect = resolveReconnectPolicy(server.name, m_options.reconnectOverrides, server.reconnect);
-        const auto heartbeat = resolveHeartbeatPolicy(server.name, m_options.heartbeatOverrides, server.heartbeat);
+        const auto reconnect = resolveReconnectPolicy(server.name, options.reconnectOverrides, server.reconnect);
+        const auto heartbeat = resolveHeartbeatPolicy(server.name, options.heartbeatOverrides, server.heartbeat);
         if (!reconnect.isValid() || !heartbeat.isValid())
             return reconnect.errors + heartbeat.errors;
         server.reconnect = reconnect.policy;

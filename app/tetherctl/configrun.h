@@ -47,9 +47,6 @@ public:
     void shutDown();
 
 private:
-    // Narrows a document of the file to the chosen servers and applies the request timeout and
-    // the policy flags; why it cannot run, when it cannot.
-    QStringList adjust(ConfigDocument &document) const;
     // Runs the file as changed on disk and says what that changed.
     void applyChangedFile(const ConfigDocument &document);
     bool allSettled() const;
@@ -65,6 +62,10 @@ private:
     bool m_loaded = false;
     bool m_running = false; // the first document runs: the store's later ones are changes of the file
 };
+
+// Narrows a document of the file to the servers a command names, and applies its request timeout
+// and policy flags; why it cannot run, when it cannot.
+QStringList adjustForCommand(const ConfigOptions &options, ConfigDocument &document);
 
 // Whether a command that starts the servers itself says so: it does when no Tether runs the
 // config for it to ask (sayNoInstanceRuns), once the config is found usable.

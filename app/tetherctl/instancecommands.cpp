@@ -8,9 +8,8 @@
 #include "common/displaytext.h"
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
-#include "control/instancecontrol.h"
-#include "gateway/gatewayinstance.h"
-#include "gateway/gatewayservice.h"
+#include "control/configinstance.h"
+#include "keyring/tokenstore.h"
 #include "manager/eventlogtext.h"
 
 #include <QCoreApplication>
@@ -146,15 +145,33 @@ int showLogs(const ConfigOptions &options, const QString &server, bool follow)
     return exitStatus;
 }
 
-int runDaemon(const ConfigOptions &options)
+int runDaemon(const ConfigOptions &options, std::optional<HttpServing> http)
 {
-    const QString configPath = configSavePath(options.source);
+    ConfigInstance::Options instanceOptions{http ? u"serve --http"_s : u"daemon"_s, systemSignInService};
+    if (http) {
+        // serve --http runs the servers named, with its policy flags and request timeout.
+        instanceOptions.adjustment = [&options](ConfigDocument &document) { return adjustForCommand(options, document); };
+        instanceOptions.gateway = [port = http->port](GatewayConfig gateway) {
+            gateway.http.enabled = true;
+            if (port)
+                gateway.http.port = *port;
+            return gateway;
+        };
+    }
+    ConfigInstance instance(options.source, instanceOptions);
+    const QString configPath = instance.configPath();
     qint64 holder = 0;
     QString error;
-    const std::unique_ptr<InstanceClaim> claim = InstanceClaim::claim(configPath, &holder, &error);
-    if (!claim) {
+    if (!instance.claim(&holder, &error)) {
         if (holder == 0) {
             printError(error);
+            return Failure;
+        }
+        // Clients of serve --http expect the gateway at its port: that it runs elsewhere is an error.
+        if (http) {
+            printError(u"serve --http: a Tether (pid %1) already runs %2; it serves the gateway over HTTP when the "
+                       "config enables gateway.http (tetherctl status shows it), so stop it first or point the "
+                       "clients at it"_s.arg(holder).arg(configPath));
             return Failure;
         }
         printNote(u"tetherctl: a Tether (pid %1) already runs %2; it stays the one (tetherctl status shows it)"_s.arg(holder)
@@ -164,34 +181,43 @@ int runDaemon(const ConfigOptions &options)
     // A client that goes away mid-write is noticed as a failed write, not as a fatal signal.
     std::signal(SIGPIPE, SIG_IGN);
     UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
-    ConfigRun run(options);
-    GatewayService gateway(run.manager());
-    InstanceControl control(run.manager(), u"daemon"_s, [&run] { return run.store().reload(); });
-    gateway.setLocalService(&control);
-    if (!run.start(ConfigStore::FileChanges::Follow))
-        return Failure;
-    gateway.applyConfig(run.store().document().gateway, configPath);
-    QObject::connect(&run.store(), &ConfigStore::documentChanged, &gateway,
-                     [&](const ConfigDocument &document) { gateway.applyConfig(document.gateway, configPath); });
-    const GatewayServing serving = gateway.serving();
-    if (serving.state == GatewayServing::State::Off) {
-        printError(u"cannot serve %1 to tetherctl and windows: %2"_s.arg(configPath, serving.error));
-        run.shutDown();
+    QEventLoop loop;
+    QObject::connect(&instance, &ConfigInstance::stopped, &loop, &QEventLoop::quit);
+    QObject::connect(&instance.manager().eventLog(), &EventLog::appended, &loop, [&options](const ServerEvent &event) {
+        const bool warning = event.kind == ServerEvent::Kind::ConfigChange && event.level == u"warning";
+        const bool detail = event.kind == ServerEvent::Kind::ToolCall || event.kind == ServerEvent::Kind::Stderr;
+        if (warning || (options.verbose && detail))
+            printNote(event.server + u": "_s + event.text);
+    });
+    instance.start();
+    const ConfigDocument &document = instance.config().document();
+    if (!document.isValid()) {
+        printError(document.errors.join(u"; "_s));
         return Failure;
     }
-    printNote(u"tetherctl: Tether (pid %1) runs %2 (%3 servers)%4; `tetherctl status` shows them, a signal stops them"_s
-                  .arg(QCoreApplication::applicationPid())
-                  .arg(configPath)
-                  .arg(run.manager().serverNames().size())
-                  .arg(serving.url.isEmpty() ? QString() : u", serving MCP at "_s + serving.url));
-    QEventLoop loop;
+    const GatewayServing serving = instance.gateway().serving();
+    const bool served = http ? serving.state == GatewayServing::State::Serving : serving.state != GatewayServing::State::Off;
+    if (!served) {
+        printError(http ? u"serve --http: "_s + serving.error
+                        : u"cannot serve %1 to tetherctl and windows: %2"_s.arg(configPath, serving.error));
+        instance.stop();
+        loop.exec();
+        return Failure;
+    }
+    if (http) {
+        printNote(u"Serving MCP at %1; hosts send the bearer token in %2"_s.arg(serving.url, serving.tokenFile));
+    } else {
+        printNote(u"tetherctl: Tether (pid %1) runs %2 (%3 servers)%4; `tetherctl status` shows them, a signal stops them"_s
+                      .arg(QCoreApplication::applicationPid())
+                      .arg(configPath)
+                      .arg(instance.manager().serverNames().size())
+                      .arg(serving.url.isEmpty() ? QString() : u", serving MCP at "_s + serving.url));
+    }
     QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, [&](int signalNumber) {
-        spdlog::info("daemon: {}; stopping", signalName(signalNumber));
-        loop.quit();
+        spdlog::info("{}: {}; stopping", http ? "serve" : "daemon", signalName(signalNumber));
+        instance.stop();
     });
     loop.exec();
-    gateway.close();
-    run.shutDown();
     return Success;
 }
 

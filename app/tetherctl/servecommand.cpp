@@ -2,21 +2,18 @@
 
 #include "configrun.h"
 #include "exitstatus.h"
+#include "instancecommands.h"
 #include "output.h"
 
 #include "common/displaytext.h"
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
-#include "control/instancecontrol.h"
 #include "gateway/gateway.h"
 #include "gateway/gatewayinstance.h"
 #include "gateway/gatewayprotocol.h"
 #include "gateway/gatewayrelay.h"
 #include "gateway/gatewaysession.h"
-#include "gateway/gatewaytoken.h"
-#include "gateway/localsocketendpoint.h"
 #include "gateway/stdiohostchannel.h"
-#include "gateway/streamablehttpendpoint.h"
 
 #include <QEventLoop>
 
@@ -39,6 +36,8 @@ static QJsonObject capabilitiesBeforeStart(const ConfigDocument &document)
 
 int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
 {
+    if (serveOptions.http)
+        return runDaemon(options, HttpServing{serveOptions.port});
     // A host that goes away mid-write is noticed as a failed write, not as a fatal signal.
     std::signal(SIGPIPE, SIG_IGN);
     UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
@@ -65,70 +64,24 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
         return true;
     };
 
-    // stdio: one host on stdin/stdout, relayed to a running Tether of the same config when there
-    // is one. --http: any number of hosts, each in a session of the endpoint.
-    std::unique_ptr<StdioHostChannel> channel;
+    // One host on stdin/stdout, relayed to a running Tether of the same config when there is one.
+    auto channel = std::make_unique<StdioHostChannel>();
     std::unique_ptr<GatewayRelay> relay;
     GatewaySession *session = nullptr;
-    std::unique_ptr<StreamableHttpEndpoint> endpoint;
-    std::unique_ptr<LocalSocketEndpoint> relaySocket; // --http: the tetherctl serve of clients relays here
-    if (!serveOptions.http) {
-        channel = std::make_unique<StdioHostChannel>();
-        if (serveOptions.bridge && options.servers.isEmpty()) {
-            QString why;
-            if (const std::optional<LiveGatewayInstance> instance = findLiveGatewayInstance(configPath, &why)) {
-                spdlog::info("serve: relaying to the Tether at {} (pid {})", instance->record.socket, instance->record.pid);
-                relay = std::make_unique<GatewayRelay>(*channel, instance->socket);
-            } else if (!why.isEmpty()) {
-                spdlog::info("serve: supervising the servers here: {}", why);
-            }
+    if (serveOptions.bridge && options.servers.isEmpty()) {
+        QString why;
+        if (const std::optional<LiveGatewayInstance> instance = findLiveGatewayInstance(configPath, &why)) {
+            spdlog::info("serve: relaying to the Tether at {} (pid {})", instance->record.socket, instance->record.pid);
+            relay = std::make_unique<GatewayRelay>(*channel, instance->socket);
+        } else if (!why.isEmpty()) {
+            spdlog::info("serve: supervising the servers here: {}", why);
         }
     }
-    // --http is the instance of the config (as the window and tetherctl daemon are): claimed before
-    // any server starts, answering tetherctl on its socket. A Tether that runs it already stays the one.
-    std::unique_ptr<InstanceClaim> claim;
-    InstanceControl control(run.manager(), u"serve --http"_s, [&run] { return run.store().reload(); });
-    if (serveOptions.http) {
-        qint64 holder = 0;
-        QString error;
-        claim = InstanceClaim::claim(configPath, &holder, &error);
-        if (!claim && holder > 0) {
-            printError(u"serve --http: a Tether (pid %1) already runs %2; it serves the gateway over HTTP when the "
-                       "config enables gateway.http (tetherctl status shows it), so stop it first or point the "
-                       "clients at it"_s.arg(holder).arg(configPath));
-            return Failure;
-        }
-        if (!claim)
-            spdlog::warn("serve: {}", error);
-    }
-    // Over stdio the servers start with the host's first message but a server/discover: a client
-    // finding the era asks that of a process of its own, which it then ends.
-    const bool startsOnFirstMessage = !relay && !serveOptions.http;
-    if (!relay && (startsOnFirstMessage ? !run.load(ConfigStore::FileChanges::Follow) : !superviseServers()))
+    // The servers start with the host's first message but a server/discover: a client finding the
+    // era asks that of a process of its own, which it then ends.
+    const bool startsOnFirstMessage = !relay;
+    if (startsOnFirstMessage && !run.load(ConfigStore::FileChanges::Follow))
         return Failure;
-    if (serveOptions.http) {
-        GatewayHttpConfig http = gateway->config().http;
-        if (serveOptions.port)
-            http.port = *serveOptions.port;
-        QString error;
-        const QString instanceId = QString::fromLatin1(newRandomId());
-        endpoint = StreamableHttpEndpoint::serve(*gateway, http, configPath, instanceId, &error);
-        if (!endpoint) {
-            printError(u"serve --http: "_s + error);
-            run.shutDown();
-            return Failure;
-        }
-        // Once it listens: a Tether that holds the port keeps its record.
-        relaySocket = LocalSocketEndpoint::announce(*gateway, configPath, instanceId, endpoint->url(), endpoint->tokenFile(),
-                                                    &error);
-        if (relaySocket)
-            relaySocket->setService(&control);
-        else
-            spdlog::warn("serve: the tetherctl serve of clients will not relay here: {}", error);
-        printNote(u"Serving MCP at %1; hosts send the bearer token in %2"_s.arg(endpoint->url(),
-                                                                                gatewayTokenPath(configPath)));
-    }
-
     QEventLoop loop;
     int status = Success;
     bool ending = false;
@@ -157,10 +110,6 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
         }
         if (session)
             gateway->closeSession(std::exchange(session, nullptr), reason);
-        if (endpoint)
-            endpoint->close();
-        if (relaySocket)
-            relaySocket->close();
         QObject::connect(&run.manager(), &ServerManager::allStopped, &loop, quit);
         run.manager().stopAll();
     };
@@ -225,16 +174,14 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
             session->receive(payload);
         });
     }
-    if (channel) {
-        QObject::connect(channel.get(), &StdioHostChannel::finished, &loop, [&](const QString &reason) {
-            // A host that no longer reads gets no answers: nothing to wait for.
-            if (channel->canWrite())
-                endWhenAnswered(reason);
-            else
-                end(reason);
-        });
-        channel->start();
-    }
+    QObject::connect(channel.get(), &StdioHostChannel::finished, &loop, [&](const QString &reason) {
+        // A host that no longer reads gets no answers: nothing to wait for.
+        if (channel->canWrite())
+            endWhenAnswered(reason);
+        else
+            end(reason);
+    });
+    channel->start();
     loop.exec();
     return status;
 }

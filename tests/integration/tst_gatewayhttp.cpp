@@ -480,10 +480,11 @@ private slots:
         QFETCH(int, status);
         QFETCH(QString, message);
         if (!m_admissionGateway) {
-            // One for every row. No servers: admission needs none. Small bodies, so that 413 is
-            // cheap to reach.
-            m_admissionGateway = std::make_unique<HttpGatewayProcess>(
-                writeConfig(configText({}, {{u"http"_s, QJsonObject{{u"maxBodyBytes"_s, 1024}}}})), m_dir.path());
+            // One for every row, on a config of its own (the tests after it run theirs beside it). No
+            // servers: admission needs none. Small bodies, so that 413 is cheap to reach.
+            const QString config = m_dir.filePath(u"admission-servers.json"_s);
+            QVERIFY(writeFile(config, configText({}, {{u"http"_s, QJsonObject{{u"maxBodyBytes"_s, 1024}}}})));
+            m_admissionGateway = std::make_unique<HttpGatewayProcess>(config, m_dir.path());
         }
         HttpGatewayProcess *gateway = m_admissionGateway.get();
         QVERIFY2(!gateway->url.isEmpty(), gateway->stderrText().constData());
