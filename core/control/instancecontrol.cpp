@@ -5,6 +5,7 @@
 #include "protocol/jsonrpc.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QPointer>
 
 #include <map>
@@ -43,6 +44,8 @@ public:
 
     ~ControlSession() override
     {
+        // Its channel is going too: the cancelled calls' answers are sent nowhere.
+        m_ending = true;
         const auto calls = std::exchange(m_calls, {});
         for (const auto &[id, ticket] : calls)
             m_manager.cancelToolCall(ticket, u"the tetherctl or window that made the call went away"_s);
@@ -83,7 +86,7 @@ private:
                                      u"send tether/hello first: it tells which control protocol the peer speaks"_s));
         }
         if (method == Control::Status)
-            return answer(request.id, QJsonObject{{u"servers"_s, servers()}});
+            return answer(request.id, QJsonObject{{u"servers"_s, servers()}, {u"callsInFlight"_s, m_manager.callsInFlight()}});
         if (method == Control::Subscribe)
             return subscribe(request);
         if (method == Control::Start || method == Control::Stop || method == Control::Reconnect
@@ -127,6 +130,8 @@ private:
                 QJsonObject{{u"supported"_s, QJsonArray{Control::ProtocolVersion}}}));
         }
         m_greeted = true;
+        if (const QString name = request.params.value(u"client").toObject().value(u"name").toString(); !name.isEmpty())
+            m_clientName = name;
         answer(request.id, QJsonObject{{u"protocolVersion"_s, Control::ProtocolVersion}, {u"instance"_s, Control::toJson(m_info)}});
     }
 
@@ -259,10 +264,32 @@ private:
         const QString tool = request.params.value(u"tool").toString();
         const ToolCallInput input(request.params.value(u"arguments").toObject());
         const QString key = QString::fromUtf8(JsonRpc::serialize(QJsonObject{{u"id"_s, request.id}}));
+        // The server's log shows the call, as it shows the gateway's and the window's.
+        QString server = names->value(0);
+        QString logged = tool;
+        if (server.isEmpty()) {
+            if (const ToolRoute route = m_manager.route(tool); route.tool) {
+                server = route.tool->serverName;
+                logged = route.tool->publicName;
+            }
+        } else {
+            const QList<RegisteredTool> tools = m_manager.registry().serverTools(server);
+            const auto named = std::find_if(tools.cbegin(), tools.cend(),
+                                            [&tool](const RegisteredTool &registered) { return registered.definition.name == tool; });
+            if (named != tools.cend())
+                logged = named->publicName;
+        }
         const auto answered = std::make_shared<bool>(false);
-        const auto handler = [self = QPointer(this), id = request.id, key, answered](const ToolCallReply &reply) {
+        QElapsedTimer clock;
+        clock.start();
+        const auto handler = [self = QPointer(this), &manager = m_manager, caller = m_clientName, id = request.id, key,
+                              answered, server, logged, clock](const ToolCallReply &reply) {
             *answered = true;
-            if (!self)
+            if (!server.isEmpty()) {
+                manager.eventLog().append(toolCallEvent(server, caller, logged, reply,
+                                                        std::chrono::milliseconds(clock.elapsed())));
+            }
+            if (!self || self->m_ending)
                 return;
             self->m_calls.erase(key);
             if (reply.error)
@@ -281,7 +308,7 @@ private:
         if (!names)
             return;
         m_manager.request(names->first(), method, params, [self = QPointer(this), id = request.id](const RpcReply &reply) {
-            if (!self)
+            if (!self || self->m_ending)
                 return;
             if (reply.error)
                 return self->send(errorMessage(id, reply.error->code, reply.error->message, reply.error->data));
@@ -310,6 +337,8 @@ private:
     Control::InstanceInfo m_info;
     const InstanceControl::Reload &m_reload;
     bool m_greeted = false;
+    bool m_ending = false;
+    QString m_clientName = u"a tetherctl"_s; // as its hello names it
     std::map<QString, ToolCallTicket> m_calls; // by the request's id, as JSON text
 };
 
