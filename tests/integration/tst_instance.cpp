@@ -71,6 +71,32 @@ QSet<qint64> descendantsOf(qint64 pid)
     return found;
 }
 
+// A raw connection to the socket of the instance that runs `configPath`, one request a line.
+class ControlConnection final
+{
+public:
+    explicit ControlConnection(const QString &configPath)
+    {
+        QString why;
+        if (const std::optional<GatewayInstanceRecord> record = readGatewayInstanceRecord(configPath, &why))
+            m_socket.connectToServer(record->socket);
+    }
+
+    bool isConnected() { return m_socket.waitForConnected(5000); }
+
+    // The whole answer to `line`.
+    QJsonObject ask(const QByteArray &line)
+    {
+        m_socket.write(line + "\n");
+        QByteArray answer;
+        [&] { QTRY_VERIFY((answer += m_socket.readAll()).endsWith('\n')); }();
+        return QJsonDocument::fromJson(answer).object();
+    }
+
+private:
+    QLocalSocket m_socket;
+};
+
 QHash<QString, QJsonObject> rowsByServer(const QString &json)
 {
     QHash<QString, QJsonObject> rows;
@@ -207,21 +233,12 @@ private slots:
     {
         const auto daemon = startDaemon();
         QTRY_COMPARE_WITH_TIMEOUT(ctl({u"status"_s}).exitCode, 0, 15000);
-        QString why;
-        const std::optional<GatewayInstanceRecord> record = readGatewayInstanceRecord(m_config, &why);
-        QVERIFY2(record, qPrintable(why));
-        QLocalSocket control;
-        control.connectToServer(record->socket);
-        QVERIFY(control.waitForConnected(5000));
-        const auto ask = [&control](const QByteArray &line) {
-            control.write(line + "\n");
-            QByteArray answer;
-            [&] { QTRY_VERIFY((answer += control.readAll()).endsWith('\n')); }();
-            return QJsonDocument::fromJson(answer).object().value(u"result"_s).toObject();
-        };
-        ask(R"({"jsonrpc":"2.0","id":1,"method":"tether/hello","params":{"protocolVersion":1}})");
+        ControlConnection control(m_config);
+        QVERIFY(control.isConnected());
+        control.ask(R"({"jsonrpc":"2.0","id":1,"method":"tether/hello","params":{"protocolVersion":1}})");
         const auto callsInFlight = [&] {
-            return ask(R"({"jsonrpc":"2.0","id":2,"method":"tether/status"})").value(u"callsInFlight"_s).toInt(-1);
+            const QJsonObject status = control.ask(R"({"jsonrpc":"2.0","id":2,"method":"tether/status"})");
+            return status.value(u"result"_s).toObject().value(u"callsInFlight"_s).toInt(-1);
         };
         QCOMPARE(callsInFlight(), 0);
 
@@ -381,18 +398,9 @@ private slots:
     void theInstanceRefusesAnotherControlVersionAndRequestsBeforeHello()
     {
         const auto daemon = startDaemon();
-        QString why;
-        const std::optional<GatewayInstanceRecord> record = readGatewayInstanceRecord(m_config, &why);
-        QVERIFY2(record, qPrintable(why));
-        QLocalSocket socket;
-        socket.connectToServer(record->socket);
-        QVERIFY(socket.waitForConnected(5000));
-        const auto ask = [&socket](const QByteArray &line) {
-            socket.write(line + "\n");
-            QByteArray answer;
-            [&] { QTRY_VERIFY((answer += socket.readAll()).endsWith('\n')); }();
-            return QJsonDocument::fromJson(answer).object();
-        };
+        ControlConnection control(m_config);
+        QVERIFY(control.isConnected());
+        const auto ask = [&control](const QByteArray &line) { return control.ask(line); };
         const QJsonObject early = ask(R"({"jsonrpc":"2.0","id":1,"method":"tether/status"})");
         QCOMPARE(early.value(u"error").toObject().value(u"code").toInt(), int(Control::NotHello));
         const QJsonObject newer = ask(R"({"jsonrpc":"2.0","id":2,"method":"tether/hello","params":{"protocolVersion":2}})");
