@@ -27,6 +27,7 @@
 #include <QTimer>
 
 #include <csignal>
+#include <functional>
 #include <ctime>
 
 using namespace Qt::StringLiterals;
@@ -48,6 +49,7 @@ struct Run
     int systemProcesses = 0;
     double statusAttachedMs = 0; // median of StatusRounds runs against the window
     double statusAloneMs = 0;    // one run with no Tether running the config
+    std::vector<double> attachedLagMs; // how late a window attached to tetherctl daemon saw each change
     QString error;
 };
 
@@ -109,6 +111,77 @@ void measureSampling(qint64 tether, Run &run)
     run.systemProcesses = int(table.size());
 }
 
+constexpr int AttachedChanges = 10;
+
+// A window attached to `tetherctl daemon` of the config: how long after the daemon it shows each of
+// AttachedChanges state changes (a server stopped and started by tetherctl), as the window logs it.
+void measureAttached(const QString &tether, const QString &configPath, const QProcessEnvironment &environment,
+                     int servers, Run &run)
+{
+    const QString tetherctl = QFileInfo(tether).dir().filePath(u"tetherctl"_s);
+    QProcess daemon;
+    daemon.setProcessEnvironment(environment);
+    daemon.start(tetherctl, {u"daemon"_s, u"--config"_s, configPath});
+    QProcess window;
+    window.setProcessEnvironment(environment);
+    QEventLoop loop;
+    QByteArray pending;
+    bool attached = false;
+    const QRegularExpression lag(u"attached: server '([^']+)' is (Stopped|Connected), (-?\\d+) ms after"_s);
+    QObject::connect(&window, &QProcess::readyReadStandardError, &loop, [&] {
+        pending += window.readAllStandardError();
+        qsizetype newline;
+        while ((newline = pending.indexOf('\n')) >= 0) {
+            const QString line = QString::fromUtf8(pending.left(newline));
+            pending.remove(0, newline + 1);
+            attached |= line.contains(u"attached: showing the"_s);
+            if (const auto match = lag.match(line); match.hasMatch())
+                run.attachedLagMs.push_back(match.captured(3).toDouble());
+            loop.quit();
+        }
+    });
+    const auto waitFor = [&](const std::function<bool()> &done, const QString &what) {
+        QTimer deadline;
+        deadline.setSingleShot(true);
+        QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
+        deadline.start(30000);
+        while (!done() && deadline.isActive())
+            loop.exec();
+        if (!done() && run.error.isEmpty()) {
+            run.error = u"attached window: timed out waiting for "_s + what + u"; the daemon said: "_s
+                        + QString::fromUtf8(daemon.readAllStandardError()) + u"; the window said: "_s + QString::fromUtf8(pending);
+        }
+        return done();
+    };
+    QString error;
+    // The daemon runs every server before the window opens on the config.
+    bool connected = false;
+    for (int tries = 0; tries < 100 && !connected; ++tries)
+        connected = timeStatus(tetherctl, configPath, environment, servers, 0, &error) >= 0;
+    if (!connected) {
+        run.error = u"tetherctl daemon did not connect every server: "_s + error + QString::fromUtf8(daemon.readAllStandardError());
+    } else {
+        window.start(tether, {u"--config"_s, configPath});
+        if (waitFor([&] { return attached; }, u"the window to attach"_s)) {
+            for (int change = 0; change < AttachedChanges && run.error.isEmpty(); ++change) {
+                const size_t seen = run.attachedLagMs.size();
+                QProcess command;
+                command.setProcessEnvironment(environment);
+                command.start(tetherctl, {change % 2 == 0 ? u"stop"_s : u"start"_s, u"demo-00"_s, u"--config"_s, configPath});
+                command.waitForFinished(30000);
+                waitFor([&] { return run.attachedLagMs.size() > seen; }, u"the window to show a change"_s);
+            }
+        }
+    }
+    for (QProcess *process : {&window, &daemon}) {
+        if (process->state() == QProcess::NotRunning)
+            continue;
+        ::kill(pid_t(process->processId()), SIGTERM);
+        if (!process->waitForFinished(15000))
+            process->kill();
+    }
+}
+
 Run measure(const QString &tether, const QString &configPath, const QProcessEnvironment &environment, int servers)
 {
     const QString tetherctl = QFileInfo(tether).dir().filePath(u"tetherctl"_s);
@@ -163,14 +236,18 @@ Run measure(const QString &tether, const QString &configPath, const QProcessEnvi
                     + QString::fromUtf8(process.readAllStandardError());
         loop.quit();
     });
-    QTimer::singleShot(30000, &loop, [&] {
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    QObject::connect(&deadline, &QTimer::timeout, &loop, [&] {
         run.error = u"timed out: painted %1, %2 of %3 servers connected"_s.arg(run.paintSeenMs >= 0 ? u"yes"_s : u"no"_s)
                         .arg(connected.size()).arg(servers);
         loop.quit();
     });
+    deadline.start(30000);
     clock.start();
     process.start(tether, {u"--config"_s, configPath});
     loop.exec();
+    deadline.stop();
     process.disconnect(&loop);
     if (process.state() != QProcess::NotRunning) {
         // SIGTERM is Tether's quiescent quit: every server stopped before it exits.
@@ -181,6 +258,8 @@ Run measure(const QString &tether, const QString &configPath, const QProcessEnvi
     // No Tether runs the config now: status starts (and stops) the servers itself.
     if (run.error.isEmpty())
         run.statusAloneMs = timeStatus(tetherctl, configPath, environment, servers, 5, &run.error);
+    if (run.error.isEmpty())
+        measureAttached(tether, configPath, environment, servers, run);
     return run;
 }
 
@@ -232,7 +311,7 @@ int main(int argc, char *argv[])
     out << "tether with " << count << " configured demo servers, " << runs << " runs, platform "
         << platform << Qt::endl;
     std::vector<double> sampling, painted, seen, tablePainted, tableSeen, rss, anonymous, connectedTimes, statusAttached,
-        statusAlone;
+        statusAlone, attachedLag;
     for (int i = 0; i < runs; ++i) {
         const Run run = measure(tether, configPath, environment, count);
         if (!run.error.isEmpty()) {
@@ -246,7 +325,11 @@ int main(int argc, char *argv[])
             << " MiB); one sample of " << run.sampledProcesses << " server processes (of " << run.systemProcesses
             << " on the machine) " << QString::number(run.sampleCpuUs / 1000.0, 'f', 2) << " ms of CPU; tetherctl status "
             << QString::number(run.statusAttachedMs, 'f', 1) << " ms from the window, "
-            << QString::number(run.statusAloneMs, 'f', 1) << " ms alone" << Qt::endl;
+            << QString::number(run.statusAloneMs, 'f', 1) << " ms alone; an attached window "
+            << QString::number(percentile(run.attachedLagMs, 0.5), 'f', 0) << " ms (median of " << run.attachedLagMs.size()
+            << " changes; at most " << QString::number(percentile(run.attachedLagMs, 1.0), 'f', 0)
+            << " ms) after tetherctl daemon" << Qt::endl;
+        attachedLag.insert(attachedLag.end(), run.attachedLagMs.cbegin(), run.attachedLagMs.cend());
         statusAttached.push_back(run.statusAttachedMs);
         statusAlone.push_back(run.statusAloneMs);
         sampling.push_back(run.sampleCpuUs);
@@ -269,6 +352,10 @@ int main(int argc, char *argv[])
         << "median time of tetherctl status with its " << count << " servers: "
         << QString::number(percentile(statusAttached, 0.5), 'f', 1) << " ms from the window that runs them   target < 50 ms ("
         << QString::number(percentile(statusAlone, 0.5), 'f', 1) << " ms alone, starting them)" << Qt::endl
+        << "state changes shown by a window attached to tetherctl daemon: median "
+        << QString::number(percentile(attachedLag, 0.5), 'f', 0) << " ms, at most "
+        << QString::number(percentile(attachedLag, 1.0), 'f', 0) << " ms after the daemon (" << attachedLag.size()
+        << " changes)   target < 50 ms" << Qt::endl
         << "median CPU of sampling the " << count << " servers' processes: "
         << QString::number(percentile(sampling, 0.5) / 1000.0, 'f', 2) << " ms a sample, every "
         << Tether::ResourceSampler::DefaultInterval.count() << " ms: "

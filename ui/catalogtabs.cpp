@@ -15,7 +15,7 @@ using namespace Qt::StringLiterals;
 
 namespace Tether {
 
-void addCatalogTabs(QTabWidget *tabs, ServerManager &manager, QItemSelectionModel *selection, int nameRole)
+void addCatalogTabs(QTabWidget *tabs, ServerSource &manager, QItemSelectionModel *selection, int nameRole)
 {
     auto *resources = new ResourcesView(manager, tabs);
     auto *prompts = new PromptsView(manager, tabs);

@@ -11,11 +11,11 @@ class QWidget;
 
 namespace Tether {
 
-class ServerManager;
+class ServerSource;
 
 // Adds the Resources and Prompts tabs to `tabs`; they show the server of the first row that
 // `selection` selects, its name in `nameRole`.
-void addCatalogTabs(QTabWidget *tabs, ServerManager &manager, QItemSelectionModel *selection, int nameRole);
+void addCatalogTabs(QTabWidget *tabs, ServerSource &manager, QItemSelectionModel *selection, int nameRole);
 
 // Shared by the two tabs. Lays `view` out as `list` under its `status` line, beside a detail
 // pane; returns the detail pane's layout, to be filled.

@@ -2,7 +2,7 @@
 
 #include "manager/eventfilter.h"
 #include "manager/eventlogtext.h"
-#include "manager/servermanager.h"
+#include "manager/serversource.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -25,7 +25,7 @@ QString combinedLogLine(const ServerEvent &event)
 
 } // namespace
 
-CombinedLogView::CombinedLogView(ServerManager &manager, QWidget *parent)
+CombinedLogView::CombinedLogView(ServerSource &manager, QWidget *parent)
     : QWidget(parent, Qt::Window)
     , m_manager(manager)
     , m_server(new QComboBox(this))
@@ -61,8 +61,8 @@ CombinedLogView::CombinedLogView(ServerManager &manager, QWidget *parent)
     connect(m_level, &QComboBox::currentIndexChanged, this, &CombinedLogView::showEvents);
     connect(m_search, &QLineEdit::textChanged, this, &CombinedLogView::showEvents);
     connect(&m_manager.eventLog(), &EventLog::appended, this, &CombinedLogView::appendEvent);
-    connect(&m_manager, &ServerManager::serverAdded, this, &CombinedLogView::updateServers);
-    connect(&m_manager, &ServerManager::serverRemoved, this, &CombinedLogView::updateServers);
+    connect(&m_manager, &ServerSource::serverAdded, this, &CombinedLogView::updateServers);
+    connect(&m_manager, &ServerSource::serverRemoved, this, &CombinedLogView::updateServers);
     updateServers();
 }
 

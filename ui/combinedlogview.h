@@ -10,7 +10,7 @@ namespace Tether {
 
 struct EventFilter;
 struct ServerEvent;
-class ServerManager;
+class ServerSource;
 
 // The combined log: every server's events in one window, oldest first, narrowed to a server, a
 // level and a search text. It follows new events while shown; a reader who scrolled up stays
@@ -24,7 +24,7 @@ public:
     // The most lines it shows: as many as the event log keeps of a few busy servers.
     static constexpr int MaximumLines = 10000;
 
-    explicit CombinedLogView(ServerManager &manager, QWidget *parent = nullptr);
+    explicit CombinedLogView(ServerSource &manager, QWidget *parent = nullptr);
 
     EventFilter filter() const;
 
@@ -36,7 +36,7 @@ private:
     void showEvents();
     void appendEvent(const ServerEvent &event);
 
-    ServerManager &m_manager;
+    ServerSource &m_manager;
     QComboBox *m_server;
     QComboBox *m_level;
     QLineEdit *m_search;

@@ -4,7 +4,7 @@
 
 #include "common/logging.h"
 #include "manager/eventlogtext.h"
-#include "manager/servermanager.h"
+#include "manager/serversource.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -20,7 +20,7 @@ using namespace Qt::StringLiterals;
 
 namespace Tether {
 
-LogActions::LogActions(ServerManager &manager, QWidget *window)
+LogActions::LogActions(ServerSource &manager, QWidget *window)
     : QObject(window)
     , m_manager(manager)
     , m_window(window)

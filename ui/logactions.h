@@ -9,7 +9,7 @@ class QWidget;
 namespace Tether {
 
 class CombinedLogView;
-class ServerManager;
+class ServerSource;
 
 // The logs to take away and what to copy of a server: File ▸ Export log… of the selected server
 // or of every server, File ▸ Open log folder, View ▸ Combined log, and Copy command / Copy URL
@@ -20,7 +20,7 @@ class LogActions final : public QObject
     Q_DISABLE_COPY_MOVE(LogActions)
 
 public:
-    LogActions(ServerManager &manager, QWidget *window);
+    LogActions(ServerSource &manager, QWidget *window);
 
     QAction *exportServerLog() const { return m_exportServerLog; }
     QAction *exportAllLogs() const { return m_exportAllLogs; }
@@ -38,7 +38,7 @@ private:
     void openFolder();
     void openCombinedLog();
 
-    ServerManager &m_manager;
+    ServerSource &m_manager;
     QWidget *m_window;
     QString m_server;
     QPointer<CombinedLogView> m_combinedLog; // made when first shown

@@ -29,7 +29,7 @@
 #include "gateway/gatewayservice.h"
 #include "gateway/toolcatalog.h"
 #include "manager/resourcesampler.h"
-#include "manager/servermanager.h"
+#include "manager/serversource.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -58,7 +58,7 @@ using namespace Qt::StringLiterals;
 
 namespace Tether {
 
-MainWindow::MainWindow(ServerManager &manager, ConfigStore &config, QWidget *parent)
+MainWindow::MainWindow(ServerSource &manager, ConfigStore &config, QWidget *parent)
     : QMainWindow(parent)
     , m_manager(manager)
     , m_config(config)
@@ -229,12 +229,12 @@ void MainWindow::layOutWidgets()
 void MainWindow::followSnapshots()
 {
     // The actions of the selected server follow at once; the table's repaint is batched.
-    connect(&m_manager, &ServerManager::statusChanged, this, [this](const ServerStatus &status) {
+    connect(&m_manager, &ServerSource::statusChanged, this, [this](const ServerStatus &status) {
         m_model->updateStatus(status);
         if (selectedServers().contains(status.name))
             updateActions();
     });
-    connect(&m_manager, &ServerManager::stateChanged, this, [this](const ServerStatus &status) {
+    connect(&m_manager, &ServerSource::stateChanged, this, [this](const ServerStatus &status) {
         m_model->updateStatus(status);
         updateSummary();
         updateAllTools();
@@ -250,18 +250,18 @@ void MainWindow::followSnapshots()
         if (m_manager.status(selectedServer()).value_or(ServerStatus{}).pid > 0)
             updateDetailsText();
     });
-    connect(&m_manager, &ServerManager::signInChanged, this, [this](const QString &name) {
+    connect(&m_manager, &ServerSource::signInChanged, this, [this](const QString &name) {
         if (name != selectedServer())
             return;
         updateActions();
         updateDetailsText();
     });
-    connect(&m_manager, &ServerManager::serverAdded, this, [this](const QString &name) {
+    connect(&m_manager, &ServerSource::serverAdded, this, [this](const QString &name) {
         if (const auto status = m_manager.status(name))
             m_model->updateStatus(*status);
         updateSummary();
     });
-    connect(&m_manager, &ServerManager::serverRemoved, this, [this](const QString &name) {
+    connect(&m_manager, &ServerSource::serverRemoved, this, [this](const QString &name) {
         m_model->removeServer(name);
         updateSummary();
     });
@@ -362,18 +362,18 @@ void MainWindow::createActions()
 {
     auto *toolbar = addToolBar(tr("Servers"));
     toolbar->setObjectName(u"servers"_s);
-    m_start = toolbar->addAction(tr("Start"), this, [this] { actOnSelection(&ServerActions::start, &ServerManager::start); });
+    m_start = toolbar->addAction(tr("Start"), this, [this] { actOnSelection(&ServerActions::start, &ServerSource::start); });
     m_start->setShortcut(QKeySequence(u"Ctrl+R"_s));
-    m_stop = toolbar->addAction(tr("Stop"), this, [this] { actOnSelection(&ServerActions::stop, &ServerManager::stop); });
+    m_stop = toolbar->addAction(tr("Stop"), this, [this] { actOnSelection(&ServerActions::stop, &ServerSource::stop); });
     m_stop->setShortcut(QKeySequence(u"Ctrl+."_s));
     m_reconnect = toolbar->addAction(tr("Reconnect"), this,
-                                     [this] { actOnSelection(&ServerActions::reconnect, &ServerManager::reconnect); });
+                                     [this] { actOnSelection(&ServerActions::reconnect, &ServerSource::reconnect); });
     m_reconnect->setShortcut(QKeySequence(u"F5"_s));
     // Shown for the servers that sign in (OAuth) only.
     m_signIn = toolbar->addAction(tr("Sign in…"), this, &MainWindow::signInSelected);
     m_signOut = new QAction(tr("Sign out"), this);
     connect(m_signOut, &QAction::triggered, this, &MainWindow::signOutSelected);
-    m_retryFailed = toolbar->addAction(tr("Retry failed"), &m_manager, &ServerManager::retryFailed);
+    m_retryFailed = toolbar->addAction(tr("Retry failed"), &m_manager, &ServerSource::retryFailed);
     m_retryFailed->setShortcut(QKeySequence(u"Shift+F5"_s));
     // Not on the toolbar: it restarts healthy servers too, and asks first.
     m_reconnectAll = new QAction(tr("Reconnect all…"), this);
@@ -654,7 +654,7 @@ QStringList MainWindow::selectedServers() const
     return names;
 }
 
-void MainWindow::actOnSelection(bool ServerActions::*applies, void (ServerManager::*action)(const QString &))
+void MainWindow::actOnSelection(bool ServerActions::*applies, void (ServerSource::*action)(const QString &))
 {
     for (const QString &name : selectedServers()) {
         const int row = m_model->rowOf(name);

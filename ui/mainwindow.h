@@ -30,7 +30,7 @@ class LogActions;
 class ResourceSampler;
 class ServerConfigView;
 class ServerDetailsView;
-class ServerManager;
+class ServerSource;
 class ServerTableModel;
 class TimelineView;
 class ToolListView;
@@ -46,7 +46,7 @@ class MainWindow final : public QMainWindow
     Q_DISABLE_COPY_MOVE(MainWindow)
 
 public:
-    MainWindow(ServerManager &manager, ConfigStore &config, QWidget *parent = nullptr);
+    MainWindow(ServerSource &manager, ConfigStore &config, QWidget *parent = nullptr);
 
     // Where the servers are listed: the tether program reports when it was first painted.
     QTableView *table() const { return m_table; }
@@ -78,7 +78,7 @@ private:
     QList<std::pair<int, int>> columnWidthsNeeded() const;
     void widenColumnsToTheirTexts();
     // Calls `action` with each selected server it applies to.
-    void actOnSelection(bool ServerActions::*applies, void (ServerManager::*action)(const QString &));
+    void actOnSelection(bool ServerActions::*applies, void (ServerSource::*action)(const QString &));
     // Asks first: it restarts connected servers too.
     void reconnectAll();
     // The table above the tabs of the selected server, the summary in the status bar.
@@ -122,7 +122,7 @@ private:
     void updateFleetActions();
     void updateLog();
 
-    ServerManager &m_manager;
+    ServerSource &m_manager;
     ConfigStore &m_config;
     ResourceSampler *m_resources;
     ServerTableModel *m_model;

@@ -3,7 +3,7 @@
 #include "catalogtabs.h"
 #include "messagelabel.h"
 
-#include "manager/servermanager.h"
+#include "manager/serversource.h"
 
 #include <QFormLayout>
 #include <QLabel>
@@ -18,7 +18,7 @@ using namespace Qt::StringLiterals;
 
 namespace Tether {
 
-PromptsView::PromptsView(ServerManager &manager, QWidget *parent)
+PromptsView::PromptsView(ServerSource &manager, QWidget *parent)
     : QWidget(parent)
     , m_manager(manager)
     , m_status(new QLabel(this))
@@ -49,7 +49,7 @@ PromptsView::PromptsView(ServerManager &manager, QWidget *parent)
     detail->addWidget(m_messages, 1);
     setServer({});
 
-    connect(&m_manager, &ServerManager::catalogChanged, this, [this](const QString &name) {
+    connect(&m_manager, &ServerSource::catalogChanged, this, [this](const QString &name) {
         if (name == m_server)
             showCatalog(m_manager.catalog(name));
     });

@@ -15,7 +15,7 @@ class QTreeWidget;
 
 namespace Tether {
 
-class ServerManager;
+class ServerSource;
 struct ServerCatalog;
 
 // The Prompts tab: the selected server's prompts as last listed (its catalog snapshot), a field
@@ -26,7 +26,7 @@ class PromptsView final : public QWidget
     Q_DISABLE_COPY_MOVE(PromptsView)
 
 public:
-    explicit PromptsView(ServerManager &manager, QWidget *parent = nullptr);
+    explicit PromptsView(ServerSource &manager, QWidget *parent = nullptr);
     ~PromptsView() override;
 
     // Shows this server's prompts; empty: none.
@@ -37,7 +37,7 @@ private:
     void choosePrompt(const QString &name);
     void get();
 
-    ServerManager &m_manager;
+    ServerSource &m_manager;
     QString m_server;
     QList<PromptDefinition> m_prompts;
     std::optional<PromptDefinition> m_chosen;

@@ -3,7 +3,7 @@
 #include "catalogtabs.h"
 #include "messagelabel.h"
 
-#include "manager/servermanager.h"
+#include "manager/serversource.h"
 
 #include <QHBoxLayout>
 #include <QImage>
@@ -24,7 +24,7 @@ namespace Tether {
 // The role of an item's URI (or URI template) in the list.
 static constexpr int UriRole = Qt::UserRole;
 
-ResourcesView::ResourcesView(ServerManager &manager, QWidget *parent)
+ResourcesView::ResourcesView(ServerSource &manager, QWidget *parent)
     : QWidget(parent)
     , m_manager(manager)
     , m_status(new QLabel(this))
@@ -61,7 +61,7 @@ ResourcesView::ResourcesView(ServerManager &manager, QWidget *parent)
     clearPreview();
     setServer({});
 
-    connect(&m_manager, &ServerManager::catalogChanged, this, [this](const QString &name) {
+    connect(&m_manager, &ServerSource::catalogChanged, this, [this](const QString &name) {
         if (name == m_server)
             showCatalog(m_manager.catalog(name));
     });

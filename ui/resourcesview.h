@@ -12,7 +12,7 @@ class QTreeWidget;
 
 namespace Tether {
 
-class ServerManager;
+class ServerSource;
 struct ResourceContents;
 struct ServerCatalog;
 
@@ -24,7 +24,7 @@ class ResourcesView final : public QWidget
     Q_DISABLE_COPY_MOVE(ResourcesView)
 
 public:
-    explicit ResourcesView(ServerManager &manager, QWidget *parent = nullptr);
+    explicit ResourcesView(ServerSource &manager, QWidget *parent = nullptr);
     ~ResourcesView() override;
 
     // Shows this server's resources; empty: none.
@@ -36,7 +36,7 @@ private:
     void showContents(const QList<ResourceContents> &contents);
     void clearPreview();
 
-    ServerManager &m_manager;
+    ServerSource &m_manager;
     QString m_server;
     quint64 m_reads = 0; // reads started: only the answer to the last one is shown
     QLabel *m_status;

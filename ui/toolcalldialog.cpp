@@ -7,7 +7,7 @@
 
 #include "common/duration.h"
 #include "common/jsontext.h"
-#include "manager/servermanager.h"
+#include "manager/serversource.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -32,7 +32,7 @@ namespace Tether {
 // Progress is shown in thousandths of the total the server gave.
 static constexpr int ProgressSteps = 1000;
 
-ToolCallDialog::ToolCallDialog(ServerManager &manager, const QString &serverName, const ToolDefinition &tool,
+ToolCallDialog::ToolCallDialog(ServerSource &manager, const QString &serverName, const ToolDefinition &tool,
                                std::weak_ptr<WindowClientSide> client, QWidget *parent)
     : QDialog(parent)
     , m_manager(manager)

@@ -19,7 +19,7 @@ class QVBoxLayout;
 namespace Tether {
 
 class SchemaForm;
-class ServerManager;
+class ServerSource;
 class WindowClientSide;
 
 // Calls one tool of one server through the manager: a form generated from the tool's input
@@ -40,7 +40,7 @@ class ToolCallDialog final : public QDialog
     Q_DISABLE_COPY_MOVE(ToolCallDialog)
 
 public:
-    ToolCallDialog(ServerManager &manager, const QString &serverName, const ToolDefinition &tool,
+    ToolCallDialog(ServerSource &manager, const QString &serverName, const ToolDefinition &tool,
                    std::weak_ptr<WindowClientSide> client = {}, QWidget *parent = nullptr);
     ~ToolCallDialog() override;
 
@@ -67,7 +67,7 @@ private:
     std::optional<QJsonObject> currentArguments(QString *error);
     std::optional<QJsonObject> rawArguments(QString *error) const;
 
-    ServerManager &m_manager;
+    ServerSource &m_manager;
     QString m_serverName;
     ToolDefinition m_tool;
     std::weak_ptr<WindowClientSide> m_client;

@@ -5,7 +5,7 @@
 #include "servertablemodel.h"
 #include "stateicons.h"
 
-#include "manager/servermanager.h"
+#include "manager/serversource.h"
 
 #include <QEvent>
 #include <QMenu>
@@ -63,13 +63,13 @@ TrayNotice signInNotice(const QList<ServerStatus> &waiting)
             TrayIcon::tr("Select each in Tether and choose Sign in.")};
 }
 
-TrayIcon::TrayIcon(ServerManager &manager, MainWindow *window, QObject *parent)
+TrayIcon::TrayIcon(ServerSource &manager, MainWindow *window, QObject *parent)
     : QSystemTrayIcon(parent)
     , m_manager(manager)
 {
     auto *menu = new QMenu(window);
     menu->addAction(tr("Show Tether"), window, &MainWindow::bringToFront);
-    menu->addAction(tr("Retry failed"), &m_manager, &ServerManager::retryFailed);
+    menu->addAction(tr("Retry failed"), &m_manager, &ServerSource::retryFailed);
     menu->addSeparator();
     menu->addAction(tr("Quit"), this, &TrayIcon::quitRequested);
     setContextMenu(menu);
@@ -80,7 +80,7 @@ TrayIcon::TrayIcon(ServerManager &manager, MainWindow *window, QObject *parent)
     m_failureTimer.setSingleShot(true);
     m_failureTimer.setInterval(FailureGroupingWindow);
     connect(&m_failureTimer, &QTimer::timeout, this, &TrayIcon::notifyGrouped);
-    connect(&m_manager, &ServerManager::stateChanged, this, [this](const ServerStatus &status) {
+    connect(&m_manager, &ServerSource::stateChanged, this, [this](const ServerStatus &status) {
         refresh();
         QList<ServerStatus> *news = status.state == ServerState::Failed         ? &m_failed
                                     : status.state == ServerState::SignInNeeded ? &m_waitingForSignIn
@@ -92,7 +92,7 @@ TrayIcon::TrayIcon(ServerManager &manager, MainWindow *window, QObject *parent)
         if (!m_failureTimer.isActive())
             m_failureTimer.start();
     });
-    connect(&m_manager, &ServerManager::serverRemoved, this, &TrayIcon::refresh);
+    connect(&m_manager, &ServerSource::serverRemoved, this, &TrayIcon::refresh);
     window->installEventFilter(this);
     refresh();
 }

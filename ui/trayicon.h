@@ -12,7 +12,7 @@
 namespace Tether {
 
 class MainWindow;
-class ServerManager;
+class ServerSource;
 struct ServerStatus;
 
 // The state that stands for all servers in the tray: the worst one a person should look at.
@@ -46,7 +46,7 @@ class TrayIcon final : public QSystemTrayIcon
 public:
     static constexpr std::chrono::milliseconds FailureGroupingWindow{2000};
 
-    TrayIcon(ServerManager &manager, MainWindow *window, QObject *parent = nullptr);
+    TrayIcon(ServerSource &manager, MainWindow *window, QObject *parent = nullptr);
 
 signals:
     void quitRequested();
@@ -61,7 +61,7 @@ private:
     void notify(const TrayNotice &notice, MessageIcon icon);
     void notifyGrouped();
 
-    ServerManager &m_manager;
+    ServerSource &m_manager;
     QList<ServerStatus> m_failed;           // since the last notice
     QList<ServerStatus> m_waitingForSignIn; // since the last notice
     QTimer m_failureTimer;

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "quitchoice.h"
 #include "singleinstance.h"
 #include "trayicon.h"
 
@@ -6,6 +7,7 @@
 #include "common/logging.h"
 #include "common/unixsignalwatcher.h"
 #include "control/configinstance.h"
+#include "control/remoteservers.h"
 #include "keyring/tokenstore.h"
 #include "tetherusage.h"
 
@@ -14,6 +16,9 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QProcess>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTextStream>
 #include <QTimer>
@@ -55,6 +60,79 @@ private:
     QString m_what;
     QElapsedTimer m_sinceStart;
 };
+
+// The servers of the window's config go on without it: a headless Tether claims the config, once
+// this process has let it go, and starts them.
+void handOver(ConfigInstance &instance, const ConfigSource &source)
+{
+    instance.releaseClaim();
+    QStringList arguments{u"daemon"_s};
+    if (!source.embedded)
+        arguments << u"--config"_s << source.path;
+    const QString tetherctl = QApplication::applicationDirPath() + u"/tetherctl"_s;
+    if (QProcess::startDetached(tetherctl, arguments))
+        spdlog::info("the servers of {} go on in tetherctl daemon", instance.configPath());
+    else
+        spdlog::error("could not start {} daemon: the servers of {} stay stopped", tetherctl, instance.configPath());
+}
+
+// The window attached to the Tether that already runs its config (tetherctl daemon, serve --http):
+// its table, details, logs and actions are that Tether's, and closing the window leaves its servers
+// running. When that Tether goes, the window offers to run the servers itself.
+int runAttached(InstanceListener &listener, const ConfigSource &source, std::unique_ptr<ControlClient> instance,
+                const QElapsedTimer &sinceStart)
+{
+    ConfigStore config(source, programConfigContext());
+    RemoteServers servers(std::move(instance), config);
+    const Control::InstanceInfo running = servers.instance();
+    spdlog::info("attached to the Tether (pid {}, {}) that runs {}", running.pid, running.kind, running.configPath);
+    MainWindow window(servers, config);
+    QObject::connect(&listener, &InstanceListener::activationRequested, &window, &MainWindow::bringToFront);
+    window.statusBar()->showMessage(
+        QObject::tr("Attached to the Tether (pid %1, %2) that runs this config: closing this window leaves its servers running")
+            .arg(running.pid)
+            .arg(running.kind));
+    const auto quit = [&listener] {
+        listener.stopListening();
+        QApplication::quit();
+    };
+    QObject::connect(&window, &MainWindow::quitRequested, qApp, quit);
+    UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
+    QObject::connect(&signalWatcher, &UnixSignalWatcher::received, qApp, quit);
+    std::unique_ptr<TrayIcon> tray;
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        tray = std::make_unique<TrayIcon>(servers, &window);
+        QObject::connect(tray.get(), &TrayIcon::quitRequested, qApp, quit);
+        tray->show();
+    } else {
+        QObject::connect(qApp, &QApplication::lastWindowClosed, qApp, quit);
+    }
+    QObject::connect(&servers, &RemoteServers::ready, &window, [&] {
+        spdlog::info("attached: showing the {} servers of the Tether (pid {})", servers.serverNames().size(), running.pid);
+    });
+    QObject::connect(&servers, &RemoteServers::lost, &window, [&](const QString &why) {
+        spdlog::warn("attached: {}", why);
+        window.statusBar()->showMessage(QObject::tr("%1; what this window shows is its last word").arg(why));
+        const auto answer = QMessageBox::question(
+            &window, QObject::tr("Tether"),
+            QObject::tr("%1.\n\nRun the servers of this config in this window from now on?").arg(why),
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+        if (answer != QMessageBox::Yes)
+            return;
+        // Tether again, now with no Tether running the config: it becomes the instance.
+        listener.stopListening();
+        if (!QProcess::startDetached(QApplication::applicationFilePath(), QApplication::arguments().mid(1)))
+            spdlog::error("could not start Tether again to take the servers over");
+        QApplication::quit();
+    });
+    new FirstPaintReporter(&window, u"window"_s, sinceStart);
+    window.show();
+    QTimer::singleShot(0, &config, [&] {
+        config.load();
+        servers.start();
+    });
+    return QApplication::exec();
+}
 
 } // namespace
 
@@ -111,6 +189,16 @@ int main(int argc, char *argv[])
         setrlimit(RLIMIT_NOFILE, &files);
     }
 
+    // A Tether that runs this config already (tetherctl daemon, serve --http): the window attaches
+    // to it and starts no server. One that cannot be used is refused, and nothing starts twice.
+    Attachment attachment = attachToInstance(configSavePath(source), u"tether window"_s);
+    if (attachment.client)
+        return runAttached(listener, source, std::move(attachment.client), sinceStart);
+    if (!attachment.why.isEmpty()) {
+        QTextStream(stderr) << "tether: " << attachment.why << Qt::endl;
+        return 1;
+    }
+
     // The window is the instance of its config: tetherctl attaches to it rather than running the
     // servers a second time. Claimed before any server starts.
     ConfigInstance instance(source, {u"window"_s, systemSignInService});
@@ -125,23 +213,29 @@ int main(int argc, char *argv[])
     MainWindow window(manager, config);
     QObject::connect(&listener, &InstanceListener::activationRequested, &window, &MainWindow::bringToFront);
     window.setGateway(&instance.gateway());
-    // Quitting stops every server and waits (bounded) until their processes have exited.
+    // Quitting stops every server and waits (bounded) until their processes have exited; then, if
+    // the user keeps them running, a headless Tether takes the config over.
     bool quitting = false;
-    const auto quit = [&] {
-        if (quitting)
+    const auto quitWith = [&](QuitChoice choice) {
+        if (quitting || choice == QuitChoice::Cancel)
             return;
         quitting = true;
         listener.stopListening();
         // Tool call dialogs too: nothing stays on screen while the servers stop.
         for (QWidget *widget : QApplication::topLevelWidgets())
             widget->hide();
-        QObject::connect(&instance, &ConfigInstance::stopped, &app, &QApplication::quit);
+        QObject::connect(&instance, &ConfigInstance::stopped, &app, [&, choice] {
+            if (choice == QuitChoice::KeepRunning)
+                handOver(instance, source);
+            QApplication::quit();
+        });
         instance.stop();
         QTimer::singleShot(10000, &app, &QApplication::quit);
     };
+    const auto quit = [&] { quitWith(quitting ? QuitChoice::Cancel : askQuitChoice(&window)); };
     QObject::connect(&window, &MainWindow::quitRequested, &app, quit);
     UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
-    QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &app, quit);
+    QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &app, [&] { quitWith(savedQuitChoice()); });
     // With a tray, closing the window hides it and Tether keeps supervising; without, it quits.
     std::unique_ptr<TrayIcon> tray;
     if (QSystemTrayIcon::isSystemTrayAvailable()) {

@@ -39,6 +39,15 @@ const ProgramUsage &tetherUsage()
              u"Started while Tether runs, tether brings the running window to the front and exits 0, supervising "
              "nothing itself. Given a --config other than the running one's, it says so and exits 1: quit the "
              "running Tether first. The two meet on $XDG_RUNTIME_DIR/tether.socket."_s},
+            {u"One Tether per config"_s,
+             u"The window runs the servers of its config unless another Tether already does (tetherctl daemon, "
+             "tetherctl serve --http): then it attaches to that one and shows its servers, states, tools, logs "
+             "and actions, starts no server, and leaves them running when it closes; if that Tether goes away, "
+             "the window says so and offers to run the servers itself. The window that runs the servers asks, "
+             "when it quits, whether to keep them running in a headless tetherctl daemon or stop them; "
+             "\"Do not ask again\" keeps the answer in window.ini ([quit] servers=keep or stop), which SIGTERM "
+             "follows too (without one, SIGTERM stops them). tetherctl status, stop and the rest act on the "
+             "servers of whichever Tether runs the config."_s},
             {u"Gateway"_s,
              u"With \"gateway\": {\"http\": {\"enabled\": true}} in the config file, the window serves the tools of "
              "every server to AI clients over Streamable HTTP at http://127.0.0.1:27413/mcp while it runs (port "
@@ -70,7 +79,8 @@ const ProgramUsage &tetherUsage()
             {u"$XDG_CONFIG_HOME/tether/servers.json"_s,
              u"The config file, unless --config names another. When it does not exist, the built-in demo "
              "configuration runs: three tether-demo-server processes named demo, flaky and broken."_s},
-            {u"$XDG_CONFIG_HOME/tether/window.ini"_s, u"The window's size, splitter and columns."_s},
+            {u"$XDG_CONFIG_HOME/tether/window.ini"_s, u"The window's size, splitter and columns, and what becomes of "
+                                                       "the servers when it quits ([quit] servers=keep|stop)."_s},
             {u"$XDG_RUNTIME_DIR/tether.socket"_s,
              u"Where the running Tether listens for a second launch; one left by a Tether that was killed is replaced."_s},
             {u"$XDG_CONFIG_HOME/tether/gateway-token"_s,

@@ -29,6 +29,11 @@ bool ConfigInstance::claim(qint64 *holder, QString *error)
     return m_claim != nullptr;
 }
 
+void ConfigInstance::releaseClaim()
+{
+    m_claim.reset();
+}
+
 void ConfigInstance::start()
 {
     m_config.load(ConfigStore::FileChanges::Follow);

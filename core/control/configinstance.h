@@ -46,6 +46,8 @@ public:
     // (`holder` its pid) or the claim cannot be made (`error`, holder 0): the program may still run
     // the servers, but it is then not the instance tetherctl attaches to.
     bool claim(qint64 *holder, QString *error);
+    // Lets the claim go (after stop()): another process may run the config from now on.
+    void releaseClaim();
     // Reads the config and runs it, and each later version of the file.
     void start();
     // Ends the gateway's sessions and stops every server; stopped() follows once their processes

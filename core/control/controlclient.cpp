@@ -37,17 +37,18 @@ ControlClient::~ControlClient()
         m_channel->disconnect(this);
 }
 
-void ControlClient::request(QStringView method, const QJsonObject &params, Handler handler)
+qint64 ControlClient::request(QStringView method, const QJsonObject &params, Handler handler)
 {
     if (m_lost) {
         QTimer::singleShot(0, this, [handler = std::move(handler)] {
             handler(failure(JsonRpc::ConnectionClosed, u"the connection to the Tether that runs the config has ended"_s));
         });
-        return;
+        return 0;
     }
     const qint64 id = m_nextId++;
     m_waiting.emplace(id, std::move(handler));
     m_channel->send(JsonRpc::serialize(JsonRpc::makeRequest(id, method.toString(), params)), HostChannel::Role::Request, {});
+    return id;
 }
 
 ControlReply ControlClient::requestAndWait(QStringView method, const QJsonObject &params, std::chrono::milliseconds timeout)

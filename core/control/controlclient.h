@@ -43,7 +43,8 @@ public:
     const Control::InstanceInfo &instance() const { return m_instance; }
     bool isConnected() const { return !m_lost; }
 
-    void request(QStringView method, const QJsonObject &params, Handler handler);
+    // Its id, for tether/cancel; 0 once the connection has ended (the handler then gets an error).
+    qint64 request(QStringView method, const QJsonObject &params, Handler handler);
     // Runs the event loop until the answer comes (or the timeout passes, or close() is called).
     ControlReply requestAndWait(QStringView method, const QJsonObject &params = {},
                                 std::chrono::milliseconds timeout = std::chrono::minutes(10));

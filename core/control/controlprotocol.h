@@ -37,10 +37,13 @@ inline constexpr QStringView Catalogs = u"tether/catalogs";
 inline constexpr QStringView Read = u"tether/read";
 inline constexpr QStringView Prompt = u"tether/prompt";
 inline constexpr QStringView Logs = u"tether/logs";
+inline constexpr QStringView Cancel = u"tether/cancel";
 // Notifications of a subscription.
 inline constexpr QStringView StatusChanged = u"tether/statusChanged";
 inline constexpr QStringView ServersChanged = u"tether/serversChanged";
 inline constexpr QStringView EventAppended = u"tether/event";
+inline constexpr QStringView ToolsChanged = u"tether/toolsChanged";
+inline constexpr QStringView CatalogChanged = u"tether/catalogChanged";
 
 // Error codes of the control protocol (besides JSON-RPC's own).
 enum ErrorCode : int {

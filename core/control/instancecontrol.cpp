@@ -113,6 +113,8 @@ private:
         }
         if (method == Control::Logs)
             return logs(request);
+        if (method == Control::Cancel)
+            return cancel(request);
         send(errorMessage(request.id, JsonRpc::MethodNotFound,
                           u"this Tether (version %1) has no control method %2"_s.arg(QStringLiteral(TETHER_VERSION), method)));
     }
@@ -194,6 +196,15 @@ private:
         };
         connect(&m_manager, &ServerManager::serverAdded, this, serversChanged);
         connect(&m_manager, &ServerManager::serverRemoved, this, serversChanged);
+        disconnect(&m_manager.registry(), nullptr, this, nullptr);
+        connect(&m_manager.registry(), &ToolRegistry::toolsChanged, this, [this](const ToolChange &change) {
+            notify(Control::ToolsChanged, {{u"server"_s, change.serverName}});
+        });
+        connect(&m_manager.registry(), &ToolRegistry::availabilityChanged, this, [this](const QString &server) {
+            notify(Control::ToolsChanged, {{u"server"_s, server}});
+        });
+        connect(&m_manager, &ServerManager::catalogChanged, this,
+                [this](const QString &server) { notify(Control::CatalogChanged, {{u"server"_s, server}}); });
         if (events) {
             connect(&m_manager.eventLog(), &EventLog::appended, this,
                     [this](const ServerEvent &event) { notify(Control::EventAppended, {{u"event"_s, Control::toJson(event)}}); });
@@ -314,6 +325,16 @@ private:
                 return self->send(errorMessage(id, reply.error->code, reply.error->message, reply.error->data));
             self->answer(id, reply.result);
         });
+    }
+
+    // A call of this session, by the id of its tether/call: answered at once as cancelled.
+    void cancel(const JsonRpc::Message &request)
+    {
+        const QString key = QString::fromUtf8(JsonRpc::serialize(QJsonObject{{u"id"_s, request.params.value(u"id")}}));
+        const auto call = m_calls.find(key);
+        const bool cancelled = call != m_calls.end()
+                               && m_manager.cancelToolCall(call->second, request.params.value(u"reason").toString());
+        answer(request.id, QJsonObject{{u"cancelled"_s, cancelled}});
     }
 
     void logs(const JsonRpc::Message &request)

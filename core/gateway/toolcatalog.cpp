@@ -2,7 +2,7 @@
 
 #include "gatewayprotocol.h"
 
-#include "manager/servermanager.h"
+#include "manager/serversource.h"
 
 #include <QCryptographicHash>
 #include <QJsonDocument>
@@ -73,14 +73,14 @@ qsizetype ToolCatalog::indexAfter(const QString &publicName) const
     return it - m_tools.cbegin();
 }
 
-ToolCatalog exposedTools(ServerManager &manager, GatewayNames names)
+ToolCatalog exposedTools(ServerSource &servers, GatewayNames names)
 {
     QHash<QString, QStringList> hidden;
-    for (const QString &name : manager.serverNames()) {
-        if (const ServerConfig *config = manager.serverConfig(name); config && !config->hiddenTools.isEmpty())
+    for (const QString &name : servers.serverNames()) {
+        if (const ServerConfig *config = servers.serverConfig(name); config && !config->hiddenTools.isEmpty())
             hidden.insert(name, config->hiddenTools);
     }
-    return ToolCatalog(manager.registry().tools(), hidden, names);
+    return ToolCatalog(servers.registry().tools(), hidden, names);
 }
 
 } // namespace Tether

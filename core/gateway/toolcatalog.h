@@ -13,7 +13,7 @@
 
 namespace Tether {
 
-class ServerManager;
+class ServerSource;
 
 // One tool as MCP hosts see it through the gateway.
 struct ExposedTool
@@ -51,8 +51,8 @@ private:
     QHash<QString, QStringList> m_hiddenButNotOffered;
 };
 
-// The tools a gateway over `manager` exposes now: its servers' tools less those their configs
+// The tools a gateway over `servers` exposes now: its servers' tools less those their configs
 // hide, named as `names` says.
-ToolCatalog exposedTools(ServerManager &manager, GatewayNames names);
+ToolCatalog exposedTools(ServerSource &servers, GatewayNames names);
 
 } // namespace Tether

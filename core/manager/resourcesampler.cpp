@@ -1,12 +1,12 @@
 #include "resourcesampler.h"
 
-#include "manager/servermanager.h"
+#include "manager/serversource.h"
 
 #include <unistd.h>
 
 namespace Tether {
 
-ResourceSampler::ResourceSampler(ServerManager &manager, QObject *parent)
+ResourceSampler::ResourceSampler(ServerSource &manager, QObject *parent)
     : QObject(parent)
     , m_manager(manager)
     , m_ticksPerSecond(::sysconf(_SC_CLK_TCK))
@@ -15,7 +15,7 @@ ResourceSampler::ResourceSampler(ServerManager &manager, QObject *parent)
     m_timer.setInterval(DefaultInterval);
     connect(&m_timer, &QTimer::timeout, this, &ResourceSampler::sample);
     // A process appears: the first figures at once, then on the timer until none is left.
-    connect(&m_manager, &ServerManager::stateChanged, this, [this](const ServerStatus &status) {
+    connect(&m_manager, &ServerSource::stateChanged, this, [this](const ServerStatus &status) {
         if (status.pid > 0 && !m_timer.isActive())
             sample();
     });

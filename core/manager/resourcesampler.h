@@ -12,7 +12,7 @@
 
 namespace Tether {
 
-class ServerManager;
+class ServerSource;
 
 // The CPU and memory of one stdio server's process and all of its descendants, at the last sample.
 struct ProcessResources
@@ -33,7 +33,7 @@ class ResourceSampler final : public QObject
 public:
     static constexpr std::chrono::milliseconds DefaultInterval{2000};
 
-    explicit ResourceSampler(ServerManager &manager, QObject *parent = nullptr);
+    explicit ResourceSampler(ServerSource &manager, QObject *parent = nullptr);
 
     void setInterval(std::chrono::milliseconds interval);
     // nullopt for a server with no process (HTTP, stopped) or none sampled yet.
@@ -55,7 +55,7 @@ private:
         qint64 sampledAtMs = 0;
     };
 
-    ServerManager &m_manager;
+    ServerSource &m_manager;
     QTimer m_timer;
     QElapsedTimer m_clock;
     QHash<QString, Tree> m_trees;

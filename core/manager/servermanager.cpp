@@ -13,7 +13,7 @@ using namespace Qt::StringLiterals;
 namespace Tether {
 
 ServerManager::ServerManager(QObject *parent)
-    : QObject(parent)
+    : ServerSource(parent)
 {
     m_waitExpiry.setSingleShot(true);
     connect(&m_waitExpiry, &QTimer::timeout, this, &ServerManager::expireWaitingCalls);

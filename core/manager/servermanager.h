@@ -4,6 +4,7 @@
 #include "manager/callstatistics.h"
 #include "manager/callwait.h"
 #include "manager/eventlog.h"
+#include "manager/serversource.h"
 #include "manager/toolcallticket.h"
 #include "protocol/clientside.h"
 #include "protocol/replies.h"
@@ -41,14 +42,9 @@ struct ToolRoute
     QString error;
 };
 
-// A server whose connection failed or was lost and is not back, whether it gave up (Failed,
-// Disconnected) or waits for its next retry, and that may be reconnected (enabled, with a valid
-// config): what "Retry failed" reconnects.
-bool needsRetry(const ServerStatus &status);
-
 // Many supervised servers from one config: one supervisor per server, the union of their
 // tools in one registry, calls routed by server and tool or by tool name alone.
-class ServerManager final : public QObject
+class ServerManager final : public ServerSource
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ServerManager)
@@ -63,11 +59,11 @@ public:
     // session of it uses the new policy from its next decision.
     ConfigChange applyConfig(const ConfigDocument &config);
 
-    QStringList serverNames() const; // in config order
-    const ServerConfig *serverConfig(const QString &name) const;
-    std::optional<ServerStatus> status(const QString &name) const;
-    QList<ServerStatus> statuses() const;
-    ToolRegistry &registry() { return m_registry; }
+    QStringList serverNames() const override; // in config order
+    const ServerConfig *serverConfig(const QString &name) const override;
+    std::optional<ServerStatus> status(const QString &name) const override;
+    QList<ServerStatus> statuses() const override;
+    ToolRegistry &registry() override { return m_registry; }
 
     // Remote servers sign in through `signIn` when they ask (those added from now on: set it
     // before the first applyConfig); a server in Sign-in needed starts again once its sign-in
@@ -75,14 +71,14 @@ public:
     void setSignIn(SignInController *signIn);
     // The user's Sign in and Sign out of the server `name`; `done` says what happened.
     void signIn(const QString &name, const QStringList &scopes, std::function<void(const QUrl &)> opener,
-                std::function<void(bool signedIn, const QString &message)> done);
-    void signOut(const QString &name, std::function<void(bool signedOut, const QString &message)> done);
+                std::function<void(bool signedIn, const QString &message)> done) override;
+    void signOut(const QString &name, std::function<void(bool signedOut, const QString &message)> done) override;
     // What the window's Details and tetherctl show of the sign-in of `name` (never a token).
-    SignInInfo signInInfo(const QString &name) const;
+    SignInInfo signInInfo(const QString &name) const override;
     // Whether `name` can sign in: a remote server without an Authorization header of its own, in
     // a program that signs in.
-    bool canSignIn(const QString &name) const;
-    EventLog &eventLog() { return m_eventLog; }
+    bool canSignIn(const QString &name) const override;
+    EventLog &eventLog() override { return m_eventLog; }
 
     // Who answers what a server asks (sampling, elicitation, roots) when no client's request
     // explains it, and hears the notifications hosts may want: the gateway. Without one, roots/list
@@ -91,27 +87,27 @@ public:
     // `client` has left: the sessions of its own (perHost) close.
     void releaseClient(const ClientSide *client);
 
-    void start(const QString &name);
-    void stop(const QString &name);
-    void reconnect(const QString &name);
+    void start(const QString &name) override;
+    void stop(const QString &name) override;
+    void reconnect(const QString &name) override;
     // Disabling stops the server and keeps it stopped (a start is refused) until it is enabled.
-    void setEnabled(const QString &name, bool enabled);
+    void setEnabled(const QString &name, bool enabled) override;
     void startAll();
     // Every server that is not stopped (or stopping): one the user stopped stays stopped.
-    void reconnectAll();
+    void reconnectAll() override;
     // Every server that needsRetry(), at once with a fresh retry budget; the others are left alone.
-    void retryFailed();
+    void retryFailed() override;
     // Quiescent: allStopped() follows once every server has stopped.
     void stopAll();
     bool isAllStopped() const;
 
     // The server's resources and prompts as last listed; empty for an unknown server.
-    ServerCatalog catalog(const QString &name) const;
+    ServerCatalog catalog(const QString &name) const override;
     // Each handler is answered exactly once, like a call's; fails fast when the server is not
     // connected.
-    void readResource(const QString &serverName, const QString &uri, ResourceReadHandler handler);
+    void readResource(const QString &serverName, const QString &uri, ResourceReadHandler handler) override;
     void getPrompt(const QString &serverName, const QString &promptName, const QJsonObject &arguments,
-                   PromptHandler handler);
+                   PromptHandler handler) override;
     // Any request to the server `serverName`, answered exactly once with its result as the server
     // wrote it, or why there is none; fails fast when the server is not connected. `origin`: the
     // client it is made for (a host of the gateway), which a perHost server serves on a session
@@ -136,7 +132,7 @@ public:
     ToolCallTicket callTool(const QString &serverName, const QString &toolName, const ToolCallInput &input,
                             ToolCallHandler handler,
                             ProgressHandler onProgress = {},
-                            CallOptions options = {});
+                            CallOptions options = {}) override;
     // By tool name alone (or public name) across every server.
     ToolCallTicket callTool(const QString &toolName, const ToolCallInput &input,
                             ToolCallHandler handler,
@@ -145,23 +141,13 @@ public:
     // leaves the queue, a call in flight is cancelled on the server (notifications/cancelled
     // with `reason`). Its handler is answered before this returns, with a RequestCancelled
     // error. Returns false when the call had already been answered.
-    bool cancelToolCall(ToolCallTicket ticket, const QString &reason = {});
+    bool cancelToolCall(ToolCallTicket ticket, const QString &reason = {}) override;
     int callsInFlight() const { return int(m_activeCalls.size()); }
     // The calls of a server answered so far, from its first entry in the config (a restart with
     // new settings keeps them; a removal forgets them).
     CallStatistics callStatistics(const QString &serverName) const;
 
 signals:
-    void statusChanged(const Tether::ServerStatus &status);
-    void stateChanged(const Tether::ServerStatus &status);
-    void serverAdded(const QString &name);
-    void serverRemoved(const QString &name);
-    // The config changed which of the server's tools are hidden (ServerConfig::hiddenTools).
-    void toolSwitchesChanged(const QString &name);
-    // Its resources or prompts changed: read them with catalog().
-    void catalogChanged(const QString &name);
-    // Its sign-in changed: signed in or out, or its token renewed (read signInInfo()).
-    void signInChanged(const QString &name);
     void allStopped();
 
 private:

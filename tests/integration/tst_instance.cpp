@@ -6,9 +6,11 @@
 #include "support/gatewayfixtures.h"
 #include "support/runprogram.h"
 
+#include <QDir>
 #include <QLocalServer>
 #include <QLocalSocket>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -336,6 +338,63 @@ private slots:
         QCOMPARE(ctl({u"stop"_s, u"second"_s}).exitCode, 0);
         QCOMPARE(rowsByServer(ctl({u"status"_s, u"--json"_s}).out).value(u"second"_s).value(u"state").toString(),
                  u"Stopped"_s);
+#endif
+    }
+
+    void aWindowOnAConfigADaemonRunsAttachesToIt()
+    {
+#ifndef TETHER_APP
+        QSKIP("this tree builds no window (the sanitizer tree)");
+#else
+        const auto daemon = startDaemon();
+        QTRY_COMPARE_WITH_TIMEOUT(ctl({u"status"_s}).exitCode, 0, 15000);
+        const QHash<QString, QJsonObject> rows = rowsByServer(ctl({u"status"_s, u"--json"_s}).out);
+        auto window = std::make_unique<RunningProgram>(QStringLiteral(TETHER_APP), QStringList{u"--config"_s, m_config},
+                                                       environment());
+        QTRY_VERIFY_WITH_TIMEOUT(window->err.contains(u"attached to the Tether (pid %1, daemon)"_s.arg(daemon->pid())), 15000);
+        // Once it shows the daemon's servers, it is told of every change.
+        QTRY_VERIFY_WITH_TIMEOUT(window->err.contains(u"attached: showing the 2 servers"_s), 15000);
+        // It starts no server of its own, and sees the daemon's changes as they happen.
+        QVERIFY(descendantsOf(window->pid()).isEmpty());
+        QCOMPARE(ctl({u"stop"_s, u"demo"_s}).exitCode, 0);
+        QTRY_VERIFY(window->err.contains(u"attached: server 'demo' is Stopped"_s));
+        // Closed, it leaves the servers running.
+        window.reset();
+        const QHash<QString, QJsonObject> after = rowsByServer(ctl({u"status"_s, u"--json"_s}).out);
+        QCOMPARE(after.value(u"second"_s).value(u"pid"_s), rows.value(u"second"_s).value(u"pid"_s));
+        QCOMPARE(after.value(u"second"_s).value(u"state"_s).toString(), u"Connected"_s);
+#endif
+    }
+
+    // Asked (or told by window.ini) to keep the servers running, the window that runs them hands the
+    // config over to tetherctl daemon as it quits.
+    void aQuittingWindowHandsItsServersToADaemon()
+    {
+#ifndef TETHER_APP
+        QSKIP("this tree builds no window (the sanitizer tree)");
+#else
+        QVERIFY(QDir().mkpath(m_home->filePath(u"config/tether"_s)));
+        QVERIFY(writeFile(m_home->filePath(u"config/tether/window.ini"_s), "[quit]\nservers=keep\n"));
+        auto window = std::make_unique<RunningProgram>(QStringLiteral(TETHER_APP), QStringList{u"--config"_s, m_config},
+                                                       environment());
+        QTRY_COMPARE_WITH_TIMEOUT(ctl({u"status"_s}).exitCode, 0, 20000);
+        const qint64 windowPid = window->pid();
+        window->signal(SIGTERM);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->running(), 15000);
+        ProgramRun status;
+        QTRY_VERIFY_WITH_TIMEOUT((status = ctl({u"status"_s, u"--json"_s})).exitCode == 0, 20000);
+        // Another Tether runs them now: the daemon the window started.
+        const ProgramRun second = ctl({u"daemon"_s});
+        static const QRegularExpression holder(u"a Tether \\(pid (\\d+)\\) already runs"_s);
+        const QRegularExpressionMatch match = holder.match(second.err);
+        QVERIFY2(match.hasMatch(), qPrintable(second.err));
+        const qint64 daemonPid = match.captured(1).toLongLong();
+        QVERIFY(daemonPid != windowPid);
+        const QSet<qint64> daemonProcesses = descendantsOf(daemonPid);
+        for (const QJsonObject &row : rowsByServer(status.out))
+            QVERIFY(daemonProcesses.contains(row.value(u"pid"_s).toInteger()));
+        ::kill(pid_t(daemonPid), SIGTERM);
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(daemonPid), 15000);
 #endif
     }
 
