@@ -204,10 +204,16 @@ int main(int argc, char *argv[])
     ConfigInstance instance(source, {u"window"_s, systemSignInService});
     qint64 claimHolder = 0;
     QString claimError;
-    if (!instance.claim(&claimHolder, &claimError) && claimHolder > 0)
-        spdlog::warn("another Tether (pid {}) runs {}: tetherctl talks to that one", claimHolder, instance.configPath());
-    else if (claimHolder == 0 && !claimError.isEmpty())
-        spdlog::warn("{}", claimError);
+    if (!instance.claim(&claimHolder, &claimError) && claimHolder > 0) {
+        // Another Tether claimed the config since it was looked for (both started at once): attach to it.
+        attachment = attachToInstance(configSavePath(source), u"tether window"_s);
+        if (attachment.client)
+            return runAttached(listener, source, std::move(attachment.client), sinceStart);
+        QTextStream(stderr) << "tether: " << attachment.why << Qt::endl;
+        return 1;
+    }
+    if (!claimError.isEmpty())
+        spdlog::warn("{}; tetherctl will not find this window's servers", claimError);
     ServerManager &manager = instance.manager();
     ConfigStore &config = instance.config();
     MainWindow window(manager, config);
@@ -232,7 +238,15 @@ int main(int argc, char *argv[])
         instance.stop();
         QTimer::singleShot(10000, &app, &QApplication::quit);
     };
-    const auto quit = [&] { quitWith(quitting ? QuitChoice::Cancel : askQuitChoice(&window)); };
+    const auto quit = [&] {
+        if (quitting)
+            return;
+        const QuitChoice choice = askQuitChoice(&window);
+        // Not quitting after all: the window stays (with no tray, it was closed to ask).
+        if (choice == QuitChoice::Cancel)
+            window.show();
+        quitWith(choice);
+    };
     QObject::connect(&window, &MainWindow::quitRequested, &app, quit);
     UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
     QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &app, [&] { quitWith(savedQuitChoice()); });

@@ -2,6 +2,7 @@
 
 #include "configrun.h"
 #include "exitstatus.h"
+#include "interruption.h"
 #include "instancelink.h"
 #include "output.h"
 
@@ -83,13 +84,16 @@ int controlServers(const ConfigOptions &options, const QString &command, const Q
         return exitStatus;
     if (stopping && !allStopped()) {
         QObject::connect(instance.get(), &ControlClient::lost, &loop, &QEventLoop::quit);
-        UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
-        QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, &QEventLoop::quit);
+        Interruption interruption;
+        QObject::connect(&interruption, &Interruption::interrupted, &loop, &QEventLoop::quit);
         loop.exec();
         if (!allStopped()) {
-            printError(instance->isConnected() ? u"interrupted before the servers had stopped"_s
-                                               : u"the Tether that runs the config went away before the servers had stopped"_s);
-            return instance->isConnected() ? Failure : NoInstance;
+            if (const std::optional<int> interrupted = interruption.exitStatus()) {
+                printError(u"interrupted before the servers had stopped; the Tether that runs them goes on stopping them"_s);
+                return *interrupted;
+            }
+            printError(u"the Tether that runs the config went away before the servers had stopped"_s);
+            return NoInstance;
         }
     }
     const QString done = command == u"stop" ? u"stopped"_s : command == u"start" ? u"starting"_s : u"reconnecting"_s;

@@ -140,10 +140,8 @@ static int watchInstance(ControlClient &instance, const ConfigOptions &options)
     QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, &QEventLoop::quit);
     instance.request(Control::Subscribe, {{u"statuses"_s, false}}, [&](const ControlReply &reply) {
         if (reply.error) {
-            if (instance.isConnected()) {
-                printError(reply.error->message);
-                exitStatus = Failure;
-            }
+            printError(reply.error->message);
+            exitStatus = instance.isConnected() ? Failure : NoInstance;
             loop.quit();
             return;
         }

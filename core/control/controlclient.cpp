@@ -145,31 +145,39 @@ Attachment attachToInstance(const QString &configPath, const QString &clientName
 {
     const QDeadlineTimer deadline(timeout);
     for (;;) {
+        // The kernel's word: a process holds the config's claim, or none runs it.
+        const qint64 holder = instanceClaimHolder(configPath);
+        if (holder == 0)
+            return {nullptr, {}};
         QString why;
-        if (std::optional<LiveGatewayInstance> live = findLiveGatewayInstance(configPath, &why)) {
+        const std::optional<GatewayInstanceRecord> record = readGatewayInstanceRecord(configPath, &why);
+        // Its record is there (or a record that cannot be trusted is): judged as it is.
+        if ((record && record->pid == holder) || (!record && !why.isEmpty())) {
+            std::optional<LiveGatewayInstance> live = findLiveGatewayInstance(configPath, &why);
+            if (!live) {
+                return {nullptr, u"the Tether (pid %1) that runs %2 cannot be reached: %3"_s.arg(holder).arg(configPath,
+                                                                                                     why)};
+            }
             Control::InstanceInfo known;
             known.pid = live->record.pid;
             known.configPath = live->record.configPath;
             auto client = std::make_unique<ControlClient>(live->socket, known);
-            if (std::optional<QString> refusal = client->greet(clientName, std::chrono::milliseconds(deadline.remainingTime()))) {
+            // At least a few seconds to answer, however long the record took to come.
+            const std::chrono::milliseconds answerWithin =
+                std::max(std::chrono::milliseconds(deadline.remainingTime()), std::chrono::milliseconds(5000));
+            if (std::optional<QString> refusal = client->greet(clientName, answerWithin)) {
                 return {nullptr, u"the Tether (pid %1) that runs %2 cannot be used: %3"_s.arg(known.pid).arg(configPath,
                                                                                                        *refusal)};
             }
             return {std::move(client), {}};
         }
-        // The kernel's word: a process holds the config's claim, or none runs it.
-        const qint64 holder = instanceClaimHolder(configPath);
-        if (holder == 0)
-            return {nullptr, {}};
-        // Its record is there but cannot be used: not something waiting mends.
-        if (!why.isEmpty())
-            return {nullptr, u"the Tether (pid %1) that runs %2 cannot be reached: %3"_s.arg(holder).arg(configPath, why)};
+        // It is starting (its record comes once its first config is read), or the record is an
+        // earlier Tether's, which the new one replaces.
         if (deadline.hasExpired()) {
             return {nullptr, u"the Tether (pid %1) that runs %2 has not opened its socket within %3 s"_s.arg(holder)
                                  .arg(configPath)
                                  .arg(timeout.count() / 1000)};
         }
-        // It is starting: its record comes once its first config is read.
         QThread::msleep(20);
     }
 }

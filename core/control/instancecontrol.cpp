@@ -44,8 +44,12 @@ public:
 
     ~ControlSession() override
     {
-        // Its channel is going too: the cancelled calls' answers are sent nowhere.
+        // Its channel has gone already (the session is its child): nothing is sent from here on,
+        // not the cancelled calls' answers, nor the events their cancellation logs.
         m_ending = true;
+        disconnect(&m_manager, nullptr, this, nullptr);
+        disconnect(&m_manager.eventLog(), nullptr, this, nullptr);
+        disconnect(&m_manager.registry(), nullptr, this, nullptr);
         const auto calls = std::exchange(m_calls, {});
         for (const auto &[id, ticket] : calls)
             m_manager.cancelToolCall(ticket, u"the tetherctl or window that made the call went away"_s);
@@ -69,7 +73,11 @@ public:
     }
 
 private:
-    void send(const QByteArray &message) { m_channel->send(message, HostChannel::Role::Response, {}); }
+    void send(const QByteArray &message)
+    {
+        if (!m_ending)
+            m_channel->send(message, HostChannel::Role::Response, {});
+    }
     void answer(const QJsonValue &id, const QJsonValue &result) { send(JsonRpc::serialize(JsonRpc::makeResult(id, result))); }
     void notify(QStringView method, const QJsonObject &params)
     {

@@ -138,10 +138,13 @@ private slots:
             QVERIFY(writeFile(m_config, configText({{u"a"_s, demoEntry()}, {u"b"_s, demoEntry()}})));
             QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 2, 10000);
             QCOMPARE(lost.size(), 0);
+            // The window goes with a call still running: the daemon cancels it, and goes on.
+            servers.callTool(u"a"_s, u"sleep"_s, QJsonObject{{u"ms"_s, 60000}}, [](const ToolCallReply &) {});
         }
         // The window has gone; the servers stay where they run.
         QTRY_COMPARE_WITH_TIMEOUT(statusOf(u"b"_s).value(u"state"_s).toString(), u"Connected"_s, 10000);
         QCOMPARE(statusOf(u"a"_s).value(u"pid"_s).toInteger(), aPid);
+        QCOMPARE(daemon.state(), QProcess::Running);
 
         ::kill(pid_t(daemon.processId()), SIGTERM);
         QVERIFY(daemon.waitForFinished(15000));
