@@ -201,8 +201,14 @@ private slots:
     {
         writeConfig({{u"demo"_s, demoEntry()}, {u"broken"_s, QJsonObject{{u"command"_s, u"/nonexistent/server"_s}}}});
         const auto daemon = startDaemon();
-        QTRY_COMPARE_WITH_TIMEOUT(ctl({u"status"_s}).exitCode, 3, 15000);
-        const qint64 demoPid = rowsByServer(ctl({u"status"_s, u"--json"_s}).out).value(u"demo"_s).value(u"pid").toInteger();
+        // 3 as soon as broken has failed, whether demo is up yet or not: wait for both.
+        QHash<QString, QJsonObject> rows;
+        QTRY_VERIFY_WITH_TIMEOUT((rows = rowsByServer(ctl({u"status"_s, u"--json"_s}).out)).value(u"demo"_s).value(u"state")
+                                         == u"Connected"_s
+                                     && rows.value(u"broken"_s).value(u"state") == u"Failed"_s,
+                                 15000);
+        QCOMPARE(ctl({u"status"_s}).exitCode, 3);
+        const qint64 demoPid = rows.value(u"demo"_s).value(u"pid").toInteger();
 
         const ProgramRun tools = ctl({u"tools"_s});
         QCOMPARE(tools.exitCode, 3);
