@@ -194,8 +194,38 @@ void ConnectionSupervisor::finishStop(bool complete)
 void ConnectionSupervisor::setReconnectPolicy(const ReconnectPolicy &policy)
 {
     m_settings.reconnect = policy;
-    m_core.setPolicy(policy);
-    publish();
+    const QString lastFailure = m_reason;
+    const SupervisorDecision decision = m_core.setPolicy(policy, SteadyClock::now());
+    using Action = SupervisorDecision::Action;
+    switch (decision.action) {
+    case Action::GiveUp:
+        // Retrying | Reconnecting -> Failed
+        m_backoffTimer.stop();
+        apply(decision, u"gave up: the new reconnect policy allows %1 retr%2, and %3 already ran; last error: %4"_s
+                            .arg(policy.maxAttempts)
+                            .arg(policy.maxAttempts == 1 ? u"y"_s : u"ies"_s)
+                            .arg(m_core.attempt())
+                            .arg(lastFailure));
+        break;
+    case Action::WaitForManual:
+        // Retrying | Reconnecting -> Disconnected
+        m_backoffTimer.stop();
+        apply(decision, u"reconnect was turned off, so the scheduled retry will not run: use Reconnect or Start to "
+                        "connect again; last error: "_s + lastFailure);
+        break;
+    case Action::ScheduleRetry:
+        // Retrying | Reconnecting, the retry moved
+        m_nextDelayMs = decision.delay.count();
+        m_nextRetryAt = QDateTime::currentDateTimeUtc().addMSecs(decision.delay.count());
+        m_backoffTimer.start(decision.delay);
+        spdlog::info("{}: reconnect policy changed: retry {}/{} now starts in {}", label(), m_core.attempt(),
+                     policy.maxAttempts, formatDuration(decision.delay));
+        publish();
+        break;
+    default:
+        publish(); // the budget shown is the new one
+        break;
+    }
 }
 
 void ConnectionSupervisor::setHeartbeatPolicy(const HeartbeatPolicy &policy)

@@ -90,7 +90,8 @@ public:
     // Quiescent dispose: stopped() follows once every generation has closed (or could not be).
     void stop();
 
-    // Used from the next decision on.
+    // At once: a scheduled retry is judged against the new budget and moved to the new curve's
+    // time, or ended (SupervisorCore::setPolicy); otherwise used from the next decision on.
     void setReconnectPolicy(const ReconnectPolicy &policy);
     void setHeartbeatPolicy(const HeartbeatPolicy &policy);
     const SupervisorSettings &settings() const { return m_settings; }

@@ -2,7 +2,9 @@
 
 #include <QRandomGenerator>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace Tether {
 
@@ -148,7 +150,45 @@ SupervisorDecision SupervisorCore::failure(SteadyClock::time_point now, bool was
     ++m_retries;
     // Starting -> Retrying ("connection failed"), Connected -> Reconnecting ("connection lost")
     m_state = wasEstablished ? ServerState::Reconnecting : ServerState::Retrying;
+    m_retryScheduledAt = now;
     return {SupervisorDecision::Action::ScheduleRetry, m_state, retryDelay(m_retries)};
+}
+
+bool SupervisorCore::waitingForRetry() const
+{
+    return m_state == ServerState::Retrying || m_state == ServerState::Reconnecting;
+}
+
+std::optional<SteadyClock::time_point> SupervisorCore::retryScheduledAt() const
+{
+    return waitingForRetry() ? std::optional(m_retryScheduledAt) : std::nullopt;
+}
+
+SupervisorDecision SupervisorCore::setPolicy(const ReconnectPolicy &policy, SteadyClock::time_point now)
+{
+    const ReconnectPolicy previous = std::exchange(m_policy, policy);
+    if (!waitingForRetry() || policy == previous)
+        return {SupervisorDecision::Action::None, m_state, {}};
+    if (!policy.enabled) {
+        // Retrying | Reconnecting -> Disconnected: the scheduled retry never runs
+        --m_retries;
+        m_state = ServerState::Disconnected;
+        return {SupervisorDecision::Action::WaitForManual, m_state, {}};
+    }
+    if (m_retries > policy.maxAttempts) {
+        // Retrying | Reconnecting -> Failed: the retries that ran already spend the new budget
+        --m_retries;
+        m_state = ServerState::Failed;
+        return {SupervisorDecision::Action::GiveUp, m_state, {}};
+    }
+    const bool sameCurve = policy.initialDelayMs == previous.initialDelayMs && policy.maxDelayMs == previous.maxDelayMs
+                           && policy.jitter == previous.jitter;
+    if (sameCurve)
+        return {SupervisorDecision::Action::None, m_state, {}}; // the retry keeps its time (and its jitter)
+    // Retrying | Reconnecting, the retry moved to its time on the new curve (at once when that has passed)
+    const SteadyClock::time_point due = m_retryScheduledAt + retryDelay(m_retries);
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(std::max(due - now, SteadyClock::duration{}));
+    return {SupervisorDecision::Action::ScheduleRetry, m_state, left};
 }
 
 SupervisorDecision SupervisorCore::abandon(SteadyClock::time_point now)

@@ -20,7 +20,7 @@ struct SupervisorDecision
     enum class Action {
         None,
         StartAttempt,  // open a fresh generation now
-        ScheduleRetry, // open one after `delay` (and after the previous generation has closed)
+        ScheduleRetry, // open one `delay` from now (and after the previous generation has closed)
         GiveUp,        // Failed: unregister the tools, restart nothing until a manual action
         WaitForManual, // Disconnected: reconnect is disabled
         WaitForSignIn, // Sign-in needed: unregister the tools, restart nothing until the user signs in
@@ -43,8 +43,13 @@ class SupervisorCore final
 public:
     explicit SupervisorCore(ReconnectPolicy policy = {}, RandomSource random = {});
 
-    // Used from the next decision on.
-    void setPolicy(const ReconnectPolicy &policy) { m_policy = policy; }
+    // A new policy takes effect at once. While a retry is scheduled (Retrying | Reconnecting) the
+    // outage is judged anew: GiveUp when the retries already used spend the new budget,
+    // WaitForManual when reconnect is now off, ScheduleRetry (`delay` from `now`) when the pending
+    // retry's delay on the new curve, counted from when it was scheduled, differs; the pending
+    // retry is no longer counted when it is ended. Elsewhere nothing changes (None) and the policy
+    // is used from the next decision on.
+    SupervisorDecision setPolicy(const ReconnectPolicy &policy, SteadyClock::time_point now);
     const ReconnectPolicy &policy() const { return m_policy; }
 
     // Start, Reconnect, or a start after Failed/Disconnected: a fresh budget.
@@ -73,8 +78,11 @@ public:
 
     ServerState state() const { return m_state; }
     bool inOutage() const { return m_inOutage; }
-    // Retries used in the current outage: the k of "attempt k/N".
+    // Retries used in the current outage, the one scheduled or under way included: the k of
+    // "attempt k/N".
     int attempt() const { return m_retries; }
+    // When the retry now scheduled was decided; nullopt unless Retrying | Reconnecting.
+    std::optional<SteadyClock::time_point> retryScheduledAt() const;
     std::optional<SteadyClock::time_point> outageStartedAt() const { return m_outageStartedAt; }
     std::optional<SteadyClock::time_point> connectedAt() const { return m_connectedAt; }
     // When the current connection will have ended the outage; nullopt when none is pending.
@@ -88,6 +96,7 @@ public:
     std::chrono::milliseconds retryDelay(int retry);
 
 private:
+    bool waitingForRetry() const;
     SupervisorDecision failure(SteadyClock::time_point now, bool wasEstablished);
     // The connection of now, if any, ends: its time is added to the total.
     void leaveConnected(SteadyClock::time_point now);
@@ -99,6 +108,7 @@ private:
     int m_retries = 0;
     std::optional<SteadyClock::time_point> m_outageStartedAt;
     std::optional<SteadyClock::time_point> m_connectedAt;
+    SteadyClock::time_point m_retryScheduledAt{}; // meaningful while Retrying | Reconnecting
     quint64 m_outages = 0;
     SteadyClock::duration m_connectedBefore{}; // of the connections that have ended
 };

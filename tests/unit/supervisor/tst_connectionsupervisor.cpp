@@ -1373,6 +1373,97 @@ private slots:
         QCOMPARE(h.supervisor.status().reason.contains(u"heartbeat"_s), hung);
     }
 
+    // A new reconnect policy during an outage takes effect at once: the scheduled retry moves to
+    // the new curve's time, and when the new budget is spent the server fails now, its tools gone.
+    void policyChangeDuringAnOutageTakesEffectAtOnce()
+    {
+        SupervisorSettings settings = fastSettings();
+        settings.reconnect.initialDelayMs = 5000;
+        settings.reconnect.maxDelayMs = 20000;
+        settings.reconnect.maxAttempts = 10;
+        Harness h(settings);
+        h.supervisor.start();
+        QVERIFY(h.connectGeneration(1));
+        QVERIFY(h.crash(1));
+        QCOMPARE(h.supervisor.state(), ServerState::Reconnecting);
+        QCOMPARE(h.supervisor.status().nextDelayMs, std::optional<qint64>(5000));
+        QCOMPARE(h.registry.count(), 2); // kept through the outage
+
+        // A shorter curve: retry 1 now waits 20 ms from when it was scheduled, not 5 s.
+        QSignalSpy statusSpy(&h.supervisor, &ConnectionSupervisor::statusChanged);
+        ReconnectPolicy quicker = settings.reconnect;
+        quicker.initialDelayMs = 20;
+        quicker.maxDelayMs = 40;
+        const QDateTime before = QDateTime::currentDateTimeUtc();
+        h.supervisor.setReconnectPolicy(quicker);
+        QCOMPARE(statusSpy.size(), 1);
+        ServerStatus status = statusSpy.at(0).at(0).value<ServerStatus>();
+        QCOMPARE(status.state, ServerState::Reconnecting);
+        QCOMPARE(status.attempt, 1);
+        QCOMPARE(status.maxAttempts, 10);
+        QVERIFY(status.nextDelayMs && *status.nextDelayMs <= 20);
+        QVERIFY2(status.nextRetryAt.isValid() && status.nextRetryAt <= before.addMSecs(21),
+                 qPrintable(status.nextRetryAt.toString(Qt::ISODateWithMs)));
+        QVERIFY(h.waitForGeneration(2));
+
+        // Retry 1 fails; retry 2 is scheduled. A budget of 1 is spent by the retry that ran.
+        QVERIFY(h.crashDuringInitialize(2));
+        QCOMPARE(h.supervisor.state(), ServerState::Retrying);
+        QCOMPARE(h.supervisor.status().attempt, 2);
+        QSignalSpy stateSpy(&h.supervisor, &ConnectionSupervisor::stateChanged);
+        ReconnectPolicy smaller = quicker;
+        smaller.maxAttempts = 1;
+        smaller.initialDelayMs = 1000; // the retry it would have moved never runs
+        smaller.maxDelayMs = 2000;
+        h.supervisor.setReconnectPolicy(smaller);
+        QCOMPARE(stateSpy.size(), 1);
+        status = stateSpy.at(0).at(0).value<ServerStatus>();
+        QCOMPARE(status.state, ServerState::Failed);
+        QCOMPARE(status.attempt, 1);
+        QCOMPARE(status.maxAttempts, 1);
+        QVERIFY(!status.nextDelayMs);
+        QVERIFY(!status.nextRetryAt.isValid());
+        QVERIFY2(status.reason.startsWith(u"gave up: the new reconnect policy allows 1 retry, and 1 already ran; last "
+                                          "error: connection failed: "_s),
+                 qPrintable(status.reason));
+        QCOMPARE(status.toolCount, 0);
+        QCOMPARE(h.registry.count(), 0);
+        QVERIFY(logged(spdlog::level::err, {u"new reconnect policy"_s, u"tools are unregistered"_s}));
+        QVERIFY(h.noNewGenerationWithin(200));
+        QCOMPARE(h.supervisor.state(), ServerState::Failed);
+    }
+
+    // Reconnect turned off while a retry waits: Disconnected at once, waiting for Reconnect or Start.
+    void reconnectTurnedOffDuringAnOutageDisconnects()
+    {
+        Harness h;
+        h.supervisor.start();
+        QVERIFY(h.connectGeneration(1));
+        ReconnectPolicy slow = h.supervisor.settings().reconnect;
+        slow.initialDelayMs = 150;
+        slow.maxDelayMs = 300;
+        h.supervisor.setReconnectPolicy(slow); // Connected: nothing visible changes
+        QCOMPARE(h.supervisor.state(), ServerState::Connected);
+        QVERIFY(h.crash(1));
+        QCOMPARE(h.supervisor.state(), ServerState::Reconnecting);
+        QCOMPARE(h.supervisor.status().nextDelayMs, std::optional<qint64>(150));
+
+        ReconnectPolicy off = slow;
+        off.enabled = false;
+        h.supervisor.setReconnectPolicy(off);
+        const ServerStatus status = h.supervisor.status();
+        QCOMPARE(status.state, ServerState::Disconnected);
+        QCOMPARE(status.attempt, 0);
+        QVERIFY(!status.nextRetryAt.isValid());
+        QVERIFY2(status.reason.startsWith(u"reconnect was turned off, so the scheduled retry will not run"_s),
+                 qPrintable(status.reason));
+        QVERIFY(h.noNewGenerationWithin(400));
+        QCOMPARE(h.supervisor.state(), ServerState::Disconnected);
+
+        h.supervisor.start(); // the manual way back
+        QVERIFY(h.connectGeneration(2));
+    }
+
     // 14a. Reconnect during an outage cancels the backoff and starts now with a fresh budget.
     void reconnectDuringAnOutageStartsAFreshAttempt()
     {

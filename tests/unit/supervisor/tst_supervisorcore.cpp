@@ -14,6 +14,7 @@ using std::chrono::milliseconds;
 
 Q_DECLARE_METATYPE(Tether::ServerState)
 Q_DECLARE_METATYPE(Tether::SupervisorDecision::Action)
+Q_DECLARE_METATYPE(Tether::ReconnectPolicy)
 
 namespace Tether {
 char *toString(ServerState state)
@@ -96,8 +97,7 @@ static SupervisorDecision apply(SupervisorCore &core, const QString &event, Stea
     if (event == u"disable") {
         ReconnectPolicy p = core.policy();
         p.enabled = false;
-        core.setPolicy(p);
-        return {Action::None, core.state(), {}};
+        return core.setPolicy(p, now);
     }
     qFatal("unknown test event %s", qPrintable(event));
 }
@@ -718,7 +718,9 @@ private slots:
         SupervisorCore core(policy(500, 30000, 3, 0.0, false), fixedRandom(0.0));
         core.start(T0);
         QCOMPARE(core.attemptFailed(T0 + 1s).action, Action::WaitForManual);
-        core.setPolicy(policy(500, 30000, 3, 0.0, true));
+        // Turning reconnect on again waits for the manual start, as before.
+        QCOMPARE(core.setPolicy(policy(500, 30000, 3, 0.0, true), T0 + 2s).action, Action::None);
+        QCOMPARE(core.state(), ServerState::Disconnected);
         QCOMPARE(core.start(T0 + 1min).action, Action::StartAttempt);
         QCOMPARE(core.attempt(), 0);
         QVERIFY(!core.inOutage());
@@ -944,6 +946,169 @@ private slots:
         QCOMPARE(core.connectedTime(T0 + std::chrono::seconds(readAt)).count(), connectedMs);
     }
 
+    // A new policy while a retry is scheduled takes effect at once: the retries used are judged
+    // against the new budget, and the pending retry waits the new curve's delay for its number,
+    // counted from when it was scheduled. Retries k of 1000 ms * 2^(k-1), scheduled at T0 + 1min.
+    void policyChangeWhileARetryIsScheduled_data()
+    {
+        QTest::addColumn<int>("scheduled");      // the k of the retry waiting: "k/10"
+        QTest::addColumn<bool>("lost");          // Reconnecting (a lost connection) instead of Retrying
+        QTest::addColumn<ReconnectPolicy>("next");
+        QTest::addColumn<int>("elapsedMs");      // since the retry was scheduled
+        QTest::addColumn<Action>("action");
+        QTest::addColumn<ServerState>("state");
+        QTest::addColumn<int>("attempt");
+        QTest::addColumn<int>("delayMs");        // from the change
+
+        const ReconnectPolicy now = policy(1000, 60000, 10);
+        // Budget: retries that already ran (k - 1) spend a budget of k - 1 or less.
+        QTest::newRow("6/10 -> 3: spent") << 6 << false << policy(1000, 60000, 3) << 2000 << Action::GiveUp
+                                          << ServerState::Failed << 5 << 0;
+        QTest::newRow("4/10 -> 3: spent") << 4 << false << policy(1000, 60000, 3) << 0 << Action::GiveUp
+                                          << ServerState::Failed << 3 << 0;
+        QTest::newRow("3/10 -> 3: the last retry still runs, on time")
+            << 3 << false << policy(1000, 60000, 3) << 1000 << Action::None << ServerState::Retrying << 3 << 0;
+        QTest::newRow("6/10 -> 20: on time") << 6 << false << policy(1000, 60000, 20) << 1000 << Action::None
+                                             << ServerState::Retrying << 6 << 0;
+        QTest::newRow("1/10 -> 0: spent") << 1 << false << policy(1000, 60000, 0) << 0 << Action::GiveUp
+                                          << ServerState::Failed << 0 << 0;
+        QTest::newRow("lost, 2/10 -> 1: spent") << 2 << true << policy(1000, 60000, 1) << 0 << Action::GiveUp
+                                                << ServerState::Failed << 1 << 0;
+        QTest::newRow("reconnect off") << 3 << false << policy(1000, 60000, 10, 0.0, false) << 500
+                                       << Action::WaitForManual << ServerState::Disconnected << 2 << 0;
+        QTest::newRow("lost, reconnect off") << 1 << true << policy(1000, 60000, 10, 0.0, false) << 500
+                                             << Action::WaitForManual << ServerState::Disconnected << 0 << 0;
+        QTest::newRow("the same policy") << 3 << false << now << 500 << Action::None << ServerState::Retrying << 3 << 0;
+        // Delay: retry 3 waited 4000 ms; it now waits the new curve's, from when it was scheduled.
+        QTest::newRow("shorter, not yet due") << 3 << false << policy(500, 60000, 10) << 500 << Action::ScheduleRetry
+                                              << ServerState::Retrying << 3 << 1500;
+        QTest::newRow("shorter, already due") << 3 << false << policy(500, 60000, 10) << 3000 << Action::ScheduleRetry
+                                              << ServerState::Retrying << 3 << 0;
+        QTest::newRow("longer") << 3 << false << policy(2000, 60000, 10) << 1000 << Action::ScheduleRetry
+                                << ServerState::Retrying << 3 << 7000;
+        QTest::newRow("capped by the new maxDelayMs") << 3 << false << policy(1000, 2500, 10) << 1000
+                                                      << Action::ScheduleRetry << ServerState::Retrying << 3 << 1500;
+        QTest::newRow("jitter (the lowest draw)") << 3 << false << policy(1000, 60000, 10, 0.5) << 0
+                                                  << Action::ScheduleRetry << ServerState::Retrying << 3 << 2000;
+        QTest::newRow("lost, shorter and fewer") << 2 << true << policy(250, 60000, 2) << 100 << Action::ScheduleRetry
+                                                 << ServerState::Reconnecting << 2 << 400;
+    }
+
+    void policyChangeWhileARetryIsScheduled()
+    {
+        QFETCH(int, scheduled);
+        QFETCH(bool, lost);
+        QFETCH(ReconnectPolicy, next);
+        QFETCH(int, elapsedMs);
+        QFETCH(Action, action);
+        QFETCH(ServerState, state);
+        QFETCH(int, attempt);
+        QFETCH(int, delayMs);
+
+        SupervisorCore core(policy(1000, 60000, 10), fixedRandom(0.0));
+        core.start(T0);
+        for (int k = 1; k <= scheduled; ++k) {
+            const SteadyClock::time_point at = k == scheduled ? T0 + 1min : T0 + std::chrono::seconds(k);
+            if (k > 1)
+                core.retryDue();
+            if (lost) {
+                core.connected(at - 1ms); // up for less than the stability window: the same outage
+                QCOMPARE(core.connectionLost(at).action, Action::ScheduleRetry);
+            } else {
+                QCOMPARE(core.attemptFailed(at).action, Action::ScheduleRetry);
+            }
+        }
+        QCOMPARE(core.attempt(), scheduled);
+        QCOMPARE(core.retryScheduledAt(), std::optional(T0 + 1min));
+
+        const SupervisorDecision decision = core.setPolicy(next, T0 + 1min + milliseconds(elapsedMs));
+        QCOMPARE(decision.action, action);
+        QCOMPARE(decision.state, state);
+        QCOMPARE(decision.delay, milliseconds(delayMs));
+        QCOMPARE(core.state(), state);
+        QCOMPARE(core.attempt(), attempt);
+        QCOMPARE(core.policy(), next);
+
+        if (action == Action::GiveUp || action == Action::WaitForManual) {
+            QVERIFY(!core.retryScheduledAt());
+            QCOMPARE(core.retryDue().action, Action::None); // a timer that fired anyway starts nothing
+            QCOMPARE(core.state(), state);
+            QCOMPARE(core.start(T0 + 1h).action, Action::StartAttempt); // a manual start has a fresh budget
+            QCOMPARE(core.attempt(), 0);
+            return;
+        }
+        QCOMPARE(core.retryScheduledAt(), std::optional(T0 + 1min)); // the schedule's origin stays
+        // The retry runs, and its failure is judged by the new policy too.
+        QCOMPARE(core.retryDue().action, Action::StartAttempt);
+        const SupervisorDecision afterwards = core.attemptFailed(T0 + 2min);
+        if (attempt >= next.maxAttempts) {
+            QCOMPARE(afterwards.action, Action::GiveUp);
+        } else {
+            QCOMPARE(afterwards.action, Action::ScheduleRetry);
+            QCOMPARE(core.attempt(), attempt + 1);
+        }
+    }
+
+    // Two changes in a row both count from when the retry was scheduled, not from the last change.
+    void repeatedPolicyChangesCountFromTheSchedule()
+    {
+        SupervisorCore core(policy(1000, 60000, 10), fixedRandom(0.0));
+        core.start(T0);
+        core.attemptFailed(T0 + 1s); // retry 1 in 1000 ms
+        const SupervisorDecision longer = core.setPolicy(policy(5000, 60000, 10), T0 + 1s + 800ms);
+        QCOMPARE(longer.action, Action::ScheduleRetry);
+        QCOMPARE(longer.delay, 4200ms);
+        const SupervisorDecision shorter = core.setPolicy(policy(2000, 60000, 10), T0 + 1s + 1500ms);
+        QCOMPARE(shorter.action, Action::ScheduleRetry);
+        QCOMPARE(shorter.delay, 500ms);
+        // Only the budget changes: the retry keeps its time.
+        QCOMPARE(core.setPolicy(policy(2000, 60000, 4), T0 + 1s + 1600ms).action, Action::None);
+        QCOMPARE(core.attempt(), 1);
+        QCOMPARE(core.retryScheduledAt(), std::optional(T0 + 1s));
+    }
+
+    // Outside a scheduled retry a new policy changes nothing visible; the next decision uses it.
+    void policyChangeElsewhereWaitsForTheNextDecision_data()
+    {
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<ServerState>("state");
+
+        QTest::newRow("Stopped") << QString() << ServerState::Stopped;
+        QTest::newRow("Starting") << u"start"_s << ServerState::Starting;
+        QTest::newRow("Starting a retry") << u"start fail fail retryDue"_s << ServerState::Starting;
+        QTest::newRow("Connected") << u"start connect"_s << ServerState::Connected;
+        QTest::newRow("Connected after an outage") << u"start fail fail retryDue connect"_s << ServerState::Connected;
+        QTest::newRow("Failed") << u"start fail fail retryDue fail retryDue fail"_s << ServerState::Failed;
+        QTest::newRow("Disconnected") << u"disable start fail"_s << ServerState::Disconnected;
+        QTest::newRow("Sign-in needed") << u"start signIn"_s << ServerState::SignInNeeded;
+        QTest::newRow("Stopping") << u"start fail stop"_s << ServerState::Stopping;
+    }
+
+    void policyChangeElsewhereWaitsForTheNextDecision()
+    {
+        QFETCH(QString, setup);
+        QFETCH(ServerState, state);
+
+        SupervisorCore core(policy(500, 30000, 2), fixedRandom(0.0));
+        SteadyClock::time_point now = T0;
+        for (const QString &step : setup.split(u' ', Qt::SkipEmptyParts)) {
+            now += 1s;
+            apply(core, step, now);
+        }
+        QCOMPARE(core.state(), state);
+        const int attempt = core.attempt();
+        // Reconnect turned on for a Disconnected server, off for the others: still nothing at once.
+        const SupervisorDecision decision = core.setPolicy(policy(100, 200, 0, 0.0, state == ServerState::Disconnected),
+                                                           now + 1h);
+        QCOMPARE(decision.action, Action::None);
+        QCOMPARE(decision.state, state);
+        QCOMPARE(core.state(), state);
+        QCOMPARE(core.attempt(), attempt);
+        QVERIFY(!core.retryScheduledAt());
+        QCOMPARE(core.policy().maxAttempts, 0);
+    }
+
+    // Outside a scheduled retry a new policy changes nothing at once.
     void setPolicyTakesEffectAtTheNextDecision()
     {
         SupervisorCore core(policy(500, 30000, 10), fixedRandom(0.0));
@@ -952,7 +1117,7 @@ private slots:
         core.retryDue();
 
         // New delays from the next failure: retry 2 of the new curve.
-        core.setPolicy(policy(1000, 60000, 10));
+        QCOMPARE(core.setPolicy(policy(1000, 60000, 10), T0 + 1500ms).action, Action::None);
         QCOMPARE(core.policy(), policy(1000, 60000, 10));
         QCOMPARE(core.state(), ServerState::Starting); // nothing changes until an event
         QCOMPARE(core.attemptFailed(T0 + 2s).delay, 2000ms);
@@ -962,20 +1127,20 @@ private slots:
         // The stability window follows the new maxDelayMs.
         core.connected(T0 + 3s);
         QCOMPARE(core.stableAt(), std::optional(T0 + 3s + 60s));
-        core.setPolicy(policy(1000, 5000, 10));
+        QCOMPARE(core.setPolicy(policy(1000, 5000, 10), T0 + 4s).action, Action::None);
         QCOMPARE(core.stableAt(), std::optional(T0 + 3s + 5s));
         QCOMPARE(core.connectionLost(T0 + 3s + 4s).delay, 4000ms); // still the same outage: retry 3
         QCOMPARE(core.attempt(), 3);
         core.retryDue();
 
         // A smaller budget ends the outage at the next failure.
-        core.setPolicy(policy(1000, 5000, 3));
+        QCOMPARE(core.setPolicy(policy(1000, 5000, 3), T0 + 9s).action, Action::None); // retry 3 is under way
         QCOMPARE(core.attemptFailed(T0 + 10s).action, Action::GiveUp);
         QCOMPARE(core.state(), ServerState::Failed);
 
         // Disabling reconnect: the next failure waits for a manual action.
         core.start(T0 + 1min);
-        core.setPolicy(policy(1000, 5000, 3, 0.0, false));
+        QCOMPARE(core.setPolicy(policy(1000, 5000, 3, 0.0, false), T0 + 1min).action, Action::None);
         const SupervisorDecision decision = core.attemptFailed(T0 + 1min + 1s);
         QCOMPARE(decision.action, Action::WaitForManual);
         QCOMPARE(decision.state, ServerState::Disconnected);
@@ -983,7 +1148,7 @@ private slots:
         // Jitter too.
         SupervisorCore jittered(policy(500, 30000, 10, 0.0), fixedRandom(0.0));
         QCOMPARE(jittered.retryDelay(1), 500ms);
-        jittered.setPolicy(policy(500, 30000, 10, 0.2));
+        jittered.setPolicy(policy(500, 30000, 10, 0.2), T0);
         QCOMPARE(jittered.retryDelay(1), 400ms);
     }
 };
