@@ -110,15 +110,16 @@ void ServerManager::updatePolicies(Server &server, const ServerConfig &config)
         changed.append(describePolicy(config.reconnect));
     if (previous.heartbeat != config.heartbeat)
         changed.append(describePolicy(config.heartbeat));
-    const QString text = u"policy changed in the config (%1): used from the next decision, without a restart"_s.arg(
+    const QString text = u"policy changed in the config (%1): in effect now, without a restart"_s.arg(
         changed.join(u"; "_s));
     spdlog::info("server '{}': {}", config.name, text);
+    // Logged before it is applied: a retry it ends or moves is told after the change that caused it.
+    if (const auto snapshot = status(config.name))
+        m_eventLog.append({{}, config.name, ServerEvent::Kind::ConfigChange, u"info"_s, text, *snapshot});
     if (server.pool)
         server.pool->setPolicies(config.reconnect, config.heartbeat);
-    if (const auto snapshot = status(config.name)) {
-        m_eventLog.append({{}, config.name, ServerEvent::Kind::ConfigChange, u"info"_s, text, *snapshot});
+    if (const auto snapshot = status(config.name))
         emit statusChanged(*snapshot);
-    }
 }
 
 void ServerManager::addServer(const ServerConfig &config)
@@ -502,24 +503,6 @@ void ServerManager::stopAll()
     checkAllStopped();
 }
 
-// Edit distance, for suggesting the tool a person probably meant.
-static int editDistance(const QString &a, const QString &b)
-{
-    QList<int> previous(b.size() + 1);
-    QList<int> current(b.size() + 1);
-    for (qsizetype j = 0; j <= b.size(); ++j)
-        previous[j] = int(j);
-    for (qsizetype i = 1; i <= a.size(); ++i) {
-        current[0] = int(i);
-        for (qsizetype j = 1; j <= b.size(); ++j) {
-            const int substitution = previous[j - 1] + (a.at(i - 1).toLower() == b.at(j - 1).toLower() ? 0 : 1);
-            current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitution});
-        }
-        std::swap(previous, current);
-    }
-    return previous[b.size()];
-}
-
 ToolRoute ServerManager::route(const QString &toolName) const
 {
     const QList<RegisteredTool> tools = m_registry.tools();
@@ -541,14 +524,10 @@ ToolRoute ServerManager::route(const QString &toolName) const
     }
     QStringList close;
     for (const RegisteredTool &tool : tools) {
-        const int distance = std::min(editDistance(toolName, tool.definition.name), editDistance(toolName, tool.publicName));
-        if (distance <= std::max<qsizetype>(2, toolName.size() / 3) || tool.definition.name.contains(toolName, Qt::CaseInsensitive))
+        if (isCloseName(toolName, tool.definition.name) || isCloseName(toolName, tool.publicName))
             close.append(tool.publicName);
     }
-    QString error = u"no connected server offers a tool named '%1'"_s.arg(toolName);
-    if (!close.isEmpty())
-        error += u"; close names: %1"_s.arg(close.mid(0, 5).join(u", "_s));
-    return {std::nullopt, error};
+    return {std::nullopt, u"no connected server offers a tool named '%1'"_s.arg(toolName) + didYouMean(close.mid(0, 5))};
 }
 
 std::optional<JsonRpc::Error> ServerManager::unusableServer(const QString &name) const

@@ -171,6 +171,75 @@ private slots:
         QVERIFY(!processAlive(pid));
     }
 
+    // A reconnect policy edited while a crashed server waits for its next retry takes effect at
+    // once: the retry moves to the new curve's time, and a budget the retries that ran already
+    // spend fails the server now, its tools gone, the event log saying why after the change.
+    void policyEditDuringAnOutageTakesEffectAtOnce()
+    {
+        ServerManager manager;
+        ServerConfig config = demo(u"crashing"_s);
+        const auto withPolicy = [&](int initialDelayMs, int maxAttempts) {
+            config.reconnect = resolveReconnectPolicy(u"crashing"_s, {{u"initialDelayMs"_s, initialDelayMs},
+                                                                     {u"maxDelayMs"_s, 20000},
+                                                                     {u"maxAttempts"_s, maxAttempts}, {u"jitter"_s, 0}})
+                                   .policy;
+            return configDocument({config});
+        };
+        const auto crash = [&] {
+            manager.callTool(u"crashing"_s, u"crash"_s, {{u"code"_s, 5}}, [](const ToolCallReply &) {});
+        };
+        const auto waitingForRetry = [&](int attempt) {
+            const ServerStatus status = *manager.status(u"crashing"_s);
+            return status.state == ServerState::Reconnecting && status.attempt == attempt;
+        };
+        manager.applyConfig(withPolicy(10000, 10));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"crashing"_s}), 10000);
+        const int tools = manager.status(u"crashing"_s)->toolCount;
+        QVERIFY(tools > 0);
+        crash();
+        QTRY_VERIFY_WITH_TIMEOUT(waitingForRetry(1), 5000);
+        QCOMPARE(manager.status(u"crashing"_s)->nextDelayMs, std::optional<qint64>(10000));
+
+        // Retry 1 waits 1 s instead of 10 s, and the status says so at once.
+        const QDateTime changedAt = QDateTime::currentDateTimeUtc();
+        QCOMPARE(manager.applyConfig(withPolicy(1000, 10)).policyUpdated, QStringList{u"crashing"_s});
+        ServerStatus status = *manager.status(u"crashing"_s);
+        QCOMPARE(status.state, ServerState::Reconnecting);
+        QCOMPARE(status.attempt, 1);
+        QVERIFY(status.nextDelayMs && *status.nextDelayMs <= 1000);
+        QVERIFY2(status.nextRetryAt <= changedAt.addMSecs(1000),
+                 qPrintable(status.nextRetryAt.toString(Qt::ISODateWithMs)));
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(manager, {u"crashing"_s}), 5000); // long before 10 s
+        QCOMPARE(manager.status(u"crashing"_s)->generation, quint64(2));
+
+        // Lost again within the stability window: retry 2 of the same outage waits 2 s. A budget
+        // of one retry is spent by the one that ran: Failed now.
+        crash();
+        QTRY_VERIFY_WITH_TIMEOUT(waitingForRetry(2), 5000);
+        QCOMPARE(manager.status(u"crashing"_s)->toolCount, tools); // kept through the outage
+        QCOMPARE(manager.applyConfig(withPolicy(1000, 1)).policyUpdated, QStringList{u"crashing"_s});
+        status = *manager.status(u"crashing"_s);
+        QCOMPARE(status.state, ServerState::Failed);
+        QCOMPARE(status.attempt, 1);
+        QCOMPARE(status.maxAttempts, 1);
+        QVERIFY(!status.nextRetryAt.isValid());
+        QCOMPARE(status.toolCount, 0);
+        QVERIFY(manager.registry().serverTools(u"crashing"_s).isEmpty());
+        const QList<ServerEvent> events = manager.eventLog().events(u"crashing"_s);
+        QVERIFY(events.size() >= 2);
+        QCOMPARE(events.at(events.size() - 2).kind, ServerEvent::Kind::ConfigChange);
+        QVERIFY2(events.at(events.size() - 2).text.contains(u"in effect now"_s), qPrintable(events.at(events.size() - 2).text));
+        QCOMPARE(events.constLast().kind, ServerEvent::Kind::StateChange);
+        QCOMPARE(events.constLast().status.state, ServerState::Failed);
+        QVERIFY2(events.constLast().text.startsWith(u"gave up: the new reconnect policy allows 1 retry, and 1 already ran; "
+                                                     "last error: connection lost: "_s),
+                 qPrintable(events.constLast().text));
+        // Past the 2 s the moved retry would have waited, nothing started again.
+        QVERIFY(!QTest::qWaitFor([&] { return manager.status(u"crashing"_s)->generation > 2; }, 2500));
+        QCOMPARE(manager.status(u"crashing"_s)->state, ServerState::Failed);
+        QVERIFY(stopAllAndWait(manager));
+    }
+
     void routesCalls()
     {
         ServerManager manager;
