@@ -124,6 +124,26 @@ QString withVisibleControls(QStringView text, LineBreaks lineBreaks)
     return shown;
 }
 
+PointedText pointAt(QStringView text, qsizetype position, qsizetype width)
+{
+    position = std::clamp<qsizetype>(position, 0, text.size());
+    const auto shown = [](QStringView part) { return withVisibleControls(part).replace(u'\t', u' '); };
+    const QString before = shown(text.first(position));
+    const QString whole = before + shown(text.sliced(position));
+    qsizetype column = before.size();
+    // The window of `width` characters that has the position in its middle, moved inside the text.
+    const qsizetype end = std::min(whole.size(), std::max(column - width / 2, qsizetype(0)) + width);
+    const qsizetype start = std::max(end - width, qsizetype(0));
+    QString line = whole.sliced(start, end - start);
+    if (start > 0) {
+        line.prepend(u'…');
+        column = column - start + 1;
+    }
+    if (end < whole.size())
+        line.append(u'…');
+    return {line, QString(column, u' ') + u'^'};
+}
+
 static const QString Scrubbed = u"…"_s;
 
 SecretScrubber::SecretScrubber(const QStringList &values)

@@ -26,6 +26,17 @@ enum class LineBreaks { Escape, Keep };
 // only where `lineBreaks` is Keep (multi-line text).
 QString withVisibleControls(QStringView text, LineBreaks lineBreaks = LineBreaks::Escape);
 
+// Where in `text` something went wrong, for a terminal: the text on one line (controls and line
+// breaks made visible, tabs as blanks), cut to about `width` characters around `position` with
+// "…" where it is cut, and a caret under the character at `position` (after the last one when
+// `position` is the end).
+struct PointedText
+{
+    QString line;
+    QString caret;
+};
+PointedText pointAt(QStringView text, qsizetype position, qsizetype width = 72);
+
 // The values Tether knows as one server's secrets (its env and header values), and what makes
 // a text from that server safe to show, store or log: every occurrence of one becomes "…",
 // the longest first, and so does the start of one that an excerpt cut short ("SECRET-TO…").

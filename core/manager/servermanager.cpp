@@ -3,6 +3,7 @@
 #include "signincontroller.h"
 #include "transportfactory.h"
 
+#include "common/closenames.h"
 #include "common/duration.h"
 #include "common/logging.h"
 

@@ -112,6 +112,39 @@ private slots:
         QFETCH(QString, expected);
         QCOMPARE(formatDuration(std::chrono::milliseconds(ms)), expected);
     }
+    // A caret under the place in the text, however long the text and whatever it holds.
+    void pointsAtAPlaceInText_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qsizetype>("position");
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("caret");
+
+        QTest::newRow("short") << u"{\"a\": }"_s << qsizetype(6) << u"{\"a\": }"_s << u"      ^"_s;
+        QTest::newRow("at the end") << u"{\"a\": "_s << qsizetype(6) << u"{\"a\": "_s << u"      ^"_s;
+        QTest::newRow("at the start") << u"x"_s << qsizetype(0) << u"x"_s << u"^"_s;
+        QTest::newRow("controls made visible") << u"{\n\t\"a\" 1}"_s << qsizetype(6)
+                                               << u"{\\x0a \"a\" 1}"_s << u"         ^"_s;
+        const QString longText = QString(u'a').repeated(50) + u'X' + QString(u'b').repeated(50);
+        QTest::newRow("long, cut on both sides") << longText << qsizetype(50)
+                                                 << u'…' + QString(u'a').repeated(10) + u'X' + QString(u'b').repeated(9) + u'…'
+                                                 << QString(u' ').repeated(11) + u'^';
+        QTest::newRow("long, near the start") << longText << qsizetype(2)
+                                              << QString(u'a').repeated(20) + u'…' << u"  ^"_s;
+        QTest::newRow("long, at the end") << longText << longText.size()
+                                          << u'…' + QString(u'b').repeated(20) << QString(u' ').repeated(21) + u'^';
+    }
+
+    void pointsAtAPlaceInText()
+    {
+        QFETCH(QString, text);
+        QFETCH(qsizetype, position);
+        QFETCH(QString, line);
+        QFETCH(QString, caret);
+        const PointedText pointed = pointAt(text, position, 20);
+        QCOMPARE(pointed.line, line);
+        QCOMPARE(pointed.caret, caret);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDisplayText)
