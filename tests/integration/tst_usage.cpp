@@ -1,5 +1,5 @@
 // How tether and tetherctl say how they are used: --help and --version with no display, and the
-// README's tetherctl section naming the same commands and options as --help.
+// user guide's tetherctl page (docs/tetherctl.md) naming the same commands and options as --help.
 #include "support/runprogram.h"
 #include "support/testfiles.h"
 
@@ -30,7 +30,7 @@ QSet<QString> capturedAll(const QString &text, const QRegularExpression &pattern
     return found;
 }
 
-// The README's section of that title, up to the next one of its level.
+// The tetherctl page's section of that title, up to the next one of its level.
 QString readmeSection(const QString &title)
 {
     const QString readme = QString::fromUtf8(readFile(QStringLiteral(TETHER_README)));
@@ -108,11 +108,11 @@ private slots:
                  qPrintable(run.err));
     }
 
-    // The README's option table lists what --help lists, no more and no less.
+    // The tetherctl page's option table lists what --help lists, no more and no less.
     void readmeListsTheOptionsOfHelp()
     {
-        const QString section = readmeSection(u"tetherctl"_s);
-        QVERIFY2(!section.isEmpty(), "README.md has no section '## tetherctl'");
+        const QString section = readmeSection(u"Options"_s);
+        QVERIFY2(!section.isEmpty(), "docs/tetherctl.md has no section '## Options'");
         // Its table's rows: | `--config FILE` | ... and | `-v`, `--verbose` | ...
         const QSet<QString> readme = capturedAll(section, QRegularExpression(u"(?:^\\| |, )`(--?[a-z][a-z-]*)"_s,
                                                                               QRegularExpression::MultilineOption));
@@ -132,10 +132,11 @@ private slots:
         QCOMPARE(onlyInHelp, QStringList());
     }
 
-    // The commands of the README's summary are those of --help.
+    // The commands of the tetherctl page's summary are those of --help.
     void readmeListsTheCommandsOfHelp()
     {
-        const QString section = readmeSection(u"tetherctl"_s);
+        const QString section = readmeSection(u"Commands"_s);
+        QVERIFY2(!section.isEmpty(), "docs/tetherctl.md has no section '## Commands'");
         const QString summary = section.section(u"```sh\n"_s, 1, 1).section(u"```"_s, 0, 0);
         const QSet<QString> readme = capturedAll(summary, QRegularExpression(u"^tetherctl ([a-z]+)"_s,
                                                                               QRegularExpression::MultilineOption));
