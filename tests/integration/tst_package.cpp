@@ -81,6 +81,9 @@ private slots:
         }
         for (const int size : {16, 24, 32, 48, 64, 128, 256, 512})
             paths.append(u"/usr/share/icons/hicolor/%1x%1/apps/io.github.tether.Tether.png"_s.arg(size));
+        // The user guide the README links to, beside it in docs/.
+        for (const QString &page : QDir(QStringLiteral(TETHER_SOURCE_DIR "/docs")).entryList({u"*.md"_s}, QDir::Files))
+            paths.append(u"/usr/share/doc/tether/docs/%1.gz"_s.arg(page));
         for (const QString &path : paths)
             QTest::newRow(qPrintable(path)) << path;
     }
