@@ -957,9 +957,12 @@ void McpClientSession::onTransportClosed(const TransportClosure &closure)
     if (m_state == State::Initializing && m_era == ProtocolEra::Stateless && !m_options.pinnedEra)
         m_eraToTryFirst = ProtocolEra::Handshake;
     if (m_state != State::Closing) {
-        QString reason = (m_state == State::Ready ? u"connection closed: "_s
-                                                  : u"connection closed during initialize: "_s)
-                         + closure.describe();
+        // A server never reached had no connection to close: what stopped it says it all.
+        QString reason = closure.describe();
+        if (m_state == State::Ready)
+            reason.prepend(u"connection closed: "_s);
+        else if (!closure.unreached)
+            reason.prepend(u"connection closed during initialize: "_s);
         if (!closure.lastStderrLine().isEmpty())
             reason += u" (last stderr line: \"%1\")"_s.arg(closure.lastStderrLine());
         fail(reason);

@@ -3,6 +3,7 @@
 #include "common/displaytext.h"
 
 #include <QRegularExpression>
+#include <QUrl>
 
 #include <cerrno>
 
@@ -28,6 +29,20 @@ std::optional<int> httpStatusIn(const QString &error)
     static const QRegularExpression answered(uR"(\bwith HTTP (\d{3})\b)"_s);
     const QRegularExpressionMatch match = answered.match(error);
     return match.hasMatch() ? std::optional<int>(match.captured(1).toInt()) : std::nullopt;
+}
+
+// "host:port" of the URL an HTTP transport's message names: "could not connect to <url>: …".
+std::optional<QString> unreachableAddressIn(const QString &error)
+{
+    static const QRegularExpression couldNotConnect(uR"(\bcould not connect to (\S+): connection refused)"_s);
+    const QRegularExpressionMatch match = couldNotConnect.match(error);
+    if (!match.hasMatch())
+        return std::nullopt;
+    const QUrl url(match.captured(1));
+    if (!url.isValid() || url.host().isEmpty())
+        return match.captured(1);
+    const QString host = url.host().contains(u':') ? u"[%1]"_s.arg(url.host()) : url.host();
+    return u"%1:%2"_s.arg(host).arg(url.port(url.scheme() == u"https" ? 443 : 80));
 }
 
 } // namespace
@@ -86,8 +101,11 @@ FailureCause failureCause(const FailureFacts &facts)
     }
     if (facts.error.startsWith(u"connection lost: heartbeat: "_s) || facts.error.startsWith(u"heartbeat: "_s))
         return {u"hung: pings got no answer"_s, {}, true};
-    if (facts.error.contains(u": connection refused"_s))
-        return {u"connection refused"_s, u"is the server running and listening at its url?"_s, true};
+    if (facts.error.contains(u": connection refused"_s)) {
+        const std::optional<QString> address = unreachableAddressIn(facts.error);
+        return {address ? u"could not connect to %1: connection refused"_s.arg(*address) : u"connection refused"_s,
+                u"is the server running and listening at its url?"_s, true};
+    }
     if (facts.error.contains(u"could not be resolved (DNS)"_s))
         return {u"host not found"_s, u"check \"url\" in the config"_s, true};
     return {shortened(facts.error), {}, true};

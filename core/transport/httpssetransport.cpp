@@ -192,6 +192,7 @@ void HttpSseTransport::onStreamFinished()
         error = refused;
     } else if (status == 0) {
         error = HttpErrors::networkFailure(m_endpoint, m_stream->error(), m_stream->errorString());
+        m_closure.unreached = meansUnreachable(m_stream->error());
     } else if (status < 200 || status >= 300) {
         error = HttpErrors::httpStatus(m_endpoint, u"the request for its event stream"_s, *m_stream, m_streamBody);
     } else if (!isEventStream(*m_stream)) {
@@ -258,10 +259,12 @@ void HttpSseTransport::onPostFinished(QNetworkReply *reply)
     if (status == 0) {
         const QString text = HttpErrors::networkFailure(m_endpoint, reply->error(), reply->errorString());
         // A lost connection shows on the event stream; here only that the server is out of reach.
-        if (meansUnreachable(reply->error()))
+        if (meansUnreachable(reply->error())) {
+            m_closure.unreached = true;
             closeWithError(text);
-        else
+        } else {
             answerWithError(post.requestId, text);
+        }
         return;
     }
     HttpErrors::reportRefusedScope(m_endpoint, *reply);

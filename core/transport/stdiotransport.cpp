@@ -103,6 +103,7 @@ void StdioTransport::spawn()
             break;
     }
     if (made < 3) {
+        m_closure.unreached = true;
         m_closure.error = u"could not start '%1': no pipes to talk to it (%2)"_s.arg(m_command.program,
                                                                                     qt_error_string(errno));
         for (int i = 0; i < made; ++i) {
@@ -207,6 +208,7 @@ void StdioTransport::readLauncherReport()
     } else if (words.size() == 2 && words.first() == "failed") {
         m_startFailed = true;
         m_closure.startErrno = words.last().toInt();
+        m_closure.unreached = true;
         m_closure.error = u"could not start '%1': %2"_s.arg(m_command.program, qt_error_string(*m_closure.startErrno));
     }
     closeLauncherReport();
@@ -431,6 +433,7 @@ void StdioTransport::onErrorOccurred(QProcess::ProcessError error)
 {
     if (error != QProcess::FailedToStart)
         return; // crashes and write errors are reported through finished()
+    m_closure.unreached = true;
     m_closure.error = u"could not start '%1': Tether's launcher %2 cannot run (%3); reinstall Tether"_s.arg(
         m_command.program, m_process.program(), m_process.errorString());
     m_stage = Stage::Closed;

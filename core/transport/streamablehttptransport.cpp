@@ -454,6 +454,7 @@ void StreamableHttpTransport::onNetworkFailure(const Exchange &exchange, QNetwor
     // request fails, unless it keeps happening.
     ++m_networkFailuresInRow;
     if (meansUnreachable(error) || m_networkFailuresInRow >= m_options.maxNetworkFailures) {
+        m_closure.unreached = meansUnreachable(error);
         closeWithError(m_networkFailuresInRow > 1
                            ? u"%1 (%2 requests in a row got no answer)"_s.arg(text).arg(m_networkFailuresInRow)
                            : text);

@@ -22,6 +22,9 @@ struct TransportClosure
     std::optional<int> exitSignal;
     QStringList stderrTail;     // the last lines the server wrote to stderr
     std::optional<int> startErrno; // stdio: the program could not be started, with this errno of its exec
+    // The server could not be reached at all: its program did not start, or nothing answered at
+    // its address (refused, unknown host, failed TLS). No connection was open to be closed.
+    bool unreached = false;
     QString program;            // stdio: the program that was (or could not be) started
     // HTTP: the server asks for a sign-in that no silent renewal could give; `error` says
     // "<url> asks for sign-in (scope …)".

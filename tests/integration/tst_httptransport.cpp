@@ -619,22 +619,34 @@ private slots:
         QCOMPARE(closed.size(), 1);
     }
 
+    void connectionRefused_data()
+    {
+        QTest::addColumn<QString>("transport");
+        QTest::newRow("Streamable HTTP") << u"http"_s;
+        QTest::newRow("HTTP+SSE") << u"sse"_s;
+        QTest::newRow("fallback") << u"fallback"_s;
+    }
+
+    // A connection that never opened says so plainly: where it was refused, nothing of a close.
     void connectionRefused()
     {
+        QFETCH(QString, transport);
+        std::unique_ptr<McpClientSession> client;
         QUrl url;
         {
             HttpFixture gone; // listened once, so the port was free; nothing listens there now
-            url = gone.url();
+            client = signedIn(gone, transport, nullptr);
+            url = gone.url(transport == u"sse" ? u"/sse"_s : u"/mcp"_s);
         }
-        auto client = session(std::make_unique<StreamableHttpTransport>(HttpServerEndpoint{url, {}, {}}, fastOptions()));
         QSignalSpy closed(client.get(), &McpClientSession::closed);
         client->open();
         QTRY_COMPARE(closed.size(), 1);
         letNetworkEventsRun();
         QCOMPARE(closed.size(), 1);
-        const QString reason = closed.first().first().value<SessionClosure>().describe();
-        QVERIFY2(reason.contains(u"connection refused"_s), qPrintable(reason));
-        QVERIFY2(reason.contains(url.toString()), qPrintable(reason));
+        const SessionClosure closure = closed.first().first().value<SessionClosure>();
+        QVERIFY(closure.transport.unreached);
+        QCOMPARE(closure.describe(), u"could not connect to %1: connection refused; is the server running and listening "
+                                     "there?"_s.arg(url.toString()));
     }
 
     void serverStreamDeliversNotificationsAndItsLossEndsTheConnection()

@@ -240,6 +240,29 @@ private slots:
         QVERIFY(stopAllAndWait(manager));
     }
 
+    // An HTTP server nothing listens for never had a connection: its cause and reason say where it
+    // was refused, and nothing of a connection closed during initialize.
+    void refusedHttpServerSaysWhereItCouldNotConnect()
+    {
+        const quint16 port = freeLoopbackPort();
+        ServerConfig config;
+        config.name = u"remote"_s;
+        config.transport = TransportKind::StreamableHttp;
+        config.url = u"http://127.0.0.1:%1/mcp"_s.arg(port);
+        config.heartbeat.enabled = false;
+        config.reconnect = resolveReconnectPolicy(config.name, {{u"initialDelayMs"_s, 10000}, {u"maxDelayMs"_s, 20000}})
+                               .policy;
+        ServerManager manager;
+        manager.applyConfig(configDocument({config}));
+        QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"remote"_s)->state, ServerState::Retrying, 10000);
+        const ServerStatus status = *manager.status(u"remote"_s);
+        QCOMPARE(status.cause, u"could not connect to 127.0.0.1:%1: connection refused (is the server running and "
+                               "listening at its url?)"_s.arg(port));
+        QCOMPARE(status.reason, u"connection failed: could not connect to %1: connection refused; is the server running "
+                                "and listening there?"_s.arg(config.url));
+        QVERIFY(stopAllAndWait(manager));
+    }
+
     void routesCalls()
     {
         ServerManager manager;

@@ -252,7 +252,8 @@ private slots:
         QCOMPARE(status.attempt, 0);
         QCOMPARE(status.cause, cause);
         QVERIFY2(status.reason.contains(u"not retried, since no retry can fix"_s), qPrintable(status.reason));
-        QVERIFY2(status.reason.contains(u"could not start"_s), qPrintable(status.reason)); // the whole story stays
+        QVERIFY2(status.reason.startsWith(u"connection failed: could not start '%1': "_s.arg(program)),
+                 qPrintable(status.reason)); // the whole story stays, with no connection that was never open
     }
 
     // A server that exits is retried as before; its cause reads as its exit and what it said last.

@@ -53,8 +53,18 @@ private slots:
         row("protocol version", u"server 'demo' answered protocol version '1999-01-01', which Tether does not speak (Tether "
                                 "speaks 2025-11-25); update the server or Tether"_s, 0, -1, 0, QString(),
             u"unsupported protocol version 1999-01-01 (update the server or Tether)"_s, false);
+        // A connection that never opened says where it was refused, and nothing of closing.
         row("refused", u"could not connect to http://127.0.0.1:9/mcp: connection refused; is the server running and listening "
                        "there?"_s, 0, -1, 0, QString(),
+            u"could not connect to 127.0.0.1:9: connection refused (is the server running and listening at its url?)"_s, true);
+        row("refused, the scheme's port", u"could not connect to https://mcp.example.com/mcp: connection refused; is the "
+                                          "server running and listening there?"_s, 0, -1, 0, QString(),
+            u"could not connect to mcp.example.com:443: connection refused (is the server running and listening at its "
+            "url?)"_s, true);
+        row("refused, IPv6", u"connection lost: could not connect to http://[::1]:8080/mcp: connection refused; is the "
+                             "server running and listening there?"_s, 0, -1, 0, QString(),
+            u"could not connect to [::1]:8080: connection refused (is the server running and listening at its url?)"_s, true);
+        row("refused, no address", u"tunnel: connection refused"_s, 0, -1, 0, QString(),
             u"connection refused (is the server running and listening at its url?)"_s, true);
         row("hung", u"heartbeat: 3 pings in a row got no answer within 10 s"_s, 0, -1, 0, QString(),
             u"hung: pings got no answer"_s, true);
