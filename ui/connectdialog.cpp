@@ -1,5 +1,6 @@
 #include "connectdialog.h"
 
+#include "gatewaytext.h"
 #include "messagelabel.h"
 
 #include "config/clientconnect.h"
@@ -35,6 +36,7 @@ ConnectDialog::ConnectDialog(const Setup &setup, QWidget *parent)
     , m_move(new QCheckBox(tr("&Move: also remove the servers Tether runs from this file, so they do not run twice"), this))
     , m_preview(new QPlainTextEdit(this))
     , m_problem(newMessageLabel(this))
+    , m_serveHttp(new QPushButton(tr("Serve over &HTTP now"), this))
     , m_done(new QLabel(this))
     , m_connect(new QPushButton(tr("&Connect"), this))
     , m_undo(new QPushButton(tr("&Undo last connect"), this))
@@ -47,6 +49,7 @@ ConnectDialog::ConnectDialog(const Setup &setup, QWidget *parent)
     m_move->setObjectName(u"moveServers"_s);
     m_preview->setObjectName(u"preview"_s);
     m_problem->setObjectName(u"problem"_s);
+    m_serveHttp->setObjectName(u"serveHttp"_s);
     m_done->setObjectName(u"outcome"_s);
     m_connect->setObjectName(u"connectButton"_s);
     m_undo->setObjectName(u"undoButton"_s);
@@ -60,13 +63,21 @@ ConnectDialog::ConnectDialog(const Setup &setup, QWidget *parent)
     connect(m_path, &QLineEdit::editingFinished, this, &ConnectDialog::updatePreview);
     connect(m_stdio, &QCheckBox::toggled, this, &ConnectDialog::updatePreview);
     connect(m_move, &QCheckBox::toggled, this, &ConnectDialog::updatePreview);
+    m_serveHttp->setAccessibleDescription(tr("Serves Tether's gateway over HTTP from now on, as File ▸ Gateway… "
+                                             "does, and saves that to the config"));
+    m_serveHttp->hide();
+    connect(m_serveHttp, &QPushButton::clicked, this, &ConnectDialog::serveHttp);
     auto *browseButton = new QPushButton(tr("&Browse…"), this);
     connect(browseButton, &QPushButton::clicked, this, &ConnectDialog::browse);
     auto *pathRow = new QHBoxLayout;
     pathRow->addWidget(m_path);
     pathRow->addWidget(browseButton);
 
+    m_client->setAccessibleName(tr("Client"));
+    m_path->setAccessibleName(tr("The client's config file"));
+    m_preview->setAccessibleName(tr("What Connect would change"));
     m_preview->setReadOnly(true);
+    m_preview->setTabChangesFocus(true);
     m_preview->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_done->setWordWrap(true);
@@ -75,13 +86,15 @@ ConnectDialog::ConnectDialog(const Setup &setup, QWidget *parent)
     auto *buttons = new QDialogButtonBox(this);
     buttons->addButton(m_connect, QDialogButtonBox::ActionRole);
     buttons->addButton(m_undo, QDialogButtonBox::ActionRole);
-    buttons->addButton(QDialogButtonBox::Close)->setText(tr("Close"));
+    buttons->addButton(QDialogButtonBox::Close)->setText(tr("Cl&ose"));
     connect(m_connect, &QPushButton::clicked, this, &ConnectDialog::connectClient);
     connect(m_undo, &QPushButton::clicked, this, &ConnectDialog::undoConnect);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto *form = new QFormLayout;
-    form->addRow(tr("C&lient:"), m_client);
+    auto *clientLabel = new QLabel(tr("C&lient:"), this);
+    clientLabel->setBuddy(m_client);
+    form->addRow(clientLabel, m_client);
     auto *pathLabel = new QLabel(tr("&File:"), this);
     pathLabel->setBuddy(m_path);
     form->addRow(pathLabel, pathRow);
@@ -90,6 +103,7 @@ ConnectDialog::ConnectDialog(const Setup &setup, QWidget *parent)
     layout->addWidget(m_stdio);
     layout->addWidget(m_move);
     layout->addWidget(m_problem);
+    layout->addWidget(m_serveHttp, 0, Qt::AlignLeft);
     layout->addWidget(m_preview, 1);
     layout->addWidget(m_done);
     layout->addWidget(buttons);
@@ -103,8 +117,8 @@ void ConnectDialog::setClient(ConnectClient client, const QString &path)
         const QSignalBlocker blockStdio(m_stdio);
         m_client->setCurrentIndex(m_client->findData(connectClientName(client)));
         m_path->setText(path.isEmpty() ? defaultClientConfigPath(client) : path);
-        // Claude Desktop starts its servers itself; the others reach the gateway unless asked not to.
-        m_stdio->setChecked(!clientSpeaksHttp(client));
+        // Claude Desktop starts its servers itself; the others reach the gateway's URL while one is served.
+        m_stdio->setChecked(!clientSpeaksHttp(client) || !m_setup.gatewayHttp.enabled);
         m_stdio->setEnabled(clientSpeaksHttp(client));
     }
     m_done->clear();
@@ -125,14 +139,25 @@ void ConnectDialog::updatePreview()
     m_undo->setEnabled(!path.isEmpty() && hasConnectRecord(path));
     m_connect->setEnabled(false);
     m_preview->clear();
-    const auto problem = [this](const QString &text) { showMessage(m_problem, text); };
+    const bool http = !m_stdio->isChecked();
+    const bool unserved = http && !m_setup.gatewayHttp.enabled;
+    m_serveHttp->setVisible(unserved && m_setup.serveHttp);
+    const auto problem = [this](const QString &text) {
+        showMessage(m_problem, text);
+        growToFit(this);
+    };
     if (path.isEmpty())
         return problem(tr("Choose the client's config file."));
+    if (unserved)
+        return problem(tr("Tether does not serve its gateway over HTTP, so nothing answers at %1 yet. Serve it over "
+                          "HTTP (here, or with the switch in File ▸ Gateway…), or let the client start tetherctl "
+                          "serve.")
+                           .arg(gatewayHttpUrl(m_setup.gatewayHttp)));
     const ClientFile file = readClientFile(path);
     if (!file.error.isEmpty())
         return problem(file.error);
     QString error;
-    const std::optional<GatewayReach> reach = gatewayReach(!m_stdio->isChecked(), m_setup.tetherctl, m_setup.config,
+    const std::optional<GatewayReach> reach = gatewayReach(http, m_setup.tetherctl, m_setup.config,
                                                            m_setup.gatewayHttp, false, &error);
     if (!reach)
         return problem(error);
@@ -187,6 +212,19 @@ void ConnectDialog::undoConnect()
         showMessage(m_problem, outcome.error);
     else
         m_done->setText(outcome.message);
+}
+
+void ConnectDialog::serveHttp()
+{
+    QString error;
+    if (!m_setup.serveHttp(&error)) {
+        showMessage(m_problem, tr("Not served over HTTP: %1").arg(httpNotServedText(error, m_setup.gatewayHttp.port)));
+        growToFit(this);
+        return;
+    }
+    m_setup.gatewayHttp.enabled = true;
+    updatePreview();
+    m_done->setText(tr("Tether serves its gateway at %1 now.").arg(gatewayHttpUrl(m_setup.gatewayHttp)));
 }
 
 void ConnectDialog::browse()

@@ -6,6 +6,8 @@
 #include <QDialog>
 #include <QStringList>
 
+#include <functional>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -21,7 +23,8 @@ enum class ConnectClient;
 // Cursor, VS Code, Claude Code), so that it reaches Tether's servers through the gateway. Shows
 // what the connect would change before it does (the lines, the servers moved, tool names too
 // long for the client); Connect writes it, after a backup; Undo takes the last connect back. The
-// same functions as tetherctl connect do the work.
+// same functions as tetherctl connect do the work. While Tether serves no HTTP, clients start
+// tetherctl serve: a URL nothing answers is not written, and the dialog offers to serve HTTP.
 class ConnectDialog final : public QDialog
 {
     Q_OBJECT
@@ -34,6 +37,10 @@ public:
         QString tetherctl;      // the program a stdio client starts
         QStringList toolNames;  // the public names the gateway offers now
         GatewayHttpConfig gatewayHttp; // the config's endpoint, whose URL an HTTP client is given
+        // Serves the gateway over HTTP at once and saves that to the config (see
+        // serveGatewayOverHttp): offered while the config does not enable it. Empty where this
+        // program serves no gateway; false, with `error`, when it cannot.
+        std::function<bool(QString *error)> serveHttp = {};
     };
 
     explicit ConnectDialog(const Setup &setup, QWidget *parent = nullptr);
@@ -48,6 +55,7 @@ private:
     void connectClient();
     void undoConnect();
     void browse();
+    void serveHttp();
 
     Setup m_setup;
     QComboBox *m_client;
@@ -56,6 +64,7 @@ private:
     QCheckBox *m_move;
     QPlainTextEdit *m_preview;
     QLabel *m_problem;
+    QPushButton *m_serveHttp;
     QLabel *m_done;
     QPushButton *m_connect;
     QPushButton *m_undo;

@@ -15,6 +15,12 @@ QString tr(const char *text)
     return QCoreApplication::translate("GatewayText", text);
 }
 
+// QAbstractSocket::AddressInUseError, as HttpServer words it.
+bool portInUse(const QString &error)
+{
+    return error.contains(u"address is already in use"_s, Qt::CaseInsensitive);
+}
+
 } // namespace
 
 QString gatewayIndicatorText(const GatewayServing &serving)
@@ -46,8 +52,7 @@ QString hostCountText(qsizetype hosts)
 
 QString notServedSummary(const QString &error, quint16 port)
 {
-    // QAbstractSocket::AddressInUseError, as HttpServer words it.
-    if (error.contains(u"address is already in use"_s, Qt::CaseInsensitive))
+    if (portInUse(error))
         return tr("port %1 in use").arg(port);
     constexpr qsizetype MaxLength = 60;
     QString clause = error.section(u": "_s, 0, 0).section(u"; "_s, 0, 0);
@@ -56,23 +61,30 @@ QString notServedSummary(const QString &error, quint16 port)
     return clause.isEmpty() ? clause : clause.front().toLower() + clause.mid(1);
 }
 
+QString httpNotServedText(const QString &error, quint16 port)
+{
+    if (!portInUse(error))
+        return error;
+    // StreamableHttpEndpoint::serve names the Tether that holds the port, when one does.
+    const qsizetype holder = error.indexOf(u"(the Tether of pid "_s);
+    const QString who = holder < 0 ? tr("by another program") : error.mid(holder).section(u')', 0, 0) + u')';
+    return tr("Port %1 is in use %2: choose another port.").arg(port).arg(who);
+}
+
 QString gatewayOffHint(const GatewayServing &serving)
 {
     const QString why = serving.error.isEmpty() ? tr("The gateway is off.") : tr("The gateway is off: %1.").arg(serving.error);
     return why + u' '
            + tr("The AI clients that start tetherctl serve (File ▸ Connect a client…) each start these servers "
-                "themselves. To serve this window's servers to AI clients (Claude Desktop, Cursor, VS Code, Claude "
-                "Code) over HTTP, set \"gateway\": {\"http\": {\"enabled\": true}} in %1 and save it; the gateway "
-                "starts at once.")
-                 .arg(serving.configPath);
+                "themselves. Turn on Serve over HTTP to serve this window's servers to AI clients that take a URL "
+                "(Cursor, VS Code, Claude Code).");
 }
 
 QString gatewayRelayingText(const GatewayServing &serving)
 {
     return tr("Serving %1 to %2 through tetherctl serve: the AI clients that start it (File ▸ Connect a client…) use "
-              "these servers. Over HTTP, for clients that take a URL, the gateway is off: set \"gateway\": {\"http\": "
-              "{\"enabled\": true}} in %3 and save it to serve it there too.")
-        .arg(toolCountText(serving.status.exposedTools), hostCountText(serving.status.hosts.size()), serving.configPath);
+              "these servers. Turn on Serve over HTTP for AI clients that take a URL (Cursor, VS Code, Claude Code).")
+        .arg(toolCountText(serving.status.exposedTools), hostCountText(serving.status.hosts.size()));
 }
 
 QString connectedSinceText(const QDateTime &since, const QDateTime &now)

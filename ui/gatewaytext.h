@@ -23,6 +23,10 @@ QString hostCountText(qsizetype hosts);
 // cut short.
 QString notServedSummary(const QString &error, quint16 port);
 
+// Why HTTP is not served, in the Gateway window's words: "Port 27413 is in use (…): choose another
+// port." for a port in use, else `error` as it is.
+QString httpNotServedText(const QString &error, quint16 port);
+
 // Why the gateway is off (`serving.error`: the relay socket could not be made) and how to serve
 // it over HTTP all the same.
 QString gatewayOffHint(const GatewayServing &serving);

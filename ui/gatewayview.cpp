@@ -1,9 +1,14 @@
 #include "gatewayview.h"
 
+#include "emptyhint.h"
 #include "gatewaytext.h"
 #include "messagelabel.h"
 
+#include "config/configedit.h"
+#include "config/configstore.h"
+
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -13,7 +18,9 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QStackedWidget>
+#include <QShortcut>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -36,6 +43,8 @@ QTableWidget *newTable(const QStringList &headers, QWidget *parent)
     table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     table->setAlternatingRowColors(true);
     table->setWordWrap(false);
+    // Tab leaves the table rather than walking its cells.
+    table->setTabKeyNavigation(false);
     return table;
 }
 
@@ -50,13 +59,37 @@ void setRow(QTableWidget *table, int row, const QStringList &cells)
 
 } // namespace
 
-GatewayView::GatewayView(GatewayService &service, QWidget *parent)
+bool serveGatewayOverHttp(GatewayService &service, ConfigStore &config, quint16 port, QString *error)
+{
+    const ConfigDocument document = config.document();
+    GatewayHttpConfig http = document.gateway.http;
+    http.enabled = true;
+    http.port = port;
+    if (!service.serveHttp(http, error))
+        return false;
+    const QJsonObject root = setGatewayHttpServed(document.root, true, port);
+    if (root == document.root || config.save(root, error))
+        return true;
+    // Nothing half-on: served as the config says again.
+    service.applyConfig(config.document().gateway, service.serving().configPath);
+    return false;
+}
+
+bool stopServingGatewayOverHttp(ConfigStore &config, QString *error)
+{
+    const ConfigDocument &document = config.document();
+    return config.save(setGatewayHttpServed(document.root, false, document.gateway.http.port), error);
+}
+
+GatewayView::GatewayView(GatewayService &service, ConfigStore &config, QWidget *parent)
     : QDialog(parent)
     , m_service(service)
-    , m_pages(new QStackedWidget(this))
-    , m_offHint(new QLabel(this))
+    , m_config(config)
+    , m_serveHttp(new QCheckBox(tr("Serve over &HTTP"), this))
+    , m_port(new QSpinBox(this))
     , m_url(new QLineEdit(this))
     , m_copyUrl(new QPushButton(tr("Copy &URL"), this))
+    , m_problem(newMessageLabel(this))
     , m_state(new QLabel(this))
     , m_serveAgain(new QPushButton(tr("&Try again"), this))
     , m_token(new QLineEdit(this))
@@ -65,16 +98,16 @@ GatewayView::GatewayView(GatewayService &service, QWidget *parent)
     , m_rotateToken(new QPushButton(tr("&Rotate…"), this))
     , m_tokenFile(new QLabel(this))
     , m_rotated(new QLabel(this))
-    , m_problem(newMessageLabel(this))
     , m_hosts(newTable({tr("Client"), tr("Version"), tr("Transport"), tr("Connected since"), tr("Calls in flight")}, this))
     , m_calls(newTable({tr("Server"), tr("Tool calls")}, this))
 {
     setWindowTitle(tr("Gateway"));
-    resize(760, 520);
-    m_pages->setObjectName(u"pages"_s);
-    m_offHint->setObjectName(u"offHint"_s);
+    resize(760, 560);
+    m_serveHttp->setObjectName(u"serveHttp"_s);
+    m_port->setObjectName(u"httpPort"_s);
     m_url->setObjectName(u"url"_s);
     m_copyUrl->setObjectName(u"copyUrl"_s);
+    m_problem->setObjectName(u"problem"_s);
     m_state->setObjectName(u"state"_s);
     m_serveAgain->setObjectName(u"serveAgain"_s);
     m_token->setObjectName(u"token"_s);
@@ -83,30 +116,33 @@ GatewayView::GatewayView(GatewayService &service, QWidget *parent)
     m_rotateToken->setObjectName(u"rotateToken"_s);
     m_tokenFile->setObjectName(u"tokenFile"_s);
     m_rotated->setObjectName(u"rotated"_s);
-    m_problem->setObjectName(u"problem"_s);
     m_hosts->setObjectName(u"hosts"_s);
     m_calls->setObjectName(u"callsByServer"_s);
 
-    // Off: how to turn it on.
-    auto *offPage = new QWidget(m_pages);
-    m_offHint->setWordWrap(true);
-    m_offHint->setTextFormat(Qt::PlainText);
-    m_offHint->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto *openConfig = new QPushButton(tr("&Open config file"), offPage);
-    openConfig->setObjectName(u"openConfig"_s);
-    connect(openConfig, &QPushButton::clicked, this, &GatewayView::openConfigRequested);
-    auto *offLayout = new QVBoxLayout(offPage);
-    offLayout->addWidget(m_offHint);
-    offLayout->addWidget(openConfig, 0, Qt::AlignLeft);
-    offLayout->addStretch(1);
-
-    // Enabled: served or not, its token, its hosts and calls.
-    auto *onPage = new QWidget(m_pages);
+    // Served over HTTP or not, and where.
+    m_serveHttp->setAccessibleDescription(tr("Serves this window's servers at once to AI clients that take a URL, "
+                                             "and saves that to the config"));
+    connect(m_serveHttp, &QCheckBox::toggled, this, &GatewayView::setHttpServed);
+    // What the config takes; 0 (any free port) would give clients no address to keep.
+    m_port->setRange(1, 65535);
+    m_port->setAccessibleName(tr("HTTP port"));
+    m_port->setAccessibleDescription(tr("The port AI clients reach the gateway at; it can be changed while HTTP is "
+                                        "not served"));
+    auto *portLabel = new QLabel(tr("P&ort:"), this);
+    portLabel->setBuddy(m_port);
     m_url->setReadOnly(true);
-    m_token->setReadOnly(true);
+    m_url->setAccessibleName(tr("Gateway address"));
+    m_copyUrl->setAccessibleDescription(tr("Copies the gateway's address to the clipboard"));
+    connect(m_copyUrl, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_url->text()); });
+
     m_state->setWordWrap(true);
     m_state->setTextFormat(Qt::PlainText);
     m_state->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_serveAgain->setAccessibleDescription(tr("Serves over HTTP on the port shown"));
+    connect(m_serveAgain, &QPushButton::clicked, this, [this] { setHttpServed(true); });
+
+    m_token->setReadOnly(true);
+    m_token->setAccessibleName(tr("Gateway token"));
     m_tokenFile->setWordWrap(true);
     m_tokenFile->setTextFormat(Qt::PlainText);
     m_rotated->setWordWrap(true);
@@ -114,15 +150,25 @@ GatewayView::GatewayView(GatewayService &service, QWidget *parent)
     m_rotated->hide();
     m_showToken->setCheckable(true);
     setTokenShown(false);
-    connect(m_copyUrl, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_url->text()); });
-    connect(m_serveAgain, &QPushButton::clicked, this, [this] {
-        m_service.serveAgain();
-        refresh();
-    });
+    m_copyToken->setAccessibleDescription(tr("Copies the gateway token to the clipboard"));
+    m_rotateToken->setAccessibleDescription(tr("Replaces the gateway token; clients that reach the URL must be "
+                                               "connected again"));
     connect(m_showToken, &QPushButton::toggled, this, &GatewayView::setTokenShown);
     connect(m_copyToken, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_token->text()); });
     connect(m_rotateToken, &QPushButton::clicked, this, &GatewayView::confirmRotation);
 
+    m_hosts->setAccessibleName(tr("AI clients connected now"));
+    setEmptyHint(m_hosts, tr("No AI client is connected. Use File ▸ Connect a client… to add Tether to Claude "
+                             "Desktop, Cursor or VS Code."));
+    m_calls->setAccessibleName(tr("Tool calls through the gateway, by server"));
+    setEmptyHint(m_calls, tr("No tool has been called through the gateway yet."));
+
+    auto *httpRow = new QHBoxLayout;
+    httpRow->addWidget(m_serveHttp);
+    httpRow->addSpacing(fontMetrics().averageCharWidth() * 4);
+    httpRow->addWidget(portLabel);
+    httpRow->addWidget(m_port);
+    httpRow->addStretch(1);
     auto *urlRow = new QHBoxLayout;
     urlRow->addWidget(m_url, 1);
     urlRow->addWidget(m_copyUrl);
@@ -135,36 +181,39 @@ GatewayView::GatewayView(GatewayService &service, QWidget *parent)
     tokenRow->addWidget(m_copyToken);
     tokenRow->addWidget(m_rotateToken);
     auto *form = new QFormLayout;
-    auto *addressLabel = new QLabel(tr("&Address:"), onPage);
+    form->addRow(httpRow);
+    form->addRow(m_problem);
+    auto *addressLabel = new QLabel(tr("&Address:"), this);
     addressLabel->setBuddy(m_url);
     form->addRow(addressLabel, urlRow);
     form->addRow(stateRow);
-    auto *tokenLabel = new QLabel(tr("To&ken:"), onPage);
+    auto *tokenLabel = new QLabel(tr("To&ken:"), this);
     tokenLabel->setBuddy(m_token);
     form->addRow(tokenLabel, tokenRow);
     form->addRow(QString(), m_tokenFile);
-    auto *hostsLabel = new QLabel(tr("Hosts co&nnected now:"), onPage);
+    auto *hostsLabel = new QLabel(tr("Hosts co&nnected now:"), this);
     hostsLabel->setBuddy(m_hosts);
-    auto *callsLabel = new QLabel(tr("Calls through the gateway, &by server:"), onPage);
+    auto *callsLabel = new QLabel(tr("Calls through the gateway, &by server:"), this);
     callsLabel->setBuddy(m_calls);
-    auto *onLayout = new QVBoxLayout(onPage);
-    onLayout->setContentsMargins(0, 0, 0, 0);
-    onLayout->addLayout(form);
-    onLayout->addWidget(m_rotated);
-    onLayout->addWidget(m_problem);
-    onLayout->addWidget(hostsLabel);
-    onLayout->addWidget(m_hosts, 2);
-    onLayout->addWidget(callsLabel);
-    onLayout->addWidget(m_calls, 1);
 
-    m_pages->addWidget(offPage);
-    m_pages->addWidget(onPage);
     auto *buttons = new QDialogButtonBox(this);
-    buttons->addButton(QDialogButtonBox::Close)->setText(tr("Close"));
+    QPushButton *close = buttons->addButton(QDialogButtonBox::Close);
+    close->setText(tr("C&lose"));
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    // Not modal, so it closes as other windows do; Esc closes it as a dialog.
+    connect(new QShortcut(QKeySequence::Close, this), &QShortcut::activated, this, &QDialog::reject);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_pages, 1);
+    layout->addLayout(form);
+    layout->addWidget(m_rotated);
+    layout->addWidget(hostsLabel);
+    layout->addWidget(m_hosts, 2);
+    layout->addWidget(callsLabel);
+    layout->addWidget(m_calls, 1);
     layout->addWidget(buttons);
+    QWidget *order[] = {m_serveHttp, m_port, m_url, m_copyUrl, m_serveAgain, m_token, m_showToken, m_copyToken,
+                        m_rotateToken, m_hosts, m_calls, close};
+    for (std::size_t i = 1; i < std::size(order); ++i)
+        setTabOrder(order[i - 1], order[i]);
 
     connect(&m_service, &GatewayService::changed, this, &GatewayView::refresh);
     // "Connected since … (5 min ago)" ages while nothing changes.
@@ -185,25 +234,36 @@ void GatewayView::refresh()
 
 void GatewayView::showServing(const GatewayServing &serving)
 {
-    if (serving.state == GatewayServing::State::Off) {
-        m_offHint->setText(gatewayOffHint(serving));
-        m_pages->setCurrentIndex(0);
-        return;
+    using State = GatewayServing::State;
+    const bool served = serving.state == State::Serving;
+    {
+        const QSignalBlocker quiet(m_serveHttp);
+        m_serveHttp->setChecked(served || serving.state == State::NotServed);
     }
-    m_pages->setCurrentIndex(1);
-    const bool served = serving.state == GatewayServing::State::Serving;
-    const bool relaying = serving.state == GatewayServing::State::Relaying;
+    if (serving.port != m_portShown) {
+        m_portShown = serving.port;
+        m_port->setValue(serving.port);
+    }
+    m_port->setEnabled(!served);
     m_url->setText(served ? serving.url : QString());
-    m_url->setPlaceholderText(relaying ? tr("not served over HTTP") : tr("not served"));
+    m_url->setPlaceholderText(served ? QString() : tr("not served over HTTP"));
     m_copyUrl->setEnabled(served);
-    m_serveAgain->setVisible(serving.state == GatewayServing::State::NotServed);
-    if (served)
+    m_serveAgain->setVisible(serving.state == State::NotServed);
+    switch (serving.state) {
+    case State::Off:
+        m_state->setText(gatewayOffHint(serving));
+        break;
+    case State::Relaying:
+        m_state->setText(gatewayRelayingText(serving));
+        break;
+    case State::Serving:
         m_state->setText(tr("Serving %1 to %2.").arg(toolCountText(serving.status.exposedTools),
                                                       hostCountText(serving.status.hosts.size())));
-    else if (relaying)
-        m_state->setText(gatewayRelayingText(serving));
-    else
-        m_state->setText(tr("Not serving: %1").arg(serving.error));
+        break;
+    case State::NotServed:
+        m_state->setText(tr("Not serving over HTTP: %1").arg(httpNotServedText(serving.error, serving.port)));
+        break;
+    }
     m_token->setText(QString::fromLatin1(serving.token));
     m_showToken->setEnabled(served);
     m_copyToken->setEnabled(served);
@@ -227,10 +287,25 @@ void GatewayView::showServing(const GatewayServing &serving)
     }
 }
 
+void GatewayView::setHttpServed(bool served)
+{
+    const auto port = quint16(m_port->value());
+    QString error;
+    if (served ? serveGatewayOverHttp(m_service, m_config, port, &error) : stopServingGatewayOverHttp(m_config, &error))
+        showMessage(m_problem, {});
+    else if (served)
+        showMessage(m_problem, tr("Not served over HTTP: %1").arg(httpNotServedText(error, port)));
+    else
+        showMessage(m_problem, tr("Still served over HTTP: %1").arg(error));
+    refresh();
+    growToFit(this);
+}
+
 void GatewayView::setTokenShown(bool shown)
 {
     m_token->setEchoMode(shown ? QLineEdit::Normal : QLineEdit::Password);
-    m_showToken->setText(shown ? tr("&Hide") : tr("&Show"));
+    m_showToken->setText(shown ? tr("Hi&de") : tr("&Show"));
+    m_showToken->setAccessibleDescription(shown ? tr("Hides the gateway token") : tr("Shows the gateway token"));
 }
 
 void GatewayView::confirmRotation()

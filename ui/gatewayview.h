@@ -4,44 +4,56 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QStackedWidget;
+class QSpinBox;
 class QTableWidget;
 
 namespace Tether {
 
-// The Gateway window: the address the hosts reach, whether it is served (and why not), the
-// bearer token (hidden until asked, copyable, replaceable), the hosts connected now and the
-// calls made through the gateway, by server. It shows GatewayService snapshots and acts through
-// the service; with the gateway off it says how to turn it on.
+class ConfigStore;
+
+// Serves the gateway over HTTP on `port` at once and saves gateway.http.enabled (and the port) to
+// `config`, so that the next start serves it too. False, with `error` saying why, when the port
+// cannot be listened on or the config cannot be saved: nothing changes then.
+bool serveGatewayOverHttp(GatewayService &service, ConfigStore &config, quint16 port, QString *error);
+// Saves gateway.http.enabled = false to `config`, whose applyConfig stops serving HTTP. False,
+// with `error`, when it cannot be saved: HTTP is still served then.
+bool stopServingGatewayOverHttp(ConfigStore &config, QString *error);
+
+// The Gateway window: a switch to serve it over HTTP (and its port), the address the hosts reach,
+// whether it is served (and why not), the bearer token (hidden until asked, copyable,
+// replaceable), the hosts connected now and the calls made through the gateway, by server. It
+// shows GatewayService snapshots and acts through the service and the config.
 class GatewayView final : public QDialog
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(GatewayView)
 
 public:
-    explicit GatewayView(GatewayService &service, QWidget *parent = nullptr);
+    GatewayView(GatewayService &service, ConfigStore &config, QWidget *parent = nullptr);
 
     // Replaces the token once the user confirmed it (the Rotate button asks first).
     void rotateToken();
 
-signals:
-    // "Open config file", to turn the gateway on.
-    void openConfigRequested();
-
 private:
     void refresh();
     void showServing(const GatewayServing &serving);
+    // The switch: serves HTTP on the port shown, or stops, and saves that to the config.
+    void setHttpServed(bool served);
     void setTokenShown(bool shown);
     void confirmRotation();
 
     GatewayService &m_service;
-    QStackedWidget *m_pages;
-    QLabel *m_offHint;
+    ConfigStore &m_config;
+    QCheckBox *m_serveHttp;
+    QSpinBox *m_port;
+    quint16 m_portShown = 0; // the config's, as last shown: an edit of the spin box is kept until it changes
     QLineEdit *m_url;
     QPushButton *m_copyUrl;
+    QLabel *m_problem;
     QLabel *m_state;
     QPushButton *m_serveAgain;
     QLineEdit *m_token;
@@ -50,7 +62,6 @@ private:
     QPushButton *m_rotateToken;
     QLabel *m_tokenFile;
     QLabel *m_rotated;
-    QLabel *m_problem;
     QTableWidget *m_hosts;
     QTableWidget *m_calls;
 };

@@ -579,6 +579,10 @@ void MainWindow::connectClient()
     const ToolCatalog exposed = exposedTools(m_manager, m_config.document().gateway.names);
     for (const ExposedTool &tool : exposed.tools())
         setup.toolNames.append(tool.publicName);
+    if (m_gateway)
+        setup.serveHttp = [this](QString *error) {
+            return serveGatewayOverHttp(*m_gateway, m_config, m_config.document().gateway.http.port, error);
+        };
     ConnectDialog dialog(setup, this);
     dialog.exec();
 }
@@ -855,10 +859,8 @@ void MainWindow::showGateway()
 {
     if (!m_gateway)
         return;
-    if (!m_gatewayView) {
-        m_gatewayView = new GatewayView(*m_gateway, this);
-        connect(m_gatewayView, &GatewayView::openConfigRequested, this, &MainWindow::openConfigFile);
-    }
+    if (!m_gatewayView)
+        m_gatewayView = new GatewayView(*m_gateway, m_config, this);
     m_gatewayView->show();
     m_gatewayView->raise();
     m_gatewayView->activateWindow();

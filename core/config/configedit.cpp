@@ -2,6 +2,7 @@
 
 #include "common/commandline.h"
 #include "common/jsontext.h"
+#include "config/gatewayconfig.h"
 
 #include <QJsonArray>
 
@@ -199,6 +200,18 @@ QJsonObject setToolHidden(QJsonObject root, const QString &serversKey, const QSt
         else
             object.insert(u"tools"_s, tools);
     });
+}
+
+QJsonObject setGatewayHttpServed(QJsonObject root, bool enabled, quint16 port)
+{
+    QJsonObject gateway = root.value(u"gateway"_s).toObject();
+    QJsonObject http = gateway.value(u"http"_s).toObject();
+    http.insert(u"enabled"_s, enabled);
+    if (http.value(u"port"_s).toInt(GatewayHttpConfig::DefaultPort) != port)
+        http.insert(u"port"_s, int(port));
+    gateway.insert(u"http"_s, http);
+    root.insert(u"gateway"_s, gateway);
+    return root;
 }
 
 ServerEntryFields serverEntryFields(const ServerConfig &server)

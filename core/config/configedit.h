@@ -53,6 +53,10 @@ QJsonObject setServerEnabled(QJsonObject root, const QString &serversKey, const 
 QJsonObject setToolHidden(QJsonObject root, const QString &serversKey, const QString &server, const QString &tool,
                           bool hidden);
 
+// Serves the gateway over HTTP or not (`gateway.http.enabled`), on `port`: written only when the
+// file's port (its own, or the default) is another.
+QJsonObject setGatewayHttpServed(QJsonObject root, bool enabled, quint16 port);
+
 // A server's entry as the window's server dialog edits it: each field as text, the way it is
 // typed, with variables unexpanded.
 struct ServerEntryFields

@@ -39,36 +39,89 @@ void GatewayService::applyConfig(const GatewayConfig &config, const QString &con
         m_instanceId = QString::fromLatin1(newRandomId());
     }
     // HTTP first: a Tether that holds the port keeps its record, and is named.
-    if (config.http.enabled && !std::exchange(m_httpStarted, true))
-        serve();
+    if (!config.http.enabled) {
+        // Serving | NotServed -> Relaying
+        stopHttp();
+        m_triedHttp.reset();
+        m_error.clear();
+    } else if (m_triedHttp != config.http) {
+        // Relaying | Serving | NotServed -> Serving | NotServed. The endpoint served now goes
+        // first: the new one may listen on its port.
+        stopHttp();
+        m_triedHttp = config.http;
+        if (std::unique_ptr<StreamableHttpEndpoint> endpoint = listen(config.http, &m_error))
+            useEndpoint(std::move(endpoint));
+    }
     // A client's tetherctl serve uses these servers, HTTP or not.
     if (first)
         announce();
     publishSoon();
 }
 
-bool GatewayService::serveAgain()
+bool GatewayService::serveHttp(const GatewayHttpConfig &http, QString *error)
 {
-    if (m_gateway && !m_endpoint)
-        serve();
+    if (!m_gateway) {
+        *error = QStringLiteral("The gateway has no config yet");
+        return false;
+    }
+    if (m_endpoint && m_triedHttp == http)
+        return true;
+    // Listening before the endpoint served now goes, so that a refusal changes nothing.
+    std::unique_ptr<StreamableHttpEndpoint> endpoint = listen(http, error);
+    if (!endpoint)
+        return false;
+    // Relaying | Serving | NotServed -> Serving
+    m_triedHttp = http;
+    useEndpoint(std::move(endpoint));
     publishSoon();
-    return m_endpoint != nullptr;
+    return true;
 }
 
-void GatewayService::serve()
+std::unique_ptr<StreamableHttpEndpoint> GatewayService::listen(const GatewayHttpConfig &http, QString *error)
 {
     // A failure to listen (the port in use) is shown, not fatal: the program works without it.
-    m_endpoint = StreamableHttpEndpoint::serve(*m_gateway, m_config.http, m_configPath, m_instanceId, &m_error);
-    if (!m_endpoint) {
-        spdlog::warn("gateway: not serving over HTTP: {}", m_error);
-        return;
-    }
+    std::unique_ptr<StreamableHttpEndpoint> endpoint = StreamableHttpEndpoint::serve(*m_gateway, http, m_configPath,
+                                                                                     m_instanceId, error);
+    if (!endpoint)
+        spdlog::warn("gateway: not serving over HTTP: {}", *error);
+    return endpoint;
+}
+
+void GatewayService::useEndpoint(std::unique_ptr<StreamableHttpEndpoint> endpoint)
+{
+    stopListening();
+    m_endpoint = std::move(endpoint);
     m_error.clear();
     connect(m_endpoint.get(), &StreamableHttpEndpoint::sessionsChanged, this, &GatewayService::publishSoon);
-    // Served later (the port was freed): the record names it from now on.
+    // Served after the relay socket (turned on, or the port was freed): the record names it from now on.
     QString why;
     if (m_relaySocket && !m_relaySocket->announceHttp(m_endpoint->url(), m_endpoint->tokenFile(), &why))
         spdlog::warn("gateway: the instance record does not name the HTTP endpoint: {}", why);
+}
+
+void GatewayService::stopHttp()
+{
+    if (!m_endpoint)
+        return;
+    stopListening();
+    QString why;
+    if (m_relaySocket && !m_relaySocket->announceHttp({}, {}, &why))
+        spdlog::warn("gateway: the instance record still names the HTTP endpoint: {}", why);
+    publishSoon();
+}
+
+void GatewayService::stopListening()
+{
+    if (!m_endpoint)
+        return;
+    spdlog::info("gateway: no longer serving MCP over HTTP at {}", m_endpoint->url());
+    m_endpoint->close();
+    // Deleted from the event loop: the sessions it ended are deleted first, and may still speak to
+    // their channels until then. Should this service go first, it takes the endpoint with it.
+    StreamableHttpEndpoint *closed = m_endpoint.release();
+    closed->disconnect(this);
+    closed->setParent(this);
+    closed->deleteLater();
 }
 
 void GatewayService::announce()
@@ -113,7 +166,7 @@ GatewayServing GatewayService::serving() const
     if (!m_gateway)
         return serving;
     serving.status = m_gateway->status();
-    if (!m_httpStarted) {
+    if (!m_endpoint && !m_config.http.enabled) {
         serving.state = m_relaySocket ? GatewayServing::State::Relaying : GatewayServing::State::Off;
         serving.error = m_relaySocket ? QString() : m_relayError;
         return serving;

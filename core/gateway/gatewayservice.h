@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 
 namespace Tether {
 
@@ -42,8 +43,9 @@ struct GatewayServing
 // The gateway while a program (the window) runs: made from the first config, kept while the
 // program runs, and told of every later config. It always listens at a relay socket, so that the
 // tetherctl serve of a client relays to it (LocalSocketEndpoint::announce), and over Streamable
-// HTTP once a config enables gateway.http. It publishes GatewayServing snapshots: changed() at
-// most once per CoalesceDelay however busy the hosts are.
+// HTTP while the config enables gateway.http: a change of gateway.http starts, moves or stops it at
+// once. It publishes GatewayServing snapshots: changed() at most once per CoalesceDelay however
+// busy the hosts are.
 class GatewayService final : public QObject
 {
     Q_OBJECT
@@ -58,10 +60,14 @@ public:
     // The connections of the relay socket that `service` claims are its own (the instance's
     // control protocol); set before the first config. It must outlive this service.
     void setLocalService(LocalSocketService *service) { m_localService = service; }
-    // The gateway section of the config at `configPath` (its token is kept beside it).
+    // The gateway section of the config at `configPath` (its token is kept beside it). HTTP is
+    // served as its gateway.http says from now on; the same gateway.http as before, served or
+    // refused, is left as it is (serveHttp tries again).
     void applyConfig(const GatewayConfig &config, const QString &configPath);
-    // After a failure to serve (the port was in use): tries again; false when it still fails.
-    bool serveAgain();
+    // Serves HTTP as `http` says at once, in place of what is served now: the window's switch,
+    // before it saves the config that says so (whose applyConfig then finds it served). False,
+    // with `error` saying why (the port in use), when it cannot be served: nothing changes then.
+    bool serveHttp(const GatewayHttpConfig &http, QString *error);
     // A new bearer token (see StreamableHttpEndpoint::rotateToken); false, with `error`, when
     // it cannot be written or nothing is served.
     bool rotateToken(QString *error);
@@ -75,7 +81,14 @@ signals:
     void changed();
 
 private:
-    void serve();
+    // Listens as `http` says; nothing, with `error`, when it cannot.
+    std::unique_ptr<StreamableHttpEndpoint> listen(const GatewayHttpConfig &http, QString *error);
+    // Serves `endpoint` in place of the one served now, if any; the instance record names it.
+    void useEndpoint(std::unique_ptr<StreamableHttpEndpoint> endpoint);
+    // Ends the HTTP endpoint's sessions and stops listening; the instance record no longer names it.
+    void stopHttp();
+    // The same, but the record is left to the caller.
+    void stopListening();
     // Listens at the relay socket and writes the instance record, with the HTTP endpoint if any.
     void announce();
     void publishSoon();
@@ -83,13 +96,14 @@ private:
     ServerManager &m_manager;
     GatewayConfig m_config;
     QString m_configPath;
-    QString m_error;      // why HTTP is not served
+    QString m_error;      // why HTTP is not served as the config enables it
     QString m_relayError; // why the relay socket is not
     std::unique_ptr<Gateway> m_gateway;
     std::unique_ptr<LocalSocketEndpoint> m_relaySocket;
     LocalSocketService *m_localService = nullptr;
     QString m_instanceId;
-    bool m_httpStarted = false; // once enabled; a later change of gateway.http waits for a restart
+    // The gateway.http last served or refused: an unchanged one is not tried again at each config.
+    std::optional<GatewayHttpConfig> m_triedHttp;
     std::unique_ptr<StreamableHttpEndpoint> m_endpoint;
     QTimer m_publishTimer;
 };

@@ -1,6 +1,8 @@
 // File ▸ Connect a client…: the dialog previews the change to a copy of a real-shaped client file,
 // Connect writes exactly the expected file, Undo gives the original back byte for byte, a broken
-// file is explained and left alone; the window's File menu opens it.
+// file is explained and left alone; while Tether serves no HTTP a client starts tetherctl serve,
+// and a URL nothing answers is not written (the dialog offers to serve it); the window's File menu
+// opens it; the keyboard reaches and names every control.
 #include "connectdialog.h"
 #include "mainwindow.h"
 #include "config/clientconnect.h"
@@ -8,6 +10,7 @@
 #include "manager/servermanager.h"
 #include "support/mnemonicchecks.h"
 #include "support/namedchild.h"
+#include "support/tabwalk.h"
 #include "support/testfiles.h"
 
 #include <QAction>
@@ -29,6 +32,14 @@ using namespace Tether::Testing;
 namespace {
 
 const QString Data = QStringLiteral(TETHER_TEST_DATA "/connect/");
+
+// The config's gateway.http when it is served.
+GatewayHttpConfig servedHttp()
+{
+    GatewayHttpConfig http;
+    http.enabled = true;
+    return http;
+}
 
 } // namespace
 
@@ -52,7 +63,7 @@ private slots:
         const QString copy = m_dir->filePath(u"mcp.json"_s);
         QVERIFY(writeFile(copy, original));
         const QString longName = u"demo__"_s + QString(50, u'x');
-        ConnectDialog dialog({{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {u"demo__echo"_s, longName}, {}});
+        ConnectDialog dialog({{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {u"demo__echo"_s, longName}, servedHttp()});
         dialog.setClient(ConnectClient::Cursor, copy);
         auto *connectButton = namedChild<QPushButton>(dialog, u"connectButton"_s);
         auto *undoButton = namedChild<QPushButton>(dialog, u"undoButton"_s);
@@ -117,10 +128,88 @@ private slots:
         QCOMPARE(readFile(copy), broken);
     }
 
+    void withoutHttpAClientStartsTetherctlServe()
+    {
+        const QString copy = m_dir->filePath(u"mcp.json"_s);
+        QVERIFY(writeFile(copy, readFile(Data + u"cursor_mcp.json"_s)));
+        ConnectDialog dialog({{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {}, {}});
+        dialog.setClient(ConnectClient::Cursor, copy);
+        auto *stdio = namedChild<QCheckBox>(dialog, u"useStdio"_s);
+        QVERIFY(stdio->isChecked());
+        QVERIFY(stdio->isEnabled()); // it may still be unchecked, to be told what HTTP takes
+        const QString preview = namedChild<QPlainTextEdit>(dialog, u"preview"_s)->toPlainText();
+        QVERIFY2(preview.contains(u"/opt/tether/bin/tetherctl"_s) && !preview.contains(u"http://"_s), qPrintable(preview));
+        QVERIFY(namedChild<QPushButton>(dialog, u"connectButton"_s)->isEnabled());
+        QVERIFY(!namedChild<QLabel>(dialog, u"problem"_s)->isVisibleTo(&dialog));
+    }
+
+    void aUrlNothingServesIsNotWrittenButHttpIsOffered()
+    {
+        const QByteArray original = readFile(Data + u"cursor_mcp.json"_s);
+        const QString copy = m_dir->filePath(u"mcp.json"_s);
+        QVERIFY(writeFile(copy, original));
+        int served = 0;
+        QString refusal;
+        ConnectDialog::Setup setup{{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {}, {}};
+        setup.serveHttp = [&](QString *error) {
+            ++served;
+            *error = refusal;
+            return refusal.isEmpty();
+        };
+        ConnectDialog dialog(setup);
+        dialog.show();
+        dialog.setClient(ConnectClient::Cursor, copy);
+        auto *connectButton = namedChild<QPushButton>(dialog, u"connectButton"_s);
+        auto *serveHttp = namedChild<QPushButton>(dialog, u"serveHttp"_s);
+        auto *problem = namedChild<QLabel>(dialog, u"problem"_s);
+        QVERIFY(!serveHttp->isVisible());
+
+        // HTTP chosen while Tether serves none: said in full, and nothing to connect.
+        namedChild<QCheckBox>(dialog, u"useStdio"_s)->setChecked(false);
+        QVERIFY(problem->isVisible());
+        QVERIFY2(problem->text().contains(u"nothing answers at http://127.0.0.1:27413/mcp"_s), qPrintable(problem->text()));
+        QVERIFY(!connectButton->isEnabled());
+        QVERIFY(serveHttp->isVisible());
+        // Wrapped within the dialog, every line of it shown.
+        QVERIFY(problem->wordWrap());
+        QVERIFY(dialog.rect().contains(QRect(problem->mapTo(&dialog, QPoint(0, 0)), problem->size())));
+        QVERIFY(problem->height() >= problem->heightForWidth(problem->width()));
+
+        // Serving it can fail (the port in use): still nothing to connect.
+        refusal = u"Cannot listen on 127.0.0.1 port 27413: The bound address is already in use; is another Tether "
+                  "serving the gateway? Stop it, or set gateway.http.port to a free port"_s;
+        serveHttp->click();
+        QCOMPARE(served, 1);
+        QCOMPARE(problem->text(), u"Not served over HTTP: Port 27413 is in use by another program: choose another port."_s);
+        QVERIFY(!connectButton->isEnabled());
+
+        // Served: the URL is what Connect writes.
+        refusal.clear();
+        serveHttp->click();
+        QCOMPARE(served, 2);
+        QVERIFY(!problem->isVisible());
+        QVERIFY(!serveHttp->isVisible());
+        const QString preview = namedChild<QPlainTextEdit>(dialog, u"preview"_s)->toPlainText();
+        QVERIFY2(preview.contains(u"http://127.0.0.1:27413/mcp"_s), qPrintable(preview));
+        QVERIFY(!preview.contains(u"Nothing serves"_s));
+        QVERIFY(connectButton->isEnabled());
+        QCOMPARE(readFile(copy), original);
+    }
+
     void mnemonicsAreUnique()
     {
         ConnectDialog dialog({{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {}, {}});
         QCOMPARE(mnemonicProblems(&dialog), QStringList());
+    }
+
+    void theKeyboardReachesEveryControlAndEscCloses()
+    {
+        ConnectDialog dialog({{m_config, false}, u"/opt/tether/bin/tetherctl"_s, {}, servedHttp()});
+        dialog.setClient(ConnectClient::Cursor, m_dir->filePath(u"mcp.json"_s));
+        const QStringList problems = keyboardProblems(&dialog);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        QVERIFY(!dialog.isVisible());
     }
 
     void theFileMenuOpensIt()

@@ -1,9 +1,12 @@
 // The window shows the gateway it serves: the indicator in the status bar, the Gateway window
-// with the address, the token (hidden, copied, rotated), the hosts connected now with the name
-// and version from their initialize, and the calls through the gateway by server; a host's tool
-// call shows in that server's Log and Details. A real host (the TypeScript SDK client) connects
-// over HTTP to a window run as the tether program runs it, or through tetherctl serve relaying to
-// the window's socket (listed as such, with no HTTP session).
+// with its switch to serve HTTP (saved to the config, served at once, a port in use said and
+// nothing changed), the address, the token (hidden, copied, rotated), the hosts connected now
+// with the name and version from their initialize (or why there are none), and the calls through
+// the gateway by server; a host's tool call shows in that server's Log and Details. A real host
+// (the TypeScript SDK client) connects over HTTP to a window run as the tether program runs it, or
+// through tetherctl serve relaying to the window's socket (listed as such, with no HTTP session).
+// The keyboard reaches and names every control; Esc and Ctrl+W close the window.
+#include "emptyhint.h"
 #include "gatewaytext.h"
 #include "gatewayview.h"
 #include "mainwindow.h"
@@ -16,8 +19,10 @@
 #include "support/rawhttpclient.h"
 #include "support/sdkhost.h"
 #include "support/stopallandwait.h"
+#include "support/tabwalk.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QLabel>
 #include <QLineEdit>
@@ -25,11 +30,12 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QStackedWidget>
 #include <QScopeGuard>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTimer>
 #include <QToolButton>
 #include <QTest>
@@ -186,10 +192,10 @@ private slots:
         QTRY_COMPARE(fixture.indicator()->text(), u"Gateway: tetherctl serve · no hosts"_s);
         GatewayView *view = fixture.clickIndicator();
         QVERIFY(view);
-        QCOMPARE(namedChild<QStackedWidget>(*view, u"pages"_s)->currentIndex(), 1);
         const QString state = namedChild<QLabel>(*view, u"state"_s)->text();
         QVERIFY2(state.startsWith(u"Serving 12 tools to no hosts through tetherctl serve"_s), qPrintable(state));
-        QVERIFY2(state.contains(u"\"gateway\": {\"http\": {\"enabled\": true}} in "_s + fixture.path), qPrintable(state));
+        QVERIFY2(state.contains(u"Turn on Serve over HTTP"_s) && !state.contains(u"\"enabled\""_s), qPrintable(state));
+        QVERIFY(!namedChild<QCheckBox>(*view, u"serveHttp"_s)->isChecked());
         QVERIFY(namedChild<QLineEdit>(*view, u"url"_s)->text().isEmpty());
         QCOMPARE(mnemonicProblems(view), QStringList());
 
@@ -229,12 +235,118 @@ private slots:
         QTRY_COMPARE(fixture.indicator()->text(), u"Gateway off"_s);
         GatewayView *view = fixture.clickIndicator();
         QVERIFY(view);
-        QCOMPARE(namedChild<QStackedWidget>(*view, u"pages"_s)->currentIndex(), 0);
-        const QString hint = namedChild<QLabel>(*view, u"offHint"_s)->text();
+        const QString hint = namedChild<QLabel>(*view, u"state"_s)->text();
         QVERIFY2(hint.startsWith(u"The gateway is off: "_s + open.filePath(u"tether"_s)), qPrintable(hint));
-        QVERIFY2(hint.contains(u"\"gateway\": {\"http\": {\"enabled\": true}} in "_s + fixture.path), qPrintable(hint));
+        QVERIFY2(hint.contains(u"Turn on Serve over HTTP"_s), qPrintable(hint));
+        QVERIFY(namedChild<QCheckBox>(*view, u"serveHttp"_s)->isEnabled());
         QCOMPARE(mnemonicProblems(view), QStringList());
         QVERIFY(!QFile::exists(fixture.tokenFile()));
+    }
+
+    void theSwitchServesHttpAtOnceAndSavesIt()
+    {
+        WindowFixture fixture({});
+        QTRY_COMPARE(fixture.service.serving().state, GatewayServing::State::Relaying);
+        GatewayView *view = fixture.openView();
+        auto *serveHttp = namedChild<QCheckBox>(*view, u"serveHttp"_s);
+        auto *port = namedChild<QSpinBox>(*view, u"httpPort"_s);
+        auto *url = namedChild<QLineEdit>(*view, u"url"_s);
+        auto *hosts = namedChild<QTableWidget>(*view, u"hosts"_s);
+        QVERIFY(!serveHttp->isChecked());
+        QCOMPARE(port->value(), int(GatewayHttpConfig::DefaultPort));
+        QCOMPARE(port->minimum(), 1); // as the config takes it: no "any free port"
+        QVERIFY2(emptyHintShown(hosts).startsWith(u"No AI client is connected. Use File ▸ Connect a client…"_s),
+                 qPrintable(emptyHintShown(hosts)));
+
+        const quint16 free = freeLoopbackPort();
+        port->setValue(free);
+        serveHttp->click();
+        // Served at once by this process, no restart.
+        const QString served = u"http://127.0.0.1:%1/mcp"_s.arg(free);
+        QCOMPARE(fixture.service.serving().state, GatewayServing::State::Serving);
+        QVERIFY(serveHttp->isChecked());
+        QCOMPARE(url->text(), served);
+        QVERIFY(!port->isEnabled());
+        QVERIFY(!namedChild<QLabel>(*view, u"problem"_s)->isVisible());
+        namedChild<QPushButton>(*view, u"copyUrl"_s)->click();
+        QCOMPARE(QApplication::clipboard()->text(), served);
+        // Saved, so that the next start serves it too.
+        const auto httpInFile = [&fixture] {
+            return QJsonDocument::fromJson(readFile(fixture.path)).object().value(u"gateway"_s).toObject().value(u"http"_s).toObject();
+        };
+        QCOMPARE(httpInFile(), (QJsonObject{{u"enabled"_s, true}, {u"port"_s, int(free)}}));
+        QCOMPARE(fixture.store.document().gateway.http.port, free);
+        QTRY_COMPARE(fixture.indicator()->text(), u"Gateway: %1 · no hosts"_s.arg(served));
+
+        // A host connects: listed, and the table no longer says why it is empty.
+        SdkHost host(u"--http"_s, {served, QString::fromLatin1(readFile(fixture.tokenFile()).trimmed())});
+        QVERIFY2(host.waitForEvent(u"connected"_s), host.nodeStderr().constData());
+        QTRY_COMPARE(hosts->rowCount(), 1);
+        QCOMPARE(emptyHintShown(hosts), QString());
+
+        // Off: saved, its session ends, and nothing listens on the port any more.
+        serveHttp->click();
+        QCOMPARE(fixture.service.serving().state, GatewayServing::State::Relaying);
+        QVERIFY(!serveHttp->isChecked());
+        QVERIFY(url->text().isEmpty());
+        QVERIFY(port->isEnabled());
+        QCOMPARE(httpInFile(), (QJsonObject{{u"enabled"_s, false}, {u"port"_s, int(free)}}));
+        QTRY_COMPARE(hosts->rowCount(), 0);
+        QVERIFY(!emptyHintShown(hosts).isEmpty());
+        QTcpSocket probe;
+        QSignalSpy failed(&probe, &QTcpSocket::errorOccurred);
+        probe.connectToHost(QHostAddress::LocalHost, free);
+        QVERIFY(failed.wait());
+        QCOMPARE(probe.error(), QAbstractSocket::ConnectionRefusedError);
+        QTRY_COMPARE(fixture.indicator()->text(), u"Gateway: tetherctl serve · no hosts"_s);
+    }
+
+    void aPortInUseIsSaidAndNothingChanges()
+    {
+        QTcpServer taken;
+        QVERIFY(taken.listen(QHostAddress::LocalHost));
+        WindowFixture fixture({});
+        QTRY_COMPARE(fixture.service.serving().state, GatewayServing::State::Relaying);
+        const QByteArray before = readFile(fixture.path);
+        GatewayView *view = fixture.openView();
+        auto *serveHttp = namedChild<QCheckBox>(*view, u"serveHttp"_s);
+        auto *port = namedChild<QSpinBox>(*view, u"httpPort"_s);
+        auto *problem = namedChild<QLabel>(*view, u"problem"_s);
+        port->setValue(taken.serverPort());
+        serveHttp->click();
+        QVERIFY(problem->isVisible());
+        QCOMPARE(problem->text(), u"Not served over HTTP: Port %1 is in use by another program: choose another port."_s
+                                      .arg(taken.serverPort()));
+        QVERIFY(problem->wordWrap());
+        // Nothing half-on: not served, not saved, the switch off, the port there to change.
+        QVERIFY(!serveHttp->isChecked());
+        QCOMPARE(fixture.service.serving().state, GatewayServing::State::Relaying);
+        QCOMPARE(readFile(fixture.path), before);
+        QVERIFY(!fixture.store.document().gateway.http.enabled);
+        QVERIFY(port->isEnabled());
+
+        // Another port: served, and the message goes.
+        port->setValue(freeLoopbackPort());
+        serveHttp->click();
+        QCOMPARE(fixture.service.serving().state, GatewayServing::State::Serving);
+        QVERIFY(!problem->isVisible());
+        QVERIFY(fixture.store.document().gateway.http.enabled);
+    }
+
+    void theKeyboardReachesEveryControlAndEscOrCtrlWCloses()
+    {
+        WindowFixture fixture(httpGateway(freeLoopbackPort()));
+        QTRY_COMPARE(fixture.service.serving().state, GatewayServing::State::Serving);
+        GatewayView *view = fixture.openView();
+        const QStringList problems = keyboardProblems(view);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
+        QCOMPARE(mnemonicProblems(view), QStringList());
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        QVERIFY(!view->isVisible());
+        fixture.window.showGateway();
+        QVERIFY(QTest::qWaitForWindowActive(view));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_W, Qt::ControlModifier);
+        QVERIFY(!view->isVisible());
     }
 
     void aHostIsListedAndItsCallsCountedAndLogged()
@@ -397,8 +509,9 @@ private slots:
         QTRY_COMPARE(fixture.indicator()->text(), u"Gateway not served: port %1 in use"_s.arg(port));
         QVERIFY(fixture.indicator()->toolTip().contains(u"set gateway.http.port to a free port"_s));
         GatewayView *view = fixture.openView();
-        QCOMPARE(namedChild<QStackedWidget>(*view, u"pages"_s)->currentIndex(), 1);
-        QVERIFY(namedChild<QLabel>(*view, u"state"_s)->text().startsWith(u"Not serving: Cannot listen on 127.0.0.1 port "_s));
+        QCOMPARE(namedChild<QLabel>(*view, u"state"_s)->text(),
+                 u"Not serving over HTTP: Port %1 is in use by another program: choose another port."_s.arg(port));
+        QVERIFY(namedChild<QCheckBox>(*view, u"serveHttp"_s)->isChecked());
         QVERIFY(!namedChild<QPushButton>(*view, u"rotateToken"_s)->isEnabled());
         auto *serveAgain = namedChild<QPushButton>(*view, u"serveAgain"_s);
         QVERIFY(serveAgain->isVisible());
