@@ -4,6 +4,7 @@
 #include "configimport.h"
 #include "configparser.h"
 #include "jsoncscan.h"
+#include "jsontextstyle.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -21,32 +22,11 @@ namespace {
 
 constexpr char16_t MaskedToken[] = u"••••••";
 
-// How the file writes what a splice adds: its line ends and one level of indentation.
-struct TextStyle
+// What a splice adds follows the file's line ends and indentation; two spaces a level in a file
+// that shows none.
+JsonTextStyle styleOf(QByteArrayView text)
 {
-    QByteArray newline = "\n";
-    QByteArray indentUnit = "  ";
-};
-
-TextStyle styleOf(QByteArrayView text)
-{
-    TextStyle style;
-    const qsizetype firstNewline = text.indexOf('\n');
-    if (firstNewline > 0 && text.at(firstNewline - 1) == '\r')
-        style.newline = "\r\n";
-    // The indentation of the first indented line is one level: the root's members.
-    for (qsizetype lineStart = firstNewline + 1; lineStart > 0 && lineStart < text.size();) {
-        qsizetype at = lineStart;
-        while (at < text.size() && (text.at(at) == ' ' || text.at(at) == '\t'))
-            ++at;
-        if (at > lineStart && at < text.size() && text.at(at) != '\r' && text.at(at) != '\n') {
-            style.indentUnit = text.sliced(lineStart, at - lineStart).toByteArray();
-            break;
-        }
-        const qsizetype next = text.indexOf('\n', lineStart);
-        lineStart = next < 0 ? -1 : next + 1;
-    }
-    return style;
+    return jsonTextStyleOf(text, {"\n", "  "});
 }
 
 qsizetype lineStartOf(QByteArrayView text, qsizetype offset)
@@ -74,9 +54,9 @@ QByteArray quoted(const QString &text)
     return jsonText(text).toUtf8();
 }
 
-QByteArray render(const QJsonValue &value, const QByteArray &indent, const TextStyle &style);
+QByteArray render(const QJsonValue &value, const QByteArray &indent, const JsonTextStyle &style);
 
-QByteArray renderMembers(const JsonMembers &members, const QByteArray &indent, const TextStyle &style)
+QByteArray renderMembers(const JsonMembers &members, const QByteArray &indent, const JsonTextStyle &style)
 {
     if (members.isEmpty())
         return "{}";
@@ -90,7 +70,7 @@ QByteArray renderMembers(const JsonMembers &members, const QByteArray &indent, c
 }
 
 // Objects one member a line, arrays on one line: as clients' documentation writes their entries.
-QByteArray render(const QJsonValue &value, const QByteArray &indent, const TextStyle &style)
+QByteArray render(const QJsonValue &value, const QByteArray &indent, const JsonTextStyle &style)
 {
     if (value.isObject()) {
         const QJsonObject object = value.toObject();
@@ -262,7 +242,7 @@ private:
 
     QByteArray m_text;
     QString m_path;
-    TextStyle m_style;
+    JsonTextStyle m_style;
     QString m_error;
 };
 
@@ -443,7 +423,7 @@ ConnectPlan planConnect(const QByteArray &before, const QString &path, ConnectCl
         }
     }
     const JsonMembers entry = tetherEntry(client, reach);
-    const TextStyle style = styleOf(editor.text());
+    const JsonTextStyle style = styleOf(editor.text());
     for (const MovedServer &moved : std::as_const(plan.moved)) {
         editor.remove(serversAt, moved.name);
         expectedServers.remove(moved.name);

@@ -140,6 +140,7 @@ bool editConfig(const QString &path, const ConfigEdit &edit, QString *error, con
     }
 
     JsonKeyOrder order = orderWithoutFile;
+    JsonTextStyle style;
     if (current.exists && !isBlankConfig(current.content)) {
         // What the user wrote by hand is never replaced by a save they did not see fail to load.
         QJsonParseError parseError;
@@ -150,6 +151,7 @@ bool editConfig(const QString &path, const ConfigEdit &edit, QString *error, con
                           "move it away, then save again"_s);
         }
         order = JsonKeyOrder::scan(current.content).value_or(order);
+        style = jsonTextStyleOf(current.content);
         if (const QStringList lost = definitionsLostByRewrite(order); !lost.isEmpty()) {
             return fail(lost.join(u"; "_s)
                         + u": JSON keeps only the last one, and saving would drop the others, so nothing was saved: "
@@ -163,7 +165,7 @@ bool editConfig(const QString &path, const ConfigEdit &edit, QString *error, con
         return fail(u"cannot be written: %1"_s.arg(file.errorString()));
     if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner))
         return fail(u"cannot restrict the file to its owner: %1; nothing was saved"_s.arg(file.errorString()));
-    const QByteArray bytes = toOrderedJson(*root, order);
+    const QByteArray bytes = toOrderedJson(*root, order, style);
     if (file.write(bytes) != bytes.size())
         return fail(u"cannot be written: %1; the file was left as it was"_s.arg(file.errorString()));
     if (!file.commit())

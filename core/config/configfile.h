@@ -44,9 +44,10 @@ using ConfigEdit = std::function<std::optional<QJsonObject>(const ConfigOnDisk &
 // what it read, and writes that atomically (a temporary file in the same folder, then rename),
 // mode 0600, before it lets go of the lock.
 // Refuses, leaving the file untouched, when the file on disk exists but does not parse: a broken
-// file is never overwritten. Indented as QJsonDocument does, with every key where the
-// file on disk has it (see toOrderedJson: new keys go last, a renamed one stays in place). When
-// there is no file yet, keys follow `orderWithoutFile` (the document's keyOrder, such as the
+// file is never overwritten. Laid out as QJsonDocument's Indented, but with the file's own
+// indentation and line ends (jsonTextStyleOf), and with every key where the file on disk has it
+// (see toOrderedJson: new keys go last, a renamed one stays in place). When there is no file yet,
+// four spaces a level, and keys follow `orderWithoutFile` (the document's keyOrder, such as the
 // embedded demo's), else alphabetically. `written` receives the bytes of the saved file.
 bool editConfig(const QString &path, const ConfigEdit &edit, QString *error, const JsonKeyOrder &orderWithoutFile = {},
                 QByteArray *written = nullptr, std::chrono::milliseconds lockWait = ConfigLockWait);

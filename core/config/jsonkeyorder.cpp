@@ -140,9 +140,9 @@ QByteArray scalarJson(const QJsonValue &value)
     return array.sliced(1, array.size() - 2);
 }
 
-QByteArray indentation(int depth)
+QByteArray indentation(const JsonTextStyle &style, int depth)
 {
-    return QByteArray(4 * depth, ' ');
+    return style.indentUnit.repeated(depth);
 }
 
 // The members of `object` in the order toOrderedJson describes, each with the order inside it.
@@ -180,30 +180,35 @@ QList<std::pair<QString, JsonKeyOrder>> orderedMembers(const QJsonObject &object
     return members;
 }
 
-// The layout of QJsonDocument::Indented: one member or element per line, four spaces a level,
-// and an empty object or array still on two lines.
-void writeValue(const QJsonValue &value, const JsonKeyOrder &order, int depth, QByteArray &json)
+// The layout of QJsonDocument::Indented: one member or element per line, one indentation unit a
+// level (four spaces in QJsonDocument's), and an empty object or array still on two lines.
+void writeValue(const QJsonValue &value, const JsonKeyOrder &order, const JsonTextStyle &style, int depth,
+                QByteArray &json)
 {
     if (value.isObject()) {
         const QJsonObject object = value.toObject();
         const auto members = orderedMembers(object, order);
-        json += "{\n";
+        json += '{' + style.newline;
         for (qsizetype i = 0; i < members.size(); ++i) {
             const auto &[key, inner] = members.at(i);
-            json += indentation(depth + 1) + scalarJson(key) + ": ";
-            writeValue(object.value(key), inner, depth + 1, json);
-            json += i + 1 < members.size() ? ",\n" : "\n";
+            json += indentation(style, depth + 1) + scalarJson(key) + ": ";
+            writeValue(object.value(key), inner, style, depth + 1, json);
+            if (i + 1 < members.size())
+                json += ',';
+            json += style.newline;
         }
-        json += indentation(depth) + '}';
+        json += indentation(style, depth) + '}';
     } else if (value.isArray()) {
         const QJsonArray array = value.toArray();
-        json += "[\n";
+        json += '[' + style.newline;
         for (qsizetype i = 0; i < array.size(); ++i) {
-            json += indentation(depth + 1);
-            writeValue(array.at(i), order.elements.value(i), depth + 1, json);
-            json += i + 1 < array.size() ? ",\n" : "\n";
+            json += indentation(style, depth + 1);
+            writeValue(array.at(i), order.elements.value(i), style, depth + 1, json);
+            if (i + 1 < array.size())
+                json += ',';
+            json += style.newline;
         }
-        json += indentation(depth) + ']';
+        json += indentation(style, depth) + ']';
     } else {
         json += scalarJson(value);
     }
@@ -242,11 +247,11 @@ QList<int> JsonKeyOrder::linesOf(const QString &key) const
     return found;
 }
 
-QByteArray toOrderedJson(const QJsonObject &root, const JsonKeyOrder &order)
+QByteArray toOrderedJson(const QJsonObject &root, const JsonKeyOrder &order, const JsonTextStyle &style)
 {
     QByteArray json;
-    writeValue(root, order, 0, json);
-    json += '\n';
+    writeValue(root, order, style, 0, json);
+    json += style.newline;
     return json;
 }
 

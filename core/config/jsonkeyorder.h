@@ -1,5 +1,7 @@
 #pragma once
 
+#include "config/jsontextstyle.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QHash>
@@ -34,7 +36,8 @@ struct JsonKeyOrder
 // members of every object in `order`, at every depth: a key keeps the place it has there (the
 // first, when written twice); a key that replaces the only one gone from its object (a rename)
 // takes that one's place; other new keys follow, alphabetically, as QJsonObject holds them.
-// With an empty order this is QJsonDocument(root).toJson(QJsonDocument::Indented).
-QByteArray toOrderedJson(const QJsonObject &root, const JsonKeyOrder &order);
+// Lines end and indent as `style` says (a file's own: jsonTextStyleOf). With an empty order
+// and the default style this is QJsonDocument(root).toJson(QJsonDocument::Indented).
+QByteArray toOrderedJson(const QJsonObject &root, const JsonKeyOrder &order, const JsonTextStyle &style = {});
 
 } // namespace Tether

@@ -28,6 +28,8 @@ private slots:
     void scanReadsEveryObjectsOrder();
     void scanRecordsTheLineOfEveryKey();
     void unchangedFileIsWrittenBackAsIs();
+    void editedFileKeepsItsLayout_data();
+    void editedFileKeepsItsLayout();
     void enablingChangesOnlyThatValue();
     void newKeyGoesLastInItsObject();
     void policyKeepsTheKeysItHad();
@@ -225,6 +227,43 @@ void TestConfigOrder::unchangedFileIsWrittenBackAsIs()
     QVERIFY2(saveRoot(m_path, m_document.root, &error, {}, &written), qPrintable(error));
     QCOMPARE(readFile(m_path), HandOrdered);
     QCOMPARE(written, HandOrdered);
+}
+
+// `text`, laid out in QJsonDocument's four spaces a level, with another unit and line end.
+static QByteArray relaidOut(const QByteArray &text, const QByteArray &unit, const QByteArray &newline)
+{
+    QByteArray out;
+    for (const QByteArray &line : text.chopped(1).split('\n')) {
+        qsizetype spaces = 0;
+        while (spaces < line.size() && line.at(spaces) == ' ')
+            ++spaces;
+        out += unit.repeated(spaces / 4) + line.sliced(spaces) + newline;
+    }
+    return out;
+}
+
+void TestConfigOrder::editedFileKeepsItsLayout_data()
+{
+    QTest::addColumn<QByteArray>("unit");
+    QTest::addColumn<QByteArray>("newline");
+    QTest::newRow("two spaces") << QByteArray("  ") << QByteArray("\n");
+    QTest::newRow("tabs") << QByteArray("\t") << QByteArray("\n");
+    QTest::newRow("one space, CRLF") << QByteArray(" ") << QByteArray("\r\n");
+}
+
+// A save writes the file in its own indentation and line ends: unchanged, it is the same bytes;
+// edited, only the edit differs.
+void TestConfigOrder::editedFileKeepsItsLayout()
+{
+    QFETCH(QByteArray, unit);
+    QFETCH(QByteArray, newline);
+    const QByteArray own = relaidOut(HandOrdered, unit, newline);
+    QVERIFY(Testing::writeFile(m_path, own));
+    QString error;
+    QVERIFY2(saveRoot(m_path, loadConfig(m_path, Context).root, &error), qPrintable(error));
+    QCOMPARE(readFile(m_path), own);
+    const QByteArray saved = save(setServerEnabled(m_document.root, Servers, u"zeta"_s, false));
+    QCOMPARE(saved, relaidOut(replaced(HandOrdered, R"("enabled": true)", R"("enabled": false)"), unit, newline));
 }
 
 void TestConfigOrder::enablingChangesOnlyThatValue()

@@ -191,6 +191,80 @@ private slots:
         QCOMPARE(loadConfig(userPath, Context).serverNames(), demoOrder + QStringList{u"added"_s});
     }
 
+    void savesKeepTheFileIndentation_data()
+    {
+        QTest::addColumn<QByteArray>("indentUnit"); // of the file as the user wrote it
+        QTest::addColumn<QByteArray>("newline");
+        QTest::addColumn<QByteArray>("savedUnit");
+        QTest::newRow("two spaces") << QByteArray("  ") << QByteArray("\n") << QByteArray("  ");
+        QTest::newRow("tabs") << QByteArray("\t") << QByteArray("\n") << QByteArray("\t");
+        QTest::newRow("four spaces") << QByteArray("    ") << QByteArray("\n") << QByteArray("    ");
+        QTest::newRow("two spaces, CRLF") << QByteArray("  ") << QByteArray("\r\n") << QByteArray("  ");
+        // A file on one line shows no indentation: QJsonDocument's four spaces.
+        QTest::newRow("one line") << QByteArray() << QByteArray() << QByteArray("    ");
+    }
+
+    // A save from the window writes the file in its own indentation and line ends, keys in place.
+    void savesKeepTheFileIndentation()
+    {
+        QFETCH(QByteArray, indentUnit);
+        QFETCH(QByteArray, newline);
+        QFETCH(QByteArray, savedUnit);
+        // Lines as (depth, text), laid out with a unit and line end.
+        using Lines = QList<std::pair<int, QByteArray>>;
+        const auto layout = [](const Lines &lines, const QByteArray &unit, const QByteArray &lineEnd) {
+            QByteArray text;
+            for (const auto &[depth, line] : lines)
+                text += unit.repeated(depth) + line + lineEnd;
+            return text;
+        };
+        const Lines before{{0, "{"},
+                           {1, "\"mcpServers\": {"},
+                           {2, "\"zeta\": {"},
+                           {3, "\"command\": \"/bin/z\","},
+                           {3, "\"args\": ["},
+                           {4, "\"--port\","},
+                           {4, "\"1\""},
+                           {3, "]"},
+                           {2, "}"},
+                           {1, "},"},
+                           {1, "\"defaults\": {"},
+                           {2, "\"reconnect\": {"},
+                           {3, "\"maxAttempts\": 3"},
+                           {2, "}"},
+                           {1, "}"},
+                           {0, "}"}};
+        const Lines after{{0, "{"},
+                          {1, "\"mcpServers\": {"},
+                          {2, "\"zeta\": {"},
+                          {3, "\"command\": \"/bin/z\","},
+                          {3, "\"args\": ["},
+                          {4, "\"--port\","},
+                          {4, "\"1\""},
+                          {3, "]"},
+                          {2, "},"},
+                          {2, "\"mid\": {"},
+                          {3, "\"command\": \"/bin/mid\""},
+                          {2, "}"},
+                          {1, "},"},
+                          {1, "\"defaults\": {"},
+                          {2, "\"reconnect\": {"},
+                          {3, "\"maxAttempts\": 3"},
+                          {2, "}"},
+                          {1, "}"},
+                          {0, "}"}};
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, newline.isEmpty() ? layout(before, {}, {}).trimmed() + '\n' : layout(before, indentUnit, newline)));
+        ConfigStore store({path, false}, Context, dir.filePath(u"unused.json"_s));
+        store.load();
+        QVERIFY(store.document().isValid());
+        QString error;
+        QVERIFY2(store.save(withServer(store.document().root, u"mid"_s, u"/bin/mid"_s), &error), qPrintable(error));
+        QCOMPARE(readFile(path), layout(after, savedUnit, newline.isEmpty() ? QByteArray("\n") : newline));
+        QCOMPARE(store.document().serverNames(), (QStringList{u"zeta"_s, u"mid"_s}));
+    }
+
     void brokenFileOnDiskIsNeverOverwritten()
     {
         QTemporaryDir dir;
