@@ -1,11 +1,16 @@
 #include "eventlogview.h"
 
+#include "common/displaytext.h"
 #include "manager/eventfilter.h"
+#include "manager/eventlogtext.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLineEdit>
-#include <QPlainTextEdit>
+#include <QScrollBar>
+#include <QTextBlock>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -13,6 +18,12 @@ using namespace Qt::StringLiterals;
 namespace Tether {
 
 namespace {
+
+// Columns as wide as their longest words: "emergency" (MCP's levels are syslog's), and "stderr"
+// or "config". A level of a server's own making that is longer pushes its line's text along.
+constexpr qsizetype LevelWidth = 9;
+constexpr qsizetype KindWidth = 6;
+constexpr auto ColumnGap = u"  ";
 
 // The filter's entries, in order: everything, warnings and errors, then one kind each.
 EventFilter kindFilter(int entry)
@@ -26,42 +37,200 @@ EventFilter kindFilter(int entry)
     return filter;
 }
 
-QString logLine(const ServerEvent &event)
+QTextCharFormat severityFormat(LogSeverity severity, const QPalette &palette)
 {
-    const QString time = event.time.toLocalTime().toString(u"HH:mm:ss.zzz"_s);
-    switch (event.kind) {
-    case ServerEvent::Kind::StateChange:
-        return u"%1  %2  %3"_s.arg(time, stateName(event.status.state), event.text);
-    case ServerEvent::Kind::Stderr:
-        return u"%1  stderr  %2"_s.arg(time, event.text);
-    case ServerEvent::Kind::ServerLog:
-        return u"%1  %2  %3"_s.arg(time, event.level, event.text);
-    case ServerEvent::Kind::ConfigChange:
-        return u"%1  config  %2"_s.arg(time, event.text);
-    case ServerEvent::Kind::ToolCall:
-        return u"%1  call  %2"_s.arg(time, event.text);
-    }
-    return {};
+    QTextCharFormat format;
+    if (const QColor colour = logSeverityColour(severity, palette); colour.isValid())
+        format.setForeground(colour);
+    return format;
 }
 
 } // namespace
 
+LogSeverity logSeverity(const ServerEvent &event)
+{
+    EventFilter filter;
+    filter.level = EventFilter::Level::Errors;
+    if (filter.matches(event))
+        return LogSeverity::Error;
+    filter.level = EventFilter::Level::WarningsAndErrors;
+    return filter.matches(event) ? LogSeverity::Warning : LogSeverity::Other;
+}
+
+QColor logSeverityColour(LogSeverity severity, const QPalette &palette)
+{
+    // Darker on a light base, lighter on a dark one: each at a contrast of 4.5:1 or more (WCAG AA)
+    // against a base from white to #e0e0e0, or from black to #3c3c3c. The words say it too.
+    const bool dark = palette.color(QPalette::Base).lightness() < 128;
+    switch (severity) {
+    case LogSeverity::Error:
+        return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x1c, 0x1c);
+    case LogSeverity::Warning:
+        return dark ? QColor(0xff, 0xcc, 0x66) : QColor(0x8f, 0x4f, 0x00);
+    case LogSeverity::Other:
+        break;
+    }
+    return {};
+}
+
+QString logViewLine(const ServerEvent &event, qsizetype serverWidth)
+{
+    QString line = event.time.toLocalTime().toString(u"HH:mm:ss.zzz"_s) + ColumnGap;
+    if (serverWidth > 0)
+        line += withVisibleControls(event.server).leftJustified(serverWidth) + ColumnGap;
+    return line + eventLevel(event).leftJustified(LevelWidth) + ColumnGap + eventKindName(event).leftJustified(KindWidth)
+           + ColumnGap + eventText(event);
+}
+
+EventLogText::EventLogText(int maximumLines, QWidget *parent)
+    : QPlainTextEdit(parent)
+    , m_maximumLines(maximumLines)
+{
+    setReadOnly(true);
+    setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    setLineWrapMode(QPlainTextEdit::NoWrap);
+    setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    document()->setUndoRedoEnabled(false); // lines come and go by the thousand; nothing to undo
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &EventLogText::scrolled);
+    // The view's own scrolling (the keyboard's, a selection's) moves the scroll bar without its
+    // signals, but repaints the view scrolled.
+    connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect &, int dy) {
+        if (dy != 0)
+            scrolled(verticalScrollBar()->value());
+    });
+    // More lines, or fewer in view: one who follows stays at the bottom.
+    connect(verticalScrollBar(), &QScrollBar::rangeChanged, this, [this](int, int maximum) {
+        if (m_following)
+            verticalScrollBar()->setValue(maximum);
+    });
+}
+
+void EventLogText::setServerWidth(qsizetype width)
+{
+    m_serverWidth = width;
+}
+
+void EventLogText::setEvents(const QList<ServerEvent> &events)
+{
+    const qsizetype first = std::max<qsizetype>(0, events.size() - m_maximumLines);
+    QStringList lines;
+    lines.reserve(events.size() - first);
+    for (qsizetype at = first; at < events.size(); ++at)
+        lines.append(logViewLine(events.at(at), m_serverWidth));
+    setPlainText(lines.join(u'\n'));
+    QTextBlock block = document()->firstBlock();
+    for (qsizetype at = first; at < events.size() && block.isValid(); ++at, block = block.next())
+        block.setUserState(int(logSeverity(events.at(at))));
+    colourLines();
+    // The last line at its start: a cursor at its end would scroll the times out of view.
+    setTextCursor(QTextCursor(document()->lastBlock()));
+    horizontalScrollBar()->setValue(0);
+    setFollowing(true);
+}
+
+void EventLogText::appendEvent(const ServerEvent &event)
+{
+    const LogSeverity severity = logSeverity(event);
+    const QTextCharFormat format = severityFormat(severity, palette());
+    QScrollBar *scroll = verticalScrollBar();
+    const int top = scroll->value();
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    cursor.movePosition(QTextCursor::End);
+    if (!document()->isEmpty())
+        cursor.insertBlock(QTextBlockFormat(), format);
+    cursor.insertText(logViewLine(event, m_serverWidth), format);
+    cursor.block().setUserState(int(severity));
+    const bool full = document()->blockCount() > m_maximumLines;
+    if (full) {
+        cursor.movePosition(QTextCursor::Start);
+        cursor.movePosition(QTextCursor::NextBlock, QTextCursor::KeepAnchor);
+        cursor.removeSelectedText();
+    }
+    cursor.endEditBlock();
+    if (m_following)
+        scroll->setValue(scroll->maximum());
+    else if (full && top > 0)
+        scroll->setValue(top - 1); // a reader who scrolled up keeps their lines in view as the oldest goes
+}
+
+void EventLogText::setFollowing(bool following)
+{
+    if (following)
+        verticalScrollBar()->setValue(verticalScrollBar()->maximum());
+    if (m_following == following)
+        return;
+    m_following = following;
+    emit followingChanged(following);
+}
+
+QCheckBox *EventLogText::newFollowToggle(const QString &text, QWidget *parent)
+{
+    auto *toggle = new QCheckBox(text, parent);
+    toggle->setChecked(m_following);
+    toggle->setAccessibleDescription(tr("Keeps the newest lines in view; scrolling up stops it, scrolling to the end "
+                                        "starts it again"));
+    connect(toggle, &QCheckBox::toggled, this, &EventLogText::setFollowing);
+    connect(this, &EventLogText::followingChanged, toggle, &QCheckBox::setChecked);
+    return toggle;
+}
+
+void EventLogText::changeEvent(QEvent *event)
+{
+    QPlainTextEdit::changeEvent(event);
+    // A switch between light and dark at run time: the colours follow.
+    if (event->type() == QEvent::PaletteChange)
+        colourLines();
+}
+
+void EventLogText::colourLines()
+{
+    const QPalette shown = palette();
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    for (QTextBlock block = document()->firstBlock(); block.isValid(); block = block.next()) {
+        const auto severity = LogSeverity(std::max(0, block.userState()));
+        if (severity == LogSeverity::Other)
+            continue;
+        cursor.setPosition(block.position());
+        cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+        cursor.setCharFormat(severityFormat(severity, shown));
+    }
+    cursor.endEditBlock();
+}
+
+void EventLogText::scrolled(int value)
+{
+    // The last line in view counts as the bottom too (its text, not the document's margin below
+    // it): the keyboard's Ctrl+End may leave the scroll bar a line short of its end.
+    const qreal lastLineBottom = blockBoundingGeometry(document()->lastBlock()).translated(contentOffset()).bottom()
+                                 - document()->documentMargin();
+    const bool atBottom = value >= verticalScrollBar()->maximum() || lastLineBottom <= viewport()->rect().bottom() + 1;
+    if (atBottom != m_following) {
+        m_following = atBottom;
+        emit followingChanged(atBottom);
+    }
+}
+
 EventLogView::EventLogView(QWidget *parent)
     : QWidget(parent)
-    , m_text(new QPlainTextEdit(this))
+    , m_text(new EventLogText(EventLog::DefaultCapPerServer, this)) // as many as the event log keeps
     , m_level(new QComboBox(this))
     , m_search(new QLineEdit(this))
 {
     m_text->setObjectName(u"logText"_s);
     m_level->setObjectName(u"logLevel"_s);
     m_search->setObjectName(u"logSearch"_s);
-    m_text->setReadOnly(true);
-    m_text->setMaximumBlockCount(EventLog::DefaultCapPerServer); // as many as the event log keeps
-    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setAccessibleName(tr("Server log"));
+    m_level->setAccessibleName(tr("Events to show"));
+    m_search->setAccessibleName(tr("Search the log"));
     m_level->addItems({tr("Everything"), tr("Warnings and errors"), tr("State changes"), tr("Server stderr"),
                        tr("Server log messages"), tr("Config changes"), tr("Tool calls")});
     m_search->setPlaceholderText(tr("Search the log"));
     m_search->setClearButtonEnabled(true);
+    // Alt+F opens the window's File menu.
+    QCheckBox *follow = m_text->newFollowToggle(tr("Follo&w"), this);
+    follow->setObjectName(u"logFollow"_s);
     connect(m_level, &QComboBox::currentIndexChanged, this, &EventLogView::filterChanged);
     connect(m_search, &QLineEdit::textChanged, this, &EventLogView::filterChanged);
 
@@ -70,25 +239,28 @@ EventLogView::EventLogView(QWidget *parent)
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_level);
     bar->addWidget(m_search, 1);
+    bar->addWidget(follow);
     layout->addLayout(bar);
     layout->addWidget(m_text);
+    setTabOrder(m_level, m_search);
+    setTabOrder(m_search, follow);
+    setTabOrder(follow, m_text);
 }
 
 void EventLogView::setEvents(const QList<ServerEvent> &events)
 {
-    QStringList lines;
+    QList<ServerEvent> shown;
     for (const ServerEvent &event : events) {
         if (passesFilter(event))
-            lines.append(logLine(event));
+            shown.append(event);
     }
-    m_text->setPlainText(lines.join(u'\n'));
-    m_text->moveCursor(QTextCursor::End);
+    m_text->setEvents(shown);
 }
 
 void EventLogView::appendEvent(const ServerEvent &event)
 {
     if (passesFilter(event))
-        m_text->appendPlainText(logLine(event));
+        m_text->appendEvent(event);
 }
 
 bool EventLogView::passesFilter(const ServerEvent &event) const
