@@ -233,11 +233,15 @@ void ServerPool::setPolicies(const ReconnectPolicy &reconnect, const HeartbeatPo
 {
     m_config.reconnect = reconnect;
     m_config.heartbeat = heartbeat;
+    // Collected first: a session the new budget fails leaves the lists while they are walked.
+    QList<ConnectionSupervisor *> supervisors;
     for (const auto *members : {&m_members, &m_hostMembers}) {
-        for (const auto &member : *members) {
-            member->supervisor->setReconnectPolicy(reconnect);
-            member->supervisor->setHeartbeatPolicy(heartbeat);
-        }
+        for (const auto &member : *members)
+            supervisors.append(member->supervisor.get());
+    }
+    for (ConnectionSupervisor *supervisor : std::as_const(supervisors)) {
+        supervisor->setReconnectPolicy(reconnect); // a removed member's supervisor lives on until it has stopped
+        supervisor->setHeartbeatPolicy(heartbeat);
     }
 }
 

@@ -40,7 +40,7 @@ public:
     void start();
     void stop();
     void reconnect();
-    // Every session, running or not, uses these from its next decision on.
+    // Every session takes these at once (ConnectionSupervisor::setReconnectPolicy).
     void setPolicies(const ReconnectPolicy &reconnect, const HeartbeatPolicy &heartbeat);
     ServerState state() const;
     ServerStatus status() const;

@@ -115,6 +115,33 @@ private slots:
         stop(pool);
     }
 
+    // A reconnect budget lowered while every session waits for a retry fails them all at once:
+    // the extra sessions leave the pool as they fail, the first one stays to show Failed.
+    void aSpentBudgetFailsEverySessionAtOnce()
+    {
+        ServerConfig config = pooled(3, 3);
+        config.command = demoServer({u"--fail-at-startup"_s});
+        config.reconnect.initialDelayMs = 5000;
+        config.reconnect.maxDelayMs = 10000;
+        ToolRegistry registry;
+        ServerPool pool(config, &registry);
+        QSignalSpy refusals(&pool, &ServerPool::stderrLine);
+        pool.start();
+        QCOMPARE(pool.sessionCount(), 3);
+        QTRY_COMPARE_WITH_TIMEOUT(refusals.size(), 3, 10000); // every session's server refused to start
+        QTRY_COMPARE_WITH_TIMEOUT(pool.state(), ServerState::Retrying, 10000);
+        QCOMPARE(pool.status().attempt, 1);
+
+        ReconnectPolicy none = config.reconnect;
+        none.maxAttempts = 0;
+        pool.setPolicies(none, config.heartbeat);
+        QCOMPARE(pool.state(), ServerState::Failed);
+        QVERIFY2(pool.status().reason.startsWith(u"gave up: the new reconnect policy allows 0 retries"_s),
+                 qPrintable(pool.status().reason));
+        QTRY_COMPARE_WITH_TIMEOUT(pool.sessionCount(), 1, 5000);
+        stop(pool);
+    }
+
     void withoutAPoolCallsShareTheSession()
     {
         ToolRegistry registry;
