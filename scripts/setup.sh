@@ -4,9 +4,10 @@
 tether_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # qtkeychain-qt6-dev: sign-in tokens in the system keyring; libsecret-1-0, which QtKeychain loads
-# at run time to reach it, is only recommended by Debian.
+# at run time to reach it, is only recommended by Debian. libqt6svg6: the plugin that draws the
+# window's SVG icons.
 tether_apt_packages=(cmake ninja-build g++ pkg-config qt6-base-dev libgl-dev libspdlog-dev qtkeychain-qt6-dev
-    libsecret-1-0)
+    libsecret-1-0 libqt6svg6)
 # tst_authkeyring: a keyring of its own in a private D-Bus session (dbus-run-session).
 tether_keyring_test_packages=(gnome-keyring dbus-daemon)
 # The package's man page of tether-demo-server and PNG icons, the Debian package itself (dpkg-dev:

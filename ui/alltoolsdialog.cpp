@@ -1,5 +1,6 @@
 #include "alltoolsdialog.h"
 
+#include "columnwidth.h"
 #include "toollistmodel.h"
 
 #include <QDialogButtonBox>
@@ -8,7 +9,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QShortcut>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -34,7 +37,9 @@ AllToolsDialog::AllToolsDialog(QWidget *parent)
     m_search->setObjectName(u"toolSearch"_s);
     m_search->setPlaceholderText(tr("Search tools, servers and descriptions"));
     m_search->setClearButtonEnabled(true);
+    m_search->setAccessibleName(tr("Search tools"));
     m_view->setObjectName(u"allTools"_s);
+    m_view->setAccessibleName(tr("Every server's tools"));
     m_view->setModel(m_proxy);
     m_view->setRootIsDecorated(false);
     m_view->setItemsExpandable(false);
@@ -75,6 +80,8 @@ AllToolsDialog::AllToolsDialog(QWidget *parent)
     connect(m_view, &QTreeView::doubleClicked, this, &AllToolsDialog::requestCall);
     connect(m_call, &QPushButton::clicked, this, &AllToolsDialog::requestCall);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    // It stays open beside the main window, as a window of its own: Ctrl+W closes it too.
+    connect(new QShortcut(QKeySequence::Close, this), &QShortcut::activated, this, &QDialog::reject);
     updateCount();
     updateCallButton();
 }
@@ -87,8 +94,36 @@ void AllToolsDialog::setTools(const QList<RegisteredTool> &tools)
     m_model->setTools(tools);
     if (const int row = picked.isEmpty() ? -1 : m_model->rowOf(picked); row >= 0)
         m_view->setCurrentIndex(m_proxy->mapFromSource(m_model->index(row, ToolListModel::Name)));
+    widenNameColumns(tools);
     updateCount();
     updateCallButton();
+}
+
+void AllToolsDialog::widenNameColumns(const QList<RegisteredTool> &tools)
+{
+    // The longest names by characters are measured, not every name: a list of 50,000 tools stays quick.
+    static constexpr qsizetype Measured = 16;
+    const auto longest = [&tools](auto nameOf) {
+        QStringList names;
+        for (const RegisteredTool &tool : tools)
+            names.append(nameOf(tool));
+        std::partial_sort(names.begin(), names.begin() + std::min(Measured, names.size()), names.end(),
+                          [](const QString &a, const QString &b) { return a.size() > b.size(); });
+        return names.mid(0, Measured);
+    };
+    const QHeaderView *header = m_view->header();
+    // The name column also holds the check box of whether the gateway offers the tool.
+    const int checkBox = style()->pixelMetric(QStyle::PM_IndicatorWidth) + style()->pixelMetric(QStyle::PM_CheckBoxLabelSpacing);
+    const int margins = 2 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + fontMetrics().averageCharWidth() * 2;
+    for (const auto &[column, texts, extra] :
+         {std::tuple{int(ToolListModel::Name), longest([](const RegisteredTool &tool) { return tool.definition.name; }),
+                     checkBox + margins},
+          std::tuple{int(ToolListModel::PublicName), longest([](const RegisteredTool &tool) { return tool.publicName; }),
+                     margins}}) {
+        const int wanted = columnWidthFor(fontMetrics(), header->sectionSizeHint(column), texts, extra, 48);
+        if (wanted > m_view->columnWidth(column))
+            m_view->setColumnWidth(column, wanted);
+    }
 }
 
 void AllToolsDialog::setServerStates(const QHash<QString, ServerState> &states)

@@ -1,6 +1,7 @@
 #include "logactions.h"
 
 #include "combinedlogview.h"
+#include "mnemonics.h"
 
 #include "common/logging.h"
 #include "manager/eventlogtext.h"
@@ -24,12 +25,12 @@ LogActions::LogActions(ServerSource &manager, QWidget *window)
     : QObject(window)
     , m_manager(manager)
     , m_window(window)
-    , m_exportServerLog(new QAction(tr("Export log…"), this))
-    , m_exportAllLogs(new QAction(tr("Export all logs…"), this))
-    , m_openLogFolder(new QAction(tr("Open log folder"), this))
-    , m_showCombinedLog(new QAction(tr("Combined log"), this))
-    , m_copyCommand(new QAction(tr("Copy command"), this))
-    , m_copyUrl(new QAction(tr("Copy URL"), this))
+    , m_exportServerLog(new QAction(tr("&Export log…"), this))
+    , m_exportAllLogs(new QAction(tr("Export &all logs…"), this))
+    , m_openLogFolder(new QAction(tr("Open log &folder"), this))
+    , m_showCombinedLog(new QAction(tr("Com&bined log"), this))
+    , m_copyCommand(new QAction(tr("Copy co&mmand"), this))
+    , m_copyUrl(new QAction(tr("Copy &URL"), this))
 {
     m_exportServerLog->setObjectName(u"exportServerLog"_s);
     m_exportAllLogs->setObjectName(u"exportAllLogs"_s);
@@ -61,7 +62,7 @@ void LogActions::setServer(const QString &name)
     m_server = name;
     const ServerConfig *config = name.isEmpty() ? nullptr : m_manager.serverConfig(name);
     m_exportServerLog->setEnabled(!name.isEmpty());
-    m_exportServerLog->setText(name.isEmpty() ? tr("Export log…") : tr("Export log of '%1'…").arg(name));
+    m_exportServerLog->setText(name.isEmpty() ? tr("&Export log…") : tr("&Export log of '%1'…").arg(withoutMnemonic(name)));
     // Each where it applies: a command for a local server, a URL for a remote one.
     const bool local = config && config->transport == TransportKind::Stdio;
     m_copyCommand->setVisible(local);

@@ -1,9 +1,11 @@
 #include "mainwindow.h"
 
+#include "actionicons.h"
 #include "alltoolsdialog.h"
 #include "catalogtabs.h"
 #include "columnwidth.h"
 #include "connectdialog.h"
+#include "emptyhint.h"
 #include "eventlogview.h"
 #include "gatewaytext.h"
 #include "gatewayview.h"
@@ -20,8 +22,10 @@
 #include "timelineview.h"
 #include "toolcalldialog.h"
 #include "toollistview.h"
+#include "welcomebanner.h"
 #include "windowclientside.h"
 #include "windowsize.h"
+#include "mnemonics.h"
 
 #include "config/configedit.h"
 #include "config/configimport.h"
@@ -35,6 +39,7 @@
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QDesktopServices>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -78,14 +83,17 @@ MainWindow::MainWindow(ServerSource &manager, ConfigStore &config, QWidget *pare
 {
     setWindowTitle(tr("Tether"));
     setUpTable();
-    layOutWidgets();
     createActions();
+    layOutWidgets();
     followSnapshots();
     connectViews();
 
     m_model->setStatuses(m_manager.statuses());
+    for (const ServerStatus &status : m_manager.statuses())
+        updateSignsIn(status.name);
     updateSummary();
     updateActions();
+    updateWelcome();
     int tableWidth = 0;
     for (int column = 0; column < ServerTableModel::ColumnCount; ++column)
         tableWidth += m_table->columnWidth(column);
@@ -97,7 +105,8 @@ MainWindow::MainWindow(ServerSource &manager, ConfigStore &config, QWidget *pare
     if (width() > available.width() || height() > available.height())
         resize(fittingWindowSize(size(), available));
     m_splitter->restoreState(settings.value(u"splitter"_s).toByteArray());
-    m_table->horizontalHeader()->restoreState(settings.value(u"columns"_s).toByteArray());
+    // Under a key of its own since the table's columns changed: an older Tether's layout is left alone.
+    m_table->horizontalHeader()->restoreState(settings.value(u"tableColumns"_s).toByteArray());
     widenColumnsToTheirTexts(); // columns saved too narrow, by an older Tether say
 }
 
@@ -131,6 +140,9 @@ void MainWindow::setUpTable()
     m_table->sortByColumn(-1, Qt::AscendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    // Tab leaves the table for the next control; the arrows move between rows.
+    m_table->setTabKeyNavigation(false);
+    m_table->setAccessibleName(tr("Servers"));
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAlternatingRowColors(true);
@@ -141,8 +153,22 @@ void MainWindow::setUpTable()
         m_table->setColumnWidth(column, width);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &MainWindow::widenColumnsToTheirTexts);
     connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::widenColumnsToTheirTexts);
+    // Details show these; the user can bring them back in the table (View ▸ Columns).
+    m_table->setColumnHidden(ServerTableModel::Transport, true);
+    m_table->setColumnHidden(ServerTableModel::Pid, true);
+    m_table->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table->horizontalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
+        fillColumnsMenu();
+        m_columnsMenu->exec(m_table->horizontalHeader()->mapToGlobal(position));
+    });
 
     m_filter->setPlaceholderText(tr("Filter servers"));
+    m_filter->setAccessibleName(tr("Filter servers"));
+    m_filter->setToolTip(tr("Shows the servers whose name, state or last event holds these words (Ctrl+F)"));
+    auto *focusFilter = new QAction(this);
+    focusFilter->setShortcut(QKeySequence::Find);
+    connect(focusFilter, &QAction::triggered, m_filter, [this] { m_filter->setFocus(Qt::ShortcutFocusReason); });
+    addAction(focusFilter);
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
 }
@@ -160,14 +186,14 @@ QList<std::pair<int, int>> MainWindow::columnWidthsNeeded() const
     QStringList states{ServerTableModel::tr("Disabled"), ServerTableModel::tr("Invalid")};
     for (ServerState state : AllServerStates)
         states.append(stateName(state));
+    // The longest a state cell gets while it counts down.
+    states.append(stateName(ServerState::Reconnecting) + u" 10/10 · "_s + ServerTableModel::tr("in %1 s").arg(u"59.9"_s));
     const int margins = cellOverhead(*m_table, false);
     const QList<std::tuple<int, QStringList, int, int>> columns{
         {ServerTableModel::Name, names, 0, 32},
         {ServerTableModel::Transport, {u"stdio"_s, u"http"_s, u"sse"_s}, 0, 8},
-        {ServerTableModel::State, states, cellOverhead(*m_table, true) - margins, 20},
+        {ServerTableModel::State, states, cellOverhead(*m_table, true) - margins, 30},
         {ServerTableModel::Health, {QString(16, u'n')}, 0, 16},
-        {ServerTableModel::Attempt, {u"10/10"_s}, 0, 8},
-        {ServerTableModel::NextRetry, {u"in 59.9 s"_s, u"in 1 min 30 s"_s}, 0, 16},
         {ServerTableModel::Tools, {u"100"_s}, 0, 8},
         {ServerTableModel::Uptime, {u"59 min 59 s"_s}, 0, 16},
         {ServerTableModel::Cpu, {u"100 %"_s}, 0, 8},
@@ -183,9 +209,9 @@ QList<std::pair<int, int>> MainWindow::columnWidthsNeeded() const
 
 void MainWindow::widenColumnsToTheirTexts()
 {
-    // Only wider: a column the user widened stays so.
+    // Only wider: a column the user widened stays so. A hidden one is sized when it is shown.
     for (const auto &[column, width] : columnWidthsNeeded()) {
-        if (width > m_table->columnWidth(column))
+        if (!m_table->isColumnHidden(column) && width > m_table->columnWidth(column))
             m_table->setColumnWidth(column, width);
     }
 }
@@ -195,12 +221,20 @@ void MainWindow::layOutWidgets()
     m_problem->setObjectName(u"configProblem"_s);
     makeErrorBanner(m_problem);
     m_problem->hide();
+    m_welcome = new WelcomeBanner(m_importMenu, this);
+    connect(m_welcome, &WelcomeBanner::addRequested, this, &MainWindow::addServer);
 
     m_tools->setObjectName(u"tools"_s);
     m_log->setObjectName(u"log"_s);
     m_timeline->setObjectName(u"timeline"_s);
     m_details->setObjectName(u"details"_s);
     m_configView->setObjectName(u"serverConfig"_s);
+    // Named as their tabs are, for screen readers.
+    m_tools->setAccessibleName(tr("Tools of the selected server"));
+    m_log->setAccessibleName(tr("Log of the selected server"));
+    m_timeline->setAccessibleName(tr("Timeline of the selected server"));
+    m_details->setAccessibleName(tr("Details of the selected server"));
+    m_configView->setAccessibleName(tr("Config entry of the selected server"));
     auto *tabs = new QTabWidget(this);
     tabs->setObjectName(u"serverTabs"_s);
     tabs->addTab(m_tools, tr("Tools"));
@@ -210,11 +244,19 @@ void MainWindow::layOutWidgets()
     tabs->addTab(m_details, tr("Details"));
     tabs->addTab(m_configView, tr("Config"));
 
+    // The fleet at a glance: how many servers work and fail, and the gateway, beside the filter.
+    m_summary->setObjectName(u"summary"_s);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_header = new QHBoxLayout;
+    m_header->addWidget(m_summary, 1);
+    m_header->addWidget(m_filter);
+    m_filter->setMinimumWidth(fontMetrics().averageCharWidth() * 28);
     auto *top = new QWidget(this);
     auto *topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(m_problem);
-    topLayout->addWidget(m_filter);
+    topLayout->addWidget(m_welcome);
+    topLayout->addLayout(m_header);
     topLayout->addWidget(m_table);
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->addWidget(top);
@@ -222,8 +264,9 @@ void MainWindow::layOutWidgets()
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
     setCentralWidget(m_splitter);
-    m_summary->setObjectName(u"summary"_s);
-    statusBar()->addWidget(m_summary);
+    // Tab goes from the filter to the table, then to the tabs of the selected server.
+    setTabOrder(m_filter, m_table);
+    setTabOrder(m_table, tabs);
 }
 
 void MainWindow::followSnapshots()
@@ -238,6 +281,8 @@ void MainWindow::followSnapshots()
         m_model->updateStatus(status);
         updateSummary();
         updateAllTools();
+        if (status.state == ServerState::SignInNeeded && !m_signsIn.contains(status.name))
+            updateSignsIn(status.name);
         if (selectedServers().contains(status.name))
             updateActions();
         else
@@ -251,6 +296,7 @@ void MainWindow::followSnapshots()
             updateDetailsText();
     });
     connect(&m_manager, &ServerSource::signInChanged, this, [this](const QString &name) {
+        updateSignsIn(name);
         if (name != selectedServer())
             return;
         updateActions();
@@ -259,10 +305,12 @@ void MainWindow::followSnapshots()
     connect(&m_manager, &ServerSource::serverAdded, this, [this](const QString &name) {
         if (const auto status = m_manager.status(name))
             m_model->updateStatus(*status);
+        updateSignsIn(name);
         updateSummary();
     });
     connect(&m_manager, &ServerSource::serverRemoved, this, [this](const QString &name) {
         m_model->removeServer(name);
+        updateSignsIn(name);
         updateSummary();
     });
     connect(&m_manager.registry(), &ToolRegistry::toolsChanged, this, [this](const ToolChange &change) {
@@ -286,6 +334,7 @@ void MainWindow::followSnapshots()
         updateActions(); // edits need a config that loaded
     });
     connect(&m_config, &ConfigStore::documentChanged, this, [this] {
+        updateWelcome();
         updateActions();
         updateDetails();
         updateAllTools();
@@ -354,55 +403,73 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings settings = windowSettings();
     settings.setValue(u"geometry"_s, saveGeometry());
     settings.setValue(u"splitter"_s, m_splitter->saveState());
-    settings.setValue(u"columns"_s, m_table->horizontalHeader()->saveState());
+    settings.setValue(u"tableColumns"_s, m_table->horizontalHeader()->saveState());
     QMainWindow::closeEvent(event);
 }
 
 void MainWindow::createActions()
 {
+    // Every action in one place on the toolbar, whatever the selection: those that do not apply
+    // are greyed out, and Sign in shows while any server signs in.
     auto *toolbar = addToolBar(tr("Servers"));
     toolbar->setObjectName(u"servers"_s);
-    m_start = toolbar->addAction(tr("Start"), this, [this] { actOnSelection(&ServerActions::start, &ServerSource::start); });
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    const auto newAction = [this](const QString &text, const QString &themeIcon, const QString &fallbackIcon) {
+        return new QAction(actionIcon(themeIcon, fallbackIcon), text, this);
+    };
+    m_start = newAction(tr("&Start"), u"media-playback-start"_s, u"start"_s);
     m_start->setShortcut(QKeySequence(u"Ctrl+R"_s));
-    m_stop = toolbar->addAction(tr("Stop"), this, [this] { actOnSelection(&ServerActions::stop, &ServerSource::stop); });
+    connect(m_start, &QAction::triggered, this, [this] { actOnSelection(&ServerActions::start, &ServerSource::start); });
+    m_stop = newAction(tr("S&top"), u"media-playback-stop"_s, u"stop"_s);
     m_stop->setShortcut(QKeySequence(u"Ctrl+."_s));
-    m_reconnect = toolbar->addAction(tr("Reconnect"), this,
-                                     [this] { actOnSelection(&ServerActions::reconnect, &ServerSource::reconnect); });
+    connect(m_stop, &QAction::triggered, this, [this] { actOnSelection(&ServerActions::stop, &ServerSource::stop); });
+    m_reconnect = newAction(tr("&Reconnect"), u"view-refresh"_s, u"reconnect"_s);
     m_reconnect->setShortcut(QKeySequence(u"F5"_s));
-    // Shown for the servers that sign in (OAuth) only.
-    m_signIn = toolbar->addAction(tr("Sign in…"), this, &MainWindow::signInSelected);
-    m_signOut = new QAction(tr("Sign out"), this);
-    connect(m_signOut, &QAction::triggered, this, &MainWindow::signOutSelected);
-    m_retryFailed = toolbar->addAction(tr("Retry failed"), &m_manager, &ServerSource::retryFailed);
+    connect(m_reconnect, &QAction::triggered, this,
+            [this] { actOnSelection(&ServerActions::reconnect, &ServerSource::reconnect); });
+    m_retryFailed = newAction(tr("Retry &failed"), u"view-refresh"_s, u"retry-failed"_s);
     m_retryFailed->setShortcut(QKeySequence(u"Shift+F5"_s));
+    connect(m_retryFailed, &QAction::triggered, &m_manager, &ServerSource::retryFailed);
     // Not on the toolbar: it restarts healthy servers too, and asks first.
-    m_reconnectAll = new QAction(tr("Reconnect all…"), this);
+    m_reconnectAll = newAction(tr("Reconnect a&ll…"), u"view-refresh"_s, u"reconnect"_s);
     connect(m_reconnectAll, &QAction::triggered, this, &MainWindow::reconnectAll);
-    toolbar->addSeparator();
-    m_add = toolbar->addAction(tr("Add…"), this, &MainWindow::addServer);
+    m_signIn = newAction(tr("Sign &in…"), u"dialog-password"_s, u"sign-in"_s);
+    connect(m_signIn, &QAction::triggered, this, &MainWindow::signInSelected);
+    m_signOut = newAction(tr("Sign o&ut"), u"system-log-out"_s, u"sign-out"_s);
+    connect(m_signOut, &QAction::triggered, this, &MainWindow::signOutSelected);
+    m_add = newAction(tr("&Add…"), u"list-add"_s, u"add"_s);
     m_add->setShortcut(QKeySequence::New);
-    m_edit = toolbar->addAction(tr("Edit…"), this, &MainWindow::editServer);
+    connect(m_add, &QAction::triggered, this, &MainWindow::addServer);
+    m_edit = newAction(tr("&Edit…"), u"document-edit"_s, u"edit"_s);
     m_edit->setShortcut(QKeySequence(u"Ctrl+E"_s));
-    m_enable = toolbar->addAction(tr("Disable"), this, &MainWindow::toggleEnabled);
+    connect(m_edit, &QAction::triggered, this, &MainWindow::editServer);
+    m_enable = newAction(tr("&Disable"), u"media-playback-pause"_s, u"disable"_s);
     m_enable->setShortcut(QKeySequence(u"Ctrl+D"_s));
-    m_remove = toolbar->addAction(tr("Remove…"), this, &MainWindow::removeServer);
+    connect(m_enable, &QAction::triggered, this, &MainWindow::toggleEnabled);
+    m_remove = newAction(tr("Re&move…"), u"list-remove"_s, u"remove"_s);
     m_remove->setShortcut(QKeySequence::Delete);
-    toolbar->addSeparator();
-    m_settings = toolbar->addAction(tr("Reconnect policy…"), this, &MainWindow::editSettings);
+    connect(m_remove, &QAction::triggered, this, &MainWindow::removeServer);
+    m_settings = newAction(tr("Reconnect &policy…"), u"preferences-system"_s, u"policy"_s);
     m_settings->setShortcut(QKeySequence(u"Ctrl+,"_s));
-    m_openConfig = new QAction(tr("Open config file"), this);
+    connect(m_settings, &QAction::triggered, this, &MainWindow::editSettings);
+    m_openConfig = newAction(tr("&Open config file"), u"document-open"_s, u"open-config"_s);
     m_openConfig->setShortcut(QKeySequence::Open);
     connect(m_openConfig, &QAction::triggered, this, &MainWindow::openConfigFile);
-    m_callTool = new QAction(tr("Call tool…"), this);
+    m_callTool = newAction(tr("&Call tool…"), u"system-run"_s, u"call-tool"_s);
     m_callTool->setShortcut(QKeySequence(u"Ctrl+T"_s));
     connect(m_callTool, &QAction::triggered, this, &MainWindow::callSelectedTool);
-    m_allTools = new QAction(tr("All tools…"), this);
+    m_allTools = newAction(tr("All t&ools…"), u"edit-find"_s, u"all-tools"_s);
     m_allTools->setShortcut(QKeySequence(u"Ctrl+Shift+T"_s));
     connect(m_allTools, &QAction::triggered, this, &MainWindow::showAllTools);
+    toolbar->addActions({m_start, m_stop, m_reconnect, m_retryFailed});
+    toolbar->addSeparator();
+    toolbar->addActions({m_add, m_edit, m_enable, m_remove});
+    toolbar->addSeparator();
+    toolbar->addActions({m_settings, m_signIn});
     // Shortcuts work whether or not the action sits in a visible menu or toolbar.
     addActions({m_openConfig, m_callTool, m_allTools});
     for (QAction *action : {m_start, m_stop, m_reconnect, m_retryFailed, m_add, m_edit, m_enable, m_remove, m_settings})
-        action->setToolTip(action->text().remove(u'…') + u" ("_s + action->shortcut().toString(QKeySequence::NativeText) + u')');
+        action->setToolTip(action->iconText().remove(u'…') + u" ("_s + action->shortcut().toString(QKeySequence::NativeText) + u')');
     const QList<std::pair<QAction *, QString>> names{
         {m_start, u"startServer"_s}, {m_stop, u"stopServer"_s}, {m_reconnect, u"reconnectServer"_s},
         {m_signIn, u"signIn"_s}, {m_signOut, u"signOut"_s},
@@ -420,22 +487,31 @@ void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openConfig);
-    m_importMenu = file->addMenu(tr("Import servers from"));
-    const QList<std::pair<ImportFormat, QString>> sources{{ImportFormat::ClaudeDesktop, tr("Claude Desktop…")},
-                                                          {ImportFormat::Cursor, tr("Cursor…")},
-                                                          {ImportFormat::VsCode, tr("VS Code…")}};
+    m_importMenu = file->addMenu(actionIcon(u"document-import"_s, u"import"_s), tr("&Import servers from"));
+    const QList<std::pair<ImportFormat, QString>> sources{{ImportFormat::ClaudeDesktop, tr("&Claude Desktop…")},
+                                                          {ImportFormat::Cursor, tr("C&ursor…")},
+                                                          {ImportFormat::VsCode, tr("&VS Code…")}};
     for (const auto &source : sources)
         m_importMenu->addAction(source.second, this, [this, format = source.first] { importServers(int(format)); });
-    file->addAction(tr("Connect a client…"), this, &MainWindow::connectClient)->setObjectName(u"connectClient"_s);
+    file->addAction(actionIcon(u"network-wired"_s, u"connect-client"_s), tr("Co&nnect a client…"), this,
+                    &MainWindow::connectClient)
+        ->setObjectName(u"connectClient"_s);
     // Shown once the program gives the window a gateway to show.
-    m_showGateway = file->addAction(tr("Gateway…"), this, &MainWindow::showGateway);
+    m_showGateway = file->addAction(actionIcon(u"network-server"_s, u"gateway"_s), tr("&Gateway…"), this,
+                                    &MainWindow::showGateway);
     m_showGateway->setObjectName(u"showGateway"_s);
     m_showGateway->setVisible(false);
     file->addSeparator();
+    m_logActions->exportServerLog()->setIcon(actionIcon(u"document-save-as"_s, u"export"_s));
+    m_logActions->exportAllLogs()->setIcon(actionIcon(u"document-save-as"_s, u"export"_s));
+    m_logActions->openLogFolder()->setIcon(actionIcon(u"folder-open"_s, u"folder"_s));
+    m_logActions->showCombinedLog()->setIcon(actionIcon(u"text-x-generic"_s, u"log"_s));
     file->addActions({m_logActions->exportServerLog(), m_logActions->exportAllLogs(), m_logActions->openLogFolder()});
     file->addSeparator();
-    file->addAction(tr("Close window"), QKeySequence::Close, this, &QWidget::close);
-    file->addAction(tr("Quit"), QKeySequence::Quit, this, &MainWindow::quitRequested);
+    file->addAction(actionIcon(u"window-close"_s, u"close"_s), tr("&Close window"), QKeySequence::Close, this,
+                    &QWidget::close);
+    file->addAction(actionIcon(u"application-exit"_s, u"quit"_s), tr("&Quit"), QKeySequence::Quit, this,
+                    &MainWindow::quitRequested);
 
     QMenu *server = menuBar()->addMenu(tr("&Server"));
     server->addActions({m_start, m_stop, m_reconnect, m_retryFailed, m_reconnectAll});
@@ -446,7 +522,43 @@ void MainWindow::createMenus()
     server->addSeparator();
     server->addActions({m_callTool, m_allTools, m_settings});
 
-    menuBar()->addMenu(tr("&View"))->addAction(m_logActions->showCombinedLog());
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_logActions->showCombinedLog());
+    m_columnsMenu = view->addMenu(actionIcon(u"view-list-details"_s, u"columns"_s), tr("&Columns"));
+    m_columnsMenu->setObjectName(u"columnsMenu"_s);
+    connect(m_columnsMenu, &QMenu::aboutToShow, this, &MainWindow::fillColumnsMenu);
+    fillColumnsMenu();
+
+    // The log actions come with their own words: each gets a letter its menu has free.
+    for (QMenu *menu : {file, server, view}) {
+        QString taken;
+        for (const QAction *action : menu->actions())
+            if (const QChar letter = mnemonicOf(action->text()); !letter.isNull())
+                taken += letter;
+        for (QAction *action : menu->actions())
+            if (!action->isSeparator() && mnemonicOf(action->text()).isNull())
+                action->setText(withMnemonic(action->text(), &taken));
+    }
+}
+
+void MainWindow::fillColumnsMenu()
+{
+    m_columnsMenu->clear();
+    for (int column = ServerTableModel::Name + 1; column < ServerTableModel::ColumnCount; ++column) {
+        QAction *shown = m_columnsMenu->addAction(m_model->headerData(column, Qt::Horizontal).toString());
+        shown->setObjectName(u"column%1"_s.arg(column));
+        shown->setCheckable(true);
+        shown->setChecked(!m_table->isColumnHidden(column));
+        connect(shown, &QAction::toggled, this, [this, column](bool on) {
+            m_table->setColumnHidden(column, !on);
+            widenColumnsToTheirTexts();
+            // Remembered at once, not only when the window closes.
+            windowSettings().setValue(u"tableColumns"_s, m_table->horizontalHeader()->saveState());
+        });
+    }
+    QString taken;
+    for (QAction *action : m_columnsMenu->actions())
+        action->setText(withMnemonic(action->text(), &taken));
 }
 
 bool MainWindow::saveConfig(const QJsonObject &root)
@@ -506,32 +618,54 @@ void MainWindow::editServer()
         selectServer(dialog.serverName());
 }
 
+// The selected servers that the config lists, in the table's order.
+static QStringList listedServers(const QStringList &selected, const ConfigDocument &document)
+{
+    QStringList listed;
+    for (const QString &name : selected) {
+        if (document.server(name))
+            listed.append(name);
+    }
+    return listed;
+}
+
 void MainWindow::removeServer()
 {
-    const QString name = selectedServer();
-    if (!m_config.document().server(name))
+    const QStringList names = listedServers(selectedServers(), m_config.document());
+    if (names.isEmpty())
         return;
-    QMessageBox confirm(QMessageBox::Question, tr("Remove server"),
-                        tr("Remove the server '%1'? It is stopped and its entry is deleted from %2.")
-                            .arg(name, m_config.savePath()),
+    const QString question =
+        names.size() == 1 ? tr("Remove the server '%1'? It is stopped and its entry is deleted from %2.")
+                                .arg(names.first(), m_config.savePath())
+                          : tr("Remove the %1 servers %2? They are stopped and their entries are deleted from %3.")
+                                .arg(names.size())
+                                .arg(names.join(u", "_s), m_config.savePath());
+    QMessageBox confirm(QMessageBox::Question, names.size() == 1 ? tr("Remove server") : tr("Remove servers"), question,
                         QMessageBox::Cancel, this);
-    const QAbstractButton *remove = confirm.addButton(tr("Remove"), QMessageBox::DestructiveRole);
+    const QAbstractButton *remove = confirm.addButton(tr("&Remove"), QMessageBox::DestructiveRole);
     confirm.setDefaultButton(QMessageBox::Cancel);
     confirm.exec();
     if (confirm.clickedButton() != remove)
         return;
     const ConfigDocument &document = m_config.document();
-    saveConfig(Tether::removeServer(document.root, document.serversKey, name));
+    QJsonObject root = document.root;
+    for (const QString &name : names)
+        root = Tether::removeServer(root, document.serversKey, name);
+    saveConfig(root);
 }
 
 void MainWindow::toggleEnabled()
 {
-    const QString name = selectedServer();
-    const ServerConfig *config = m_config.document().server(name);
-    if (!config)
-        return;
     const ConfigDocument &document = m_config.document();
-    saveConfig(setServerEnabled(document.root, document.serversKey, name, !config->enabled));
+    const QStringList names = listedServers(selectedServers(), document);
+    // As the action says: Disable while any selected server is enabled, else Enable.
+    const bool enable = std::none_of(names.cbegin(), names.cend(),
+                                     [&document](const QString &name) { return document.server(name)->enabled; });
+    QJsonObject root = document.root;
+    for (const QString &name : names)
+        root = setServerEnabled(root, document.serversKey, name, enable);
+    if (!names.isEmpty())
+        saveConfig(root);
 }
 
 void MainWindow::editSettings()
@@ -709,12 +843,10 @@ void MainWindow::updateActions()
     m_start->setEnabled(actions.start);
     m_stop->setEnabled(actions.stop);
     m_reconnect->setEnabled(actions.reconnect);
-    const bool signsIn = names.size() == 1 && m_manager.canSignIn(name);
+    const bool signsIn = names.size() == 1 && m_signsIn.contains(name) && m_manager.canSignIn(name);
     const SignInInfo::State signIn = signsIn ? m_manager.signInInfo(name).state : SignInInfo::State::NotUsed;
-    m_signIn->setVisible(signsIn);
     m_signIn->setEnabled(signsIn && !m_signingIn.contains(name));
-    m_signIn->setText(signIn == SignInInfo::State::SignedIn ? tr("Sign in again…") : tr("Sign in…"));
-    m_signOut->setVisible(signsIn);
+    m_signIn->setText(signIn == SignInInfo::State::SignedIn ? tr("Sign &in again…") : tr("Sign &in…"));
     m_signOut->setEnabled(signIn == SignInInfo::State::SignedIn);
     updateFleetActions();
     m_logActions->setServer(name);
@@ -725,12 +857,22 @@ void MainWindow::updateActions()
     m_add->setEnabled(editable);
     m_importMenu->setEnabled(editable);
     m_settings->setEnabled(editable);
-    // Edits act on one server.
-    const bool one = config && names.size() == 1;
-    m_edit->setEnabled(one);
-    m_remove->setEnabled(one);
-    m_enable->setEnabled(one);
-    m_enable->setText(config && !config->enabled ? tr("Enable") : tr("Disable"));
+    // Edit acts on one server; Remove, Enable and Disable on every selected one.
+    m_edit->setEnabled(config && names.size() == 1);
+    bool anyEnabled = false;
+    bool anyListed = false;
+    for (const QString &each : names) {
+        if (const ServerConfig *listed = editable ? m_config.document().server(each) : nullptr) {
+            anyListed = true;
+            anyEnabled |= listed->enabled;
+        }
+    }
+    m_remove->setEnabled(anyListed);
+    m_enable->setEnabled(anyListed);
+    m_enable->setText(anyListed && !anyEnabled ? tr("&Enable") : tr("&Disable"));
+    m_enable->setIcon(anyListed && !anyEnabled ? actionIcon(u"media-playback-start"_s, u"enable"_s)
+                                               : actionIcon(u"media-playback-pause"_s, u"disable"_s));
+    updateToolsHint();
     m_callTool->setEnabled(!m_tools->currentTool().isEmpty()
                            && m_manager.status(name).value_or(ServerStatus{}).state == ServerState::Connected);
 }
@@ -806,6 +948,54 @@ void MainWindow::updateSummary()
     m_summary->setText(summaryText(m_manager.statuses()));
 }
 
+void MainWindow::updateWelcome()
+{
+    m_welcome->showFor(m_config.isEmbedded(), m_config.document().isValid() ? m_config.document().servers.size() : -1);
+}
+
+void MainWindow::updateSignsIn(const QString &name)
+{
+    const std::optional<ServerStatus> status = m_manager.status(name);
+    const bool signsIn = status && m_manager.canSignIn(name)
+                         && (status->state == ServerState::SignInNeeded
+                             || m_manager.signInInfo(name).state != SignInInfo::State::NotUsed);
+    if (signsIn)
+        m_signsIn.insert(name);
+    else
+        m_signsIn.remove(name);
+    m_signIn->setVisible(!m_signsIn.isEmpty());
+    m_signOut->setVisible(!m_signsIn.isEmpty());
+}
+
+void MainWindow::updateToolsHint()
+{
+    const QString name = selectedServer();
+    const std::optional<ServerStatus> status = name.isEmpty() ? std::nullopt : m_manager.status(name);
+    QString hint;
+    if (!status)
+        hint = selectedServers().size() > 1 ? tr("Several servers are selected: select one to see its tools.")
+                                            : tr("Select a server to see its tools.");
+    else if (!status->configErrors.isEmpty())
+        hint = tr("%1 cannot start: its entry in the config is not valid (see Details).").arg(name);
+    else if (isDisabled(*status))
+        hint = tr("%1 is disabled. Enable it to start it and list its tools.").arg(name);
+    else
+        switch (status->state) {
+        case ServerState::Connected: hint = tr("%1 offers no tools.").arg(name); break;
+        case ServerState::Stopped:
+        case ServerState::Stopping: hint = tr("%1 is stopped. Start it to list its tools.").arg(name); break;
+        case ServerState::Starting:
+        case ServerState::Retrying:
+        case ServerState::Reconnecting: hint = tr("%1 is not connected yet: its tools show once it is.").arg(name); break;
+        case ServerState::SignInNeeded: hint = tr("%1 needs you to sign in (Server ▸ Sign in…) before it lists its tools.").arg(name); break;
+        case ServerState::Failed:
+        case ServerState::Disconnected:
+            hint = tr("%1 is not connected: %2").arg(name, ServerTableModel::lastEventText(*status));
+            break;
+        }
+    setEmptyHint(m_tools, hint);
+}
+
 void MainWindow::updateDetails()
 {
     const QString name = selectedServer();
@@ -845,7 +1035,9 @@ void MainWindow::setGateway(GatewayService *gateway)
     m_gatewayIndicator = new QToolButton(this);
     m_gatewayIndicator->setObjectName(u"gatewayIndicator"_s);
     m_gatewayIndicator->setAutoRaise(true);
-    statusBar()->addPermanentWidget(m_gatewayIndicator);
+    m_gatewayIndicator->setIcon(actionIcon(u"network-server"_s, u"gateway"_s));
+    m_gatewayIndicator->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_header->insertWidget(1, m_gatewayIndicator);
     connect(m_gatewayIndicator, &QToolButton::clicked, this, &MainWindow::showGateway);
     m_showGateway->setVisible(true);
     connect(m_gateway, &GatewayService::changed, this, [this] {

@@ -9,6 +9,7 @@
 #include <memory>
 
 class QAction;
+class QHBoxLayout;
 class QJsonObject;
 class QLabel;
 class QLineEdit;
@@ -34,6 +35,7 @@ class ServerSource;
 class ServerTableModel;
 class TimelineView;
 class ToolListView;
+class WelcomeBanner;
 class WindowClientSide;
 
 // The server table, the details of the selected server and the manual actions. It shows value
@@ -120,6 +122,13 @@ private:
     void updateGatewayIndicator();
     void updateSummary();
     void updateFleetActions();
+    // The first-run banner, and why the Tools tab is empty.
+    void updateWelcome();
+    void updateToolsHint();
+    // View ▸ Columns: a check for each column but the server's name.
+    void fillColumnsMenu();
+    // Whether `name` signs in (OAuth): it asked to, or has tokens. Sign in shows while any does.
+    void updateSignsIn(const QString &name);
     void updateLog();
 
     ServerSource &m_manager;
@@ -137,6 +146,10 @@ private:
     EventLogView *m_log;
     TimelineView *m_timeline;
     QLabel *m_summary;
+    QHBoxLayout *m_header = nullptr; // the summary, the gateway's state and the filter
+    WelcomeBanner *m_welcome = nullptr;
+    QMenu *m_columnsMenu = nullptr;
+    QSet<QString> m_signsIn;
     QAction *m_start = nullptr;
     QAction *m_stop = nullptr;
     QAction *m_reconnect = nullptr;

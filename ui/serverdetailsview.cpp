@@ -22,7 +22,12 @@ ServerDetailsView::ServerDetailsView(QWidget *parent)
 void ServerDetailsView::showStatus(const ServerStatus &status, const std::optional<ProcessResources> &resources)
 {
     QStringList lines{tr("Server: %1").arg(status.name), tr("Transport: %1").arg(status.transport),
-                      tr("State: %1 — %2").arg(ServerTableModel::stateText(status), status.reason)};
+                      tr("State: %1").arg(ServerTableModel::stateCellText(status, QDateTime::currentDateTimeUtc()))};
+    // The cause, the reason and the last error, each said once.
+    const QStringList story = ServerTableModel::storyLines(status);
+    lines += story;
+    if (!status.cause.isEmpty() && !story.contains(status.cause))
+        lines.append(tr("Last failure: %1").arg(status.cause));
     if (!status.protocolVersion.isEmpty())
         lines.append(tr("Protocol: MCP %1").arg(ServerTableModel::protocolText(status)));
     if (status.pid > 0) {
@@ -38,12 +43,8 @@ void ServerDetailsView::showStatus(const ServerStatus &status, const std::option
                                   processes == 1 ? tr("the server's one process")
                                                  : tr("%1 processes: the server's and its descendants").arg(processes)));
     }
-    if (!status.cause.isEmpty())
-        lines.append(tr("Cause of the last failure: %1").arg(status.cause));
     for (const QString &error : status.configErrors)
         lines.append(tr("Configuration: %1").arg(error));
-    if (!status.lastError.isEmpty())
-        lines.append(tr("Last error: %1").arg(status.lastError));
     if (status.lastExitCode)
         lines.append(tr("Last exit code: %1").arg(*status.lastExitCode));
     if (status.lastExitSignal)

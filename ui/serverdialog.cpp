@@ -72,6 +72,8 @@ ServerDialog::ServerDialog(const ConfigDocument &document, const QString &edited
                                "expanded except ${env:NAME}, and nothing runs through a shell."));
     m_environment->setToolTip(tr("Added to Tether's own environment. A value may use ${env:NAME}."));
     m_workingDirectory->setPlaceholderText(tr("Tether's own folder"));
+    // Its label leads to it from outside the row's box, where screen readers do not look.
+    m_workingDirectory->setAccessibleName(tr("Working directory"));
     m_url->setPlaceholderText(tr("https://example.com/mcp"));
     m_headers->setToolTip(tr("Sent with every request. A value may use ${env:NAME}, such as Bearer ${env:TOKEN}."));
     m_hint->setWordWrap(true);
@@ -112,6 +114,7 @@ ServerDialog::ServerDialog(const ConfigDocument &document, const QString &edited
     messagesLayout->addStretch();
     auto *messageArea = new QScrollArea(this);
     messageArea->setObjectName(u"messageArea"_s);
+    messageArea->setAccessibleName(tr("What is wrong with the entry"));
     messageArea->setWidget(messages);
     messageArea->setWidgetResizable(true);
     messageArea->setFrameShape(QFrame::NoFrame);

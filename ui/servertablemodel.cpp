@@ -139,7 +139,7 @@ void ServerTableModel::tick()
         if (m_rows.at(row).connectedSince.isValid())
             connected.append(row);
     }
-    emitRanges(counting, NextRetry, NextRetry);
+    emitRanges(counting, State, State);
     if (uptimeDue) {
         emitRanges(connected, Uptime, Uptime);
         m_lastUptimeTick = now;
@@ -171,6 +171,26 @@ QString ServerTableModel::countdownText(const ServerStatus &status, const QDateT
     if (left < 60000)
         return tr("in %1 s").arg(QString::number(double(left) / 1000.0, 'f', 1));
     return tr("in %1").arg(formatDuration(milliseconds(left)));
+}
+
+QString ServerTableModel::stateCellText(const ServerStatus &status, const QDateTime &now)
+{
+    // The attempt belongs to an outage: a connected server shows none, whatever it went through.
+    static const QList<ServerState> inOutage{ServerState::Starting, ServerState::Retrying, ServerState::Reconnecting,
+                                             ServerState::Failed};
+    QString text = stateText(status);
+    if (status.attempt > 0 && inOutage.contains(status.state) && status.configErrors.isEmpty())
+        text += u" %1/%2"_s.arg(status.attempt).arg(status.maxAttempts);
+    if (const QString countdown = countdownText(status, now); !countdown.isEmpty())
+        text += u" · "_s + countdown;
+    return text;
+}
+
+QString ServerTableModel::accessibleText(const ServerStatus &status, const QDateTime &now)
+{
+    const QString lastEvent = lastEventText(status);
+    return lastEvent.isEmpty() ? tr("%1, %2").arg(status.name, stateCellText(status, now))
+                               : tr("%1, %2: %3").arg(status.name, stateCellText(status, now), lastEvent);
 }
 
 QString ServerTableModel::healthSummary(const QList<HealthSpan> &spans)
@@ -243,6 +263,31 @@ QString ServerTableModel::lastEventText(const ServerStatus &status)
     return failing.contains(status.state) && !status.cause.isEmpty() ? status.cause : status.reason;
 }
 
+QStringList ServerTableModel::storyLines(const ServerStatus &status)
+{
+    const QString first = lastEventText(status);
+    QStringList lines;
+    if (!first.isEmpty())
+        lines.append(first);
+    // The cause's words without its advice: a reason or error that quotes them repeats it.
+    QStringList said = lines;
+    if (!status.cause.isEmpty())
+        said.append(status.cause.section(u" ("_s, 0, 0));
+    const auto repeats = [&said](const QString &text) {
+        return std::any_of(said.cbegin(), said.cend(), [&text](const QString &before) {
+            return before.contains(text, Qt::CaseInsensitive)
+                   || (before.size() >= 8 && text.contains(before, Qt::CaseInsensitive));
+        });
+    };
+    if (!status.reason.isEmpty() && !repeats(status.reason)) {
+        lines.append(status.reason);
+        said.append(status.reason);
+    }
+    if (!status.lastError.isEmpty() && !repeats(status.lastError))
+        lines.append(tr("Last error: %1").arg(status.lastError));
+    return lines;
+}
+
 static QString uptimeText(const ServerStatus &status, const QDateTime &now)
 {
     if (!status.connectedSince.isValid())
@@ -263,9 +308,7 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
         switch (Column(index.column())) {
         case Name: return status.name;
         case Transport: return status.transport.section(u':', 0, 0);
-        case State: return stateText(status);
-        case Attempt: return status.attempt > 0 ? u"%1/%2"_s.arg(status.attempt).arg(status.maxAttempts) : QString();
-        case NextRetry: return countdownText(status, now);
+        case State: return stateCellText(status, now);
         case Health: return {};
         case Tools: return status.toolCount;
         case Uptime: return uptimeText(status, now);
@@ -285,8 +328,6 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
         switch (Column(index.column())) {
         case State: return isDisabled(status) ? int(AllServerStates.size()) : int(status.state);
         case Health: return int(healthBandOf(status.state));
-        case Attempt: return status.attempt;
-        case NextRetry: return status.nextRetryAt.isValid() ? now.msecsTo(status.nextRetryAt) : std::numeric_limits<qint64>::max();
         case Tools: return status.toolCount;
         case Uptime: return status.uptimeMs(now);
         case Cpu: {
@@ -305,25 +346,22 @@ QVariant ServerTableModel::data(const QModelIndex &index, int role) const
         return isDisabled(status) ? disabledIcon() : stateIcon(status.state);
     if (role == HealthRole)
         return QVariant::fromValue(m_health.at(index.row()).spans(now, HealthWindow));
+    if (role == Qt::AccessibleTextRole && (index.column() == Name || index.column() == State))
+        return accessibleText(status, now);
     if (role == Qt::ToolTipRole && index.column() == Health) {
         const QString summary = healthSummary(m_health.at(index.row()).spans(now, HealthWindow));
         return tr("Last %1 min: %2").arg(HealthWindow.count()).arg(summary.isEmpty() ? tr("no history yet") : summary);
     }
     if (role == Qt::ToolTipRole) {
-        // The cause first, as in the row, then the whole story.
-        const QString lastEvent = lastEventText(status);
-        QString tip = status.name + u" — "_s + stateText(status) + u'\n' + lastEvent;
+        // The cause first, as in the row, then what else there is to say, each thing once.
+        QStringList tip{status.name + u" — "_s + stateCellText(status, now)};
+        tip += storyLines(status);
         if (!status.protocolVersion.isEmpty())
-            tip += u'\n' + tr("Protocol: MCP %1").arg(protocolText(status));
-        if (lastEvent != status.reason)
-            tip += u"\n\n"_s + status.reason;
-        if (!status.lastError.isEmpty() && status.lastError != status.reason)
-            tip += u"\n"_s + tr("Last error: %1").arg(status.lastError);
-        return plainToolTip(tip); // reasons quote what servers write
+            tip.append(tr("Protocol: MCP %1").arg(protocolText(status)));
+        return plainToolTip(tip.join(u'\n')); // reasons quote what servers write
     }
     if (role == Qt::TextAlignmentRole) {
         switch (Column(index.column())) {
-        case Attempt:
         case Tools:
         case Cpu:
         case Memory:
@@ -343,8 +381,6 @@ QVariant ServerTableModel::headerData(int section, Qt::Orientation orientation, 
     case Transport: return tr("Transport");
     case State: return tr("State");
     case Health: return tr("Last %1 min").arg(HealthWindow.count());
-    case Attempt: return tr("Attempt");
-    case NextRetry: return tr("Next retry");
     case Tools: return tr("Tools");
     case Uptime: return tr("Uptime");
     case Cpu: return tr("CPU");

@@ -23,7 +23,9 @@ class ServerTableModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(ServerTableModel)
 
 public:
-    enum Column { Name, Transport, State, Health, Attempt, NextRetry, Tools, Uptime, Cpu, Memory, Pid, LastEvent, ColumnCount };
+    // Transport and PID / URL are hidden until the user shows them (View ▸ Columns); Last event, the
+    // cause of a failure, takes the width left.
+    enum Column { Name, State, Health, Tools, Uptime, Cpu, Memory, Transport, Pid, LastEvent, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1, NameRole, HealthRole /* QList<HealthSpan> of the strip's window */ };
 
     // How far back the health strip looks.
@@ -46,13 +48,21 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // The text of the next-retry column: "in 3.2 s", empty when nothing is scheduled.
+    // When the next retry comes: "in 3.2 s", empty when nothing is scheduled.
     static QString countdownText(const ServerStatus &status, const QDateTime &now);
+    // The State column: the state's word with the attempt of an outage and the retry's countdown,
+    // "Retrying 3/5 · in 2.0 s".
+    static QString stateCellText(const ServerStatus &status, const QDateTime &now);
+    // What a screen reader says of a row: "github, Failed 3/3: command not found: github-mcp".
+    static QString accessibleText(const ServerStatus &status, const QDateTime &now);
+    // What happened to a server, each thing said once: the Last event text, then its state's
+    // reason and the last error where they add something to what is said before them.
+    static QStringList storyLines(const ServerStatus &status);
     // The Last event column: while a server fails, the cause in a few words with what to do
     // (its whole story in the tooltip and Details); otherwise the reason of its state.
     static QString lastEventText(const ServerStatus &status);
-    // The State column: the state's word, "Disabled" for a server disabled in the config,
-    // "Invalid" for one whose config cannot be used.
+    // The state's word, "Disabled" for a server disabled in the config, "Invalid" for one whose
+    // config cannot be used.
     static QString stateText(const ServerStatus &status);
     // "2026-07-28 (stateless)", "2025-11-25": the revision the server speaks with Tether.
     static QString protocolText(const ServerStatus &status);

@@ -1,9 +1,11 @@
 #include "stateicons.h"
 
+#include <QImage>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPixmap>
 
+#include <algorithm>
 #include <array>
 
 namespace Tether {
@@ -95,14 +97,49 @@ static QPixmap drawIcon(ServerState state, int size)
     return pixmap;
 }
 
+// The icon on a selected row: the shape on a white halo, so that it keeps apart from the
+// selection's colour (a grey square on blue, say), which the style would otherwise blend it into.
+static QPixmap withHalo(const QPixmap &shape)
+{
+    // Opaque white wherever the shape, grown by a pixel, covers anything.
+    const QImage source = shape.toImage().convertToFormat(QImage::Format_ARGB32);
+    QImage halo(source.size(), QImage::Format_ARGB32);
+    halo.fill(Qt::transparent);
+    for (int y = 0; y < source.height(); ++y) {
+        for (int x = 0; x < source.width(); ++x) {
+            int covered = 0;
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx)
+                    if (source.valid(x + dx, y + dy))
+                        covered = std::max(covered, qAlpha(source.pixel(x + dx, y + dy)));
+            if (covered > 32)
+                halo.setPixel(x, y, qRgba(255, 255, 255, 255));
+        }
+    }
+    QPainter painter(&halo);
+    painter.drawPixmap(0, 0, shape);
+    painter.end();
+    return QPixmap::fromImage(halo);
+}
+
+// The same pixmaps in every mode but Selected, which gets them on a halo.
+static QIcon iconOf(const QList<QPixmap> &sizes)
+{
+    QIcon icon;
+    for (const QPixmap &pixmap : sizes) {
+        icon.addPixmap(pixmap, QIcon::Normal);
+        icon.addPixmap(pixmap, QIcon::Active);
+        icon.addPixmap(withHalo(pixmap), QIcon::Selected);
+    }
+    return icon;
+}
+
 QIcon stateIcon(ServerState state)
 {
     static std::array<QIcon, AllServerStates.size()> cache;
     QIcon &icon = cache.at(size_t(state));
-    if (icon.isNull()) {
-        for (int size : {16, 24, 32})
-            icon.addPixmap(drawIcon(state, size));
-    }
+    if (icon.isNull())
+        icon = iconOf({drawIcon(state, 16), drawIcon(state, 24), drawIcon(state, 32)});
     return icon;
 }
 
@@ -111,6 +148,7 @@ QIcon disabledIcon()
     static QIcon icon;
     if (!icon.isNull())
         return icon;
+    QList<QPixmap> sizes;
     for (int size : {16, 24, 32}) {
         QPixmap pixmap(size, size);
         pixmap.fill(Qt::transparent);
@@ -121,8 +159,9 @@ QIcon disabledIcon()
         painter.drawEllipse(box);
         painter.drawLine(box.topLeft() + QPointF(size * 0.1, size * 0.1), box.bottomRight() - QPointF(size * 0.1, size * 0.1));
         painter.end();
-        icon.addPixmap(pixmap);
+        sizes.append(pixmap);
     }
+    icon = iconOf(sizes);
     return icon;
 }
 

@@ -30,6 +30,8 @@ inline QStringList keyboardProblems(QWidget *window)
     using namespace Qt::StringLiterals;
     window->show();
     window->activateWindow();
+    // Platforms that cannot activate windows (offscreen) leave the first one shown active.
+    QApplication::setActiveWindow(window);
     if (!QTest::qWaitForWindowActive(window))
         return {u"the window does not become active"_s};
     const auto nameOf = [](const QWidget *widget) {
@@ -40,6 +42,14 @@ inline QStringList keyboardProblems(QWidget *window)
         QAccessibleInterface *accessible = QAccessible::queryAccessibleInterface(widget);
         return accessible ? accessible->text(QAccessible::Name).trimmed() : QString();
     };
+    // A window just activated may not have taken the focus yet: it goes where Tab would first go.
+    if (!window->isAncestorOf(QApplication::focusWidget())) {
+        QWidget *first = window->nextInFocusChain();
+        while (first != window && !((first->focusPolicy() & Qt::TabFocus) && first->isVisibleTo(window) && first->isEnabled()))
+            first = first->nextInFocusChain();
+        if (first != window)
+            first->setFocus(Qt::TabFocusReason);
+    }
     QStringList problems;
     const QList<QWidget *> reached = tabWalk(window);
     for (QWidget *focus : reached) {

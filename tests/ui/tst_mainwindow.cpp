@@ -1,6 +1,10 @@
 // The window: its table model, the actions per state, the countdown, and the window driving
 // real demo servers.
+#include "emptyhint.h"
 #include "mainwindow.h"
+#include "mnemonics.h"
+#include "stateicons.h"
+#include "welcomebanner.h"
 #include "serveractions.h"
 #include "servertablemodel.h"
 #include "trayicon.h"
@@ -14,6 +18,11 @@
 #include "support/testprocess.h"
 
 #include <QAbstractItemModelTester>
+#include <QAccessible>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QToolBar>
 #include <QAbstractButton>
 #include <QAction>
 #include <QLabel>
@@ -147,8 +156,8 @@ private slots:
         QTRY_VERIFY(!changed.isEmpty());
         for (const QList<QVariant> &arguments : std::as_const(changed))
             QVERIFY(arguments.at(1).toModelIndex().row() < model.rowCount());
-        QCOMPARE(model.index(0, ServerTableModel::Attempt).data().toString(), u"2/10"_s);
-        QCOMPARE(model.index(0, ServerTableModel::State).data().toString(), u"Retrying"_s);
+        const QString state = model.index(0, ServerTableModel::State).data().toString();
+        QVERIFY2(state.startsWith(u"Retrying 2/10 · in "_s), qPrintable(state));
         QVERIFY(!model.index(0, ServerTableModel::State).data(Qt::DecorationRole).value<QIcon>().isNull());
     }
 
@@ -197,16 +206,16 @@ private slots:
         ServerStatus up = status(u"up"_s, ServerState::Connected);
         up.connectedSince = QDateTime::currentDateTimeUtc();
         model.setStatuses({status(u"still"_s, ServerState::Stopped), counting, up});
-        const QString first = model.index(1, ServerTableModel::NextRetry).data().toString();
-        QVERIFY2(first.startsWith(u"in 3.0 s"_s) || first.startsWith(u"in 2.9 s"_s), qPrintable(first));
+        const QString first = model.index(1, ServerTableModel::State).data().toString();
+        QVERIFY2(first.startsWith(u"Retrying · in 3.0 s"_s) || first.startsWith(u"Retrying · in 2.9 s"_s), qPrintable(first));
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         const auto count = [&](int row, int column) {
             return std::count_if(changed.cbegin(), changed.cend(), [&](const QList<QVariant> &arguments) {
                 return arguments.at(0).toModelIndex().row() == row && arguments.at(0).toModelIndex().column() == column;
             });
         };
-        QTRY_VERIFY_WITH_TIMEOUT(count(1, ServerTableModel::NextRetry) >= 12, 5000);
-        QVERIFY(model.index(1, ServerTableModel::NextRetry).data().toString() != first);
+        QTRY_VERIFY_WITH_TIMEOUT(count(1, ServerTableModel::State) >= 12, 5000);
+        QVERIFY(model.index(1, ServerTableModel::State).data().toString() != first);
         // The uptime shows whole seconds: repainted about once a second, not with every tenth.
         QVERIFY2(count(2, ServerTableModel::Uptime) <= 3, qPrintable(QString::number(count(2, ServerTableModel::Uptime))));
         for (const QList<QVariant> &arguments : std::as_const(changed)) {
@@ -216,10 +225,34 @@ private slots:
                 continue; // the strips move along every few seconds
             QCOMPARE(topLeft.row(), bottomRight.row());
             QCOMPARE(topLeft.column(), bottomRight.column());
-            QVERIFY((topLeft.row() == 1 && topLeft.column() == ServerTableModel::NextRetry)
+            QVERIFY((topLeft.row() == 1 && topLeft.column() == ServerTableModel::State)
                     || (topLeft.row() == 2 && topLeft.column() == ServerTableModel::Uptime));
         }
-        QCOMPARE(model.index(0, ServerTableModel::NextRetry).data().toString(), QString());
+        QCOMPARE(model.index(0, ServerTableModel::State).data().toString(), u"Stopped"_s);
+    }
+
+    // The State column carries the attempt and the countdown of an outage, and nothing of one
+    // that has ended; screen readers hear the server, its state and the cause.
+    void stateCellCarriesTheOutage()
+    {
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        ServerStatus retrying = status(u"github"_s, ServerState::Retrying);
+        retrying.attempt = 3;
+        retrying.maxAttempts = 5;
+        retrying.nextRetryAt = now.addMSecs(2000);
+        QCOMPARE(ServerTableModel::stateCellText(retrying, now), u"Retrying 3/5 · in 2.0 s"_s);
+        ServerStatus connected = status(u"github"_s, ServerState::Connected);
+        connected.attempt = 4; // left over from the outage it came through
+        QCOMPARE(ServerTableModel::stateCellText(connected, now), u"Connected"_s);
+        ServerStatus failed = status(u"github"_s, ServerState::Failed);
+        failed.attempt = 3;
+        failed.maxAttempts = 3;
+        failed.cause = u"command not found: github-mcp"_s;
+        QCOMPARE(ServerTableModel::stateCellText(failed, now), u"Failed 3/3"_s);
+        ServerTableModel model;
+        model.setStatuses({failed});
+        QCOMPARE(model.index(0, ServerTableModel::State).data(Qt::AccessibleTextRole).toString(),
+                 u"github, Failed 3/3: command not found: github-mcp"_s);
     }
 
     void actionsPerState_data()
@@ -397,7 +430,13 @@ private slots:
         ServerStatus disabled = status(u"disabled"_s, ServerState::Stopped);
         disabled.enabled = false;
         model->updateStatus(disabled);
-        const QTableView *table = window.table();
+        QTableView *table = window.table();
+        // The optional columns too, as View ▸ Columns shows them.
+        for (int column : {int(ServerTableModel::Transport), int(ServerTableModel::Pid)}) {
+            auto *shown = namedChild<QAction>(window, u"column%1"_s.arg(column));
+            if (!shown->isChecked())
+                shown->trigger();
+        }
         const QAbstractItemView *view = table; // where sizeHintForColumn, what the cells need, is public
         for (int column : {int(ServerTableModel::State), int(ServerTableModel::Name), int(ServerTableModel::Pid)}) {
             const int needed = view->sizeHintForColumn(column);
@@ -412,6 +451,185 @@ private slots:
                      qPrintable(u"header %1: %2 < %3"_s.arg(model->headerData(column, Qt::Horizontal).toString())
                                     .arg(table->columnWidth(column)).arg(needed)));
         }
+        MainWindow::windowSettings().remove(u"tableColumns"_s);
+        QVERIFY(stopAllAndWait(fixture.manager));
+    }
+
+    // At 1024 px the cause of a failure is in sight: no sideways scrolling, and the Last event
+    // column has room for it. Transport and PID / URL wait in View ▸ Columns, which remembers.
+    void lastEventInSightAt1024()
+    {
+        MainWindow::windowSettings().remove(u"tableColumns"_s); // as on a first run
+        ConfigFixture fixture({{u"github-enterprise-issues"_s, failingEntry()},
+                               {u"remote"_s, QJsonObject{{u"url"_s, u"https://mcp.example.com/team/mcp"_s},
+                                                         {u"enabled"_s, false}}}});
+        {
+            MainWindow window(fixture.manager, fixture.store);
+            fixture.store.load();
+            window.resize(1024, 700);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QTableView *table = window.table();
+            QTRY_COMPARE(table->model()->rowCount(), 2);
+            QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(u"github-enterprise-issues"_s)->state == ServerState::Failed, 15000);
+            QString widths;
+            for (int column = 0; column < ServerTableModel::ColumnCount; ++column)
+                widths += u" %1"_s.arg(table->columnWidth(column));
+            QVERIFY2(table->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(u"viewport %1, columns%2"_s.arg(table->viewport()->width()).arg(widths)));
+            const int lastEventWidth = table->viewport()->width()
+                                       - table->horizontalHeader()->sectionViewportPosition(ServerTableModel::LastEvent);
+            QVERIFY2(lastEventWidth >= table->fontMetrics().averageCharWidth() * 30, qPrintable(QString::number(lastEventWidth)));
+            QVERIFY(table->isColumnHidden(ServerTableModel::Transport));
+            QVERIFY(table->isColumnHidden(ServerTableModel::Pid));
+            auto *pidShown = namedChild<QAction>(window, u"column%1"_s.arg(int(ServerTableModel::Pid)));
+            QVERIFY(!pidShown->isChecked());
+            pidShown->trigger();
+            QVERIFY(!table->isColumnHidden(ServerTableModel::Pid));
+        }
+        MainWindow again(fixture.manager, fixture.store);
+        QVERIFY(!again.table()->isColumnHidden(ServerTableModel::Pid));
+        QVERIFY(again.table()->isColumnHidden(ServerTableModel::Transport));
+        namedChild<QAction>(again, u"column%1"_s.arg(int(ServerTableModel::Pid)))->trigger(); // as it was for the others
+        QVERIFY(stopAllAndWait(fixture.manager));
+    }
+
+    // Every toolbar and menu action has an icon (the theme's or Tether's own), and every menu
+    // item a mnemonic of its own within its menu.
+    void actionsHaveIconsAndMnemonics()
+    {
+        ConfigFixture fixture({});
+        MainWindow window(fixture.manager, fixture.store);
+        for (QAction *each : window.findChild<QToolBar *>(u"servers"_s)->actions()) {
+            if (!each->isSeparator())
+                QVERIFY2(!each->icon().pixmap(16).isNull(), qPrintable(each->text()));
+        }
+        for (QAction *menuAction : window.menuBar()->actions()) {
+            QVERIFY2(!mnemonicOf(menuAction->text()).isNull(), qPrintable(menuAction->text()));
+            QString letters;
+            for (QAction *item : menuAction->menu()->actions()) {
+                if (item->isSeparator())
+                    continue;
+                const QChar letter = mnemonicOf(item->text());
+                QVERIFY2(!letter.isNull(), qPrintable(item->text()));
+                QVERIFY2(!letters.contains(letter), qPrintable(item->text() + u" shares its letter"_s));
+                letters += letter;
+                QVERIFY2(!item->icon().isNull() || item->isCheckable() || item->menu() == nullptr,
+                         qPrintable(item->text()));
+            }
+        }
+    }
+
+    // A selected row's state icon stands out from the selection's colour: the grey square of
+    // Stopped used to vanish into it.
+    void stateIconsReadOnASelectedRow()
+    {
+        const auto lightPixels = [](const QPixmap &pixmap) {
+            const QImage image = pixmap.toImage();
+            int count = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    count += qAlpha(image.pixel(x, y)) > 200 && qGray(image.pixel(x, y)) > 230;
+            return count;
+        };
+        for (ServerState state : AllServerStates)
+            QVERIFY2(lightPixels(stateIcon(state).pixmap(16, QIcon::Selected)) > 8, qPrintable(stateName(state)));
+        QCOMPARE(lightPixels(stateIcon(ServerState::Stopped).pixmap(16, QIcon::Normal)), 0);
+        QVERIFY(lightPixels(disabledIcon().pixmap(16, QIcon::Selected)) > 8);
+    }
+
+    // Enable, Disable and Remove act on every selected server.
+    void editsActOnEverySelectedServer()
+    {
+        ConfigFixture fixture({{u"a"_s, demoEntry({{u"enabled"_s, false}})},
+                               {u"b"_s, demoEntry({{u"enabled"_s, false}})},
+                               {u"c"_s, demoEntry({{u"enabled"_s, false}})}});
+        MainWindow window(fixture.manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        QTableView *table = window.table();
+        QTRY_COMPARE(table->model()->rowCount(), 3);
+        const auto selectAllBut = [&](const QString &name) {
+            QItemSelection selection;
+            for (int row = 0; row < table->model()->rowCount(); ++row) {
+                const QModelIndex first = table->model()->index(row, 0);
+                if (first.data(ServerTableModel::NameRole).toString() != name)
+                    selection.select(first, table->model()->index(row, ServerTableModel::ColumnCount - 1));
+            }
+            table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        };
+        const auto enabled = [&](const QString &name) {
+            return fixture.file()[u"mcpServers"_s][name][u"enabled"_s].toBool(true);
+        };
+        selectAllBut(u"b"_s);
+        QAction *toggle = action(window, u"toggleEnabled"_s);
+        QCOMPARE(toggle->text(), u"&Enable"_s);
+        toggle->trigger();
+        QTRY_VERIFY(enabled(u"a"_s) && enabled(u"c"_s));
+        QVERIFY(!enabled(u"b"_s));
+        selectAllBut(u"b"_s);
+        QTRY_COMPARE(toggle->text(), u"&Disable"_s);
+        answerNextMessageBox(u"&Remove"_s);
+        action(window, u"removeServer"_s)->trigger();
+        QTRY_VERIFY(!fixture.file()[u"mcpServers"_s].toObject().contains(u"a"_s));
+        QCOMPARE(fixture.file()[u"mcpServers"_s].toObject().keys(), QStringList{u"b"_s});
+        QVERIFY(stopAllAndWait(fixture.manager));
+    }
+
+    // A first run says what the demo is and how to add one's own servers; so does an empty config.
+    void firstRunSaysHowToAddServers()
+    {
+        QTemporaryDir dir;
+        ServerManager manager;
+        ConfigStore demo{{dir.filePath(u"servers.json"_s), true}, Context, dir.filePath(u"user.json"_s)};
+        {
+            MainWindow window(manager, demo);
+            demo.load();
+            auto *banner = window.findChild<WelcomeBanner *>();
+            QTRY_VERIFY(banner->text().contains(u"demo servers"_s));
+            QVERIFY(window.findChild<QAbstractButton *>(u"welcomeAdd"_s));
+            QVERIFY(window.findChild<QPushButton *>(u"welcomeImport"_s)->menu());
+        }
+        ConfigFixture empty({});
+        MainWindow window(empty.manager, empty.store);
+        empty.store.load();
+        auto *banner = window.findChild<WelcomeBanner *>();
+        QTRY_VERIFY(banner->text().startsWith(u"No servers yet"_s));
+        writeFile(empty.path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{{u"a"_s, demoEntry({{u"enabled"_s, false}})}}}}).toJson());
+        QTRY_VERIFY(banner->text().isEmpty());
+        QVERIFY(stopAllAndWait(empty.manager));
+    }
+
+    // An empty Tools tab says why: nothing selected, disabled, failed.
+    void toolsTabSaysWhyItIsEmpty()
+    {
+        ConfigFixture fixture({{u"off"_s, demoEntry({{u"enabled"_s, false}})}, {u"bad"_s, failingEntry()}});
+        MainWindow window(fixture.manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        auto *tools = namedChild<QAbstractItemView>(window, u"tools"_s);
+        QTRY_COMPARE(window.table()->model()->rowCount(), 2);
+        window.selectServer(u"off"_s);
+        QTRY_VERIFY2(emptyHintShown(tools).contains(u"off is disabled"_s), qPrintable(emptyHintShown(tools)));
+        window.selectServer(u"bad"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(u"bad"_s)->state == ServerState::Failed, 15000);
+        QTRY_VERIFY2(emptyHintShown(tools).startsWith(u"bad is not connected: "_s), qPrintable(emptyHintShown(tools)));
+        QVERIFY(stopAllAndWait(fixture.manager));
+    }
+
+    // Sign in is offered to servers that sign in, not to every remote one; it keeps its place.
+    void signInOnlyForServersThatSignIn()
+    {
+        ConfigFixture fixture({{u"refused"_s, QJsonObject{{u"url"_s, u"http://127.0.0.1:9/mcp"_s},
+                                                          {u"reconnect"_s, QJsonObject{{u"maxAttempts"_s, 1}, {u"initialDelayMs"_s, 50}}}}}});
+        MainWindow window(fixture.manager, fixture.store);
+        fixture.store.load();
+        window.show();
+        QTRY_COMPARE(window.table()->model()->rowCount(), 1);
+        window.selectServer(u"refused"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(fixture.manager.status(u"refused"_s)->state == ServerState::Failed, 15000);
+        QVERIFY(!action(window, u"signIn"_s)->isVisible());
+        QVERIFY(!action(window, u"signIn"_s)->isEnabled());
         QVERIFY(stopAllAndWait(fixture.manager));
     }
 
@@ -443,9 +661,10 @@ private slots:
         QCOMPARE(manager.status(u"b"_s)->state, ServerState::Connected);
         QVERIFY(!action(window, u"stopServer"_s)->isEnabled());
         QTRY_VERIFY(action(window, u"startServer"_s)->isEnabled());
-        // Edits act on one server only.
+        // Edit acts on one server only; Remove and Disable on every selected one.
         QVERIFY(!action(window, u"editServer"_s)->isEnabled());
-        QVERIFY(!action(window, u"removeServer"_s)->isEnabled());
+        QVERIFY(action(window, u"removeServer"_s)->isEnabled());
+        QVERIFY(action(window, u"toggleEnabled"_s)->isEnabled());
         action(window, u"startServer"_s)->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(manager.status(u"a"_s)->state == ServerState::Connected
                                      && manager.status(u"c"_s)->state == ServerState::Connected, 10000);
@@ -532,7 +751,8 @@ private slots:
         const QModelIndex lastEvent = model.index(0, ServerTableModel::LastEvent);
         QCOMPARE(lastEvent.data().toString(), failed.cause);
         const QString tip = lastEvent.data(Qt::ToolTipRole).toString();
-        QVERIFY2(tip.contains(failed.cause) && tip.contains(failed.reason), qPrintable(tip));
+        // The cause once: the reason that repeats it is left out.
+        QVERIFY2(tip.contains(failed.cause) && tip.count(u"command not found"_s) == 1, qPrintable(tip));
         ServerStatus stateless = status(u"new"_s, ServerState::Connected);
         stateless.protocolVersion = u"2026-07-28"_s;
         QCOMPARE(ServerTableModel::protocolText(stateless), u"2026-07-28 (stateless)"_s);
@@ -722,14 +942,14 @@ private slots:
         // Disable: saved to the file, the server stops and stays stopped; Enable undoes it.
         QAction *enable = action(window, u"toggleEnabled"_s);
         window.selectServer(u"other"_s);
-        QCOMPARE(enable->text(), u"Disable"_s);
+        QCOMPARE(enable->text(), u"&Disable"_s);
         enable->trigger();
         QCOMPARE(fixture.file()[u"mcpServers"_s][u"other"_s][u"enabled"_s].toBool(true), false);
         QTRY_COMPARE_WITH_TIMEOUT(fixture.manager.status(u"other"_s)->state, ServerState::Stopped, 10000);
-        QTRY_COMPARE(enable->text(), u"Enable"_s);
+        QTRY_COMPARE(enable->text(), u"&Enable"_s);
         enable->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(fixture.manager.status(u"other"_s)->state, ServerState::Connected, 10000);
-        QCOMPARE(enable->text(), u"Disable"_s);
+        QCOMPARE(enable->text(), u"&Disable"_s);
 
         // Remove asks first; Cancel leaves everything as it was.
         const qint64 otherPid = fixture.manager.status(u"other"_s)->pid;
@@ -737,7 +957,7 @@ private slots:
         answerNextMessageBox(u"Cancel"_s);
         remove->trigger();
         QVERIFY(fixture.file()[u"mcpServers"_s].toObject().contains(u"other"_s));
-        answerNextMessageBox(u"Remove"_s);
+        answerNextMessageBox(u"&Remove"_s);
         remove->trigger();
         QVERIFY(!fixture.file()[u"mcpServers"_s].toObject().contains(u"other"_s));
         QTRY_COMPARE_WITH_TIMEOUT(serverModel(window)->rowCount(), 1, 10000);
@@ -762,7 +982,7 @@ private slots:
                                      && manager.status(u"held"_s)->state == ServerState::Connected, 10000);
         window.selectServer(u"off"_s);
         QVERIFY(!action(window, u"startServer"_s)->isEnabled());
-        QCOMPARE(action(window, u"toggleEnabled"_s)->text(), u"Enable"_s);
+        QCOMPARE(action(window, u"toggleEnabled"_s)->text(), u"&Enable"_s);
 
         manager.stop(u"held"_s);
         QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"held"_s)->state, ServerState::Stopped, 10000);

@@ -103,7 +103,7 @@ private slots:
         QCOMPARE(browser.opened.size(), 1);
         QCOMPARE(browser.opened.first().host(), QUrl(peers.issuer).host());
         QTRY_VERIFY(signOutAction->isEnabled() && signInAction->isEnabled());
-        QCOMPARE(signInAction->text(), u"Sign in again…"_s);
+        QCOMPARE(signInAction->text(), u"Sign &in again…"_s);
         QVERIFY2(window.statusBar()->currentMessage().startsWith(u"Signed in to docs as alice (scopes mcp:read)"_s),
                  qPrintable(window.statusBar()->currentMessage()));
         const QString text = details->toPlainText();
@@ -116,7 +116,7 @@ private slots:
         signOutAction->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(manager.status(u"docs"_s)->state, ServerState::SignInNeeded, 20000);
         QTRY_VERIFY(!signOutAction->isEnabled());
-        QCOMPARE(signInAction->text(), u"Sign in…"_s);
+        QCOMPARE(signInAction->text(), u"Sign &in…"_s);
         QVERIFY2(window.statusBar()->currentMessage() == u"Signed out of docs: its tokens are forgotten"_s,
                  qPrintable(window.statusBar()->currentMessage()));
         QDesktopServices::unsetUrlHandler(u"http"_s);
