@@ -6,10 +6,15 @@ namespace Tether::Usage {
 
 const ProgramUsage &tetherctlUsage()
 {
+    // The commands that take one server given with --stdio or --url instead of the config's.
+    const QStringList oneServer{u"tools"_s,   u"call"_s,   u"resources"_s, u"read"_s,
+                                u"prompts"_s, u"prompt"_s, u"watch"_s};
+    // The commands that supervise servers by a reconnect policy and a heartbeat.
+    const QStringList supervising{u"watch"_s, u"serve"_s};
     static const ProgramUsage usage{
         .name = u"tetherctl"_s,
         .summary = u"talk to MCP servers without a window"_s,
-        .synopsis = {u"COMMAND [OPTIONS]"_s},
+        .synopsis = {u"COMMAND [OPTIONS]"_s, u"--help [COMMAND]"_s},
         .description = u"Talks to MCP servers without a window: to the servers of the config file, or to one server "
                        "given on the command line with --stdio or --url.\n\n"
                        "One Tether runs a config's servers: the window, tetherctl daemon or tetherctl serve --http, "
@@ -18,6 +23,41 @@ const ProgramUsage &tetherctlUsage()
                        "socket, the user's alone, and show exactly what it runs, pids included; they start no server. "
                        "When no Tether runs the config, they run its servers themselves for as long as they take, and "
                        "say so in one line on stderr. start, stop, reconnect and logs need a running instance."_s,
+        .overview = {
+            {u"The servers of the config and their tools"_s, {
+                {u"status"_s, u"The servers' states, tool counts and pids"_s},
+                {u"check"_s, u"Exit 0 only if every enabled server is up; say why not"_s},
+                {u"servers"_s, u"The names of the servers, starting none"_s},
+                {u"tools"_s, u"List the tools, of every server or of one"_s},
+                {u"call"_s, u"Call a tool with JSON arguments"_s},
+                {u"resources"_s, u"List the resources and resource templates"_s},
+                {u"read"_s, u"Read a resource"_s},
+                {u"prompts"_s, u"List the prompts and their arguments"_s},
+                {u"prompt"_s, u"Get a prompt filled in with its arguments"_s},
+                {u"watch"_s, u"Supervise the servers, a line for each change of state"_s},
+            }},
+            {u"The Tether that runs the config"_s, {
+                {u"daemon"_s, u"Be that Tether, without a window"_s},
+                {u"start"_s, u"Start servers there"_s},
+                {u"stop"_s, u"Stop servers there, and wait until they have"_s},
+                {u"reconnect"_s, u"Connect servers there again, with a fresh retry budget"_s},
+                {u"logs"_s, u"Its event log (--follow: then each new event)"_s},
+            }},
+            {u"AI clients and their files"_s, {
+                {u"serve"_s, u"Be one MCP server for an AI client (--http: for all, over HTTP)"_s},
+                {u"connect"_s, u"Point Claude, Cursor, VS Code or Claude Code at Tether"_s},
+                {u"import"_s, u"Add the servers of Claude, Cursor or VS Code to the config"_s},
+            }},
+            {u"Signing in"_s, {
+                {u"login"_s, u"Sign in to a remote server that asks for it"_s},
+                {u"logout"_s, u"Forget a server's sign-in"_s},
+            }},
+            {u"One server given on the command line, instead of the config's"_s, {
+                {u"--stdio \"CMD ARGS...\""_s, u"tools, call, resources, read, prompts, prompt and watch on a server "
+                                             "started as a child process"_s},
+                {u"--url URL"_s, u"The same on a remote server"_s},
+            }},
+        },
         .commandGroups = {
             {u"Commands, on the servers of the config file"_s, {
                 {u"status"_s, u"Print a table of the servers' states, tool counts and pids (--json: an array), as the "
@@ -149,37 +189,39 @@ const ProgramUsage &tetherctlUsage()
                 {{u"stdio"_s}, u"\"CMD ARGS...\""_s,
                  u"Run one server as a child process speaking MCP over stdio. The command line is split like a "
                  "shell splits it ('single' and \"double\" quotes, backslash escapes) but never runs through a "
-                 "shell."_s},
+                 "shell."_s, oneServer},
                 {{u"url"_s}, u"URL"_s,
                  u"Connect to a remote server at this http:// or https:// URL: Streamable HTTP, or the older "
-                 "HTTP+SSE transport when the server answers the Streamable HTTP initialize with 404 or 405."_s},
+                 "HTTP+SSE transport when the server answers the Streamable HTTP initialize with 404 or 405."_s,
+                 oneServer},
                 {{u"transport"_s}, u"stdio|http|sse"_s,
                  u"With --url: speak only Streamable HTTP (http) or only HTTP+SSE (sse). With connect: how the client "
                  "reaches Tether, by starting tetherctl serve (stdio, which needs no running Tether) or at the "
-                 "gateway's URL (http)."_s},
+                 "gateway's URL (http)."_s, oneServer + QStringList{u"connect"_s}},
                 {{u"protocol"_s}, u"auto|2026-07-28|2025-11-25"_s,
                  u"With --stdio or --url: the MCP era to speak. auto (the default) opens with initialize and turns "
                  "to server/discover when the server answers that it speaks 2026-07-28 only; a version pins the era "
-                 "and fails, saying so, when the server does not speak it."_s},
+                 "and fails, saying so, when the server does not speak it."_s, oneServer},
                 {{u"header"_s}, u"'NAME: VALUE'"_s,
                  u"With --url: send this header with every request, for example 'Authorization: Bearer "
                  "${env:TOKEN}' (repeatable). ${env:NAME} in the URL or a value is replaced by the environment "
-                 "variable NAME; header values are never printed, not even with --verbose."_s},
+                 "variable NAME; header values are never printed, not even with --verbose."_s, oneServer},
             }},
             {u"Connect"_s, {
                 {{u"move"_s}, {}, u"Also take out of the client's file the servers Tether runs itself (the same name, "
                                   "command, arguments, environment, url and headers), such as those imported from "
-                                  "it, so that they do not run twice."_s},
+                                  "it, so that they do not run twice."_s, {u"connect"_s}},
                 {{u"undo"_s}, {}, u"Take the last connect of the file back: restore the copy kept before it, or, when "
                                   "the file changed since, remove only the \"tether\" entry and put the moved servers "
-                                  "back, saying so."_s},
-                {{u"dry-run"_s}, {}, u"Print what connect would change, and write nothing."_s},
+                                  "back, saying so."_s, {u"connect"_s}},
+                {{u"dry-run"_s}, {}, u"Print what connect would change, and write nothing."_s, {u"connect"_s}},
             }},
             {u"Sign-in"_s, {
                 {{u"browser"_s}, u"CMD"_s,
                  u"With login, or a server given with --url: run CMD (split like --stdio) with the sign-in URL as its "
-                 "last argument, instead of the desktop's browser. Overrides $TETHER_BROWSER."_s},
-                {{u"scope"_s}, u"SCOPE"_s, u"With login: ask for this scope (repeatable)."_s},
+                 "last argument, instead of the desktop's browser. Overrides $TETHER_BROWSER."_s,
+                 QStringList{u"login"_s} + oneServer},
+                {{u"scope"_s}, u"SCOPE"_s, u"With login: ask for this scope (repeatable)."_s, {u"login"_s}},
             }},
             {u"Options"_s, {
                 {{u"json"_s}, {},
@@ -187,36 +229,43 @@ const ProgramUsage &tetherctlUsage()
                  "result object, one object per line of watch. Without it, control characters from a server "
                  "(ESC, CR and the like) are printed as \\x1b."_s},
                 {{u"arg"_s}, u"NAME=VALUE"_s,
-                 u"With prompt: give the prompt's argument NAME this value (repeatable)."_s},
+                 u"With prompt: give the prompt's argument NAME this value (repeatable)."_s, {u"prompt"_s}},
                 {{u"http"_s}, {},
-                 u"With serve: serve Streamable HTTP instead of stdin/stdout (see serve --http)."_s},
-                {{u"follow"_s}, {}, u"With logs: keep printing new events."_s},
+                 u"With serve: serve Streamable HTTP instead of stdin/stdout (see serve --http)."_s, {u"serve"_s}},
+                {{u"follow"_s}, {}, u"With logs: keep printing new events."_s, {u"logs"_s}},
                 {{u"no-bridge"_s}, {},
                  u"With serve over stdio: supervise the servers here even when a running Tether (the window, "
-                 "serve --http) runs the same config; without it, serve relays to that Tether."_s},
+                 "serve --http) runs the same config; without it, serve relays to that Tether."_s, {u"serve"_s}},
                 {{u"port"_s}, u"N"_s, u"With serve --http: listen on this port instead of gateway.http.port "
-                                       "(default 27413); 0 takes any free port, named on stderr."_s},
+                                       "(default 27413); 0 takes any free port, named on stderr."_s, {u"serve"_s}},
                 {{u"timeout-ms"_s}, u"N"_s,
                  u"Request timeout in milliseconds, also bounding the handshake (default 60000)."_s},
                 {{u"v"_s, u"verbose"_s}, {},
                  u"Also print the server's stderr, progress, warnings (skipped input, timeouts) and debug "
                  "diagnostics on stderr."_s},
-                {{u"h"_s, u"help"_s}, {}, u"Show this help."_s},
+                {{u"h"_s, u"help"_s}, {},
+                 u"Show a summary of the commands; with a command (tetherctl --help COMMAND, or tetherctl COMMAND "
+                 "--help), its usage, options, examples and exit statuses."_s},
                 {{u"version"_s}, {}, u"Show the version."_s},
             }},
             {u"Reconnect policy (watch, serve)"_s, {
-                {{u"initial-delay-ms"_s}, u"N"_s, u"Delay before the first retry of an outage (default 500)."_s},
+                {{u"initial-delay-ms"_s}, u"N"_s, u"Delay before the first retry of an outage (default 500)."_s,
+                 supervising},
                 {{u"max-delay-ms"_s}, u"N"_s,
                  u"Longest delay; the delay doubles up to it (default 30000). A connection that stays up this long "
-                 "ends the outage and resets the budget."_s},
-                {{u"max-attempts"_s}, u"N"_s, u"Retries per outage before the server is Failed (default 10)."_s},
-                {{u"jitter"_s}, u"F"_s, u"Spread each delay by a random factor in [1-F, 1+F] (default 0.2)."_s},
-                {{u"no-reconnect"_s}, {}, u"Do not reconnect: a lost or failed connection is Disconnected."_s},
-                {{u"heartbeat-ms"_s}, u"N"_s, u"Ping the server every N ms (default 30000)."_s},
-                {{u"heartbeat-timeout-ms"_s}, u"N"_s, u"A ping unanswered for N ms is missed (default 10000)."_s},
+                 "ends the outage and resets the budget."_s, supervising},
+                {{u"max-attempts"_s}, u"N"_s, u"Retries per outage before the server is Failed (default 10)."_s,
+                 supervising},
+                {{u"jitter"_s}, u"F"_s, u"Spread each delay by a random factor in [1-F, 1+F] (default 0.2)."_s,
+                 supervising},
+                {{u"no-reconnect"_s}, {}, u"Do not reconnect: a lost or failed connection is Disconnected."_s,
+                 supervising},
+                {{u"heartbeat-ms"_s}, u"N"_s, u"Ping the server every N ms (default 30000)."_s, supervising},
+                {{u"heartbeat-timeout-ms"_s}, u"N"_s, u"A ping unanswered for N ms is missed (default 10000)."_s,
+                 supervising},
                 {{u"heartbeat-failures"_s}, u"N"_s,
-                 u"Missed pings in a row that count as a lost connection (default 3)."_s},
-                {{u"no-heartbeat"_s}, {}, u"Do not ping the server."_s},
+                 u"Missed pings in a row that count as a lost connection (default 3)."_s, supervising},
+                {{u"no-heartbeat"_s}, {}, u"Do not ping the server."_s, supervising},
             }},
         },
         .notes = {
@@ -229,7 +278,8 @@ const ProgramUsage &tetherctlUsage()
              "With --json, each line is an object with the keys time, server, state, attempt, maxAttempts, "
              "nextDelayMs, generation, pid, tools, reason and cause (the last failure's cause in a few words with what "
              "to do, as the window shows it; null once connected), and in Sign-in needed signIn: {\"command\": "
-             "\"tetherctl login NAME\" (null with --url), \"scope\": the scope the server asked for}."_s},
+             "\"tetherctl login NAME\" (null with --url), \"scope\": the scope the server asked for}."_s,
+             {u"watch"_s}},
         },
         .exitStatus = {
             {u"0"_s, u"success"_s},

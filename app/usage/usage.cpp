@@ -1,6 +1,7 @@
 #include "usage.h"
 
 #include <QCommandLineParser>
+#include <QRegularExpression>
 #include <QTextStream>
 
 using namespace Qt::StringLiterals;
@@ -52,6 +53,43 @@ void appendTermAndText(QString &out, const QString &term, const QString &text, q
     }
 }
 
+QString synopsisLines(const ProgramUsage &usage, const QStringList &forms)
+{
+    QString out;
+    for (qsizetype i = 0; i < forms.size(); ++i)
+        out += (i == 0 ? u"Usage: "_s : u"       "_s) + usage.name + u' ' + forms.at(i) + u'\n';
+    return out;
+}
+
+void appendOptions(QString &out, const QString &title, const QList<Option> &options, qsizetype column)
+{
+    if (options.isEmpty())
+        return;
+    out += u'\n' + title + u":\n"_s;
+    for (const Option &option : options)
+        appendTermAndText(out, optionTerm(option), option.text, column);
+}
+
+void appendExitStatus(QString &out, const ProgramUsage &usage)
+{
+    if (usage.exitStatus.isEmpty())
+        return;
+    out += u"\nExit status:\n"_s;
+    for (const Entry &entry : usage.exitStatus)
+        appendTermAndText(out, entry.term, entry.text, 5);
+}
+
+// The options of every command: those that name none.
+QList<Option> commonOptions(const ProgramUsage &usage)
+{
+    QList<Option> common;
+    for (const Option &option : usage.options()) {
+        if (option.commands.isEmpty())
+            common.append(option);
+    }
+    return common;
+}
+
 } // namespace
 
 QStringList ProgramUsage::commandNames() const
@@ -96,9 +134,7 @@ QString optionTerm(const Option &option)
 
 QString helpText(const ProgramUsage &usage)
 {
-    QString out;
-    for (qsizetype i = 0; i < usage.synopsis.size(); ++i)
-        out += (i == 0 ? u"Usage: "_s : u"       "_s) + usage.name + u' ' + usage.synopsis.at(i) + u'\n';
+    QString out = synopsisLines(usage, usage.synopsis);
     out += u'\n' + wrapped(usage.description, HelpWidth).join(u'\n') + u'\n';
     for (const CommandGroup &group : usage.commandGroups) {
         out += u'\n' + group.title + u":\n"_s;
@@ -112,16 +148,92 @@ QString helpText(const ProgramUsage &usage)
     }
     for (const Note &note : usage.notes)
         out += u'\n' + note.title + u":\n"_s + wrapped(note.text, HelpWidth).join(u'\n') + u'\n';
-    if (!usage.exitStatus.isEmpty()) {
-        out += u"\nExit status:\n"_s;
-        for (const Entry &entry : usage.exitStatus)
-            appendTermAndText(out, entry.term, entry.text, 5);
-    }
+    appendExitStatus(out, usage);
     if (!usage.examples.isEmpty()) {
         out += u"\nExamples:\n"_s;
         for (const Example &example : usage.examples)
             out += u"  "_s + QString(example.commandLine).replace(u"\n"_s, u" \\\n      "_s) + u'\n';
     }
+    return out;
+}
+
+QString summaryText(const ProgramUsage &usage)
+{
+    QString out = synopsisLines(usage, usage.synopsis);
+    out += u'\n' + wrapped(usage.description.section(u"\n\n"_s, 0, 0), HelpWidth).join(u'\n') + u'\n';
+    const QList<Option> common = commonOptions(usage);
+    // One column for the commands and the options, as narrow as their names allow.
+    qsizetype column = 0;
+    for (const CommandGroup &group : usage.overview) {
+        for (const Command &entry : group.commands)
+            column = std::max(column, entry.usage.size() + 4);
+    }
+    for (const Option &option : common)
+        column = std::max(column, optionTerm(option).size() + 4);
+    column = std::min(column, TermColumn);
+    for (const CommandGroup &group : usage.overview) {
+        out += u'\n' + group.title + u":\n"_s;
+        for (const Command &entry : group.commands)
+            appendTermAndText(out, entry.usage, entry.text, column);
+    }
+    appendOptions(out, u"Options of every command"_s, common, column);
+    out += u'\n'
+           + wrapped(u"%1 --help COMMAND (or %1 COMMAND --help) shows a command's usage, options, examples and exit "
+                     "statuses; man %1 shows everything."_s.arg(usage.name),
+                     HelpWidth)
+                 .join(u'\n')
+           + u'\n';
+    return out;
+}
+
+QString commandHelpText(const ProgramUsage &usage, QStringView commandName)
+{
+    QStringList forms;
+    QStringList texts;
+    for (const CommandGroup &group : usage.commandGroups) {
+        QString text; // an entry without text has the text of the one above it
+        for (const Command &entry : group.commands) {
+            if (!entry.text.isEmpty())
+                text = entry.text;
+            if (entry.usage.section(u' ', 0, 0) != commandName)
+                continue;
+            forms.append(entry.usage);
+            if (!text.isEmpty() && !texts.contains(text))
+                texts.append(text);
+        }
+    }
+    QString out = synopsisLines(usage, forms);
+    for (const QString &text : std::as_const(texts))
+        out += u'\n' + wrapped(text, HelpWidth).join(u'\n') + u'\n';
+    QList<Option> own;
+    for (const Option &option : usage.options()) {
+        if (option.commands.contains(commandName))
+            own.append(option);
+    }
+    appendOptions(out, u"Options"_s, own, TermColumn);
+    appendOptions(out, u"Options of every command"_s, commonOptions(usage), TermColumn);
+    for (const Note &note : usage.notes) {
+        if (note.commands.contains(commandName))
+            out += u'\n' + note.title + u":\n"_s + wrapped(note.text, HelpWidth).join(u'\n') + u'\n';
+    }
+    // The examples that run the command, each with what it does.
+    const QString run = usage.name + u' ' + commandName;
+    static const QRegularExpression commandSeparator(u"\\s*(?:&&|;|\\n)\\s*"_s);
+    QString examples;
+    for (const Example &example : usage.examples) {
+        const QStringList commandLines = example.commandLine.split(commandSeparator);
+        const bool runsIt = std::any_of(commandLines.cbegin(), commandLines.cend(), [&](const QString &commandLine) {
+            return commandLine == run || commandLine.startsWith(run + u' ');
+        });
+        if (!runsIt)
+            continue;
+        examples += u"  "_s + QString(example.commandLine).replace(u"\n"_s, u" \\\n      "_s) + u'\n';
+        for (const QString &line : wrapped(example.text, HelpWidth - 6))
+            examples += u"      "_s + line + u'\n';
+    }
+    if (!examples.isEmpty())
+        out += u"\nExamples:\n"_s + examples;
+    appendExitStatus(out, usage);
     return out;
 }
 
@@ -141,7 +253,18 @@ std::optional<int> answerHelpOrVersion(const ProgramUsage &usage, const QStringL
     if (!parser.parse(arguments))
         return std::nullopt;
     if (parser.isSet(u"help"_s)) {
-        QTextStream(stdout) << helpText(usage);
+        if (usage.overview.isEmpty()) {
+            QTextStream(stdout) << helpText(usage);
+            return 0;
+        }
+        const QStringList operands = parser.positionalArguments();
+        if (operands.isEmpty()) {
+            QTextStream(stdout) << summaryText(usage);
+            return 0;
+        }
+        if (!usage.command(operands.first()))
+            return std::nullopt;
+        QTextStream(stdout) << commandHelpText(usage, operands.first());
         return 0;
     }
     if (parser.isSet(u"version"_s)) {

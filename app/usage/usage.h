@@ -33,6 +33,7 @@ struct Option
     QStringList names; // without dashes, the short one first: {"v", "verbose"}
     QString value;     // its placeholder ("FILE", "http|sse"); empty for a flag
     QString text;
+    QStringList commands = {}; // the commands it applies to; empty: every command
 };
 
 struct OptionGroup
@@ -53,6 +54,7 @@ struct Note
 {
     QString title;
     QString text;
+    QStringList commands = {}; // the commands whose own help shows it too
 };
 
 struct Example
@@ -67,6 +69,9 @@ struct ProgramUsage
     QString summary;      // the man page's NAME line: what the program does, in a few words
     QStringList synopsis; // the forms of its command line, each after the program's name
     QString description;  // paragraphs separated by an empty line
+    // What the short --help lists: each command by its name with what it does in a few words. A
+    // program with none has one help, the whole of it.
+    QList<CommandGroup> overview = {};
     QList<CommandGroup> commandGroups;
     QList<OptionGroup> optionGroups;
     QList<Note> notes;
@@ -83,15 +88,24 @@ struct ProgramUsage
     QList<Option> options() const;
 };
 
-// --help's text: lines of at most 80 characters.
+// The whole help, everything but the environment and the files (the man page's alone): lines of
+// at most 80 characters, as are those of the two below.
 QString helpText(const ProgramUsage &usage);
+// --help of a program with an overview: its commands one a line, the options of every command,
+// and how to ask for more.
+QString summaryText(const ProgramUsage &usage);
+// --help COMMAND: the command's usage, what it does, its options and the options of every
+// command, its notes and examples, the exit statuses.
+QString commandHelpText(const ProgramUsage &usage, QStringView commandName);
 // "--config FILE", "-v, --verbose": an option as --help and the man page name it.
 QString optionTerm(const Option &option);
 // The options for a QCommandLineParser.
 QList<QCommandLineOption> commandLineOptions(const ProgramUsage &usage);
 
 // Prints the help or the version when `arguments` ask for one and returns the exit status; nullopt
-// when they ask for neither, or cannot be parsed (the program's own parser says why).
+// when they ask for neither, or cannot be parsed, or ask for the help of a command the program
+// does not have (the program's own parser says why). The help is the summary, or with a command
+// among the arguments (--help COMMAND, COMMAND --help) that command's.
 std::optional<int> answerHelpOrVersion(const ProgramUsage &usage, const QStringList &arguments);
 // A program's arguments before any QCoreApplication exists.
 QStringList argumentsOf(int argc, char **argv);

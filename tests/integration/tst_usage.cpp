@@ -1,5 +1,6 @@
-// How tether and tetherctl say how they are used: --help and --version with no display, and the
-// user guide's tetherctl page (docs/tetherctl.md) naming the same commands and options as --help.
+// How tether and tetherctl say how they are used: --help and --version with no display, tetherctl's
+// short --help and the help of each command, and the user guide's tetherctl page
+// (docs/tetherctl.md) naming the same commands and options as they do.
 #include "support/runprogram.h"
 #include "support/testfiles.h"
 
@@ -41,9 +42,19 @@ QString readmeSection(const QString &title)
     return readme.mid(start, end < 0 ? -1 : end - start);
 }
 
-QString tetherctlHelp()
+QString tetherctlHelp(const QStringList &arguments = {u"--help"_s})
 {
-    return runProgram(QStringLiteral(TETHERCTL), {u"--help"_s}).out;
+    return runProgram(QStringLiteral(TETHERCTL), arguments).out;
+}
+
+// The commands the short --help lists: "  status   The servers' states…".
+QStringList tetherctlCommands()
+{
+    QStringList commands;
+    static const QRegularExpression commandLine(u"^  ([a-z]+)(?: |$)"_s, QRegularExpression::MultilineOption);
+    for (const QRegularExpressionMatch &match : commandLine.globalMatch(tetherctlHelp()))
+        commands.append(match.captured(1));
+    return commands;
 }
 
 } // namespace
@@ -89,11 +100,71 @@ private slots:
     void helpFitsEightyColumns()
     {
         QFETCH(QString, program);
-        const ProgramRun run = runProgram(program, {u"--help"_s}, withoutDisplay());
-        QCOMPARE(run.exitCode, 0);
-        const QStringList lines = run.out.split(u'\n');
-        for (const QString &line : lines)
-            QVERIFY2(line.size() <= 80 || !line.contains(u' '), qPrintable(line));
+        QList<QStringList> helps{{u"--help"_s}};
+        if (program == QStringLiteral(TETHERCTL)) {
+            for (const QString &command : tetherctlCommands())
+                helps.append({u"--help"_s, command});
+        }
+        for (const QStringList &arguments : std::as_const(helps)) {
+            const ProgramRun run = runProgram(program, arguments, withoutDisplay());
+            QCOMPARE(run.exitCode, 0);
+            const QStringList lines = run.out.split(u'\n');
+            for (const QString &line : lines)
+                QVERIFY2(line.size() <= 80 || !line.contains(u' '), qPrintable(arguments.join(u' ') + u": "_s + line));
+        }
+    }
+
+    // --help is a summary that fits a screen or two: every command once, on a line of its own.
+    void tetherctlHelpIsASummary()
+    {
+        const QString help = tetherctlHelp();
+        QVERIFY2(help.count(u'\n') <= 70, qPrintable(help));
+        const QStringList commands = tetherctlCommands();
+        QCOMPARE(commands.size(), 20);
+        QCOMPARE(QSet<QString>(commands.cbegin(), commands.cend()).size(), commands.size());
+        QVERIFY(help.contains(u"tetherctl --help COMMAND"_s));
+    }
+
+    // The help of a command, asked either way: its usage, its own options, those of every command,
+    // its examples and the exit statuses.
+    void tetherctlHelpOfACommand_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QStringList>("parts");
+
+        QTest::newRow("call") << u"call"_s
+                              << QStringList{u"Usage: tetherctl call [SERVER] TOOL ['JSON']\n"_s,
+                                             u"       tetherctl call --stdio \"CMD ARGS...\" TOOL ['JSON']\n"_s,
+                                             u"\n  --header 'NAME: VALUE'"_s, u"\n  --timeout-ms N"_s,
+                                             u"tetherctl call github search_repositories"_s, u"Exit status:\n"_s};
+        QTest::newRow("watch") << u"watch"_s
+                               << QStringList{u"Usage: tetherctl watch [SERVER...]\n"_s, u"\n  --max-attempts N"_s,
+                                              u"States (watch):\n"_s, u"--crash-after-ms 5000"_s};
+        QTest::newRow("connect") << u"connect"_s << QStringList{u"\n  --dry-run"_s, u"\n  --transport stdio|http|sse"_s};
+    }
+
+    void tetherctlHelpOfACommand()
+    {
+        QFETCH(QString, command);
+        QFETCH(QStringList, parts);
+        const ProgramRun before = runProgram(QStringLiteral(TETHERCTL), {u"--help"_s, command});
+        const ProgramRun after = runProgram(QStringLiteral(TETHERCTL), {command, u"--help"_s, u"--json"_s});
+        QCOMPARE(before.exitCode, 0);
+        QCOMPARE(after.exitCode, 0);
+        QCOMPARE(after.out, before.out);
+        for (const QString &part : parts)
+            QVERIFY2(before.out.contains(part), qPrintable(part));
+        // Only its own options: those of other commands are in their help.
+        QVERIFY(!before.out.contains(u"--no-bridge"_s));
+    }
+
+    // A command that does not exist is named, with the one meant.
+    void tetherctlHelpOfAMistypedCommand()
+    {
+        const ProgramRun run = runProgram(QStringLiteral(TETHERCTL), {u"--help"_s, u"stauts"_s});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.out, QString());
+        QCOMPARE(run.err, u"tetherctl: unknown command 'stauts'; did you mean status or start? (see tetherctl --help)\n"_s);
     }
 
     void tetherRejectsAnUnknownOption()
@@ -108,7 +179,8 @@ private slots:
                  qPrintable(run.err));
     }
 
-    // The tetherctl page's option table lists what --help lists, no more and no less.
+    // The tetherctl page's option table lists what --help and the help of the commands list, no more
+    // and no less: every option is documented somewhere tetherctl shows.
     void readmeListsTheOptionsOfHelp()
     {
         const QString section = readmeSection(u"Options"_s);
@@ -119,7 +191,10 @@ private slots:
         // Option lines of --help: "  --config FILE   The config file" and "  -v, --verbose".
         QSet<QString> help;
         static const QRegularExpression optionLine(u"^  (?:(-[a-z]), )?(--[a-z][a-z-]*)"_s, QRegularExpression::MultilineOption);
-        for (const QRegularExpressionMatch &match : optionLine.globalMatch(tetherctlHelp()))
+        QString helps = tetherctlHelp();
+        for (const QString &command : tetherctlCommands())
+            helps += tetherctlHelp({u"--help"_s, command});
+        for (const QRegularExpressionMatch &match : optionLine.globalMatch(helps))
             help += QSet<QString>{match.captured(1), match.captured(2)};
         help.remove(QString());
         QVERIFY(help.contains(u"--config"_s) && help.contains(u"-v"_s));
@@ -140,9 +215,8 @@ private slots:
         const QString summary = section.section(u"```sh\n"_s, 1, 1).section(u"```"_s, 0, 0);
         const QSet<QString> readme = capturedAll(summary, QRegularExpression(u"^tetherctl ([a-z]+)"_s,
                                                                               QRegularExpression::MultilineOption));
-        const QString commands = tetherctlHelp().section(u"Commands, on the servers of the config file:\n"_s, 1, 1)
-                                     .section(u"\n\n"_s, 0, 0);
-        const QSet<QString> help = capturedAll(commands, QRegularExpression(u"^  ([a-z]+)"_s, QRegularExpression::MultilineOption));
+        const QStringList commands = tetherctlCommands();
+        const QSet<QString> help(commands.cbegin(), commands.cend());
         QVERIFY(!help.isEmpty());
         QCOMPARE(readme, help);
     }
