@@ -7,6 +7,8 @@
 #include "output.h"
 #include "servertarget.h"
 
+#include "config/serverconfig.h"
+
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -259,7 +261,8 @@ std::optional<int> connectedCatalogs(ConfigRun &run, const Interruption &interru
         if (status.state == ServerState::Connected) {
             catalogs->append({status.name, run.manager().catalog(status.name)});
         } else if (!options.servers.isEmpty()) {
-            printError(u"server '%1' is not connected: %2"_s.arg(status.name, status.reason));
+            printError(u"server '%1' is not connected: %2"_s.arg(
+                status.name, reasonFor(status.reason, status.name, ReasonReader::OwnRun)));
             *failed = true;
         }
     }
@@ -285,14 +288,14 @@ std::optional<int> connectedCatalogs(ControlClient &instance, const ConfigOption
         if (server.status.state == ServerState::Connected) {
             connected.append(server.status.name);
         } else if (!options.servers.isEmpty()) {
-            printError(u"server '%1' is not connected: %2"_s.arg(server.status.name, server.status.reason));
+            printError(u"server '%1' is not connected: %2"_s.arg(
+                server.status.name, reasonFor(server.status.reason, server.status.name, ReasonReader::Attached)));
             *failed = true;
         }
     }
     for (const QString &name : options.servers) {
         if (!known.contains(name)) {
-            printError(u"the config %1 has no server named '%2' (servers: %3)"_s.arg(instance.instance().configPath, name,
-                                                                                     known.join(u", "_s)));
+            printError(noServerNamedText(instance.instance().configPath, name, known));
             return Failure;
         }
     }

@@ -6,6 +6,8 @@
 #include "output.h"
 #include "terminalclientside.h"
 
+#include "common/closenames.h"
+#include "common/commandline.h"
 #include "config/configstore.h"
 
 #include <QEventLoop>
@@ -51,9 +53,29 @@ int serversExitStatus(const QList<Control::ServerView> &servers)
     return connecting ? ServersConnecting : Success;
 }
 
+// The transport of a status as the table shows it: a stdio server's program without its folder
+// and its first arguments, a URL cut short, so that a row fits a terminal (--json has it whole).
+QString shortTransport(const QString &transport)
+{
+    constexpr qsizetype MaxLength = 40;
+    constexpr qsizetype ShownArguments = 2;
+    QString shown = transport;
+    const QString stdioPrefix = u"stdio: "_s;
+    if (transport.startsWith(stdioPrefix)) {
+        const SplitCommandLine split = splitCommandLine(QStringView(transport).sliced(stdioPrefix.size()));
+        if (split.error.isEmpty() && !split.words.isEmpty()) {
+            QStringList words = split.words.first(std::min(split.words.size(), ShownArguments + 1));
+            words.first() = words.first().section(u'/', -1);
+            shown = stdioPrefix + joinCommandLine(words) + (split.words.size() > words.size() ? u" …"_s : QString());
+        }
+    }
+    return shown.size() > MaxLength ? shown.first(MaxLength - 1) + u'…' : shown;
+}
+
 // Prints the table (or JSON) of `servers`; with `check`, says on stderr which is not up and what
 // its config warns of.
-void printStatus(const QList<Control::ServerView> &servers, const ConfigOptions &options, bool check)
+void printStatus(const QList<Control::ServerView> &servers, const ConfigOptions &options, bool check,
+                 ReasonReader reader)
 {
     QJsonArray rows;
     QList<QStringList> table{{u"SERVER"_s, u"STATE"_s, u"TOOLS"_s, u"PID"_s, u"TRANSPORT"_s, u"REASON"_s}};
@@ -74,10 +96,11 @@ void printStatus(const QList<Control::ServerView> &servers, const ConfigOptions 
             rows.append(row);
         } else {
             table.append({status.name, stateText(status), QString::number(status.toolCount),
-                          status.pid > 0 ? QString::number(status.pid) : u"-"_s, status.transport, reason});
+                          status.pid > 0 ? QString::number(status.pid) : u"-"_s, shortTransport(status.transport),
+                          reasonFor(reason, status.name, reader)});
         }
         if (check && !up && counts(status))
-            printError(u"server '%1' is not up: %2"_s.arg(status.name, status.reason));
+            printError(u"server '%1' is not up: %2"_s.arg(status.name, reasonFor(status.reason, status.name, reader)));
         // What the server runs with may not be what the file seems to say: a check says so, and passes.
         if (check) {
             for (const QString &warning : server.warnings)
@@ -113,11 +136,44 @@ int statusTable(const ConfigOptions &options, bool check)
         }
         run.shutDown();
     }
-    printStatus(servers, options, check);
+    printStatus(servers, options, check, instance.client ? ReasonReader::Attached : ReasonReader::OwnRun);
     const int serversStatus = serversExitStatus(servers);
     if (check)
         return serversStatus == Success ? Success : Failure;
     return instance.client ? serversStatus : int(NoInstance);
+}
+
+// A call to a tool `serverName` does not offer, which it refused: what it offers that is close,
+// rather than the server's own words ("Tool ecko not found"). Nothing when it offers the tool, or
+// when its tools are not known (it is not connected): its refusal then says why.
+std::optional<QString> noSuchTool(const QString &serverName, const QString &toolName, const QList<RegisteredTool> &tools)
+{
+    QStringList offered;
+    for (const RegisteredTool &tool : tools) {
+        if (tool.serverName == serverName)
+            offered.append(tool.definition.name);
+    }
+    if (offered.isEmpty() || offered.contains(toolName))
+        return std::nullopt;
+    const QStringList close = closeNames(toolName, offered);
+    return u"server '%1' has no tool named '%2'"_s.arg(serverName, toolName)
+           + (close.isEmpty() ? u" (tetherctl tools %1 lists them)"_s.arg(serverName) : didYouMean(close));
+}
+
+// The tools the instance has, or none when it cannot say.
+QList<RegisteredTool> instanceTools(ControlClient &instance, const QString &serverName)
+{
+    int exitStatus = Success;
+    const std::optional<ControlReply> reply =
+        askInstanceForReply(instance, Control::Tools, {{u"server"_s, serverName}}, &exitStatus);
+    QList<RegisteredTool> tools;
+    if (!reply || reply->error)
+        return tools;
+    for (const QJsonValue &item : reply->result.value(u"tools").toArray()) {
+        if (std::optional<RegisteredTool> tool = Control::registeredToolFromJson(item.toObject()))
+            tools.append(*tool);
+    }
+    return tools;
 }
 
 } // namespace
@@ -168,9 +224,11 @@ int configTools(const ConfigOptions &options)
     }
     // A server asked about (named, or any enabled one) that is not connected is named, never left out unsaid.
     bool unreachable = false;
+    const ReasonReader reader = instance.client ? ReasonReader::Attached : ReasonReader::OwnRun;
     for (const ServerStatus &status : std::as_const(statuses)) {
         if (counts(status) && !isUp(status)) {
-            printError(u"server '%1' is not connected, so its tools are not listed: %2"_s.arg(status.name, status.reason));
+            printError(u"server '%1' is not connected, so its tools are not listed: %2"_s.arg(
+                status.name, reasonFor(status.reason, status.name, reader)));
             unreachable = true;
         }
     }
@@ -229,12 +287,17 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
         if (!serverName.isEmpty())
             params.insert(u"server", serverName);
         int exitStatus = Success;
-        const std::optional<QJsonObject> result =
-            askInstance(*instance.client, Control::Call, params, u"calling '%1' failed"_s.arg(toolName), &exitStatus);
-        if (!result)
+        const std::optional<ControlReply> reply = askInstanceForReply(*instance.client, Control::Call, params, &exitStatus);
+        if (!reply)
             return exitStatus;
+        if (reply->error) {
+            const std::optional<QString> unknown =
+                serverName.isEmpty() ? std::nullopt : noSuchTool(serverName, toolName, instanceTools(*instance.client, serverName));
+            printError(unknown.value_or(u"calling '%1' failed: %2"_s.arg(toolName, reply->error->message)));
+            return Failure;
+        }
         QString error;
-        const std::optional<ToolCallResult> parsed = parseToolCallResult(*result, &error);
+        const std::optional<ToolCallResult> parsed = parseToolCallResult(reply->result, &error);
         if (!parsed) {
             printError(u"calling '%1' failed: %2"_s.arg(toolName, error));
             return Failure;
@@ -266,11 +329,14 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
     if (!done)
         loop.exec();
     terminal->stopAsking(); // a question the call outlived goes before the result is printed
+    const std::optional<QString> unknown = reply.error && !serverName.isEmpty()
+                                               ? noSuchTool(serverName, toolName, run.manager().registry().tools())
+                                               : std::nullopt;
     run.shutDown();
     if (const std::optional<int> interrupted = interruption.exitStatus())
         return *interrupted;
     if (reply.error) {
-        printError(u"calling '%1' failed: %2"_s.arg(toolName, reply.error->message));
+        printError(unknown.value_or(u"calling '%1' failed: %2"_s.arg(toolName, reply.error->message)));
         return Failure;
     }
     return printToolResult(reply.result, options.json);

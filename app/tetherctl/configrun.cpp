@@ -74,8 +74,7 @@ QStringList adjustForCommand(const ConfigOptions &options, ConfigDocument &docum
         for (const QString &name : options.servers) {
             const ServerConfig *server = document.server(name);
             if (!server) {
-                return {u"%1 has no server named '%2' (servers: %3)"_s.arg(options.source.path, name,
-                                                                           document.serverNames().join(u", "_s))};
+                return {noServerNamedText(options.source.path, name, document.serverNames())};
             }
             chosen.append(*server);
         }

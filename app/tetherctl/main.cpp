@@ -14,7 +14,9 @@
 #include "watchcommands.h"
 
 #include "auth/signinservice.h"
+#include "common/closenames.h"
 #include "common/commandline.h"
+#include "common/displaytext.h"
 #include "common/logging.h"
 #include "config/configlocation.h"
 #include "config/policy.h"
@@ -96,7 +98,7 @@ int main(int argc, char *argv[])
         return usageError(u"no command given"_s);
     const QString command = positional.takeFirst();
     if (!usage.commandNames().contains(command))
-        return usageError(u"unknown command '%1'"_s.arg(command));
+        return usageError(u"unknown command '%1'"_s.arg(command) + didYouMean(closeNames(command, usage.commandNames())));
 
     std::chrono::milliseconds timeout{60000};
     if (parser.isSet(timeoutOption)) {
@@ -152,11 +154,17 @@ int main(int argc, char *argv[])
         if (!last.startsWith(u'{') && !last.startsWith(u'['))
             return true;
         QJsonParseError parseError;
-        const QJsonDocument document = QJsonDocument::fromJson(positional.last().toUtf8(), &parseError);
+        const QByteArray text = positional.last().toUtf8();
+        const QJsonDocument document = QJsonDocument::fromJson(text, &parseError);
         if (parseError.error != QJsonParseError::NoError) {
-            usageError(u"the arguments of '%1' are not valid JSON (%2 at offset %3); pass an object such as '{\"message\": \"hi\"}'"_s
-                           .arg(toolName, parseError.errorString())
-                           .arg(parseError.offset));
+            // The offset counts bytes of UTF-8; the caret goes under the character.
+            const qsizetype position = QString::fromUtf8(text.first(std::min<qsizetype>(parseError.offset, text.size()))).size();
+            const PointedText pointed = pointAt(positional.last(), position);
+            usageError(u"the arguments of '%1' are not valid JSON: %2 at character %3 (marked below); pass an object "
+                       "such as '{\"message\": \"hi\"}'"_s.arg(toolName, parseError.errorString())
+                           .arg(position + 1));
+            Ctl::printNote(u"  "_s + pointed.line);
+            Ctl::printNote(u"  "_s + pointed.caret);
             return false;
         }
         if (!document.isObject()) {

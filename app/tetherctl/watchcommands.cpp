@@ -10,6 +10,7 @@
 #include "auth/signinservice.h"
 #include "common/duration.h"
 #include "common/unixsignalwatcher.h"
+#include "config/serverconfig.h"
 
 #include <QDateTime>
 #include <QEventLoop>
@@ -21,15 +22,54 @@ using namespace Qt::StringLiterals;
 
 namespace Tether::Ctl {
 
-static QJsonValue optionalNumber(const std::optional<qint64> &value)
+namespace {
+
+QJsonValue optionalNumber(const std::optional<qint64> &value)
 {
     return value ? QJsonValue(double(*value)) : QJsonValue(QJsonValue::Null);
 }
 
-static void printWatchLine(const ServerStatus &status, bool json, SignInRoute route)
+// The lines of watch: one per change of state, the server names and states in columns.
+class WatchLines final
+{
+public:
+    WatchLines(bool json, SignInRoute signInRoute, ReasonReader reader)
+        : m_json(json)
+        , m_signInRoute(signInRoute)
+        , m_reader(reader)
+    {
+    }
+
+    // The servers to be watched, known before their first line, so that every line lines up.
+    void expect(const QStringList &names)
+    {
+        for (const QString &name : names)
+            m_nameWidth = std::max(m_nameWidth, name.size());
+    }
+
+    void print(const ServerStatus &status);
+
+private:
+    static qsizetype stateWidth()
+    {
+        qsizetype width = 0;
+        for (const ServerState state : AllServerStates)
+            width = std::max(width, stateName(state).size());
+        return width;
+    }
+
+    bool m_json;
+    SignInRoute m_signInRoute;
+    ReasonReader m_reader;
+    qsizetype m_nameWidth = 0; // widened by a name longer than those expected (a server added to the file)
+};
+
+} // namespace
+
+void WatchLines::print(const ServerStatus &status)
 {
     const QString time = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-    if (json) {
+    if (m_json) {
         QJsonObject event{
             {u"time"_s, time},
             {u"server"_s, status.name},
@@ -44,11 +84,14 @@ static void printWatchLine(const ServerStatus &status, bool json, SignInRoute ro
             {u"reason"_s, status.reason},
             {u"cause"_s, status.cause.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(status.cause)},
         };
-        addSignIn(event, status, route);
+        addSignIn(event, status, m_signInRoute);
         printJson(QJsonDocument(event), QJsonDocument::Compact);
         return;
     }
-    QStringList parts{time, status.name, stateText(status, route)};
+    m_nameWidth = std::max(m_nameWidth, status.name.size());
+    static const qsizetype StateWidth = stateWidth();
+    QStringList parts{time, status.name.leftJustified(m_nameWidth),
+                      stateText(status, m_signInRoute).leftJustified(StateWidth)};
     if (status.attempt > 0)
         parts.append(u"attempt %1/%2"_s.arg(status.attempt).arg(status.maxAttempts));
     if (status.nextDelayMs)
@@ -58,7 +101,7 @@ static void printWatchLine(const ServerStatus &status, bool json, SignInRoute ro
     parts.append(u"%1 tools"_s.arg(status.toolCount));
     if (status.state == ServerState::Connected && !status.protocolVersion.isEmpty())
         parts.append(u"protocol "_s + status.protocolVersion);
-    printOut(parts.join(u"  "_s) + u"  — "_s + status.reason);
+    printOut(parts.join(u"  "_s) + u"  — "_s + reasonFor(status.reason, status.name, m_reader));
 }
 
 int watch(const CommonOptions &options, const SupervisorSettings &settings)
@@ -69,10 +112,12 @@ int watch(const CommonOptions &options, const SupervisorSettings &settings)
     QEventLoop loop;
     int exitStatus = Success;
 
+    WatchLines lines(options.json, SignInRoute::ThisRun, ReasonReader::OwnRun);
+    lines.expect({options.target.name});
     // A server that asks signs in, once the line saying so is out; then it starts again.
     bool signingIn = false;
     QObject::connect(&supervisor, &ConnectionSupervisor::stateChanged, &loop, [&](const ServerStatus &status) {
-        printWatchLine(status, options.json, SignInRoute::ThisRun);
+        lines.print(status);
         if (status.state != ServerState::SignInNeeded || signingIn || !options.signIn || !options.target.signsInAs)
             return;
         if (!canOpenBrowser(options.browser)) {
@@ -125,12 +170,13 @@ static int watchInstance(ControlClient &instance, const ConfigOptions &options)
     const auto watched = [&options](const ServerStatus &status) {
         return options.servers.isEmpty() || options.servers.contains(status.name);
     };
+    WatchLines lines(options.json, SignInRoute::Login, ReasonReader::Attached);
     QObject::connect(&instance, &ControlClient::notified, &loop, [&](const QString &method, const QJsonObject &params) {
         if (method != Control::StatusChanged || !params.value(u"stateChanged").toBool())
             return;
         const ServerStatus status = Control::serverStatusFromJson(params.value(u"status").toObject());
         if (watched(status))
-            printWatchLine(status, options.json, SignInRoute::Login);
+            lines.print(status);
     });
     QObject::connect(&instance, &ControlClient::lost, &loop, [&](const QString &why) {
         printError(why);
@@ -151,8 +197,7 @@ static int watchInstance(ControlClient &instance, const ConfigOptions &options)
             known.append(server.status.name);
         for (const QString &name : options.servers) {
             if (!known.contains(name)) {
-                printError(u"the config %1 has no server named '%2' (servers: %3)"_s.arg(instance.instance().configPath,
-                                                                                         name, known.join(u", "_s)));
+                printError(noServerNamedText(instance.instance().configPath, name, known));
                 exitStatus = Failure;
                 loop.quit();
                 return;
@@ -160,7 +205,11 @@ static int watchInstance(ControlClient &instance, const ConfigOptions &options)
         }
         for (const Control::ServerView &server : servers) {
             if (watched(server.status))
-                printWatchLine(server.status, options.json, SignInRoute::Login);
+                lines.expect({server.status.name});
+        }
+        for (const Control::ServerView &server : servers) {
+            if (watched(server.status))
+                lines.print(server.status);
         }
     });
     loop.exec();
@@ -184,10 +233,14 @@ int configWatch(const ConfigOptions &options)
         return watchInstance(*instance.client, options);
     }
     ConfigRun run(options);
+    if (!run.load(ConfigStore::FileChanges::Follow))
+        return Failure;
+    WatchLines lines(options.json, SignInRoute::Login, ReasonReader::OwnRun);
+    lines.expect(run.store().document().serverNames());
     UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
     QEventLoop loop;
     QObject::connect(&run.manager(), &ServerManager::stateChanged, &loop,
-                     [&](const ServerStatus &status) { printWatchLine(status, options.json, SignInRoute::Login); });
+                     [&](const ServerStatus &status) { lines.print(status); });
     QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, [&](int) {
         QObject::connect(&run.manager(), &ServerManager::allStopped, &loop, &QEventLoop::quit);
         run.manager().stopAll();

@@ -1,5 +1,6 @@
 #include "serverconfig.h"
 
+#include "common/closenames.h"
 #include "common/displaytext.h"
 #include "common/jsontext.h"
 #include "httpheader.h"
@@ -176,6 +177,15 @@ QStringList ConfigDocument::serverNames() const
     for (const ServerConfig &config : servers)
         names.append(config.name);
     return names;
+}
+
+QString noServerNamedText(const QString &configPath, const QString &name, const QStringList &serverNames)
+{
+    const QString text = u"the config %1 has no server named '%2'"_s.arg(configPath, name);
+    const QStringList close = closeNames(name, serverNames);
+    if (!close.isEmpty())
+        return text + didYouMean(close);
+    return text + (serverNames.isEmpty() ? u" (it has none)"_s : u" (servers: %1)"_s.arg(serverNames.join(u", "_s)));
 }
 
 } // namespace Tether

@@ -103,4 +103,8 @@ struct ConfigDocument
     QStringList serverNames() const; // in file order
 };
 
+// "the config FILE has no server named 'githbu'; did you mean github?", or with the names of its
+// servers when none is close: what every command that names a server says of a name not there.
+QString noServerNamedText(const QString &configPath, const QString &name, const QStringList &serverNames);
+
 } // namespace Tether

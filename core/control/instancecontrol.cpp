@@ -1,6 +1,7 @@
 #include "instancecontrol.h"
 
 #include "gateway/stdiohostchannel.h"
+#include "config/serverconfig.h"
 #include "manager/servermanager.h"
 #include "protocol/jsonrpc.h"
 
@@ -170,9 +171,10 @@ private:
                 unknown.append(name);
         }
         if (!unknown.isEmpty()) {
-            send(errorMessage(request.id, Control::UnknownServer,
-                              u"the config %1 has no server named %2 (servers: %3)"_s.arg(
-                                  m_info.configPath, unknown.join(u", "_s), known.join(u", "_s)),
+            QStringList texts;
+            for (const QString &name : std::as_const(unknown))
+                texts.append(noServerNamedText(m_info.configPath, name, known));
+            send(errorMessage(request.id, Control::UnknownServer, texts.join(u"; "_s),
                               QJsonObject{{u"servers"_s, QJsonArray::fromStringList(unknown)}}));
             return std::nullopt;
         }

@@ -210,8 +210,8 @@ void ConnectionSupervisor::setReconnectPolicy(const ReconnectPolicy &policy)
     case Action::WaitForManual:
         // Retrying | Reconnecting -> Disconnected
         m_backoffTimer.stop();
-        apply(decision, u"reconnect was turned off, so the scheduled retry will not run: use Reconnect or Start to "
-                        "connect again; last error: "_s + lastFailure);
+        apply(decision, u"reconnect was turned off, so the scheduled retry will not run; "_s
+                            + reconnectAdvice(m_name, ReasonReader::Window) + u"; last error: "_s + lastFailure);
         break;
     case Action::ScheduleRetry:
         // Retrying | Reconnecting, the retry moved
@@ -256,11 +256,12 @@ void ConnectionSupervisor::apply(const SupervisorDecision &decision, const QStri
     case Action::GiveUp:
         m_registry->unregisterServer(m_name);
         setCatalog({});
-        spdlog::error("{}: {}; its tools are unregistered and it will not be restarted automatically. "
-                      "Fix the cause, then use Reconnect or Start", label(), reason);
+        // Read in the window's log file and on tetherctl's stderr alike: no advice in either's words.
+        spdlog::error("{}: {}; its tools are unregistered and nothing restarts it until it is started again", label(),
+                      reason);
         break;
     case Action::WaitForManual:
-        spdlog::error("{}: {}", label(), reason);
+        spdlog::error("{}: {}", label(), reasonFor(reason, m_name, ReasonReader::Log));
         break;
     case Action::WaitForSignIn:
         // Nothing comes back until the user signs in: the tools go, as after Failed.
@@ -566,7 +567,7 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
                             .arg(m_core.attempt() == 1 ? u""_s : u"s"_s, what));
         break;
     case SupervisorDecision::Action::WaitForManual:
-        apply(decision, what + u"; reconnect is disabled for this server: use Reconnect or Start to connect again"_s);
+        apply(decision, what + u"; reconnect is disabled for this server; "_s + reconnectAdvice(m_name, ReasonReader::Window));
         break;
     default:
         apply(decision, what);

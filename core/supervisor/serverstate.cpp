@@ -38,4 +38,29 @@ QString signInCommand(const QString &serverName)
     return joinCommandLine({u"tetherctl"_s, u"login"_s, serverName});
 }
 
+QString reconnectAdvice(const QString &serverName, ReasonReader reader)
+{
+    switch (reader) {
+    case ReasonReader::Window:
+        break;
+    case ReasonReader::Attached:
+        return u"connect it again with: "_s + joinCommandLine({u"tetherctl"_s, u"reconnect"_s, serverName});
+    case ReasonReader::OwnRun:
+        return u"nothing here connects it again: fix the cause, then run this command again"_s;
+    case ReasonReader::Log:
+        return {};
+    }
+    return u"use Reconnect or Start to connect again"_s;
+}
+
+QString reasonFor(const QString &reason, const QString &serverName, ReasonReader reader)
+{
+    if (reader == ReasonReader::Window)
+        return reason;
+    const QString advice = reconnectAdvice(serverName, reader);
+    const QString separator = u"; "_s;
+    return QString(reason).replace(separator + reconnectAdvice(serverName, ReasonReader::Window),
+                                   advice.isEmpty() ? QString() : separator + advice);
+}
+
 } // namespace Tether

@@ -194,7 +194,11 @@ private slots:
 
         const ProgramRun unknown = ctl({u"reconnect"_s, u"nosuch"_s});
         QCOMPARE(unknown.exitCode, 2);
-        QVERIFY2(unknown.err.contains(u"no server named nosuch (servers: demo, second)"_s), qPrintable(unknown.err));
+        QVERIFY2(unknown.err.contains(u"no server named 'nosuch' (servers: demo, second)"_s), qPrintable(unknown.err));
+        // A name a typo away from one is named.
+        const ProgramRun mistyped = ctl({u"start"_s, u"deom"_s});
+        QCOMPARE(mistyped.exitCode, 2);
+        QVERIFY2(mistyped.err.contains(u"no server named 'deom'; did you mean demo?"_s), qPrintable(mistyped.err));
     }
 
     void toolsCallsAndLogsGoThroughTheInstance()

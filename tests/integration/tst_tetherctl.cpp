@@ -190,13 +190,20 @@ private slots:
         QVERIFY2(m_sseServer->start(), m_sseServer->output.constData());
     }
 
+    // --help names every command and the options of all; a command's help has its own and the
+    // exit statuses.
     void helpDocumentsEverything()
     {
         const Run run = tetherctl({u"--help"_s});
         QCOMPARE(run.exitCode, 0);
-        for (const QString &word : {u"tools"_s, u"call"_s, u"--stdio"_s, u"--url"_s, u"--transport"_s, u"--header"_s,
-                                    u"--json"_s, u"--timeout-ms"_s, u"Exit status"_s})
+        for (const QString &word : {u"tools"_s, u"call"_s, u"--stdio"_s, u"--url"_s, u"--json"_s, u"--timeout-ms"_s,
+                                    u"tetherctl --help COMMAND"_s})
             QVERIFY2(run.out.contains(word), qPrintable(word));
+        const Run call = tetherctl({u"call"_s, u"--help"_s});
+        QCOMPARE(call.exitCode, 0);
+        for (const QString &word : {u"--stdio"_s, u"--url"_s, u"--transport"_s, u"--header"_s, u"--json"_s,
+                                    u"--timeout-ms"_s, u"Exit status"_s})
+            QVERIFY2(call.out.contains(word), qPrintable(word));
     }
 
     void listsTools()
@@ -247,15 +254,17 @@ private slots:
         QTest::addColumn<QString>("messagePart");
 
         QTest::newRow("no command") << QStringList{} << u"no command"_s;
-        QTest::newRow("unknown command") << QStringList{u"frobnicate"_s} << u"unknown command 'frobnicate'"_s;
+        QTest::newRow("unknown command") << QStringList{u"frobnicate"_s} << u"unknown command 'frobnicate' (see"_s;
+        QTest::newRow("mistyped command") << QStringList{u"stauts"_s}
+                                          << u"unknown command 'stauts'; did you mean status or start? (see"_s;
+        QTest::newRow("mistyped command asking for help") << QStringList{u"--help"_s, u"tols"_s}
+                                                          << u"unknown command 'tols'; did you mean tools or logs?"_s;
         QTest::newRow("status with --stdio") << QStringList{u"status"_s, u"--stdio"_s, demo()} << u"config file"_s;
         QTest::newRow("policy flag outside watch") << QStringList{u"tools"_s, u"--max-attempts"_s, u"3"_s} << u"'watch' and 'serve' only"_s;
         QTest::newRow("unterminated quote") << QStringList{u"tools"_s, u"--stdio"_s, u"server 'oops"_s} << u"unterminated"_s;
         QTest::newRow("bad timeout") << QStringList{u"tools"_s, u"--timeout-ms"_s, u"soon"_s, u"--stdio"_s, demo()}
                                      << u"--timeout-ms"_s;
         QTest::newRow("call without tool") << QStringList{u"call"_s, u"--stdio"_s, demo()} << u"name of the tool"_s;
-        QTest::newRow("arguments not JSON") << QStringList{u"call"_s, u"--stdio"_s, demo(), u"echo"_s, u"{message: hi}"_s}
-                                            << u"not valid JSON"_s;
         QTest::newRow("arguments not an object") << QStringList{u"call"_s, u"--stdio"_s, demo(), u"echo"_s, u"[1]"_s}
                                                  << u"must be a JSON object"_s;
         QTest::newRow("unknown option") << QStringList{u"tools"_s, u"--frob"_s} << u"frob"_s;
@@ -308,6 +317,87 @@ private slots:
         QVERIFY2(oneLine(run.err), qPrintable(run.err));
         QVERIFY2(run.err.contains(messagePart), qPrintable(run.err));
         QCOMPARE(run.out, QString());
+    }
+
+    // JSON that cannot be read is shown with a caret under where it goes wrong, after the line
+    // that says so; long text is cut around that place.
+    void jsonArgumentErrorsPointAtTheFault_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("shown");  // the text as the line after the message shows it
+        QTest::addColumn<QString>("pointed"); // the character the caret is under; empty: after the end
+
+        QTest::newRow("a bare word") << u"{\"message\": hi}"_s << u"{\"message\": hi}"_s << u"h"_s;
+        QTest::newRow("unterminated") << u"{\"message\": \"hi\""_s << u"{\"message\": \"hi\""_s << QString();
+        const QString longText = u"{\"message\": \""_s + QString(u'x').repeated(200) + u"\" 3}"_s;
+        QTest::newRow("long, cut before") << longText << u"…"_s + QString(u'x').repeated(68) + u"\" 3}"_s << u"}"_s;
+    }
+
+    void jsonArgumentErrorsPointAtTheFault()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, shown);
+        QFETCH(QString, pointed);
+        const Run run = tetherctl({u"call"_s, u"--stdio"_s, demo(), u"echo"_s, json});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.out, QString());
+        const QStringList lines = run.err.split(u'\n');
+        QCOMPARE(lines.size(), 4); // three, and the end of the last
+        QVERIFY2(lines.at(0).startsWith(u"tetherctl: the arguments of 'echo' are not valid JSON: "_s), qPrintable(run.err));
+        QVERIFY2(lines.at(0).contains(u"(marked below)"_s), qPrintable(run.err));
+        QCOMPARE(lines.at(1), u"  "_s + shown);
+        const QString &caret = lines.at(2);
+        QVERIFY2(caret.endsWith(u'^') && caret.count(u'^') == 1 && caret.trimmed() == u"^"_s, qPrintable(caret));
+        const qsizetype column = caret.size() - 1;
+        if (pointed.isEmpty())
+            QCOMPARE(column, lines.at(1).size());
+        else
+            QCOMPARE(lines.at(1).mid(column, 1), pointed);
+    }
+
+    // A server name a typo away from one of the config's is named, wherever a server is named.
+    void mistypedServerNamesAreNamed_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("watch") << QStringList{u"watch"_s, u"deom"_s};
+        QTest::newRow("tools") << QStringList{u"tools"_s, u"deom"_s};
+        QTest::newRow("call") << QStringList{u"call"_s, u"deom"_s, u"echo"_s};
+        QTest::newRow("resources") << QStringList{u"resources"_s, u"deom"_s};
+        QTest::newRow("serve") << QStringList{u"serve"_s, u"deom"_s};
+    }
+
+    void mistypedServerNamesAreNamed()
+    {
+        QFETCH(QStringList, arguments);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"demo"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
+            {u"other"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
+        }}}).toJson()));
+        const Run run = tetherctl(arguments + QStringList{u"--config"_s, path});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(u"the config %1 has no server named 'deom'; did you mean demo?\n"_s.arg(path)),
+                 qPrintable(run.err));
+    }
+
+    // A tool a named server does not offer: its close names, not the server's own words.
+    void mistypedToolOfAServerIsNamed()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"demo"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
+        }}}).toJson()));
+        const Run run = tetherctl({u"call"_s, u"--config"_s, path, u"demo"_s, u"ecko"_s});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.out, QString());
+        QVERIFY2(run.err.endsWith(u"tetherctl: server 'demo' has no tool named 'ecko'; did you mean echo?\n"_s),
+                 qPrintable(run.err));
+        const Run far = tetherctl({u"call"_s, u"--config"_s, path, u"demo"_s, u"frobnicate"_s});
+        QCOMPARE(far.exitCode, 2);
+        QVERIFY2(far.err.endsWith(u"server 'demo' has no tool named 'frobnicate' (tetherctl tools demo lists them)\n"_s),
+                 qPrintable(far.err));
     }
 
     void connectionErrorsExitWithTwo_data()
@@ -978,6 +1068,68 @@ private slots:
         QCOMPARE(tools.exitCode, 3);
         QVERIFY2(tools.out.startsWith(u"good__add"_s), qPrintable(tools.out));
         QVERIFY2(tools.err.contains(u"server 'bad' is not connected, so its tools are not listed"_s), qPrintable(tools.err));
+    }
+
+    // The table fits a terminal: a server's command shows as its program and first arguments, its
+    // folder left out; --json has it whole. A server waiting for a person is told what tetherctl does.
+    void statusShowsTheCommandShort()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        const QJsonArray args{u"--tools"_s, u"2"_s, u"--log-notifications"_s, u"--crash-after-ms"_s, u"600000"_s};
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"demo"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}, {u"args"_s, args}}},
+            {u"manual"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)},
+                                      {u"args"_s, QJsonArray{u"--fail-at-startup"_s}},
+                                      {u"reconnect"_s, QJsonObject{{u"enabled"_s, false}}}}},
+        }}}).toJson()));
+
+        const Run status = tetherctl({u"status"_s, u"--config"_s, path});
+        QVERIFY2(status.out.contains(QRegularExpression(u"\\ASERVER +STATE +TOOLS +PID +TRANSPORT +REASON\n"_s)),
+                 qPrintable(status.out));
+        QVERIFY2(status.out.contains(QRegularExpression(u"^demo +Connected +14 +\\d+ +stdio: tether-demo-server --tools 2 …\n"_s,
+                                                        QRegularExpression::MultilineOption)),
+                 qPrintable(status.out));
+        QVERIFY2(!status.out.contains(QStringLiteral(TETHER_DEMO_SERVER)), qPrintable(status.out));
+        QVERIFY2(status.out.contains(u"reconnect is disabled for this server; nothing here connects it again"_s),
+                 qPrintable(status.out));
+        QVERIFY2(!status.out.contains(u"Reconnect or Start"_s) && !status.err.contains(u"Reconnect or Start"_s),
+                 qPrintable(status.out + status.err));
+
+        const Run json = tetherctl({u"status"_s, u"--json"_s, u"--config"_s, path});
+        const QJsonArray rows = QJsonDocument::fromJson(json.out.toUtf8()).array();
+        QCOMPARE(rows.at(0).toObject().value(u"transport"_s).toString(),
+                 u"stdio: "_s + QStringLiteral(TETHER_DEMO_SERVER) + u" --tools 2 --log-notifications --crash-after-ms 600000"_s);
+    }
+
+    // watch's lines put the names and the states in columns.
+    void watchLinesAreAligned()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"a"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
+            {u"a-longer-name"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
+        }}}).toJson()));
+        QProcess watch;
+        watch.start(QStringLiteral(TETHERCTL), {u"watch"_s, u"--config"_s, path});
+        QString out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(watch.readAllStandardOutput())).count(u"Connected"_s) == 2, 15000);
+        watch.terminate();
+        QVERIFY(watch.waitForFinished(15000));
+        out += QString::fromUtf8(watch.readAllStandardOutput());
+        // "TIME  NAME  STATE  …": the state starts in the same column on every line, and so does what follows it.
+        static const QRegularExpression line(u"^\\S+  (a|a-longer-name) +(\\S+) +"_s);
+        QSet<qsizetype> stateColumns;
+        QSet<qsizetype> afterColumns;
+        for (const QString &text : out.split(u'\n', Qt::SkipEmptyParts)) {
+            const QRegularExpressionMatch match = line.match(text);
+            QVERIFY2(match.hasMatch(), qPrintable(text));
+            stateColumns.insert(match.capturedStart(2));
+            afterColumns.insert(match.capturedEnd(0));
+        }
+        QCOMPARE(stateColumns.size(), 1);
+        QCOMPARE(afterColumns.size(), 1);
     }
 
     // What the shell completions offer: every server of the file in its order, none of them started.

@@ -598,8 +598,15 @@ private slots:
         QCOMPARE(status.state, ServerState::Disconnected);
         QVERIFY2(status.reason.startsWith(reasonPrefix), qPrintable(status.reason));
         QVERIFY2(status.reason.contains(u"reconnect is disabled"_s), qPrintable(status.reason));
+        // What to do, in the words of whoever reads it: the window's buttons, tetherctl's command.
+        QVERIFY2(status.reason.endsWith(u"; use Reconnect or Start to connect again"_s), qPrintable(status.reason));
+        const QString attached = reasonFor(status.reason, status.name, ReasonReader::Attached);
+        QVERIFY2(attached.endsWith(u"; connect it again with: tetherctl reconnect "_s + status.name), qPrintable(attached));
+        QVERIFY2(attached.startsWith(reasonPrefix), qPrintable(attached));
+        QVERIFY(!reasonFor(status.reason, status.name, ReasonReader::OwnRun).contains(u"Reconnect or Start"_s));
         QVERIFY(!status.nextDelayMs);
-        QVERIFY(logged(spdlog::level::err, {reasonPrefix, u"reconnect is disabled"_s}));
+        QVERIFY(logged(spdlog::level::err, {reasonPrefix, u"reconnect is disabled for this server"_s}));
+        QVERIFY(!logged(spdlog::level::err, {u"Reconnect or Start"_s}));
         // The last good tools stay registered (unavailable), as before reconnection existed.
         QCOMPARE(h.registry.count(), established ? 2 : 0);
         const auto failing = h.call(u"echo"_s);
