@@ -8,8 +8,10 @@
 #include "support/namedchild.h"
 #include "support/policyprinters.h"
 
-#include <QCheckBox>
+#include <QAbstractButton>
+#include <QAccessible>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QJsonDocument>
 #include <QLabel>
@@ -81,9 +83,10 @@ QCheckBox *enabledBox(const SettingsDialog &dialog, const QString &section)
     return namedChild<QCheckBox>(dialog, section + u".enabled"_s);
 }
 
-QCheckBox *useDefaultsBox(const SettingsDialog &dialog, const QString &section)
+// A server's one choice between the global defaults and settings of its own.
+QCheckBox *useDefaultsBox(const SettingsDialog &dialog)
 {
-    return namedChild<QCheckBox>(dialog, section + u".useDefaults"_s);
+    return namedChild<QCheckBox>(dialog, u"useDefaults"_s);
 }
 
 // The derived figures.
@@ -117,10 +120,10 @@ QLabel *problem(const SettingsDialog &dialog)
     return namedChild<QLabel>(dialog, u"problem"_s);
 }
 
-// The servers whose own settings the edited defaults would make invalid, and why.
-QLabel *conflicts(const SettingsDialog &dialog)
+// The servers whose own settings the edited defaults would make invalid, and why, in the section's messages.
+QLabel *conflicts(const SettingsDialog &dialog, const QString &section)
 {
-    return namedChild<QLabel>(dialog, u"conflicts"_s);
+    return namedChild<QLabel>(dialog, section + u".conflicts"_s);
 }
 
 // Replaces the field's text the way a person does: select it all and type over it.
@@ -179,21 +182,30 @@ private slots:
         const QString interval = u"heartbeat.intervalMs"_s;
         const QString timeout = u"heartbeat.timeoutMs"_s;
         const QString failures = u"heartbeat.maxFailures"_s;
-        const QString wholeDelay = u"it must be a whole number from 0 to 3600000"_s;
+        const QString howToWrite = u"is not a duration; write it like 500 ms, 2 s, 1.5 s or 1 min (a number alone counts "
+                                   "milliseconds)"_s;
 
-        // In the labels' words, never the config's keys.
-        row("initial delay negative", initial, u"-1"_s, initial, u"First delay (-1) is out of range: "_s + wholeDelay);
-        row("initial delay too long", initial, u"3600001"_s, initial, u"First delay (3600001) is out of range: "_s + wholeDelay);
-        row("initial delay fraction", initial, u"1.5"_s, initial, u"First delay (1.5) is out of range: "_s + wholeDelay);
-        row("initial delay not a number", initial, u"soon"_s, initial, u"First delay (\"soon\") is not a number: "_s + wholeDelay);
-        row("initial delay empty", initial, QString(), initial, u"First delay is empty: "_s + wholeDelay);
-        row("initial delay over the longest", initial, u"40000"_s, maxDelay,
-            u"Longest delay (30000) is less than First delay (40000)"_s);
-        row("max delay negative", maxDelay, u"-5"_s, maxDelay, u"Longest delay (-5) is out of range: it must be a whole number from 0 to 86400000"_s);
-        row("max delay too long", maxDelay, u"86400001"_s, maxDelay, u"Longest delay (86400001) is out of range"_s);
-        row("max delay fraction", maxDelay, u"2.5"_s, maxDelay, u"Longest delay (2.5) is out of range"_s);
+        // In the labels' words, never the config's keys; durations as people write them.
+        row("initial delay negative", initial, u"-1"_s, initial, u"First delay: \"-1\" is negative; a duration is 0 or more"_s);
+        row("initial delay too long", initial, u"3600001"_s, initial,
+            u"First delay (1 h 0.001 s) is out of range: it must be from 0 ms to 1 h"_s);
+        row("initial delay too long in hours", initial, u"2 h"_s, initial,
+            u"First delay (2 h) is out of range: it must be from 0 ms to 1 h"_s);
+        row("initial delay fraction", initial, u"1.5"_s, initial,
+            u"First delay: \"1.5\" is not a whole number of milliseconds"_s);
+        row("initial delay not a number", initial, u"soon"_s, initial, u"First delay: \"soon\" "_s + howToWrite);
+        row("initial delay unknown unit", initial, u"2 weeks"_s, initial,
+            u"First delay: \"2 weeks\" has an unknown unit \"weeks\"; use ms, s, min or h"_s);
+        row("initial delay empty", initial, QString(), initial,
+            u"First delay: nothing is written; write a duration like 500 ms, 2 s, 1.5 s or 1 min"_s);
+        row("initial delay over the longest", initial, u"40 s"_s, maxDelay,
+            u"Longest delay (30 s) is less than First delay (40 s)"_s);
+        row("max delay negative", maxDelay, u"-5"_s, maxDelay, u"Longest delay: \"-5\" is negative"_s);
+        row("max delay too long", maxDelay, u"86400001"_s, maxDelay,
+            u"Longest delay (24 h 0.001 s) is out of range: it must be from 0 ms to 24 h"_s);
+        row("max delay fraction", maxDelay, u"2.5"_s, maxDelay, u"Longest delay: \"2.5\" is not a whole number of milliseconds"_s);
         row("max delay under the first", maxDelay, u"100"_s, maxDelay,
-            u"Longest delay (100) is less than First delay (500): the longest delay must be at least the first one"_s);
+            u"Longest delay (100 ms) is less than First delay (500 ms): the longest delay must be at least the first one"_s);
         row("attempts zero", attempts, u"0"_s, attempts, u"Retries per outage (0) is out of range: it must be a whole number from 1 to 1000"_s);
         row("attempts negative", attempts, u"-1"_s, attempts, u"Retries per outage (-1) is out of range"_s);
         row("attempts too many", attempts, u"1001"_s, attempts, u"Retries per outage (1001) is out of range"_s);
@@ -202,17 +214,17 @@ private slots:
         row("jitter negative", jitter, u"-0.1"_s, jitter, u"Jitter (-0.1) is out of range: it must be a number from 0 to 1"_s);
         row("jitter over one", jitter, u"1.5"_s, jitter, u"Jitter (1.5) is out of range"_s);
         row("jitter not a number", jitter, u"some"_s, jitter, u"Jitter (\"some\") is not a number"_s);
-        row("interval too short", interval, u"99"_s, interval, u"Ping every (99) is out of range: it must be a whole number from 100 to 86400000"_s);
-        row("interval too long", interval, u"86400001"_s, interval, u"Ping every (86400001) is out of range"_s);
-        row("interval fraction", interval, u"1000.5"_s, interval, u"Ping every (1000.5) is out of range"_s);
-        row("interval not a number", interval, u"often"_s, interval, u"Ping every (\"often\") is not a number"_s);
-        row("interval under the timeout", interval, u"5000"_s, timeout,
-            u"Answer within (10000) is more than Ping every (5000): a ping must time out before the next one is due"_s);
-        row("timeout too short", timeout, u"9"_s, timeout, u"Answer within (9) is out of range: it must be a whole number from 10 to 3600000"_s);
-        row("timeout too long", timeout, u"3600001"_s, timeout, u"Answer within (3600001) is out of range"_s);
-        row("timeout fraction", timeout, u"10.5"_s, timeout, u"Answer within (10.5) is out of range"_s);
+        row("interval too short", interval, u"99"_s, interval, u"Ping every (99 ms) is out of range: it must be from 100 ms to 24 h"_s);
+        row("interval too long", interval, u"86400001"_s, interval, u"Ping every (24 h 0.001 s) is out of range"_s);
+        row("interval fraction", interval, u"1000.5"_s, interval, u"Ping every: \"1000.5\" is not a whole number of milliseconds"_s);
+        row("interval not a number", interval, u"often"_s, interval, u"Ping every: \"often\" "_s + howToWrite);
+        row("interval under the timeout", interval, u"5 s"_s, timeout,
+            u"Answer within (10 s) is more than Ping every (5 s): a ping must time out before the next one is due"_s);
+        row("timeout too short", timeout, u"9"_s, timeout, u"Answer within (9 ms) is out of range: it must be from 10 ms to 1 h"_s);
+        row("timeout too long", timeout, u"3600001"_s, timeout, u"Answer within (1 h 0.001 s) is out of range"_s);
+        row("timeout fraction", timeout, u"10.5"_s, timeout, u"Answer within: \"10.5\" is not a whole number of milliseconds"_s);
         row("timeout over the interval", timeout, u"40000"_s, timeout,
-            u"Answer within (40000) is more than Ping every (30000)"_s);
+            u"Answer within (40 s) is more than Ping every (30 s)"_s);
         row("failures zero", failures, u"0"_s, failures, u"Unanswered pings in a row (0) is out of range: it must be a whole number from 1 to 100"_s);
         row("failures too many", failures, u"101"_s, failures, u"Unanswered pings in a row (101) is out of range"_s);
         row("failures fraction", failures, u"1.5"_s, failures, u"Unanswered pings in a row (1.5) is out of range"_s);
@@ -233,7 +245,7 @@ private slots:
             SettingsDialog dialog(document, scope);
             saves.attach(dialog);
             if (!scope.isEmpty()) {
-                useDefaultsBox(dialog, typedInto.section(u'.', 0, 0))->click();
+                useDefaultsBox(dialog)->click();
                 QVERIFY(field(dialog, typedInto)->isEnabled());
             }
             QVERIFY(saveButton(dialog)->isEnabled());
@@ -247,6 +259,10 @@ private slots:
             QVERIFY2(!shown.contains(u"reconnect."_s) && !shown.contains(u"heartbeat."_s), qPrintable(shown));
             QVERIFY(!saveButton(dialog)->isEnabled());
             QVERIFY(!scopeSelector(dialog)->isEnabled());
+            // The field is marked, and a screen reader says why on it.
+            QCOMPARE(field(dialog, shownAt)->accessibleDescription(), shown);
+            QVERIFY(std::any_of(field(dialog, shownAt)->actions().cbegin(), field(dialog, shownAt)->actions().cend(),
+                                [](const QAction *marker) { return marker->isVisible(); }));
 
             type(field(dialog, typedInto), before);
             QVERIFY(fieldsShowingErrors(dialog).isEmpty());
@@ -312,8 +328,8 @@ private slots:
     {
         const ConfigDocument document = parse(Sample);
         SettingsDialog dialog(document, u"beta"_s);
-        useDefaultsBox(dialog, u"heartbeat"_s)->click();
-        type(field(dialog, u"heartbeat.intervalMs"_s), u"60000"_s);
+        QVERIFY(!useDefaultsBox(dialog)->isChecked()); // its own retries
+        type(field(dialog, u"heartbeat.intervalMs"_s), u"1 min"_s);
         QSignalSpy accepted(&dialog, &QDialog::accepted);
         saveButton(dialog)->click();
         QCOMPARE(accepted.size(), 1);
@@ -369,40 +385,64 @@ private slots:
         SettingsDialog dialog(parse(Sample), u"alpha"_s);
         saves.attach(dialog);
         QCOMPARE(scopeSelector(dialog)->currentText(), u"Server: alpha"_s);
-        QCheckBox *useDefaults = useDefaultsBox(dialog, u"reconnect"_s);
+        QCheckBox *useDefaults = useDefaultsBox(dialog);
         QVERIFY(!useDefaults->isHidden());
         QVERIFY(useDefaults->isChecked());
-        QVERIFY(!field(dialog, u"reconnect.maxAttempts"_s)->isEnabled());
+        for (const QString &path : {u"reconnect.maxAttempts"_s, u"heartbeat.intervalMs"_s})
+            QVERIFY(!field(dialog, path)->isEnabled());
+        QVERIFY(!enabledBox(dialog, u"heartbeat"_s)->isEnabled());
         QCOMPARE(field(dialog, u"reconnect.maxAttempts"_s)->text(), u"4"_s); // what the defaults give it
 
         useDefaults->click();
         QVERIFY(field(dialog, u"reconnect.maxAttempts"_s)->isEnabled());
+        QVERIFY(field(dialog, u"heartbeat.intervalMs"_s)->isEnabled());
         type(field(dialog, u"reconnect.maxAttempts"_s), u"7"_s);
         QJsonObject root = dialog.editedRoot();
         ReconnectPolicy alphaReconnect{};
         alphaReconnect.maxAttempts = 7;
         QCOMPARE(parse(root).server(u"alpha"_s)->reconnect, alphaReconnect);
-        QCOMPARE(root.value(u"mcpServers"_s)[u"alpha"_s][u"reconnect"_s].toObject(), toJson(alphaReconnect)); // written whole
-        QVERIFY(!root.value(u"mcpServers"_s)[u"alpha"_s].toObject().contains(u"heartbeat"_s)); // untouched
+        // Its own settings, both written whole.
+        QCOMPARE(root.value(u"mcpServers"_s)[u"alpha"_s][u"reconnect"_s].toObject(), toJson(alphaReconnect));
+        QCOMPARE(root.value(u"mcpServers"_s)[u"alpha"_s][u"heartbeat"_s].toObject(), toJson(HeartbeatPolicy{}));
 
-        // beta goes back to the defaults.
+        // beta goes back to the defaults, in one click for both sections.
         scopeSelector(dialog)->setCurrentIndex(2);
         QCOMPARE(field(dialog, u"reconnect.maxAttempts"_s)->text(), u"2"_s);
-        QVERIFY(!useDefaultsBox(dialog, u"reconnect"_s)->isChecked());
-        useDefaultsBox(dialog, u"reconnect"_s)->click();
+        QVERIFY(!useDefaultsBox(dialog)->isChecked());
+        useDefaultsBox(dialog)->click();
         QCOMPARE(field(dialog, u"reconnect.maxAttempts"_s)->text(), u"4"_s);
+        QVERIFY(!field(dialog, u"reconnect.maxAttempts"_s)->isEnabled());
         root = dialog.editedRoot();
         QVERIFY(!root.value(u"mcpServers"_s)[u"beta"_s].toObject().contains(u"reconnect"_s));
+        QVERIFY(!root.value(u"mcpServers"_s)[u"beta"_s].toObject().contains(u"heartbeat"_s));
         QCOMPARE(parse(root).server(u"beta"_s)->reconnect.maxAttempts, 4);
         QCOMPARE(parse(root).server(u"alpha"_s)->reconnect, alphaReconnect); // kept while on another scope
 
-        // The global scope has no defaults to fall back on; "Use Global Defaults" clears both sections.
+        // The global scope has no defaults to fall back on: no such choice there.
         scopeSelector(dialog)->setCurrentIndex(0);
-        QVERIFY(useDefaultsBox(dialog, u"reconnect"_s)->isHidden());
-        scopeSelector(dialog)->setCurrentIndex(1);
-        restoreDefaultsButton(dialog)->click();
-        QVERIFY(useDefaultsBox(dialog, u"reconnect"_s)->isChecked());
-        QCOMPARE(parse(dialog.editedRoot()).server(u"alpha"_s)->reconnect.maxAttempts, 4);
+        QVERIFY(useDefaultsBox(dialog)->isHidden());
+    }
+
+    // One control says whether a server uses the global defaults; the reset button is for the
+    // defaults themselves, and shown only there.
+    void oneControlChoosesTheDefaults()
+    {
+        SettingsDialog dialog(parse(Sample), u"alpha"_s);
+        QStringList choices;
+        for (const QAbstractButton *button : dialog.findChildren<QAbstractButton *>()) {
+            if (!button->isHidden() && button->text().contains(u"default"_s, Qt::CaseInsensitive))
+                choices.append(button->text());
+        }
+        QCOMPARE(choices, QStringList{u"Use the &global defaults"_s});
+        QVERIFY(restoreDefaultsButton(dialog)->isHidden());
+
+        scopeSelector(dialog)->setCurrentIndex(0);
+        choices.clear();
+        for (const QAbstractButton *button : dialog.findChildren<QAbstractButton *>()) {
+            if (!button->isHidden() && button->text().contains(u"default"_s, Qt::CaseInsensitive))
+                choices.append(button->text());
+        }
+        QCOMPARE(choices, QStringList{u"&Reset to Tether's Defaults"_s});
     }
 
     void aServerFollowsTheDefaultsAsTheyAreEdited()
@@ -412,7 +452,7 @@ private slots:
         saves.attach(dialog);
         type(field(dialog, u"reconnect.initialDelayMs"_s), u"1000"_s);
         scopeSelector(dialog)->setCurrentIndex(2); // beta: its own retries over the new default delay
-        QCOMPARE(field(dialog, u"reconnect.initialDelayMs"_s)->text(), u"1000"_s);
+        QCOMPARE(field(dialog, u"reconnect.initialDelayMs"_s)->text(), u"1 s"_s);
         QCOMPARE(field(dialog, u"reconnect.maxAttempts"_s)->text(), u"2"_s);
         // Not touched, so its partial setting stays as written.
         QCOMPARE(dialog.editedRoot().value(u"mcpServers"_s)[u"beta"_s][u"reconnect"_s].toObject(),
@@ -450,32 +490,33 @@ private slots:
         SettingsDialog dialog(parse(file));
         saves.attach(dialog);
         QVERIFY(saveButton(dialog)->isEnabled());
-        QVERIFY(conflicts(dialog)->isHidden());
+        QVERIFY(conflicts(dialog, u"reconnect"_s)->isHidden());
 
         type(field(dialog, u"reconnect.maxDelayMs"_s), u"10000"_s);
         QVERIFY(fieldsShowingErrors(dialog).isEmpty()); // valid as defaults
         QVERIFY(!saveButton(dialog)->isEnabled());
-        QVERIFY(!conflicts(dialog)->isHidden());
-        const QString message = conflicts(dialog)->text();
+        QVERIFY(!conflicts(dialog, u"reconnect"_s)->isHidden());
+        QVERIFY(conflicts(dialog, u"heartbeat"_s)->isHidden());
+        const QString message = conflicts(dialog, u"reconnect"_s)->text();
         QVERIFY2(message.contains(u"Server 'beta'"_s)
-                     && message.contains(u"Longest delay (10000) is less than First delay (20000)"_s),
+                     && message.contains(u"Longest delay (10 s) is less than First delay (20 s)"_s),
                  qPrintable(message));
         QVERIFY2(!message.contains(u"alpha"_s), qPrintable(message));
         QVERIFY(scopeSelector(dialog)->isEnabled()); // beta's own settings may be the ones to change
         saveButton(dialog)->click();
         QVERIFY(saves.roots.isEmpty());
 
-        type(field(dialog, u"heartbeat.intervalMs"_s), u"15000"_s);
-        QVERIFY2(conflicts(dialog)->text().contains(
-                     u"Answer within (20000) is more than Ping every (15000)"_s),
-                 qPrintable(conflicts(dialog)->text()));
+        type(field(dialog, u"heartbeat.intervalMs"_s), u"15 s"_s);
+        QVERIFY2(conflicts(dialog, u"heartbeat"_s)->text().contains(
+                     u"Answer within (20 s) is more than Ping every (15 s)"_s),
+                 qPrintable(conflicts(dialog, u"heartbeat"_s)->text()));
         type(field(dialog, u"heartbeat.intervalMs"_s), u"30000"_s);
-        QVERIFY2(!conflicts(dialog)->text().contains(u"heartbeat settings"_s), qPrintable(conflicts(dialog)->text()));
+        QVERIFY(conflicts(dialog, u"heartbeat"_s)->isHidden());
         QVERIFY(!saveButton(dialog)->isEnabled());
 
         // Defaults that suit beta: saved.
         type(field(dialog, u"reconnect.maxDelayMs"_s), u"20000"_s);
-        QVERIFY(conflicts(dialog)->isHidden());
+        QVERIFY(conflicts(dialog, u"reconnect"_s)->isHidden());
         QVERIFY(saveButton(dialog)->isEnabled());
         type(field(dialog, u"reconnect.maxDelayMs"_s), u"10000"_s);
         QVERIFY(!saveButton(dialog)->isEnabled());
@@ -484,7 +525,7 @@ private slots:
         scopeSelector(dialog)->setCurrentIndex(2);
         QCOMPARE(fieldsShowingErrors(dialog), QStringList{u"reconnect.maxDelayMs"_s});
         type(field(dialog, u"reconnect.maxDelayMs"_s), u"40000"_s);
-        QVERIFY(conflicts(dialog)->isHidden());
+        QVERIFY(conflicts(dialog, u"reconnect"_s)->isHidden());
         QVERIFY(saveButton(dialog)->isEnabled());
         saveButton(dialog)->click();
         QCOMPARE(saves.roots.size(), 1);
@@ -503,7 +544,7 @@ private slots:
         SettingsDialog dialog(parse(QByteArray(R"({"mcpServers": {"bad": {"command": "b", "reconnect": {"maxAttempts": 0}}}})")));
         saves.attach(dialog);
         type(field(dialog, u"reconnect.maxAttempts"_s), u"5"_s);
-        QVERIFY(conflicts(dialog)->isHidden());
+        QVERIFY(conflicts(dialog, u"reconnect"_s)->isHidden());
         QVERIFY(saveButton(dialog)->isEnabled());
     }
 
@@ -588,26 +629,162 @@ private slots:
         QCOMPARE(chart->retriesNotDrawn(), 0);
     }
 
-    // At the size the dialog opens with, a message of several lines is shown whole, and the
-    // fields keep their room.
-    void messagesAreShownWholeAtTheDefaultSize()
+    // Typing a value that is refused, or defaults that would break a server, neither grows the
+    // dialog nor moves a field: each message is shown beside the fields, whole (scrolled to when
+    // longer than their rows), in room that was there before.
+    void theDialogKeepsItsShapeWhileTyping()
+    {
+        const QByteArray file = R"({"mcpServers": {"beta": {"command": "b", "reconnect": {"initialDelayMs": 20000}}}})";
+        SettingsDialog dialog(parse(file));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QApplication::processEvents();
+        const QSize size = dialog.size();
+        QMap<QString, QRect> placed;
+        const QStringList paths{u"reconnect.initialDelayMs"_s, u"reconnect.maxDelayMs"_s, u"reconnect.maxAttempts"_s,
+                                u"reconnect.jitter"_s, u"heartbeat.intervalMs"_s, u"heartbeat.timeoutMs"_s,
+                                u"heartbeat.maxFailures"_s};
+        const auto where = [&](const QWidget *widget) { return QRect(widget->mapTo(&dialog, QPoint()), widget->size()); };
+        for (const QString &path : paths)
+            placed.insert(path, where(field(dialog, path)));
+        const QRect heartbeatSummary = where(summary(dialog, u"heartbeat"_s));
+        const QRect saveAt = where(saveButton(dialog));
+
+        type(field(dialog, u"reconnect.maxDelayMs"_s), u"100"_s);
+        type(field(dialog, u"heartbeat.intervalMs"_s), u"5000"_s);
+        type(field(dialog, u"heartbeat.maxFailures"_s), u"soon"_s);
+        QCOMPARE(fieldsShowingErrors(dialog), (QStringList{u"reconnect.maxDelayMs"_s, u"heartbeat.timeoutMs"_s,
+                                                           u"heartbeat.maxFailures"_s}));
+        QApplication::processEvents();
+        QCOMPARE(dialog.size(), size);
+        for (const QString &path : paths)
+            QCOMPARE(where(field(dialog, path)), placed.value(path));
+        QCOMPARE(where(summary(dialog, u"heartbeat"_s)), heartbeatSummary);
+        QCOMPARE(where(saveButton(dialog)), saveAt);
+        for (const QString &path : {u"reconnect.maxDelayMs"_s, u"heartbeat.timeoutMs"_s}) {
+            const QLabel *message = fieldError(dialog, path);
+            QVERIFY(message->isVisible());
+            QVERIFY(message->height() >= message->heightForWidth(message->width())); // whole, if scrolled to
+            QVERIFY(message->x() + message->width() <= message->parentWidget()->width()); // never cut off sideways
+        }
+        QVERIFY(namedChild<QLabel>(dialog, u"reconnect.hint"_s)->isHidden()); // the message takes its place
+
+        // Defaults that would break beta: a long message, in the same room.
+        type(field(dialog, u"reconnect.maxDelayMs"_s), u"10 s"_s);
+        QVERIFY(!conflicts(dialog, u"reconnect"_s)->isHidden());
+        QApplication::processEvents();
+        QCOMPARE(dialog.size(), size);
+        for (const QString &path : paths)
+            QCOMPARE(where(field(dialog, path)), placed.value(path));
+        QCOMPARE(where(saveButton(dialog)), saveAt);
+    }
+
+    // More room given to the dialog goes to the chart, not to gaps between the fields.
+    void aTallerDialogOpensNoGaps()
     {
         SettingsDialog dialog(parse(QByteArray("{}")));
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-        type(field(dialog, u"reconnect.maxDelayMs"_s), u"100"_s);
-        type(field(dialog, u"heartbeat.intervalMs"_s), u"5000"_s);
-        for (const QString &path : {u"reconnect.maxDelayMs"_s, u"heartbeat.timeoutMs"_s}) {
-            const QLabel *message = fieldError(dialog, path);
-            QVERIFY(message->isVisible());
-            // More than one line at its width, and all of them shown.
-            QVERIFY(message->heightForWidth(message->width()) > message->fontMetrics().lineSpacing() * 3 / 2);
-            QTRY_VERIFY2(message->height() >= message->heightForWidth(message->width()),
-                         qPrintable(u"%1: %2 of %3 pixels"_s.arg(path).arg(message->height()).arg(message->heightForWidth(message->width()))));
-            QVERIFY(field(dialog, path)->height() >= field(dialog, path)->sizeHint().height());
+        QApplication::processEvents();
+        const int spacing = field(dialog, u"reconnect.maxDelayMs"_s)->y() - field(dialog, u"reconnect.initialDelayMs"_s)->y();
+        const int chartHeight = backoffChart(dialog)->height();
+        dialog.resize(dialog.width(), dialog.height() + 300);
+        QApplication::processEvents();
+        QCOMPARE(field(dialog, u"reconnect.maxDelayMs"_s)->y() - field(dialog, u"reconnect.initialDelayMs"_s)->y(), spacing);
+        QVERIFY2(backoffChart(dialog)->height() >= chartHeight + 250,
+                 qPrintable(u"%1 -> %2"_s.arg(chartHeight).arg(backoffChart(dialog)->height())));
+    }
+
+    // Delays and times are typed as people write them, shown back the same way, and saved as
+    // the milliseconds the file counts.
+    void durationsAreTypedAsPeopleWriteThem()
+    {
+        Saves saves;
+        SettingsDialog dialog(parse(QByteArray(R"({"mcpServers": {"alpha": {"command": "a"}}})")));
+        saves.attach(dialog);
+        QCOMPARE(field(dialog, u"reconnect.initialDelayMs"_s)->text(), u"500 ms"_s);
+        QCOMPARE(field(dialog, u"reconnect.maxDelayMs"_s)->text(), u"30 s"_s);
+        QCOMPARE(field(dialog, u"heartbeat.intervalMs"_s)->text(), u"30 s"_s);
+        QCOMPARE(field(dialog, u"heartbeat.timeoutMs"_s)->text(), u"10 s"_s);
+        QCOMPARE(field(dialog, u"reconnect.maxAttempts"_s)->text(), u"10"_s); // a count, not a duration
+
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        const QList<std::pair<QString, QString>> typed{{u"reconnect.initialDelayMs"_s, u"1.5 s"_s},
+                                                       {u"reconnect.maxDelayMs"_s, u"90s"_s},
+                                                       {u"heartbeat.intervalMs"_s, u"2min"_s},
+                                                       {u"heartbeat.timeoutMs"_s, u"2500"_s}};
+        for (const auto &[path, text] : typed) {
+            field(dialog, path)->setFocus();
+            type(field(dialog, path), text);
+            QTest::keyClick(field(dialog, path), Qt::Key_Tab); // done with the field
         }
-        const QLabel *figures = summary(dialog, u"reconnect"_s);
-        QTRY_VERIFY(figures->height() >= figures->heightForWidth(figures->width()));
+        QCOMPARE(fieldsShowingErrors(dialog), QStringList());
+        QCOMPARE(field(dialog, u"reconnect.initialDelayMs"_s)->text(), u"1.5 s"_s);
+        QCOMPARE(field(dialog, u"reconnect.maxDelayMs"_s)->text(), u"1 min 30 s"_s);
+        QCOMPARE(field(dialog, u"heartbeat.intervalMs"_s)->text(), u"2 min"_s);
+        QCOMPARE(field(dialog, u"heartbeat.timeoutMs"_s)->text(), u"2.5 s"_s);
+        // The figures follow, in the same words.
+        QVERIFY2(summary(dialog, u"reconnect"_s)->text().contains(u"Stability window 1 min 30 s"_s),
+                 qPrintable(summary(dialog, u"reconnect"_s)->text()));
+
+        saveButton(dialog)->click();
+        QCOMPARE(saves.roots.size(), 1);
+        const QJsonObject reconnect = saves.roots.first()[u"defaults"_s][u"reconnect"_s].toObject();
+        const QJsonObject heartbeat = saves.roots.first()[u"defaults"_s][u"heartbeat"_s].toObject();
+        QCOMPARE(reconnect.value(u"initialDelayMs"_s), QJsonValue(1500));
+        QCOMPARE(reconnect.value(u"maxDelayMs"_s), QJsonValue(90000));
+        QCOMPARE(heartbeat.value(u"intervalMs"_s), QJsonValue(120000));
+        QCOMPARE(heartbeat.value(u"timeoutMs"_s), QJsonValue(2500));
+        QVERIFY(QJsonDocument(saves.roots.first()).toJson().contains("\"maxDelayMs\": 90000"));
+    }
+
+    // A value the file holds that is no whole number of milliseconds is shown as written, with why.
+    void aFileValueThatIsNoDurationIsShownAsWritten()
+    {
+        SettingsDialog dialog(parse(QByteArray(R"({"mcpServers": {"bad": {"command": "b", "reconnect": {"initialDelayMs": 2.5}}}})")),
+                              u"bad"_s);
+        QCOMPARE(field(dialog, u"reconnect.initialDelayMs"_s)->text(), u"2.5"_s);
+        QCOMPARE(fieldsShowingErrors(dialog), QStringList{u"reconnect.initialDelayMs"_s});
+        QVERIFY(!saveButton(dialog)->isEnabled());
+    }
+
+    // Tab alone reaches every control, each named for a screen reader; Esc closes the dialog.
+    void everyControlIsReachedByTabAndNamed()
+    {
+        SettingsDialog dialog(parse(Sample), u"beta"_s);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QList<QWidget *> reached;
+        QWidget *first = QApplication::focusWidget();
+        QVERIFY(first);
+        for (QWidget *at = first; at && !reached.contains(at); at = QApplication::focusWidget()) {
+            reached.append(at);
+            QTest::keyClick(at, Qt::Key_Tab);
+        }
+        QStringList unnamed;
+        for (const QWidget *widget : std::as_const(reached)) {
+            const QAccessibleInterface *accessible = QAccessible::queryAccessibleInterface(const_cast<QWidget *>(widget));
+            if (!accessible || accessible->text(QAccessible::Name).isEmpty())
+                unnamed.append(widget->objectName() + u' ' + QString::fromLatin1(widget->metaObject()->className()));
+        }
+        QCOMPARE(unnamed, QStringList());
+        QStringList missed;
+        for (QWidget *widget : dialog.findChildren<QWidget *>()) {
+            if (widget->isVisible() && widget->isEnabled() && (widget->focusPolicy() & Qt::TabFocus) && !reached.contains(widget)
+                && !widget->focusProxy())
+                missed.append(widget->objectName() + u' ' + QString::fromLatin1(widget->metaObject()->className()));
+        }
+        QStringList reachedNames;
+        for (const QWidget *widget : std::as_const(reached))
+            reachedNames.append(widget->objectName());
+        QVERIFY2(missed.isEmpty(), qPrintable(missed.join(u", "_s) + u" not reached; reached: "_s + reachedNames.join(u", "_s)));
+        for (const QString &path : {u"reconnect.initialDelayMs"_s, u"heartbeat.maxFailures"_s, u"useDefaults"_s, u"scope"_s})
+            QVERIFY2(reached.contains(namedChild<QWidget>(dialog, path)), qPrintable(path));
+
+        QSignalSpy rejected(&dialog, &QDialog::rejected);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        QCOMPARE(rejected.size(), 1);
     }
 
     // While a value is invalid the figures and the chart cannot follow it: they are greyed and
@@ -623,7 +800,7 @@ private slots:
         QVERIFY(reconnect->isEnabled());
 
         type(field(dialog, u"reconnect.maxAttempts"_s), u"0"_s);
-        QVERIFY2(reconnect->text().startsWith(u"Until the value marked in red is corrected, these figures are for the last "
+        QVERIFY2(reconnect->text().startsWith(u"Until the marked value is corrected, these figures are for the last "
                                               "valid values"_s), qPrintable(reconnect->text()));
         QVERIFY2(reconnect->text().contains(u"Gives up after about 3.5 s (3 retries)"_s), qPrintable(reconnect->text()));
         QVERIFY(!reconnect->isEnabled());
