@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QDate>
 #include <QDateTime>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -224,6 +225,7 @@ QWidget *SchemaForm::newEditor(Field &field, QWidget *container)
     }
     case FieldKind::Json: {
         auto *edit = new QPlainTextEdit(container);
+        edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont)); // JSON's braces and columns read apart
         edit->setPlaceholderText(field.required ? tr("JSON") : tr("JSON, optional"));
         edit->setTabChangesFocus(true);
         edit->setFixedHeight(edit->fontMetrics().lineSpacing() * 5);
@@ -251,6 +253,10 @@ void SchemaForm::addField(Field field, QFormLayout *layout)
     field.label->setTextFormat(Qt::PlainText);
     field.label->setBuddy(field.editor);
     field.label->setText(labelText(field, withoutMnemonic(field.shownName())));
+    // A check box's own text says Yes or No, and a label's buddy is not read by every screen reader.
+    field.editor->setAccessibleName(field.required ? tr("%1 (required)").arg(field.shownName()) : field.shownName());
+    if (!description.isEmpty())
+        field.editor->setAccessibleDescription(description);
     const QString need = field.required ? tr("Required") : tr("Optional");
     // A title hides the name the arguments use, which the JSON view and the server's messages show.
     field.label->setToolTip(field.shownName() == field.name

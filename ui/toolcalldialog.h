@@ -9,12 +9,17 @@
 #include <memory>
 
 class QCheckBox;
+class QGroupBox;
+class QHBoxLayout;
 class QLabel;
+class QPixmap;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QStackedWidget;
-class QVBoxLayout;
+class QTabWidget;
+class QToolButton;
 
 namespace Tether {
 
@@ -23,11 +28,15 @@ class ServerSource;
 class WindowClientSide;
 
 // Calls one tool of one server through the manager: a form generated from the tool's input
-// schema (or the arguments as raw JSON), Call, a progress bar fed by the server's progress
-// notifications, Cancel, and the result: text, JSON (structured content, resources), images,
-// with a tool error (isError) or a failed call shown as an error banner. What the server asks
-// while the call runs goes to `client` (the window's), whose dialogs the status line points to;
-// without one, the server's questions are refused.
+// schema (or the arguments as raw JSON, in a fixed-width font), Call (Ctrl+Enter from anywhere in
+// it), a progress bar fed by the server's progress notifications, Cancel, and the result: text,
+// JSON (structured content, resources), images (small ones scaled up to be seen, each opening
+// larger in a zoomable viewer), the whole result as raw JSON, and Copy for either; a tool error
+// (isError) or a failed call is shown as an error banner. Arguments that cannot be sent are said
+// beside their field and above the result, which then says it is the previous call's. A tool
+// without arguments says so in one line, and the dialog opens as small as its content. What the
+// server asks while the call runs goes to `client` (the window's), whose dialogs the status line
+// points to; without one, the server's questions are refused.
 //
 // Open it from the window with the definition as the registry holds it:
 //     auto *dialog = new ToolCallDialog(manager, tool.serverName, tool.definition, clientSide, this);
@@ -62,6 +71,13 @@ private:
     void showResult(const ToolCallResult &result);
     void showError(const QString &message);
     void clearResult();
+    // The arguments now shown are not the ones the result shown was called with.
+    void markResultAsPrevious();
+    void addImage(const QPixmap &picture, const QString &mimeType);
+    void openImage(const QPixmap &picture, const QString &name);
+    // The result as shown in the open tab (text or raw JSON), to the clipboard.
+    void copyResult();
+    void sizeToContent();
     void setStatus(const QString &text);
     void setCalling(bool calling);
     std::optional<QJsonObject> currentArguments(QString *error);
@@ -83,11 +99,16 @@ private:
     QPushButton *m_cancelButton;
     QProgressBar *m_progress;
     QLabel *m_status;
+    QGroupBox *m_resultBox;
     QLabel *m_errorBanner;
+    QTabWidget *m_resultTabs;
     QPlainTextEdit *m_resultText;
+    QPlainTextEdit *m_rawResult;
+    QPushButton *m_copyButton;
+    QScrollArea *m_imageArea;
     QWidget *m_imageBox;
-    QVBoxLayout *m_imageLayout;
-    QList<QLabel *> m_images;
+    QHBoxLayout *m_imageLayout;
+    QList<QToolButton *> m_images;
 };
 
 } // namespace Tether

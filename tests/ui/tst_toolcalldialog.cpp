@@ -10,8 +10,14 @@
 #include "support/namedchild.h"
 #include "support/stopallandwait.h"
 
+#include <QAccessible>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
+#include <QFontInfo>
+#include <QGroupBox>
+#include <QTabWidget>
+#include <QToolButton>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -19,6 +25,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QApplication>
 #include <QTest>
 #include <QTextDocument>
@@ -77,10 +84,32 @@ QPlainTextEdit *resultView(const ToolCallDialog &dialog)
     return namedChild<QPlainTextEdit>(dialog, u"result"_s);
 }
 
-// One label per image of the result, showing the decoded picture.
-QList<QLabel *> resultImages(const ToolCallDialog &dialog)
+// One button per image of the result, showing the decoded picture and opening it larger.
+QList<QToolButton *> resultImages(const ToolCallDialog &dialog)
 {
-    return namedChild<QWidget>(dialog, u"resultImages"_s)->findChildren<QLabel *>(Qt::FindDirectChildrenOnly);
+    return namedChild<QWidget>(dialog, u"resultImages"_s)->findChildren<QToolButton *>(Qt::FindDirectChildrenOnly);
+}
+
+// The whole result as the server sent it.
+QPlainTextEdit *rawResultView(const ToolCallDialog &dialog)
+{
+    return namedChild<QPlainTextEdit>(dialog, u"rawResult"_s);
+}
+
+QGroupBox *resultBox(const ToolCallDialog &dialog)
+{
+    return namedChild<QGroupBox>(dialog, u"resultBox"_s);
+}
+
+// Where a widget is in its dialog.
+QRect placeIn(const QWidget &dialog, const QWidget *widget)
+{
+    return QRect(widget->mapTo(&dialog, QPoint()), widget->size());
+}
+
+bool isFixedPitch(const QWidget *widget)
+{
+    return QFontInfo(widget->font()).fixedPitch();
 }
 
 template<typename Editor>
@@ -410,15 +439,194 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
     }
 
+    // A small picture is scaled up by a whole factor to be seen, its aspect kept; a click opens it
+    // larger in a viewer that zooms.
     void imageShowsAPicture()
     {
         ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"image"_s));
+        dialog.show();
         QVERIFY(schemaForm(dialog)->fieldNames().isEmpty());
         dialog.call();
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
         QCOMPARE(resultImages(dialog).size(), 1);
-        QCOMPARE(resultImages(dialog).first()->pixmap().size(), QSize(32, 32));
+        QToolButton *image = resultImages(dialog).first();
+        QCOMPARE(image->iconSize(), QSize(96, 96)); // 32×32, three times
+        QCOMPARE(image->icon().pixmap(image->iconSize()).size(), QSize(96, 96));
+        QVERIFY(image->isVisible());
+        QVERIFY2(image->accessibleName().contains(u"image/png, 32×32"_s), qPrintable(image->accessibleName()));
         QVERIFY2(resultView(dialog)->toPlainText().contains(u"image/png, 32×32"_s), qPrintable(resultView(dialog)->toPlainText()));
+
+        image->click();
+        auto *viewer = dialog.findChild<QDialog *>(u"imageViewer"_s);
+        QVERIFY(viewer);
+        QTRY_VERIFY(viewer->isVisible());
+        const QLabel *picture = namedChild<QLabel>(*viewer, u"imageViewerPicture"_s);
+        const QSize opened = picture->pixmap().size();
+        QVERIFY2(opened.width() >= 32 * 4 && opened.width() == opened.height(), qPrintable(u"%1×%2"_s.arg(opened.width()).arg(opened.height())));
+        namedChild<QPushButton>(*viewer, u"zoomIn"_s)->click();
+        QCOMPARE(picture->pixmap().size(), opened + QSize(32, 32));
+        namedChild<QPushButton>(*viewer, u"actualSize"_s)->click();
+        QCOMPARE(picture->pixmap().size(), QSize(32, 32));
+        QTest::keyClick(viewer, Qt::Key_Escape);
+        QTRY_VERIFY(!viewer->isVisible());
+        QVERIFY(dialog.isVisible()); // Esc in the viewer closes the viewer alone
+    }
+
+    // A tool without arguments says so in one line, and the dialog is no taller than its content.
+    void aToolWithoutArgumentsOpensCompact()
+    {
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"image"_s));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const QLabel *noArguments = namedChild<QLabel>(dialog, u"noArguments"_s);
+        QVERIFY(noArguments->isVisible());
+        QCOMPARE(noArguments->text(), u"This tool takes no arguments."_s);
+        QVERIFY(!rawJsonToggle(dialog)->isVisible());
+        QVERIFY(!schemaForm(dialog)->isVisible());
+        QVERIFY2(dialog.height() <= 420, qPrintable(QString::number(dialog.height()))); // it opened 760 px tall
+
+        // One with arguments gets the room its form needs.
+        ToolCallDialog format(*m_manager, u"demo"_s, tool(u"format"_s));
+        format.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&format));
+        QVERIFY(format.height() > dialog.height());
+        const QWidget *lastField = schemaForm(format)->editor(u"uppercase"_s);
+        QVERIFY(lastField->visibleRegion().boundingRect().height() == lastField->height()); // no scrolling needed
+    }
+
+    // Arguments that cannot be sent are said beside their field and above the result, which then
+    // says it is the previous call's.
+    void aRefusedCallIsSaidAboveTheResult()
+    {
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"echo"_s));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        auto *message = editorOf<QLineEdit>(dialog, u"message"_s);
+        message->setText(u"first"_s);
+        dialog.call();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+        QCOMPARE(resultView(dialog)->toPlainText(), u"first"_s);
+        QCOMPARE(resultBox(dialog)->title(), u"Result"_s);
+
+        message->clear();
+        callButton(dialog)->setFocus();
+        dialog.call();
+        QVERIFY(!dialog.isCalling());
+        QVERIFY2(statusLabel(dialog)->text().contains(u"'message' is required"_s), qPrintable(statusLabel(dialog)->text()));
+        QVERIFY(placeIn(dialog, statusLabel(dialog)).bottom() < placeIn(dialog, resultBox(dialog)).top());
+        QVERIFY(!schemaForm(dialog)->problemLabel(u"message"_s)->isHidden());
+        QCOMPARE(QApplication::focusWidget(), message);
+        QVERIFY2(resultBox(dialog)->title().startsWith(u"Result of the previous call"_s), qPrintable(resultBox(dialog)->title()));
+
+        message->setText(u"second"_s);
+        dialog.call();
+        QCOMPARE(resultBox(dialog)->title(), u"Result"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+        QCOMPARE(resultView(dialog)->toPlainText(), u"second"_s);
+    }
+
+    // Copy puts the result on the clipboard as shown: its text, or the whole result as raw JSON.
+    void copiesTheResultAndShowsItsRawJson()
+    {
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"format"_s));
+        auto *copy = namedChild<QPushButton>(dialog, u"copyResult"_s);
+        QVERIFY(!copy->isEnabled()); // nothing to copy yet
+        editorOf<QLineEdit>(dialog, u"text"_s)->setText(u"hi"_s);
+        dialog.call();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+        QVERIFY(copy->isEnabled());
+        QGuiApplication::clipboard()->clear();
+        copy->click();
+        QCOMPARE(QGuiApplication::clipboard()->text(), resultView(dialog)->toPlainText());
+        QVERIFY(QGuiApplication::clipboard()->text().startsWith(u"hi"_s));
+
+        const QJsonObject raw = QJsonDocument::fromJson(rawResultView(dialog)->toPlainText().toUtf8()).object();
+        QCOMPARE(raw.value(u"content"_s)[0][u"type"_s].toString(), u"text"_s);
+        QCOMPARE(raw.value(u"structuredContent"_s)[u"length"_s].toInt(), 2);
+        namedChild<QTabWidget>(dialog, u"resultTabs"_s)->setCurrentWidget(rawResultView(dialog));
+        copy->click();
+        QCOMPARE(QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()).object(), raw);
+
+        // A failed call: its error, whole.
+        ToolCallDialog off(*m_manager, u"off"_s, tool(u"echo"_s));
+        editorOf<QLineEdit>(off, u"message"_s)->setText(u"anyone?"_s);
+        off.call();
+        QTRY_VERIFY_WITH_TIMEOUT(!off.isCalling(), 10000);
+        QVERIFY2(QJsonDocument::fromJson(rawResultView(off)->toPlainText().toUtf8())
+                     .object()[u"error"_s][u"message"_s].toString().contains(u"server 'off' is stopped"_s),
+                 qPrintable(rawResultView(off)->toPlainText()));
+        namedChild<QPushButton>(off, u"copyResult"_s)->click();
+        QVERIFY2(QGuiApplication::clipboard()->text().contains(u"server 'off' is stopped"_s), qPrintable(QGuiApplication::clipboard()->text()));
+    }
+
+    // JSON is edited and read in a fixed-width font: the arguments, a JSON field, the raw result.
+    void jsonIsShownInAFixedWidthFont()
+    {
+        const QJsonObject schema{{u"type"_s, u"object"_s},
+                                 {u"properties"_s, QJsonObject{{u"options"_s, QJsonObject{{u"type"_s, u"object"_s}}},
+                                                               {u"name"_s, QJsonObject{{u"type"_s, u"string"_s}}}}}};
+        ToolCallDialog dialog(*m_manager, u"demo"_s, definition(schema));
+        QVERIFY(isFixedPitch(rawJsonEditor(dialog)));
+        QVERIFY(isFixedPitch(editorOf<QPlainTextEdit>(dialog, u"options"_s)));
+        QVERIFY(isFixedPitch(rawResultView(dialog)));
+        QVERIFY(!isFixedPitch(editorOf<QLineEdit>(dialog, u"name"_s))); // text stays in the dialog's font
+    }
+
+    // Ctrl+Enter calls from any field, the JSON editor's included; Esc closes.
+    void theKeyboardCallsAndCloses()
+    {
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"echo"_s));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QTest::keyClicks(QApplication::focusWidget(), u"typed"_s);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return, Qt::ControlModifier);
+        QVERIFY(dialog.isCalling());
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+        QCOMPARE(resultView(dialog)->toPlainText(), u"typed"_s);
+
+        rawJsonToggle(dialog)->setChecked(true);
+        rawJsonEditor(dialog)->setFocus();
+        rawJsonEditor(dialog)->setPlainText(u"{\"message\": \"from json\"}"_s);
+        QTest::keyClick(rawJsonEditor(dialog), Qt::Key_Enter, Qt::ControlModifier);
+        QVERIFY(dialog.isCalling());
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+        QCOMPARE(resultView(dialog)->toPlainText(), u"from json"_s);
+        QCOMPARE(rawJsonEditor(dialog)->toPlainText(), u"{\"message\": \"from json\"}"_s); // no line break typed
+
+        QSignalSpy rejected(&dialog, &QDialog::rejected);
+        QTest::keyClick(rawJsonEditor(dialog), Qt::Key_Escape);
+        QCOMPARE(rejected.size(), 1);
+    }
+
+    // Tab alone reaches every control, each named for a screen reader, the result's included.
+    void everyControlIsReachedByTabAndNamed()
+    {
+        ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"format"_s));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        editorOf<QLineEdit>(dialog, u"text"_s)->setText(u"hi"_s);
+        dialog.call();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isCalling(), 10000);
+        editorOf<QLineEdit>(dialog, u"text"_s)->setFocus();
+        QList<QWidget *> reached;
+        for (QWidget *at = QApplication::focusWidget(); at && !reached.contains(at); at = QApplication::focusWidget()) {
+            reached.append(at);
+            QTest::keyClick(at, Qt::Key_Tab);
+        }
+        QStringList unnamed;
+        for (QWidget *widget : std::as_const(reached)) {
+            const QAccessibleInterface *accessible = QAccessible::queryAccessibleInterface(widget);
+            if (!accessible || accessible->text(QAccessible::Name).isEmpty())
+                unnamed.append(widget->objectName() + u' ' + QString::fromLatin1(widget->metaObject()->className()));
+        }
+        QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(u", "_s)));
+        QStringList missed;
+        for (QWidget *widget : dialog.findChildren<QWidget *>()) {
+            if (widget->isVisible() && widget->isEnabled() && (widget->focusPolicy() & Qt::TabFocus) && !reached.contains(widget)
+                && !widget->focusProxy())
+                missed.append(widget->objectName() + u' ' + QString::fromLatin1(widget->metaObject()->className()));
+        }
+        QVERIFY2(missed.isEmpty(), qPrintable(missed.join(u", "_s)));
     }
 
     void sleepShowsProgressAndCancels()
