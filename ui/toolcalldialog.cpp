@@ -232,6 +232,8 @@ ToolCallDialog::ToolCallDialog(ServerSource &manager, const QString &serverName,
     // From anywhere in the dialog, a multi-line JSON field's included.
     for (const QKeySequence &keys : {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)})
         connect(new QShortcut(keys, this), &QShortcut::activated, this, &ToolCallDialog::call);
+    // It stays open beside the window: Ctrl+W closes it, as Esc does.
+    connect(new QShortcut(QKeySequence::Close, this), &QShortcut::activated, this, &QDialog::reject);
     m_progress->setRange(0, ProgressSteps);
     m_progress->setValue(0);
     m_progress->setTextVisible(false);

@@ -572,7 +572,7 @@ private slots:
         QVERIFY(!isFixedPitch(editorOf<QLineEdit>(dialog, u"name"_s))); // text stays in the dialog's font
     }
 
-    // Ctrl+Enter calls from any field, the JSON editor's included; Esc closes.
+    // Ctrl+Enter calls from any field, the JSON editor's included; Esc and Ctrl+W close.
     void theKeyboardCallsAndCloses()
     {
         ToolCallDialog dialog(*m_manager, u"demo"_s, tool(u"echo"_s));
@@ -596,6 +596,12 @@ private slots:
         QSignalSpy rejected(&dialog, &QDialog::rejected);
         QTest::keyClick(rawJsonEditor(dialog), Qt::Key_Escape);
         QCOMPARE(rejected.size(), 1);
+
+        // Not modal, so Ctrl+W closes it too.
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QTest::keyClick(&dialog, Qt::Key_W, Qt::ControlModifier);
+        QCOMPARE(rejected.size(), 2);
     }
 
     // Tab alone reaches every control, each named for a screen reader, the result's included.
