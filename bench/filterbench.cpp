@@ -23,6 +23,8 @@
 #include <QTextStream>
 #include <QTimer>
 
+#include <spdlog/spdlog.h>
+
 using namespace Qt::StringLiterals;
 using namespace Tether;
 using Tether::Bench::percentile;
@@ -36,6 +38,7 @@ int main(int argc, char *argv[])
     qputenv("XDG_CONFIG_HOME", home.filePath(u"config"_s).toUtf8());
     qputenv("XDG_DATA_HOME", home.filePath(u"data"_s).toUtf8());
     QApplication app(argc, argv);
+    spdlog::set_level(spdlog::level::err); // every crash is logged: not the figures' business
     QCommandLineParser parser;
     parser.setApplicationDescription(u"Types in the window's server filter while many servers crash and restart."_s);
     parser.addHelpOption();
@@ -82,11 +85,14 @@ int main(int argc, char *argv[])
         sinceTick.restart();
     });
 
+    // Every connection lost: the window's busiest moments.
+    quint64 crashes = 0;
+    QObject::connect(&manager, &ServerSource::stateChanged, [&crashes](const ServerStatus &status) {
+        crashes += status.state == ServerState::Reconnecting || status.state == ServerState::Retrying;
+    });
     // Let them crash for a while first, so that the window is busy with restarts when typing starts.
     QTest::qWait(3000);
-    quint64 crashes = 0;
-    for (const ServerStatus &status : manager.statuses())
-        crashes += status.attempt;
+    const quint64 crashesBefore = crashes;
     probe.start();
     const QString words = u"flaky-1 retrying failed connected 0 flaky-3 "_s;
     std::vector<double> perKey;
@@ -105,24 +111,22 @@ int main(int argc, char *argv[])
         QTest::qWait(40);
     }
     probe.stop();
-    quint64 restarts = 0;
-    for (const ServerStatus &status : manager.statuses())
-        restarts += status.attempt;
+    const quint64 crashesWhileTyping = crashes - crashesBefore;
 
-    QTextStream out(stdout);
-    out << count << " servers crashing every 300 ms after connecting (" << restarts << " retries counted at the end, "
-        << crashes << " before typing), " << keys << " keys typed in the filter" << Qt::endl
-        << "event-loop stall while typing: p50 " << QString::number(percentile(stalls, 0.5), 'f', 2) << " ms, p99 "
-        << QString::number(percentile(stalls, 0.99), 'f', 2) << " ms, max " << QString::number(percentile(stalls, 1.0), 'f', 2)
-        << " ms" << Qt::endl
-        << "per key, handled and the table repainted: p50 " << QString::number(percentile(perKey, 0.5), 'f', 2) << " ms, p99 "
-        << QString::number(percentile(perKey, 0.99), 'f', 2) << " ms, max " << QString::number(percentile(perKey, 1.0), 'f', 2)
-        << " ms   target < 50 ms" << Qt::endl;
     manager.stopAll();
     const bool stopped = QTest::qWaitFor([&] {
         const QList<ServerStatus> statuses = manager.statuses();
         return std::all_of(statuses.cbegin(), statuses.cend(),
                            [](const ServerStatus &status) { return status.state == ServerState::Stopped; });
     }, 15000);
+    QTextStream out(stdout);
+    out << count << " servers crashing 300 ms after each start: " << crashesWhileTyping << " crashes while " << keys
+        << " keys were typed in the filter" << Qt::endl
+        << "event-loop stall while typing: p50 " << QString::number(percentile(stalls, 0.5), 'f', 2) << " ms, p99 "
+        << QString::number(percentile(stalls, 0.99), 'f', 2) << " ms, max " << QString::number(percentile(stalls, 1.0), 'f', 2)
+        << " ms" << Qt::endl
+        << "per key, handled and the table repainted: p50 " << QString::number(percentile(perKey, 0.5), 'f', 2) << " ms, p99 "
+        << QString::number(percentile(perKey, 0.99), 'f', 2) << " ms, max " << QString::number(percentile(perKey, 1.0), 'f', 2)
+        << " ms   target < 50 ms" << Qt::endl;
     return stopped ? 0 : 1;
 }
