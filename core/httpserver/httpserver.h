@@ -18,8 +18,8 @@ namespace Tether {
 class HttpConnection;
 
 // A small HTTP/1.1 server for one service on one address, in plain TCP or in TLS, made to
-// serve long event streams safely (Qt 6.4's QHttpServer cannot: see the README). It knows no
-// application protocol: you give it three functions (httpservice.h).
+// serve long event streams safely (Qt 6.4's QHttpServer cannot: see docs/development.md,
+// Architecture). It knows no application protocol: you give it three functions (httpservice.h).
 //
 //   HttpServer server;
 //   server.setAdmission([](const HttpRequest &head) -> std::optional<HttpReply> {
