@@ -2,7 +2,7 @@
 
 namespace Tether::Ctl {
 
-// Exit statuses are a contract: scripts depend on them (README, "Exit status").
+// Exit statuses are a contract: scripts depend on them (docs/tetherctl.md, "Exit status…").
 enum ExitStatus : int {
     Success = 0,
     ToolError = 1,

@@ -33,8 +33,9 @@ const ProgramUsage &tetherUsage()
              "servers form is read too) maps each server's name to its command, args, env and cwd, or to its type "
              "(http or sse), url and headers, and to its enabled, reconnect, heartbeat, pool and timeoutMs "
              "settings; defaults gives every server's reconnect, heartbeat and timeoutMs. ${env:NAME} is replaced "
-             "by the environment variable NAME and ${tether:bindir} by the folder of Tether's programs. The README "
-             "describes every setting."_s},
+             "by the environment variable NAME and ${tether:bindir} by the folder of Tether's programs. The user "
+             "guide's configuration page (docs/configuration.md; installed as "
+             "/usr/share/doc/tether/docs/configuration.md.gz) describes every setting."_s},
             {u"One Tether per user"_s,
              u"Started while Tether runs, tether brings the running window to the front and exits 0, supervising "
              "nothing itself. Given a --config other than the running one's, it says so and exits 1: quit the "
