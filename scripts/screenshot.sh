@@ -144,7 +144,7 @@ case $view in
         arguments=() # no config file: the built-in demo configuration
         ;;
     failures)
-        # An HTTP server refusing every request with 401, as a remote server wanting a token does.
+        # An HTTP server refusing every request with 401, as a remote server wanting a sign-in does.
         node -e '
             const server = require("http").createServer((request, response) => {
                 response.writeHead(401, {"WWW-Authenticate": "Bearer"});
@@ -238,9 +238,9 @@ case $view in
         ;;
     failures)
         await 60 "every server to connect or fail" eval "connected files && connected search \
-            && not_retried github && not_retried remote-api && not_retried legacy \
+            && not_retried github && logged \"server 'remote-api': sign-in needed\" && not_retried legacy \
             && logged \"server 'refuses': gave up\" && logged \"server 'flaky': .*retrying in\""
-        keys Tab Down # the table's second row: github
+        keys ctrl+f Tab Down # from the filter to the table, and its second row: github
         click_tab_pane
         keys ctrl+Tab ctrl+Tab ctrl+Tab ctrl+Tab ctrl+Tab # Tools to Details
         ;;
