@@ -9,8 +9,8 @@
 # Views (FILE defaults to docs/tether-VIEW.png, docs/tether-VIEW-dark.png with --dark):
 #   window        the built-in demo configuration: demo and flaky connected, broken failed
 #   failures      healthy demo servers next to ones failing in different ways (a command that
-#                 does not exist, an exit with code 3, an HTTP server answering 401, an
-#                 unsupported protocol version), a failing one selected with its Details
+#                 does not exist, an exit with code 3, an HTTP server asking for a sign-in, an
+#                 unsupported protocol version), a failing one selected with its log
 #   all-tools     Server ▸ All tools… (Ctrl+Shift+T) over the demo servers and server-everything
 #   resources     server-everything selected, its Resources tab open, a resource read
 #   combined-log  View ▸ Combined log (Ctrl+L): every server's log in one list
