@@ -91,6 +91,9 @@ EventLogText::EventLogText(int maximumLines, QWidget *parent)
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     document()->setUndoRedoEnabled(false); // lines come and go by the thousand; nothing to undo
+    m_addPending.setSingleShot(true);
+    m_addPending.setInterval(AppendDelay);
+    connect(&m_addPending, &QTimer::timeout, this, &EventLogText::addPendingLines);
     connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &EventLogText::scrolled);
     // The view's own scrolling (the keyboard's, a selection's) moves the scroll bar without its
     // signals, but repaints the view scrolled.
@@ -112,6 +115,8 @@ void EventLogText::setServerWidth(qsizetype width)
 
 void EventLogText::setEvents(const QList<ServerEvent> &events)
 {
+    m_pending.clear();
+    m_addPending.stop();
     const qsizetype first = std::max<qsizetype>(0, events.size() - m_maximumLines);
     QStringList lines;
     lines.reserve(events.size() - first);
@@ -130,28 +135,42 @@ void EventLogText::setEvents(const QList<ServerEvent> &events)
 
 void EventLogText::appendEvent(const ServerEvent &event)
 {
-    const LogSeverity severity = logSeverity(event);
-    const QTextCharFormat format = severityFormat(severity, palette());
+    if (m_pending.size() == m_maximumLines)
+        m_pending.removeFirst(); // it would go again as soon as it came
+    m_pending.append({logViewLine(event, m_serverWidth), logSeverity(event)});
+    if (!m_addPending.isActive())
+        m_addPending.start();
+}
+
+void EventLogText::addPendingLines()
+{
+    if (m_pending.isEmpty())
+        return;
     QScrollBar *scroll = verticalScrollBar();
     const int top = scroll->value();
+    const QPalette shown = palette();
     QTextCursor cursor(document());
     cursor.beginEditBlock();
     cursor.movePosition(QTextCursor::End);
-    if (!document()->isEmpty())
-        cursor.insertBlock(QTextBlockFormat(), format);
-    cursor.insertText(logViewLine(event, m_serverWidth), format);
-    cursor.block().setUserState(int(severity));
-    const bool full = document()->blockCount() > m_maximumLines;
-    if (full) {
+    for (const Line &line : std::as_const(m_pending)) {
+        const QTextCharFormat format = severityFormat(line.severity, shown);
+        if (!document()->isEmpty())
+            cursor.insertBlock(QTextBlockFormat(), format);
+        cursor.insertText(line.text, format);
+        cursor.block().setUserState(int(line.severity));
+    }
+    m_pending.clear();
+    const int excess = document()->blockCount() - m_maximumLines;
+    if (excess > 0) {
         cursor.movePosition(QTextCursor::Start);
-        cursor.movePosition(QTextCursor::NextBlock, QTextCursor::KeepAnchor);
+        cursor.movePosition(QTextCursor::NextBlock, QTextCursor::KeepAnchor, excess);
         cursor.removeSelectedText();
     }
     cursor.endEditBlock();
     if (m_following)
         scroll->setValue(scroll->maximum());
-    else if (full && top > 0)
-        scroll->setValue(top - 1); // a reader who scrolled up keeps their lines in view as the oldest goes
+    else if (excess > 0)
+        scroll->setValue(std::max(0, top - excess)); // a reader who scrolled up keeps their lines in view
 }
 
 void EventLogText::setFollowing(bool following)

@@ -3,7 +3,10 @@
 #include <QColor>
 #include <QList>
 #include <QPlainTextEdit>
+#include <QTimer>
 #include <QWidget>
+
+#include <chrono>
 
 class QCheckBox;
 class QComboBox;
@@ -29,23 +32,27 @@ QString logViewLine(const ServerEvent &event, qsizetype serverWidth = 0);
 
 // A log's lines, read-only in a fixed-pitch font, warnings and errors in colour. It follows new
 // lines while it is at the bottom: a reader who scrolls up stays where they are, one who comes
-// back to the bottom (or turns following on) sees each new line again. Lines are appended one
-// by one, never by showing the whole log again.
+// back to the bottom (or turns following on) sees each new line again. New lines are added at
+// the end, never by showing the whole log again, and those that come close together are added
+// together (within AppendDelay), so that a flood of them lays out and scrolls the view once.
 class EventLogText final : public QPlainTextEdit
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(EventLogText)
 
 public:
+    static constexpr std::chrono::milliseconds AppendDelay{50};
+
     EventLogText(int maximumLines, QWidget *parent = nullptr);
 
     // The width of the server column: 0 (the default) for one server's log, which has none.
     void setServerWidth(qsizetype width);
     qsizetype serverWidth() const { return m_serverWidth; }
 
-    // Replaces the lines with the last `maximumLines` of `events`, shown from the start of the
-    // lines (the times in view) at the bottom, following.
+    // Replaces the lines (those still to be added too) with the last `maximumLines` of `events`,
+    // shown from the start of the lines (the times in view) at the bottom, following.
     void setEvents(const QList<ServerEvent> &events);
+    // Adds the event's line within AppendDelay.
     void appendEvent(const ServerEvent &event);
 
     bool isFollowing() const { return m_following; }
@@ -61,12 +68,21 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    struct Line
+    {
+        QString text;
+        LogSeverity severity;
+    };
+
+    void addPendingLines();
     void colourLines();
     void scrolled(int value);
 
     int m_maximumLines;
     qsizetype m_serverWidth = 0;
     bool m_following = true;
+    QList<Line> m_pending; // to be added, oldest first
+    QTimer m_addPending;
 };
 
 // The Log tab: one server's events as lines of text, oldest first, narrowed to a kind (warnings

@@ -414,7 +414,7 @@ private slots:
 
         auto *log = namedChild<QPlainTextEdit>(fixture.window, u"logText"_s);
         QTRY_VERIFY(log->toPlainText().contains(u"  info       call    window called echo: ok ("_s));
-        QVERIFY(log->toPlainText().contains(u"  warning    call    window called fail: tool error ("_s));
+        QTRY_VERIFY(log->toPlainText().contains(u"  warning    call    window called fail: tool error ("_s));
         // The Log tab's "Tool calls" shows these alone; the failed one is a warning.
         auto *kind = namedChild<QComboBox>(fixture.window, u"logLevel"_s);
         kind->setCurrentIndex(kind->findText(u"Tool calls"_s));
@@ -514,6 +514,7 @@ private slots:
         QVERIFY2(lines(text).at(1).contains(u"  warning    state   Retrying: exited with 1"_s), qPrintable(lines(text).at(1)));
         // A line appended lines up too.
         log.appendEvent(logMessage(u"demo"_s, u"warning"_s, u"slow"_s));
+        QTRY_COMPARE(lines(text).size(), events.size() + 1);
         QCOMPARE(lines(text).last().indexOf(u"slow"_s), textColumn(lines(text).first(), events.first()));
 
         // The combined log: the server too, as wide as the longest name.
@@ -525,7 +526,7 @@ private slots:
         for (const ServerEvent &event : std::as_const(both))
             manager.eventLog().append(event);
         auto *combinedText = namedChild<QPlainTextEdit>(combined, u"combinedLogText"_s);
-        QCOMPARE(lines(combinedText).size(), both.size());
+        QTRY_COMPARE(lines(combinedText).size(), both.size());
         const QString first = lines(combinedText).first();
         for (qsizetype at = 0; at < both.size(); ++at) {
             const QString line = lines(combinedText).at(at);
@@ -582,6 +583,7 @@ private slots:
         checkLines(logText, 0);
         for (const ServerEvent &event : events)
             log.appendEvent(event);
+        QTRY_COMPARE(logText->document()->blockCount(), 2 * events.size());
         checkLines(logText, int(events.size()));
 
         // The Timeline's rows: warnings and errors in the same colours as the log's.
@@ -644,6 +646,7 @@ private slots:
         QVERIFY(text->verticalScrollBar()->maximum() > 0);
         QCOMPARE(text->verticalScrollBar()->value(), text->verticalScrollBar()->maximum()); // the newest in view
         log.appendEvent(stderrLine(u"demo"_s, QString(1000, u'y')));
+        QTRY_COMPARE(lines(text).size(), events.size() + 1);
         QCOMPARE(text->horizontalScrollBar()->value(), 0);
         QCOMPARE(text->verticalScrollBar()->value(), text->verticalScrollBar()->maximum());
     }
@@ -659,7 +662,12 @@ private slots:
         QScrollBar *scroll = text->verticalScrollBar();
         const auto atBottom = [scroll] { return scroll->value() == scroll->maximum(); };
         int made = 0;
-        const auto appendLine = [&] { log.appendEvent(stderrLine(u"demo"_s, u"line %1"_s.arg(++made))); };
+        // Appended, and shown: lines that come close together are added together.
+        const auto appendLine = [&] {
+            const QString line = u"line %1"_s.arg(++made);
+            log.appendEvent(stderrLine(u"demo"_s, line));
+            return QTest::qWaitFor([&] { return lines(text).last().endsWith(line); });
+        };
         QList<ServerEvent> events;
         for (; made < 100; ++made)
             events.append(stderrLine(u"demo"_s, u"line %1"_s.arg(made)));
@@ -669,7 +677,7 @@ private slots:
         QVERIFY(follow->isChecked());
 
         int maximum = scroll->maximum();
-        appendLine();
+        QVERIFY(appendLine());
         QCOMPARE(scroll->maximum(), maximum + 1);
         QVERIFY(atBottom());
 
@@ -677,15 +685,15 @@ private slots:
         scroll->setValue(10);
         QVERIFY(!follow->isChecked());
         const QString top = topLine(text);
-        appendLine();
-        appendLine();
+        QVERIFY(appendLine());
+        QVERIFY(appendLine());
         QCOMPARE(scroll->value(), 10);
         QCOMPARE(topLine(text), top);
 
         // Back at the bottom: it follows again.
         scroll->setValue(scroll->maximum());
         QVERIFY(follow->isChecked());
-        appendLine();
+        QVERIFY(appendLine());
         QVERIFY(atBottom());
         QVERIFY2(lines(text).last().endsWith(u"line %1"_s.arg(made)), qPrintable(lines(text).last()));
 
@@ -693,12 +701,12 @@ private slots:
         follow->click();
         QVERIFY(!follow->isChecked());
         maximum = scroll->maximum();
-        appendLine();
+        QVERIFY(appendLine());
         QCOMPARE(scroll->value(), maximum);
         QVERIFY(!atBottom());
         follow->click();
         QVERIFY(atBottom());
-        appendLine();
+        QVERIFY(appendLine());
         QVERIFY(atBottom());
 
         // The keyboard: Ctrl+Home goes up (and stops following), Ctrl+End down (and follows).
@@ -708,7 +716,7 @@ private slots:
         QVERIFY(!follow->isChecked());
         QTest::keyClick(text, Qt::Key_End, Qt::ControlModifier);
         QVERIFY(follow->isChecked());
-        appendLine();
+        QVERIFY(appendLine());
         QVERIFY(atBottom());
     }
 
@@ -728,6 +736,7 @@ private slots:
         const QString top = topLine(&text);
         for (int i = 0; i < 5; ++i)
             text.appendEvent(stderrLine(u"demo"_s, u"more %1"_s.arg(i)));
+        QTRY_VERIFY(lines(&text).last().endsWith(u"more 4"_s));
         QCOMPARE(text.document()->blockCount(), 50);
         QVERIFY(lines(&text).first().endsWith(u"line 15"_s));
         QCOMPARE(topLine(&text), top);
