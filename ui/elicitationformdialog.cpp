@@ -29,6 +29,7 @@ ElicitationFormDialog::ElicitationFormDialog(const QString &serverName, const QJ
     auto *formScroll = new QScrollArea(this);
     formScroll->setWidgetResizable(true);
     formScroll->setFrameShape(QFrame::NoFrame);
+    formScroll->setFocusPolicy(Qt::NoFocus); // the fields in it take the focus
     formScroll->setWidget(m_form);
 
     auto *buttons = new QDialogButtonBox(this);

@@ -76,6 +76,7 @@ ImportDialog::ImportDialog(ImportFormat format, const ConfigDocument &document, 
     m_path->setObjectName(u"path"_s);
     m_problem->setObjectName(u"problem"_s); // why nothing can be listed: a missing file, not JSON, …
     m_servers->setObjectName(u"servers"_s);
+    m_servers->setAccessibleName(tr("Servers to import"));
     for (const ImportFormat each : {ImportFormat::ClaudeDesktop, ImportFormat::Cursor, ImportFormat::VsCode})
         m_format->addItem(programName(each), int(each));
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] {

@@ -39,6 +39,7 @@ UrlElicitationDialog::UrlElicitationDialog(const QString &serverName, const QJso
     url->setWordWrapMode(QTextOption::WrapAnywhere);
     url->setPlainText(params.value(u"url").toString());
     url->setTabChangesFocus(true);
+    url->setAccessibleName(tr("Address the server asks you to open"));
     // At least as many lines as the URL takes at the dialog's width (with one to spare, since
     // it is wrapped anywhere), up to a few; a taller dialog gives it more.
     const int textWidth = url->fontMetrics().horizontalAdvance(url->toPlainText());

@@ -1,8 +1,12 @@
 // Every window with the keyboard alone: Tab reaches every control and each has an accessible
 // name, Tab leaves the server table, Esc (and Ctrl+W for a window that is not modal) closes what
 // the main window opens, and a screen reader hears each server's state and cause.
+#include "elicitationformdialog.h"
+#include "importdialog.h"
 #include "mainwindow.h"
+#include "urlelicitationdialog.h"
 #include "servertablemodel.h"
+#include "config/configimport.h"
 #include "config/configstore.h"
 #include "gateway/gatewayservice.h"
 #include "manager/servermanager.h"
@@ -145,6 +149,38 @@ private slots:
         QVERIFY2(heard.contains(u"broken, Failed 1/1: "_s + cause), qPrintable(heard.join(u" | "_s)));
         QVERIFY2(heard.contains(u"demo, Connected: "_s + fixture.manager.status(u"demo"_s)->reason),
                  qPrintable(heard.join(u" | "_s)));
+    }
+
+    // The dialogs that servers open (a form to fill in, a page to visit) and Import servers:
+    // every control reached by Tab and named, and Esc closes them.
+    void dialogsOfServersAndImport()
+    {
+        WindowFixture fixture;
+        const QJsonObject form{
+            {u"message"_s, u"Who are you?"_s},
+            {u"requestedSchema"_s,
+             QJsonObject{{u"type"_s, u"object"_s},
+                         {u"properties"_s,
+                          QJsonObject{{u"name"_s, QJsonObject{{u"type"_s, u"string"_s}, {u"title"_s, u"Name"_s}}},
+                                      {u"age"_s, QJsonObject{{u"type"_s, u"integer"_s}, {u"title"_s, u"Age"_s}}},
+                                      {u"colour"_s, QJsonObject{{u"type"_s, u"string"_s},
+                                                                {u"enum"_s, QJsonArray{u"red"_s, u"blue"_s}}}},
+                                      {u"subscribe"_s, QJsonObject{{u"type"_s, u"boolean"_s}}}}},
+                         {u"required"_s, QJsonArray{u"name"_s}}}}};
+        const QJsonObject page{{u"message"_s, u"Sign the terms"_s}, {u"url"_s, u"https://example.com/terms"_s},
+                               {u"elicitationId"_s, u"e1"_s}, {u"mode"_s, u"url"_s}};
+        const QList<std::pair<QString, std::function<QDialog *()>>> dialogs{
+            {u"form"_s, [&] { return new ElicitationFormDialog(u"demo"_s, form, &fixture.window); }},
+            {u"url"_s, [&] { return new UrlElicitationDialog(u"demo"_s, page, &fixture.window); }},
+            {u"import"_s, [&] { return new ImportDialog(ImportFormat::Cursor, fixture.store.document(), &fixture.window); }}};
+        for (const auto &[name, make] : dialogs) {
+            QPointer<QDialog> dialog = make();
+            const QStringList found = keyboardProblems(dialog);
+            QVERIFY2(found.isEmpty(), qPrintable(name + u": "_s + found.join(u"; "_s)));
+            QTest::keyClick(dialog, Qt::Key_Escape);
+            QTRY_VERIFY2(!dialog || !dialog->isVisible(), qPrintable(name + u": Esc did not close it"_s));
+            delete dialog;
+        }
     }
 
     // Each window the main window opens: every control reached by Tab and named, and closed by Esc.
