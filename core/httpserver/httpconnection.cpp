@@ -34,6 +34,9 @@ HttpConnection::HttpConnection(QTcpSocket *socket, const HttpService &service, Q
     connect(&m_timer, &QTimer::timeout, this, &HttpConnection::onTimeout);
     connect(m_socket, &QTcpSocket::readyRead, this, &HttpConnection::readRequests);
     connect(m_socket, &QTcpSocket::disconnected, this, &HttpConnection::onDisconnected);
+    connect(m_socket, &QTcpSocket::bytesWritten, this, &HttpConnection::onBytesTaken);
+    if (auto *tls = qobject_cast<QSslSocket *>(m_socket))
+        connect(tls, &QSslSocket::encryptedBytesWritten, this, &HttpConnection::onBytesTaken);
     startWaiting(Wait::Head);
     // A TLS handshake may have brought the request along, or the peer may already be gone.
     if (m_socket->state() != QAbstractSocket::ConnectedState)
@@ -54,6 +57,22 @@ void HttpConnection::abort()
     onDisconnected(); // in case the socket had closed already
 }
 
+// ReadingHead -> Closing
+void HttpConnection::evict(const HttpReply &reply, std::chrono::milliseconds delay)
+{
+    if (m_stage == Stage::Closing) {
+        abort(); // refused already: it has had its answer
+        return;
+    }
+    if (m_stage != Stage::ReadingHead)
+        return;
+    m_stage = Stage::Closing;
+    m_parser = HttpRequestParser(m_service.options.limits);
+    m_evictionReply = reply;
+    m_wait = Wait::Evict;
+    m_timer.start(delay);
+}
+
 // ReadingHead | ReadingBody -> ReadingBody (admitted) | Responding (whole) | Closing (refused)
 void HttpConnection::readRequests()
 {
@@ -65,6 +84,11 @@ void HttpConnection::readRequests()
     }
     if (m_stage != Stage::ReadingHead && m_stage != Stage::ReadingBody)
         return; // a pipelined request waits in the socket's buffer
+    if (m_stage == Stage::ReadingHead && unsentBytes() > m_service.options.readPauseUnsentBytes) {
+        if (m_wait != Wait::Drain)
+            startWaiting(Wait::Drain); // onBytesTaken() reads on
+        return;
+    }
     QByteArray bytes; // nothing at first: the parser may hold a pipelined request already
     for (;;) {
         switch (m_parser.push(bytes)) {
@@ -105,8 +129,15 @@ bool HttpConnection::admit()
     if (m_stage == Stage::Closed)
         return false; // the admission closed the server
     if (refusal) {
-        refuse(*refusal, head.contentLength == 0 && head.keepAlive(), LingerLimit);
+        const bool bodiless = head.contentLength == 0;
+        // Closing after a refusal of the peer itself, it still gets a moment to read it.
+        refuse(*refusal, !refusal->closeConnection && bodiless && head.keepAlive(),
+               refusal->closeConnection && bodiless ? LingerPause : LingerLimit);
         return false;
+    }
+    if (!m_admitted) {
+        m_admitted = true;
+        emit admitted();
     }
     m_stage = Stage::ReadingBody;
     startWaiting(Wait::Body);
@@ -165,14 +196,26 @@ void HttpConnection::onTimeout()
         startWaiting(Wait::Flush);
         break;
     case Wait::Head:
-        refuseWithError(408, u"No whole request head came within %1 ms."_s.arg(m_service.options.headTimeout.count()));
+        refuseWithError(408, u"No whole request head came within %1 ms."_s.arg(m_timer.intervalAsDuration().count()));
         break;
     case Wait::Body:
-        refuseWithError(408, u"The request body paused for more than %1 ms."_s.arg(m_service.options.headTimeout.count()));
+        refuseWithError(408, u"The request body paused for more than %1 ms."_s.arg(m_timer.intervalAsDuration().count()));
+        break;
+    case Wait::Drain:
+        spdlog::debug("HTTP connection from {} closed: its peer took none of its answers for {} ms",
+                      m_socket->peerAddress().toString(), m_service.options.idleTimeout.count());
+        abort();
         break;
     case Wait::Linger:
     case Wait::Flush:
         abort();
+        break;
+    case Wait::Evict:
+        writeBytes(HttpWire::wholeResponse(m_evictionReply.status, m_evictionReply.headers, m_evictionReply.body, true,
+                                           false, QDateTime::currentDateTimeUtc()));
+        m_evictionReply = {};
+        m_socket->disconnectFromHost();
+        startWaiting(Wait::Flush);
         break;
     }
 }
@@ -182,13 +225,18 @@ void HttpConnection::startWaiting(Wait wait)
     m_wait = wait;
     switch (wait) {
     case Wait::Idle:
+    case Wait::Drain:
     case Wait::Flush:
         m_timer.start(m_service.options.idleTimeout);
         break;
     case Wait::Head:
+        m_timer.start(m_service.headTimeout);
+        break;
     case Wait::Body:
         m_timer.start(m_service.options.headTimeout);
         break;
+    case Wait::Evict:
+        break; // started by evict(), with its delay
     case Wait::Linger:
         m_timer.start(std::min<std::chrono::milliseconds>(
             LingerPause, std::chrono::ceil<std::chrono::milliseconds>(m_lingerEnd.remainingTimeAsDuration())));
@@ -240,6 +288,19 @@ void HttpConnection::endResponse(bool closeAfter)
     m_stage = Stage::ReadingHead;
     startWaiting(m_parser.bufferedBytes() > 0 || m_socket->bytesAvailable() > 0 ? Wait::Head : Wait::Idle);
     QMetaObject::invokeMethod(this, &HttpConnection::readRequests, Qt::QueuedConnection);
+}
+
+// Drain -> Drain (some taken: the wait starts again) | Head | Idle (taken enough: the next request is read)
+void HttpConnection::onBytesTaken()
+{
+    if (m_wait != Wait::Drain)
+        return;
+    if (unsentBytes() > m_service.options.readPauseUnsentBytes) {
+        startWaiting(Wait::Drain);
+        return;
+    }
+    startWaiting(m_parser.bufferedBytes() > 0 || m_socket->bytesAvailable() > 0 ? Wait::Head : Wait::Idle);
+    readRequests();
 }
 
 qint64 HttpConnection::unsentBytes() const

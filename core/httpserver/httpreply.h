@@ -14,6 +14,9 @@ struct HttpReply
     int status = 200;
     HttpHeaders headers;
     QByteArray body;
+    // A refusal that ends the connection (Connection: close), as one of who the peer is (a missing
+    // or wrong token): what else it pipelined is not read.
+    bool closeConnection = false;
 };
 
 } // namespace Tether

@@ -24,6 +24,7 @@ HttpServer::HttpServer(HttpServerOptions options, QObject *parent)
     : QObject(parent)
 {
     m_service.options = options;
+    m_service.headTimeout = options.headTimeout;
     m_service.errorReply = plainTextErrorReply;
     setHandler({});
 }
@@ -115,29 +116,90 @@ QString HttpServer::errorString() const
     return m_error;
 }
 
+int HttpServer::unadmittedCount() const
+{
+    return int(std::count_if(m_open.cbegin(), m_open.cend(), [](const auto &open) { return !open.admitted; }));
+}
+
 void HttpServer::acceptConnections()
 {
+    using namespace HttpConnectionQuota;
     while (QTcpSocket *socket = m_listener->nextPendingConnection()) {
-        if (m_connections.size() >= m_service.options.maxConnections) {
+        const Clock::time_point now = Clock::now();
+        const Arrival arrival = judgeArrival(m_open.values(), socket->peerAddress(), now, m_service.options);
+        if (arrival.verdict == Arrival::Verdict::Refuse) {
             refuseOverLimit(socket);
             continue;
         }
+        if (arrival.verdict == Arrival::Verdict::AcceptEvicting)
+            evict(reinterpret_cast<HttpConnection *>(quintptr(arrival.evicted)));
         auto *connection = new HttpConnection(socket, m_service, this);
         m_connections.insert(connection);
-        connect(connection, &HttpConnection::closed, this, [this, connection] { m_connections.remove(connection); });
+        m_open.insert(connection, {quintptr(connection), socket->peerAddress(), now, false});
+        connect(connection, &HttpConnection::admitted, this, [this, connection] {
+            if (const auto open = m_open.find(connection); open != m_open.end())
+                open->admitted = true;
+            updateHeadTimeout();
+        });
+        connect(connection, &HttpConnection::closed, this, [this, connection] {
+            m_connections.remove(connection);
+            m_open.remove(connection);
+            updateHeadTimeout();
+        });
+        updateHeadTimeout();
     }
 }
 
-// Answered 503 at once, without reading its request, and closed.
+// Its slot goes to a newcomer; it is answered 503 later (see delayRefusal) and closed.
+void HttpServer::evict(HttpConnection *connection)
+{
+    m_open.remove(connection);
+    const HttpReply reply = m_service.errorReply(
+        503, u"The server is busy and this connection had sent no request it took; try again later."_s);
+    connection->evict(reply, delayRefusal(connection));
+}
+
+// Answered 503 (later: see delayRefusal) without reading its request, and closed.
 void HttpServer::refuseOverLimit(QTcpSocket *socket)
 {
     socket->setParent(this);
     connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-    QTimer::singleShot(m_service.options.headTimeout, socket, &QTcpSocket::abort);
+    const std::chrono::milliseconds delay = delayRefusal(socket);
+    QTimer::singleShot(delay + m_service.options.headTimeout, socket, &QTcpSocket::abort);
     const HttpReply reply = m_service.errorReply(
-        503, u"The server has %1 connections open, as many as it takes; try again later."_s.arg(m_connections.size()));
-    socket->write(HttpWire::wholeResponse(reply.status, reply.headers, reply.body, true, false, QDateTime::currentDateTimeUtc()));
-    socket->disconnectFromHost();
+        503, u"The server has %1 connections open, as many as it takes; try again later."_s.arg(m_open.size()));
+    QTimer::singleShot(delay, socket, [socket, reply] {
+        socket->write(HttpWire::wholeResponse(reply.status, reply.headers, reply.body, true, false, QDateTime::currentDateTimeUtc()));
+        socket->disconnectFromHost();
+    });
+}
+
+// A peer told at once to go away may come back at once, and again, as fast as both can: a
+// refusal's answer waits a while, so that a loop of reconnections runs no faster than that.
+// Waiting holds a socket each, so only so many wait; the rest are answered at once.
+std::chrono::milliseconds HttpServer::delayRefusal(QObject *holder)
+{
+    if (m_delayedRefusals >= m_service.options.maxDelayedRefusals)
+        return std::chrono::milliseconds(0);
+    ++m_delayedRefusals;
+    connect(holder, &QObject::destroyed, this, [this] { --m_delayedRefusals; });
+    return m_service.options.refusalDelay;
+}
+
+void HttpServer::updateHeadTimeout()
+{
+    const int unadmitted = unadmittedCount();
+    const bool pressed = HttpConnectionQuota::underPressure(unadmitted, m_service.options);
+    // Said once a minute at most: the count may hover around the threshold.
+    if (pressed && !m_underPressure && (!m_pressureSaid.isValid() || m_pressureSaid.hasExpired(60'000))) {
+        m_pressureSaid.start();
+        spdlog::info("HTTP server on {} port {}: {} connections have had no request admitted; heads now get {} ms, "
+                     "and newcomers take the places of the oldest",
+                     serverAddress().toString(), serverPort(), unadmitted,
+                     HttpConnectionQuota::headTimeout(unadmitted, m_service.options).count());
+    }
+    m_underPressure = pressed;
+    m_service.headTimeout = HttpConnectionQuota::headTimeout(unadmitted, m_service.options);
 }
 
 } // namespace Tether

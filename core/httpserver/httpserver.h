@@ -1,7 +1,10 @@
 #pragma once
 
+#include "httpconnectionquota.h"
 #include "httpservice.h"
 
+#include <QElapsedTimer>
+#include <QHash>
 #include <QHostAddress>
 #include <QObject>
 #include <QSet>
@@ -46,7 +49,9 @@ class HttpConnection;
 // before a byte of the body is read (and before "100 Continue" is sent), and may refuse it;
 // the handler gets the whole request and an HttpResponse to answer with, now or later. One
 // request is answered at a time per connection; connections are kept alive between requests.
-// The options bound sizes, time and the number of connections (httpservice.h). Without a
+// The options bound sizes, time and the number of connections (httpservice.h); who may hold
+// the connections is HttpConnectionQuota's to say: a connection counts as admitted once one of
+// its requests was, and newcomers take the places of connections not admitted. Without a
 // handler every request is answered 404. Everything happens in the server's thread: the
 // functions are called there, and responses are written from there.
 class HttpServer final : public QObject
@@ -77,17 +82,27 @@ public:
     quint16 serverPort() const;
     QString errorString() const;
     const HttpServerOptions &options() const { return m_service.options; }
-    // Connections open now (those refused for being one too many are not counted).
-    int connectionCount() const { return int(m_connections.size()); }
+    // Connections open now (those refused for being one too many, or evicted, are not counted).
+    int connectionCount() const { return int(m_open.size()); }
+    // Of those, the ones none of whose requests was admitted yet.
+    int unadmittedCount() const;
 
 private:
     bool listenWith(std::unique_ptr<QTcpServer> listener, const QHostAddress &address, quint16 port);
     void acceptConnections();
+    void evict(HttpConnection *connection);
     void refuseOverLimit(QTcpSocket *socket);
+    // The delay before a refusal's answer, counting it among those waiting until `holder` goes.
+    std::chrono::milliseconds delayRefusal(QObject *holder);
+    void updateHeadTimeout();
 
     HttpService m_service;
     std::unique_ptr<QTcpServer> m_listener;
-    QSet<HttpConnection *> m_connections;
+    QSet<HttpConnection *> m_connections; // every one alive, evicted ones among them
+    QHash<HttpConnection *, HttpConnectionQuota::OpenConnection> m_open; // those that hold a slot
+    int m_delayedRefusals = 0;
+    bool m_underPressure = false;
+    QElapsedTimer m_pressureSaid;
     QString m_error;
     bool m_encrypted = false;
 };

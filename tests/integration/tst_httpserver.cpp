@@ -3,6 +3,7 @@
 #include "httpserver/servertls.h"
 #include "support/rawhttpclient.h"
 
+#include <QEventLoop>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
@@ -595,20 +596,26 @@ private slots:
         QTRY_COMPARE(server.connectionCount(), 0);
     }
 
-    // One connection more than the bound is answered 503 and closed; the others go on.
+    // With every slot held by a connection that had a request admitted, one more is answered
+    // 503 and closed; the others go on.
     void connectionLimit()
     {
         HttpServerOptions options;
         options.maxConnections = 2;
+        options.refusalDelay = std::chrono::milliseconds(50);
         HttpServer server(options);
         Recorder recorder;
         server.setHandler(recorder.echo());
         QVERIFY(server.listen(QHostAddress::LocalHost));
         RawHttpClient first;
         RawHttpClient second;
-        QVERIFY(first.connectTo(server.serverPort()));
-        QVERIFY(second.connectTo(server.serverPort()));
-        QTRY_COMPARE(server.connectionCount(), 2);
+        for (RawHttpClient *client : {&first, &second}) {
+            QVERIFY(client->connectTo(server.serverPort()));
+            client->send(get("/first"));
+            QVERIFY(client->nextResponse());
+        }
+        QCOMPARE(server.connectionCount(), 2);
+        QCOMPARE(server.unadmittedCount(), 0);
         RawHttpClient third;
         QVERIFY(third.connectTo(server.serverPort()));
         const std::optional<RawResponse> refused = third.nextResponse();
@@ -627,6 +634,125 @@ private slots:
         const std::optional<RawResponse> again = fourth.nextResponse();
         QVERIFY(again);
         QCOMPARE(again->status, 200);
+    }
+
+    // A full server: a newcomer takes the place of the oldest connection that had no request
+    // admitted, which is answered 503 (after the refusal delay) and closed.
+    void newcomerTakesAnUnadmittedPlace()
+    {
+        HttpServerOptions options;
+        options.maxConnections = 3;
+        options.refusalDelay = std::chrono::milliseconds(50);
+        HttpServer server(options);
+        Recorder recorder;
+        server.setAdmission([](const HttpRequest &head) -> std::optional<HttpReply> {
+            if (head.header("Authorization") != "Bearer right")
+                return HttpReply{401, {}, "no", true};
+            return std::nullopt;
+        });
+        server.setHandler(recorder.echo());
+        QVERIFY(server.listen(QHostAddress::LocalHost));
+        RawHttpClient admitted;
+        QVERIFY(admitted.connectTo(server.serverPort()));
+        admitted.send(get("/in", "Authorization: Bearer right\r\n"));
+        QVERIFY(admitted.nextResponse());
+        RawHttpClient oldest;
+        RawHttpClient slow;
+        QVERIFY(oldest.connectTo(server.serverPort()));
+        QTRY_COMPARE(server.connectionCount(), 2);
+        QVERIFY(slow.connectTo(server.serverPort()));
+        slow.send("GET /slow HTTP/1.1\r\n"); // a head begun, never finished
+        QTRY_COMPARE(server.connectionCount(), 3);
+        QCOMPARE(server.unadmittedCount(), 2);
+
+        RawHttpClient newcomer;
+        QVERIFY(newcomer.connectTo(server.serverPort()));
+        newcomer.send(get("/new", "Authorization: Bearer right\r\n"));
+        const std::optional<RawResponse> answered = newcomer.nextResponse();
+        QVERIFY(answered);
+        QCOMPARE(answered->status, 200);
+        const std::optional<RawResponse> evicted = oldest.nextResponse();
+        QVERIFY(evicted);
+        QCOMPARE(evicted->status, 503);
+        QVERIFY(oldest.waitForClosed());
+        QVERIFY(!slow.isClosed());
+        QCOMPARE(server.connectionCount(), 3);
+        QCOMPARE(server.unadmittedCount(), 1);
+        admitted.send(get("/still", "Authorization: Bearer right\r\n"));
+        QVERIFY(admitted.nextResponse());
+    }
+
+    // A refusal that closes the connection: one answer with "Connection: close", and what was
+    // pipelined after it is never read.
+    void refusalClosingTheConnection()
+    {
+        HttpServer server;
+        Recorder recorder;
+        int heads = 0;
+        server.setAdmission([&heads](const HttpRequest &) -> std::optional<HttpReply> {
+            ++heads;
+            return HttpReply{401, {{"WWW-Authenticate", "Bearer"}}, "no", true};
+        });
+        server.setHandler(recorder.echo());
+        QVERIFY(server.listen(QHostAddress::LocalHost));
+        RawHttpClient client;
+        QVERIFY(client.connectTo(server.serverPort()));
+        client.send(get("/1") + get("/2") + get("/3"));
+        const std::optional<RawResponse> refused = client.nextResponse();
+        QVERIFY(refused);
+        QCOMPARE(refused->status, 401);
+        QCOMPARE(refused->headers.value("Connection"), QByteArray("close"));
+        QVERIFY(client.waitForClosed());
+        QVERIFY(client.received.isEmpty());
+        QCOMPARE(heads, 1);
+        QTRY_COMPARE(server.connectionCount(), 0);
+    }
+
+    // A peer that pipelines and reads none of the answers: once more than readPauseUnsentBytes
+    // wait for it, no next request is read; when it reads again, every answer comes, in order.
+    void unreadAnswersPauseReading()
+    {
+        HttpServerOptions options;
+        options.readPauseUnsentBytes = 64 * 1024;
+        HttpServer server(options);
+        const QByteArray answer(32 * 1024, 'a');
+        qint64 mostUnsent = 0;
+        int handled = 0;
+        server.setHandler([&](const HttpRequest &request, HttpResponse &response) {
+            mostUnsent = std::max(mostUnsent, response.unsentBytes()); // what the answers before it left
+            ++handled;
+            response.send(200, {}, request.path + ' ' + answer);
+        });
+        QVERIFY(server.listen(QHostAddress::LocalHost));
+        RawHttpClient client;
+        QVERIFY(client.connectTo(server.serverPort()));
+        client.stopReading();
+        constexpr int Requests = 1000; // 32 MB of answers, more than the kernel's buffers hold
+        QByteArray requests;
+        for (int i = 0; i < Requests; ++i)
+            requests += get("/" + QByteArray::number(i));
+        client.send(requests);
+        QTRY_VERIFY(mostUnsent > 0); // the kernel's buffers are full
+        // Without the pause the server would go on answering into its own memory.
+        QVERIFY(!QTest::qWaitFor([&] { return mostUnsent > options.readPauseUnsentBytes; }, 500));
+        QVERIFY2(handled < Requests, qPrintable(QString::number(handled)));
+        // Read with an event loop of its own: a QTRY would sleep between its passes.
+        QList<QByteArray> bodies;
+        QEventLoop reading;
+        connect(&client.socket(), &QTcpSocket::readyRead, &reading, [&] {
+            while (const std::optional<RawResponse> response = takeResponse(client.received, false))
+                bodies.append(response->body);
+            if (bodies.size() == Requests)
+                reading.quit();
+        }, Qt::QueuedConnection);
+        QTimer::singleShot(30000, &reading, &QEventLoop::quit);
+        client.resumeReading();
+        reading.exec();
+        QCOMPARE(bodies.size(), Requests);
+        for (int i = 0; i < Requests; ++i)
+            QCOMPARE(bodies[i], "/" + QByteArray::number(i) + ' ' + answer);
+        QCOMPARE(handled, Requests);
+        QVERIFY2(mostUnsent <= options.readPauseUnsentBytes, qPrintable(QString::number(mostUnsent)));
     }
 
     // TLS with a self-signed certificate (tests/data/tls): an ordinary client that trusts it,

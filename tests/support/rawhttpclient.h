@@ -119,6 +119,13 @@ public:
         disconnect(m_reading);
         m_socket->setReadBufferSize(1);
     }
+    // Reads again, first what piled up.
+    void resumeReading()
+    {
+        m_socket->setReadBufferSize(0);
+        m_reading = connect(m_socket.get(), &QTcpSocket::readyRead, this, [this] { received += m_socket->readAll(); });
+        received += m_socket->readAll();
+    }
     void close() { m_socket->abort(); }
 
     // The next whole response, waiting for it; nothing when none came within the time.
