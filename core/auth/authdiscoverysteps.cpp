@@ -34,6 +34,8 @@ void AuthDiscoverySteps::answered(int status, QByteArrayView body)
     } else if (status >= 300 && status < 400) {
         outcome += u", a redirect Tether does not follow"_s;
     }
+    if (status != 404)
+        m_onlyNotFound = false;
     (m_phase == Phase::AuthServer ? m_triedForIssuer : m_triedForServer).append({url, outcome});
     advance();
 }
@@ -87,6 +89,11 @@ void AuthDiscoverySteps::advance()
                                     : m_firstRefusal);
         return startAuthServer(m_issuerIndex + 1);
     case Phase::ServerOrigin:
+        if (m_onlyNotFound) {
+            if (const std::optional<AuthServerMetadata> defaults = defaultEndpointsAtOrigin(m_serverUrl))
+                return finish({m_serverUrl, canonicalResourceUrl(m_serverUrl), scopesToRequest(m_challenge, std::nullopt),
+                               *defaults, true});
+        }
         return fail(!m_firstRefusal.isEmpty()
                         ? m_firstRefusal
                         : DiscoveryErrors::noSignInMetadata(m_serverUrl, m_challenge.status ? m_challenge.status : 401,

@@ -19,7 +19,8 @@ namespace Tether {
 //   Protected Resource Metadata at A0–A2 → for each authorization server it names, its
 //   metadata at B1–B3 → found;
 //   no Protected Resource Metadata at all → metadata at the server's origin (MCP 2025-03-26)
-//   → found, or failed naming every url tried.
+//   → found; every url answered 404 → the default endpoints at the origin (MCP 2025-03-26
+//   §Fallbacks for Servers without Metadata Discovery); else failed naming every url tried.
 // AuthDiscovery carries it out over the network.
 class AuthDiscoverySteps final
 {
@@ -58,6 +59,7 @@ private:
     QList<TriedUrl> m_triedForServer; // Protected Resource Metadata and the server's origin
     QList<TriedUrl> m_triedForIssuer; // the current authorization server's
     QString m_firstRefusal;           // of this phase: a document found but not used, and why
+    bool m_onlyNotFound = true;       // every url of the server and its origin answered 404
     std::optional<ProtectedResourceMetadata> m_resource;
     qsizetype m_issuerIndex = 0;
     QStringList m_issuerFailures;

@@ -73,6 +73,20 @@ QList<QUrl> serverOriginMetadataUrls(const QUrl &serverUrl)
     return authServerMetadataUrls(originOf(serverUrl).toString(QUrl::FullyEncoded));
 }
 
+std::optional<AuthServerMetadata> defaultEndpointsAtOrigin(const QUrl &serverUrl)
+{
+    const QUrl origin = originOf(serverUrl);
+    if (!isSecureEnough(origin))
+        return std::nullopt;
+    AuthServerMetadata metadata;
+    metadata.issuer = origin.toString(QUrl::FullyEncoded);
+    metadata.authorizationEndpoint = withPath(origin, u"/authorize"_s);
+    metadata.tokenEndpoint = withPath(origin, u"/token"_s);
+    metadata.registrationEndpoint = withPath(origin, u"/register"_s);
+    metadata.codeChallengeMethodsSupported = {u"S256"_s};
+    return metadata;
+}
+
 bool resourceNamesServer(const QString &resource, const QUrl &serverUrl)
 {
     const QUrl named(canonicalResourceUrl(QUrl(resource)));

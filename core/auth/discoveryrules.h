@@ -29,6 +29,12 @@ QList<QUrl> authServerMetadataUrls(const QString &issuer);
 // MCP 2025-03-26 §Authorization Base URL: the server's origin, path discarded, as an issuer.
 QList<QUrl> serverOriginMetadataUrls(const QUrl &serverUrl);
 
+// MCP 2025-03-26 §Fallbacks for Servers without Metadata Discovery: a server that publishes no
+// metadata at all has its authorization server at its origin, with /authorize, /token and
+// /register there; PKCE S256 is assumed, as OAuth 2.1 requires it. Nothing for an origin
+// Tether may not sign in at (isSecureEnough).
+std::optional<AuthServerMetadata> defaultEndpointsAtOrigin(const QUrl &serverUrl);
+
 // Whether the document's `resource` names this server: identical to its canonical url (RFC
 // 9728 §3.3), or of the same origin with a path that is a whole-segment prefix of the
 // server's (as the MCP SDKs accept).

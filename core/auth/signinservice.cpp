@@ -5,6 +5,7 @@
 #include "canonicalurl.h"
 #include "tokenclient.h"
 
+#include "common/displaytext.h"
 #include "common/duration.h"
 #include "common/logging.h"
 #include "common/privatefile.h"
@@ -456,8 +457,14 @@ void SignInService::startFlow(Server &server, const SignInTarget &target, QStrin
                                                         name, result.error);
                                    });
                 }
-                if (!outcome.tokens)
-                    return endSignIn(server, false, failureText(server.name, outcome.error));
+                if (!outcome.tokens) {
+                    // Endpoints Tether assumed may well not be there: the message says they were assumed.
+                    const QString assumed = target.authServer.documentUrl.isEmpty()
+                                                ? u"; %1 publishes no sign-in metadata, so Tether used the default "
+                                                  "endpoints of MCP 2025-03-26 at its origin"_s.arg(redactedUrl(server.url.toString()))
+                                                : QString();
+                    return endSignIn(server, false, failureText(server.name, outcome.error) + assumed);
+                }
                 finishSignIn(server, target, used, outcome);
             });
     server.flow->start();

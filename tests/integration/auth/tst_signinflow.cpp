@@ -355,7 +355,8 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("no metadata")
             << u"approve"_s << QStringList{u"--prm"_s, u"none"_s} << QJsonObject()
-            << u"/mcp asks for sign-in (HTTP 401) but publishes no sign-in metadata: tried "_s;
+            << u"/mcp publishes no sign-in metadata, so Tether used the default endpoints of MCP 2025-03-26 at its "
+               "origin"_s;
         QTest::newRow("state mismatch")
             << u"state"_s << QStringList() << QJsonObject()
             << u"tetherctl: sign-in to docs: the sign-in callback carried a state Tether did not send (a stale or forged "

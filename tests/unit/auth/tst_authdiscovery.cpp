@@ -327,11 +327,29 @@ private slots:
             << Responses{{C1, {200, authServerDocument(Issuer)}}}
             << QStringList{A1, A2, C1} << u"found https://host/api/mcp|%1|s1|origin"_s.arg(Issuer);
 
-        QTest::newRow("no metadata anywhere")
+        // MCP 2025-03-26 §Fallbacks for Servers without Metadata Discovery.
+        QTest::newRow("no metadata anywhere: the default endpoints at the origin")
             << Server << prm << QString() << Responses{} << QStringList{prm, A1, A2, C1, C2}
-            << u"https://host/api/mcp asks for sign-in (HTTP 401) but publishes no sign-in metadata: tried "
-               "https://host/prm (HTTP 404), %1 (HTTP 404), %2 (HTTP 404), %3 (HTTP 404), %4 (HTTP 404). Tether "
-               "cannot sign in here; give a token in this server's \"headers\" instead"_s.arg(A1, A2, C1, C2);
+            << u"found https://host/api/mcp|https://host||origin defaults"_s;
+        QTest::newRow("no metadata anywhere, on loopback http")
+            << u"http://localhost:3000/mcp"_s << QString() << u"s1"_s << Responses{}
+            << QStringList{u"http://localhost:3000/.well-known/oauth-protected-resource/mcp"_s,
+                           u"http://localhost:3000/.well-known/oauth-protected-resource"_s,
+                           u"http://localhost:3000/.well-known/oauth-authorization-server"_s,
+                           u"http://localhost:3000/.well-known/openid-configuration"_s}
+            << u"found http://localhost:3000/mcp|http://localhost:3000|s1|origin defaults"_s;
+        QTest::newRow("no metadata anywhere, over plain http: no defaults")
+            << u"http://mcp.example.com/mcp"_s << QString() << QString() << Responses{}
+            << QStringList{u"http://mcp.example.com/.well-known/oauth-protected-resource/mcp"_s,
+                           u"http://mcp.example.com/.well-known/oauth-protected-resource"_s,
+                           u"http://mcp.example.com/.well-known/oauth-authorization-server"_s,
+                           u"http://mcp.example.com/.well-known/openid-configuration"_s}
+            << u"http://mcp.example.com/mcp asks for sign-in (HTTP 401) but publishes no sign-in metadata: tried "
+               "http://mcp.example.com/.well-known/oauth-protected-resource/mcp (HTTP 404), "
+               "http://mcp.example.com/.well-known/oauth-protected-resource (HTTP 404), "
+               "http://mcp.example.com/.well-known/oauth-authorization-server (HTTP 404), "
+               "http://mcp.example.com/.well-known/openid-configuration (HTTP 404). Tether cannot sign in here; give a "
+               "token in this server's \"headers\" instead"_s;
         QTest::newRow("not JSON, a refused redirect, a 500")
             << Server << QString() << QString()
             << Responses{{A1, {200, "<html>"}}, {A2, {302, {}}}, {C1, {500, {}}}} << QStringList{A1, A2, C1, C2}
@@ -384,13 +402,28 @@ private slots:
         if (const std::optional<SignInTarget> &target = steps.target()) {
             QVERIFY(steps.failure().isEmpty());
             QCOMPARE(target->serverUrl, QUrl(server));
+            const bool defaults = target->authServer.documentUrl.isEmpty();
+            const QString origin = target->fromServerOrigin ? (defaults ? u"origin defaults"_s : u"origin"_s) : QString();
             QCOMPARE(u"found "_s + target->resource + u'|' + target->authServer.issuer + u'|'
-                         + target->scopes.join(u',') + u'|' + (target->fromServerOrigin ? u"origin"_s : QString()),
+                         + target->scopes.join(u',') + u'|' + origin,
                      outcome);
-            QCOMPARE(target->authServer.documentUrl, QUrl(urls.last()));
+            if (!defaults)
+                QCOMPARE(target->authServer.documentUrl, QUrl(urls.last()));
         } else {
             QCOMPARE(steps.failure(), outcome);
         }
+    }
+
+    void defaultEndpointsAtOrigin()
+    {
+        const std::optional<AuthServerMetadata> metadata = Tether::defaultEndpointsAtOrigin(QUrl(u"https://user@host:8443/api/mcp?k=v"_s));
+        QVERIFY(metadata);
+        QCOMPARE(metadata->issuer, u"https://host:8443"_s);
+        QCOMPARE(metadata->authorizationEndpoint, QUrl(u"https://host:8443/authorize"_s));
+        QCOMPARE(metadata->tokenEndpoint, QUrl(u"https://host:8443/token"_s));
+        QCOMPARE(metadata->registrationEndpoint, QUrl(u"https://host:8443/register"_s));
+        QCOMPARE(metadata->codeChallengeMethodsSupported, QStringList{u"S256"_s});
+        QVERIFY(!Tether::defaultEndpointsAtOrigin(QUrl(u"http://host/mcp"_s)));
     }
 
     void unreachableEndsDiscovery()
