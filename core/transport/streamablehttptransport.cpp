@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
+#include <QScopeGuard>
 
 #include <algorithm>
 
@@ -16,6 +17,10 @@ using namespace Qt::StringLiterals;
 namespace Tether {
 
 static const QString InitializeMethod = u"initialize"_s;
+static const QString InitializedMethod = u"notifications/initialized"_s;
+// How long messages after notifications/initialized wait for the server's GET stream to be
+// answered: a server sends its headers at once, or flushes them only with its first event.
+constexpr std::chrono::milliseconds LongestServerStreamWait{1000};
 
 // Ids are numbers or strings; the key tells 1 and "1" apart.
 static QString idKey(const QJsonValue &id)
@@ -37,6 +42,8 @@ StreamableHttpTransport::StreamableHttpTransport(HttpServerEndpoint endpoint, Ht
 {
     m_closeTimer.setSingleShot(true);
     connect(&m_closeTimer, &QTimer::timeout, this, &StreamableHttpTransport::finish);
+    m_serverStreamWait.setSingleShot(true);
+    connect(&m_serverStreamWait, &QTimer::timeout, this, &StreamableHttpTransport::releaseHeldMessages);
 }
 
 StreamableHttpTransport::~StreamableHttpTransport()
@@ -73,6 +80,10 @@ void StreamableHttpTransport::send(const QJsonObject &message)
 {
     if (m_stage != Stage::Open)
         return;
+    if (m_holdingForServerStream) {
+        m_heldMessages.append(message);
+        return;
+    }
     const JsonRpc::Message classified = JsonRpc::classify(message);
     if (classified.kind == JsonRpc::MessageKind::Request) {
         m_awaited.emplace(idKey(classified.id), classified.method);
@@ -89,6 +100,22 @@ void StreamableHttpTransport::send(const QJsonObject &message)
     if (classified.kind == JsonRpc::MessageKind::Notification && classified.method == u"notifications/cancelled")
         forgetRequest(classified.params.value(u"requestId"));
     post(JsonRpc::serialize(message), QJsonValue::Undefined, classified.method);
+    if (classified.method == InitializedMethod && !m_serverStreamRequested) {
+        // A server may answer a pending request on a GET stream that opens after it (sse-retry of
+        // the conformance suite does), where no Last-Event-ID says whose stream it resumes.
+        m_holdingForServerStream = true;
+        m_serverStreamWait.start(LongestServerStreamWait);
+    }
+}
+
+void StreamableHttpTransport::releaseHeldMessages()
+{
+    if (!m_holdingForServerStream)
+        return;
+    m_holdingForServerStream = false;
+    m_serverStreamWait.stop();
+    for (const QJsonObject &message : std::exchange(m_heldMessages, {}))
+        send(message);
 }
 
 void StreamableHttpTransport::addSessionHeaders(QNetworkRequest &request) const
@@ -159,6 +186,10 @@ void StreamableHttpTransport::openStream(Exchange::Kind kind, const QJsonValue &
     exchange->authorization = request.rawHeader("Authorization");
     exchange->renewed = renewed;
     exchange->reply = network().get(request);
+    if (kind == Exchange::Kind::ServerStream) {
+        // Its headers say the server has taken the stream: what waited for it may go now.
+        connect(exchange->reply, &QNetworkReply::metaDataChanged, this, &StreamableHttpTransport::releaseHeldMessages);
+    }
     track(std::move(exchange));
 }
 
@@ -400,6 +431,13 @@ void StreamableHttpTransport::onFinished(QNetworkReply *reply)
     const std::unique_ptr<Exchange> exchange = std::move(it->second);
     m_exchanges.erase(it);
     reply->deleteLater();
+    // The server's stream refused or cut, or the handshake's end refused: nothing to wait for.
+    const auto releaseHeld = qScopeGuard([guard = QPointer(this), kind = exchange->kind, method = exchange->method] {
+        if (!guard)
+            return;
+        if (kind == Exchange::Kind::ServerStream || (method == InitializedMethod && !guard->m_serverStreamRequested))
+            guard->releaseHeldMessages();
+    });
 
     if (httpStatusOf(*reply) != 0)
         m_networkFailuresInRow = 0;
@@ -524,7 +562,7 @@ void StreamableHttpTransport::onPostAccepted(const Exchange &exchange)
 {
     // The handshake is complete once the server took notifications/initialized: from then on
     // the server may speak on its own, over the GET stream if it offers one.
-    if (m_stage != Stage::Open || exchange.method != u"notifications/initialized" || m_serverStreamRequested)
+    if (m_stage != Stage::Open || exchange.method != InitializedMethod || m_serverStreamRequested)
         return;
     m_serverStreamRequested = true;
     openStream(Exchange::Kind::ServerStream, {}, StreamPosition{{}, m_options.resumeDelay});
@@ -659,6 +697,9 @@ void StreamableHttpTransport::beginClose()
 {
     // Open -> Closing
     m_stage = Stage::Closing;
+    m_holdingForServerStream = false;
+    m_serverStreamWait.stop();
+    m_heldMessages.clear();
     abortAll();
     if (m_sessionId.isEmpty() || m_sessionLost) {
         QMetaObject::invokeMethod(this, &StreamableHttpTransport::finish, Qt::QueuedConnection);

@@ -19,7 +19,9 @@ namespace Tether {
 // notifications before the response; the GET stream carries the server's own messages. The
 // session id of the initialize reply and the negotiated protocol version go with every later
 // request. A stream cut before its response is resumed with Last-Event-ID after the server's
-// retry: delay. A failed request is answered with a JSON-RPC error for its id, so only that
+// retry: delay; what the session sends after notifications/initialized waits until the GET
+// stream is answered (briefly), so that a call's resumption never finds the server handing its
+// answer to a GET stream that opened later. A failed request is answered with a JSON-RPC error for its id, so only that
 // request fails; the connection itself ends when the session is lost (404), when the server
 // cannot be reached, or when the GET stream cannot be resumed. Closing DELETEs the session.
 // HttpFallbackTransport tries HTTP+SSE when the server rejects the initialize.
@@ -110,6 +112,8 @@ private:
     void onUnauthorized(const Exchange &exchange, const QNetworkReply &reply);
     void onStreamLost(const Exchange &exchange, const QString &why);
     void onPostAccepted(const Exchange &exchange);
+    // Sends what waited for the server's own stream to be answered (or refused, or for too long).
+    void releaseHeldMessages();
 
     // Emits what a payload holds; false when a receiver closed this transport (or the reply
     // `from`, when given) meanwhile.
@@ -152,6 +156,10 @@ private:
     bool m_sessionLost = false;
     bool m_serverStreamRequested = false;
     bool m_serverStreamOpened = false;
+    // From notifications/initialized until the GET stream is answered: messages sent meanwhile.
+    bool m_holdingForServerStream = false;
+    QList<QJsonObject> m_heldMessages;
+    QTimer m_serverStreamWait;
     int m_networkFailuresInRow = 0; // POSTs in a row that got no HTTP answer at all
     QNetworkReply *m_deleteReply = nullptr;
     QTimer m_closeTimer;

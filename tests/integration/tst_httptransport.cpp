@@ -500,6 +500,52 @@ private slots:
         QVERIFY(client->isReady());
     }
 
+    // A call made as soon as the session is ready, whose stream the server closes after priming
+    // it, is resumed by a GET with that stream's Last-Event-ID after its retry: and gets its
+    // answer there. The server's own GET stream is already open by the time the call reaches
+    // the server, so a server that hands a pending answer to whatever GET comes next (as the
+    // conformance suite's sse-retry does) cannot give it to that stream instead.
+    void callAtReadyIsResumedNotAnsweredOnTheServerStream()
+    {
+        HttpFixture fixture;
+        ScriptedServer server(fixture);
+        QJsonValue pendingCall;
+        qint64 cutAt = 0;
+        bool answeredOnServerStream = false;
+        server.overrides.insert(u"tools/call"_s, [&](const FixtureRequest &request) {
+            pendingCall = request.json().value(u"id");
+            cutAt = fixture.now();
+            return events("id: c1\nretry: 300\n\n", Delivery::Cut);
+        });
+        server.overrides.insert(u"GET"_s, [&](const FixtureRequest &request) {
+            QByteArray body = "id: g1\nretry: 50\n\n";
+            if (!pendingCall.isUndefined()) {
+                body += sseEvent(toolResult(pendingCall, u"resumed"_s), "c2");
+                answeredOnServerStream = request.header("last-event-id").isEmpty();
+                pendingCall = QJsonValue::Undefined;
+            }
+            return events(body, Delivery::Stream);
+        });
+        auto client = streamable(fixture); // its own resume delay is 20 ms
+        std::optional<ToolCallReply> reply;
+        QObject::connect(client.get(), &McpClientSession::ready, client.get(), [&] {
+            client->callTool(u"echo"_s, {}, [&](const ToolCallReply &r) { reply = r; });
+        });
+        client->open();
+        QTRY_VERIFY_WITH_TIMEOUT(reply.has_value(), 10000);
+        QVERIFY2(!reply->error, reply->error ? qPrintable(reply->error->message) : "");
+        QCOMPARE(renderContent(reply->result.content), u"resumed"_s);
+
+        const QList<FixtureRequest> gets = fixture.requestsFor("GET");
+        QCOMPARE(gets.size(), 2);
+        QCOMPARE(gets.first().header("last-event-id"), QByteArray());
+        QVERIFY2(gets.first().receivedAtMs <= fixture.posts(u"tools/call"_s).first().receivedAtMs,
+                 "the call reached the server before the server's own stream");
+        QCOMPARE(gets.last().header("last-event-id"), QByteArray("c1"));
+        QVERIFY2(gets.last().receivedAtMs - cutAt >= 300, qPrintable(QString::number(gets.last().receivedAtMs - cutAt)));
+        QVERIFY(!answeredOnServerStream);
+    }
+
     // An event that cannot be parsed but shows the id of the request it answers fails that
     // request at once, though the stream stays open.
     void damagedEventFailsItsRequestAtOnce()
