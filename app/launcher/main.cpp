@@ -8,7 +8,9 @@
 // can find and kill them all. It dies with Tether (PR_SET_PDEATHSIG), and its end, whether the
 // server exited or Tether died, kills every descendant left. The server runs in a process group
 // of its own, inherits stdin, stdout and stderr (the launcher keeps no copy of them, so EOF still
-// means the server closed them), and its exit code or signal becomes the launcher's own.
+// means the server closed them), and its exit code or signal becomes the launcher's own. With
+// --report-fd, Tether hears of the server's end on that descriptor the moment everything it
+// started is killed, without waiting for the launcher's own exit.
 // Plain POSIX and Linux calls: no Qt, a few kilobytes.
 
 #include <cerrno>
@@ -36,7 +38,8 @@ void usage(std::FILE *stream)
     std::fputs("Usage: tether-launcher [--report-fd N] PROGRAM [ARG...]\n\n"
                "Runs PROGRAM for Tether: in a process group of its own, killed with everything it\n"
                "started when it exits or when Tether dies. With --report-fd, writes \"started PID\"\n"
-               "or \"failed ERRNO\" to file descriptor N once PROGRAM has been executed or could not be.\n",
+               "or \"failed ERRNO\" to file descriptor N once PROGRAM has been executed or could not be,\n"
+               "then \"ended STATUS\" (its wait status) once PROGRAM has ended and all it started is killed.\n",
                stream);
 }
 
@@ -222,9 +225,12 @@ int main(int argc, char *argv[])
     } while (n < 0 && errno == EINTR);
     ::close(execStatus[0]);
     if (reportFd >= 0) {
-        writeAll(reportFd, n == sizeof execError ? "failed " + std::to_string(execError) + '\n'
-                                                 : "started " + std::to_string(server) + '\n');
-        ::close(reportFd);
+        const bool failed = n == sizeof execError;
+        writeAll(reportFd, failed ? "failed " + std::to_string(execError) + '\n' : "started " + std::to_string(server) + '\n');
+        if (failed) {
+            ::close(reportFd);
+            reportFd = -1;
+        }
     }
     releaseStandardFds();
 
@@ -255,5 +261,8 @@ int main(int argc, char *argv[])
         }
     }
     killDescendants(server);
+    // Tether acts on this at once; the launcher's own exit, which follows, comes a moment later.
+    if (reportFd >= 0)
+        writeAll(reportFd, "ended " + std::to_string(serverStatus) + '\n');
     endLikeTheServer(serverStatus);
 }

@@ -11,11 +11,13 @@
 #include <QSocketNotifier>
 
 #include <cerrno>
+#include <limits>
 #include <csignal>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -24,6 +26,7 @@ namespace Tether {
 
 // One stderr line longer than this is cut: stderr is a log, not a data channel.
 static constexpr qsizetype MaxStderrLineBytes = 8 * 1024;
+static constexpr qsizetype StderrBytesPerTurn = 64 * 1024;
 // How long Tether, quitting, waits for a launcher that has not said yet which pid its server has.
 static constexpr int LauncherReportWaitMs = 5000;
 
@@ -45,7 +48,6 @@ StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions
     m_stdoutEndTimer.setSingleShot(true);
     m_stdoutEndTimer.setInterval(options.stdoutEndGrace);
     connect(&m_stdoutEndTimer, &QTimer::timeout, this, &StdioTransport::onStdoutEnded);
-    connect(&m_process, &QProcess::readyReadStandardError, this, &StdioTransport::onStderr);
     connect(&m_process, &QProcess::finished, this, &StdioTransport::onFinished);
     connect(&m_process, &QProcess::errorOccurred, this, &StdioTransport::onErrorOccurred);
 }
@@ -69,6 +71,7 @@ StdioTransport::~StdioTransport()
     closeLauncherReport();
     closeStdin();
     closeStdout();
+    closeStderr();
 }
 
 QString StdioTransport::description() const
@@ -95,14 +98,14 @@ void StdioTransport::start()
 
 void StdioTransport::spawn()
 {
-    // The launcher's report, the server's stdin and its stdout.
-    int pipes[3][2];
+    // The launcher's report, the server's stdin, its stdout and its stderr.
+    int pipes[4][2];
     int made = 0;
-    for (; made < 3; ++made) {
+    for (; made < 4; ++made) {
         if (::pipe2(pipes[made], O_CLOEXEC) != 0)
             break;
     }
-    if (made < 3) {
+    if (made < 4) {
         m_closure.unreached = true;
         m_closure.error = u"could not start '%1': no pipes to talk to it (%2)"_s.arg(m_command.program,
                                                                                     qt_error_string(errno));
@@ -121,12 +124,15 @@ void StdioTransport::spawn()
     m_stdinFd = pipes[1][1];
     m_stdoutFd = pipes[2][0];
     const int serverStdout = pipes[2][1];
-    for (const int fd : {m_reportFd, m_stdinFd, m_stdoutFd})
+    m_stderrFd = pipes[3][0];
+    const int serverStderr = pipes[3][1];
+    for (const int fd : {m_reportFd, m_stdinFd, m_stdoutFd, m_stderrFd})
         ::fcntl(fd, F_SETFL, O_NONBLOCK);
     m_process.setStandardInputFile(QProcess::nullDevice());
     m_process.setStandardOutputFile(QProcess::nullDevice());
+    m_process.setStandardErrorFile(QProcess::nullDevice());
     const pid_t tetherPid = ::getpid();
-    m_process.setChildProcessModifier([tetherPid, reportWriteFd, serverStdin, serverStdout] {
+    m_process.setChildProcessModifier([tetherPid, reportWriteFd, serverStdin, serverStdout, serverStderr] {
         // A group of its own, so that a Ctrl-C at Tether's terminal reaches Tether alone.
         ::setpgid(0, 0);
         // Die with Tether until the launcher has set up its own way to outlive it for a moment.
@@ -137,22 +143,26 @@ void StdioTransport::spawn()
         // inherits this one descriptor.
         ::dup2(serverStdin, STDIN_FILENO);
         ::dup2(serverStdout, STDOUT_FILENO);
+        ::dup2(serverStderr, STDERR_FILENO);
         ::fcntl(reportWriteFd, F_SETFD, 0);
     });
     QStringList arguments{u"--report-fd"_s, QString::number(reportWriteFd), u"--"_s, m_command.program};
     arguments += m_command.arguments;
     m_process.start(launcherPath(), arguments);
-    for (const int fd : {reportWriteFd, serverStdin, serverStdout})
+    for (const int fd : {reportWriteFd, serverStdin, serverStdout, serverStderr})
         ::close(fd);
     if (m_stage == Stage::Closed) {
         // The launcher itself could not start.
         closeLauncherReport();
         closeStdin();
         closeStdout();
+        closeStderr();
         return;
     }
     m_reportNotifier = std::make_unique<QSocketNotifier>(m_reportFd, QSocketNotifier::Read);
     connect(m_reportNotifier.get(), &QSocketNotifier::activated, this, &StdioTransport::onLauncherReport);
+    m_stderrNotifier = std::make_unique<QSocketNotifier>(m_stderrFd, QSocketNotifier::Read);
+    connect(m_stderrNotifier.get(), &QSocketNotifier::activated, this, &StdioTransport::onStderr);
     m_stdin = std::make_unique<DescriptorWriter>(m_stdinFd, true);
     connect(m_stdin.get(), &DescriptorWriter::failed, this, [this](int error) {
         // The server closed its stdin, or is gone: its exit, which follows, says why.
@@ -187,9 +197,18 @@ void StdioTransport::closeStdout()
     m_stdoutFd = -1;
 }
 
+void StdioTransport::closeStderr()
+{
+    m_stderrNotifier.reset();
+    if (m_stderrFd >= 0)
+        ::close(m_stderrFd);
+    m_stderrFd = -1;
+}
+
 void StdioTransport::readLauncherReport()
 {
     char buffer[64];
+    bool ended = false;
     for (;;) {
         const ssize_t n = ::read(m_reportFd, buffer, sizeof buffer);
         if (n > 0) {
@@ -198,20 +217,29 @@ void StdioTransport::readLauncherReport()
         }
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0 && errno == EAGAIN && !m_launcherReport.contains('\n'))
-            return; // the rest is still to come
-        break; // the whole report, or the launcher ended before it could write one
+        ended = n == 0 || errno != EAGAIN; // else the rest is still to come
+        break;
     }
-    const QList<QByteArray> words = m_launcherReport.trimmed().split(' ');
-    if (words.size() == 2 && words.first() == "started") {
-        m_processId = words.last().toLongLong();
-    } else if (words.size() == 2 && words.first() == "failed") {
-        m_startFailed = true;
-        m_closure.startErrno = words.last().toInt();
-        m_closure.unreached = true;
-        m_closure.error = u"could not start '%1': %2"_s.arg(m_command.program, qt_error_string(*m_closure.startErrno));
+    for (qsizetype newline = m_launcherReport.indexOf('\n'); newline >= 0; newline = m_launcherReport.indexOf('\n')) {
+        const QList<QByteArray> words = m_launcherReport.first(newline).split(' ');
+        m_launcherReport.remove(0, newline + 1);
+        bool isNumber = false;
+        const qint64 value = words.size() == 2 ? words.last().toLongLong(&isNumber) : 0;
+        if (!isNumber)
+            continue;
+        if (words.first() == "started") {
+            m_processId = value;
+        } else if (words.first() == "failed") {
+            m_startFailed = true;
+            m_closure.startErrno = int(value);
+            m_closure.unreached = true;
+            m_closure.error = u"could not start '%1': %2"_s.arg(m_command.program, qt_error_string(*m_closure.startErrno));
+        } else if (words.first() == "ended") {
+            m_serverWaitStatus = int(value);
+        }
     }
-    closeLauncherReport();
+    if (ended)
+        closeLauncherReport();
 }
 
 void StdioTransport::closeLauncherReport()
@@ -224,23 +252,27 @@ void StdioTransport::closeLauncherReport()
 
 void StdioTransport::onLauncherReport()
 {
+    const bool serverWasKnown = m_processId != 0;
     readLauncherReport();
-    if (m_reportFd >= 0 || m_processId == 0)
-        return; // not complete yet, or no server runs: finished() follows
-    switch (m_stage) {
-    case Stage::Starting:
-        // Starting -> Running
-        m_stage = Stage::Running;
-        m_stdout->start();
-        emit started();
-        break;
-    case Stage::Killing:
-        // Closed while starting: only now is there a group to kill.
-        signalGroup(SIGKILL);
-        break;
-    default:
-        break;
+    if (!serverWasKnown && m_processId != 0) {
+        switch (m_stage) {
+        case Stage::Starting:
+            // Starting -> Running
+            m_stage = Stage::Running;
+            m_stdout->start();
+            emit started();
+            break;
+        case Stage::Killing:
+            // Closed while starting: only now is there a group to kill.
+            signalGroup(SIGKILL);
+            break;
+        default:
+            break;
+        }
     }
+    // The server's end, without waiting for the launcher's own exit, which follows.
+    if (m_serverWaitStatus)
+        onServerEnded(*m_serverWaitStatus);
 }
 
 void StdioTransport::send(const QJsonObject &message)
@@ -362,8 +394,9 @@ void StdioTransport::onCloseTimer()
 
 void StdioTransport::signalGroup(int signalNumber)
 {
-    // The server leads its own group, known once the launcher has reported its pid.
-    if (m_processId > 0)
+    // The server leads its own group, known once the launcher has reported its pid, and gone
+    // once the launcher has reported its end (the number may be another group's by then).
+    if (m_processId > 0 && !m_serverWaitStatus)
         ::kill(-pid_t(m_processId), signalNumber);
 }
 
@@ -397,21 +430,39 @@ void StdioTransport::onStdoutEnded()
 
 void StdioTransport::onStderr()
 {
-    m_stderrBuffer.append(m_process.readAllStandardError());
-    qsizetype lineStart = 0;
-    for (qsizetype newline = m_stderrBuffer.indexOf('\n'); newline >= 0;
-         newline = m_stderrBuffer.indexOf('\n', lineStart)) {
-        appendStderrLine(QByteArrayView(m_stderrBuffer).sliced(lineStart, newline - lineStart));
-        lineStart = newline + 1;
-    }
-    // An idle server should not keep a read-sized buffer: release it once it is all consumed.
-    if (lineStart == m_stderrBuffer.size())
-        m_stderrBuffer.clear();
-    else
-        m_stderrBuffer.remove(0, lineStart);
-    if (m_stderrBuffer.size() > MaxStderrLineBytes) {
-        appendStderrLine(m_stderrBuffer);
-        m_stderrBuffer.clear();
+    // A server that writes without pause must not hold the event loop: the rest comes next turn.
+    readStderr(StderrBytesPerTurn);
+}
+
+void StdioTransport::readStderr(qsizetype maxBytes)
+{
+    char buffer[16 * 1024];
+    for (qsizetype read = 0; m_stderrFd >= 0 && read < maxBytes;) {
+        const ssize_t n = ::read(m_stderrFd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0 || errno != EAGAIN)
+                closeStderr(); // every writer is gone
+            return;
+        }
+        read += n;
+        m_stderrBuffer.append(buffer, n);
+        qsizetype lineStart = 0;
+        for (qsizetype newline = m_stderrBuffer.indexOf('\n'); newline >= 0;
+             newline = m_stderrBuffer.indexOf('\n', lineStart)) {
+            appendStderrLine(QByteArrayView(m_stderrBuffer).sliced(lineStart, newline - lineStart));
+            lineStart = newline + 1;
+        }
+        // An idle server should not keep a read-sized buffer: release it once it is all consumed.
+        if (lineStart == m_stderrBuffer.size())
+            m_stderrBuffer.clear();
+        else
+            m_stderrBuffer.remove(0, lineStart);
+        if (m_stderrBuffer.size() > MaxStderrLineBytes) {
+            appendStderrLine(m_stderrBuffer);
+            m_stderrBuffer.clear();
+        }
     }
 }
 
@@ -443,30 +494,41 @@ void StdioTransport::onErrorOccurred(QProcess::ProcessError error)
 void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus exitStatus)
 {
     if (m_stage == Stage::Closed)
+        return; // the launcher's report of the server's end came first, as it should
+    // A launcher that ended at once may be heard here before its report is.
+    if (m_reportFd >= 0)
+        readLauncherReport();
+    if (m_serverWaitStatus) {
+        onServerEnded(*m_serverWaitStatus);
         return;
-    // The server's last words, should its exit be seen before them.
+    }
+    // The launcher ended without a word of the server's end: it could not run the server, or it
+    // was killed itself, and then the server's group still goes.
+    signalGroup(SIGKILL);
+    onServerEnded(exitStatus == QProcess::CrashExit ? exitCode : exitCode << 8);
+}
+
+void StdioTransport::onServerEnded(int waitStatus)
+{
+    if (m_stage == Stage::Closed)
+        return;
+    // The server's last words: all that held its pipes is gone, so they hold all of them.
     if (m_stdout)
         m_stdout->readAvailable();
     if (m_stage == Stage::Closed)
         return;
     m_closeTimer.stop();
-    // A launcher that ended at once may be heard here before its report is.
-    if (m_reportFd >= 0)
-        readLauncherReport();
-    // The launcher has killed whatever the server left; should the launcher itself have been
-    // killed, the server's group still goes.
-    signalGroup(SIGKILL);
-    onStderr();
+    readStderr(std::numeric_limits<qsizetype>::max());
     if (!m_stderrBuffer.isEmpty()) {
         appendStderrLine(m_stderrBuffer);
         m_stderrBuffer.clear();
     }
     // After a failed start the launcher's own exit says nothing more than the error.
     if (!m_startFailed) {
-        if (exitStatus == QProcess::CrashExit)
-            m_closure.exitSignal = exitCode;
+        if (WIFSIGNALED(waitStatus))
+            m_closure.exitSignal = WTERMSIG(waitStatus);
         else
-            m_closure.exitCode = exitCode;
+            m_closure.exitCode = WEXITSTATUS(waitStatus);
     }
     // * -> Closed
     m_stage = Stage::Closed;
@@ -477,6 +539,7 @@ void StdioTransport::finish()
 {
     closeStdin();
     closeStdout();
+    closeStderr();
     m_closure.stderrTail = stderrTail();
     spdlog::debug("{}: closed ({})", description(), m_closure.describe());
     emit closed(m_closure);

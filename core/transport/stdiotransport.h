@@ -12,6 +12,7 @@
 #include <chrono>
 #include <deque>
 #include <memory>
+#include <optional>
 
 class QSocketNotifier;
 
@@ -38,7 +39,9 @@ struct StdioTransportOptions
 // subreaper that dies with Tether and then, or once the server has exited, kills every process
 // the server started, setsid() escapes included. The server runs in its own process group;
 // closing it escalates from closing stdin to SIGTERM to SIGKILL of the whole group, and closed()
-// is emitted only once the launcher has exited, with the server's own exit code or signal. A
+// is emitted once the launcher reports that the server has ended and everything it started is
+// killed (or, should the launcher itself die, once it has exited), with the server's own exit
+// code or signal. A
 // server that closes its stdout while it keeps running, or leaves too much of its stdin unread,
 // is closed as a lost connection.
 class StdioTransport final : public Transport
@@ -75,7 +78,10 @@ private:
     void onStdoutLine(const QByteArray &line);
     void onStdoutEnded();
     void onStderr();
+    void readStderr(qsizetype maxBytes);
+    void closeStderr();
     void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
+    void onServerEnded(int waitStatus);
     void onErrorOccurred(QProcess::ProcessError error);
     void onCloseTimer();
     void closeWithError(const QString &error);
@@ -88,17 +94,23 @@ private:
     StdioServerCommand m_command;
     StdioTransportOptions m_options;
     QProcess m_process;
-    // The launcher writes "started PID" or "failed ERRNO" here once it has run the server.
+    // The launcher writes "started PID" or "failed ERRNO" here once it has run the server, then
+    // "ended STATUS" once the server has ended and all it started is killed.
     int m_reportFd = -1;
     std::unique_ptr<QSocketNotifier> m_reportNotifier;
     QByteArray m_launcherReport;
     bool m_startFailed = false;
+    // The server's wait status, as the launcher reported it: its group is gone.
+    std::optional<int> m_serverWaitStatus;
     QTimer m_closeTimer;
     QTimer m_stdoutEndTimer;
     // The server's stdin and stdout are pipes of Tether's own rather than QProcess's: a message
     // is written in the turn it is sent, without waiting for the pipe to be polled writable first.
+    // So is its stderr, so that its last words can be read at the launcher's report of its end.
     int m_stdinFd = -1;
     int m_stdoutFd = -1;
+    int m_stderrFd = -1;
+    std::unique_ptr<QSocketNotifier> m_stderrNotifier;
     std::unique_ptr<DescriptorWriter> m_stdin;
     std::unique_ptr<LineReader> m_stdout;
     QByteArray m_stderrBuffer;
