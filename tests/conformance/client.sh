@@ -3,7 +3,7 @@
 #   client.sh URL
 # with the scenario's name in MCP_CONFORMANCE_SCENARIO and, for some, its data (JSON) in
 # MCP_CONFORMANCE_CONTEXT. It runs $TETHERCTL against the suite's server, in folders of its own
-# (config, tokens, runtime) that it removes, with the sign-in's browser step followed by curl.
+# (config, tokens, runtime) that it removes, with the sign-in's browser step taken by browser.mjs.
 set -u
 url="${!#}"
 : "${TETHERCTL:?TETHERCTL must name the tetherctl to test}"
@@ -16,7 +16,7 @@ export XDG_CONFIG_HOME="$home/config" XDG_DATA_HOME="$home/data" XDG_STATE_HOME=
        XDG_CACHE_HOME="$home/cache" XDG_RUNTIME_DIR="$home/runtime"
 # Tokens go to the file store in $home, never to the desktop's keyring.
 unset DBUS_SESSION_BUS_ADDRESS
-export TETHER_BROWSER="curl -s -L -o /dev/null"
+export TETHER_BROWSER="node '$(dirname "$(readlink -f "$0")")/browser.mjs'"
 
 # A value of the scenario's context, such as client_id.
 context() {
@@ -27,6 +27,11 @@ context() {
 case "${MCP_CONFORMANCE_SCENARIO:-}" in
 tools_call)
     "$TETHERCTL" call --url "$url" add_numbers '{"a":2,"b":3}' ;;
+elicitation-sep1034-client-defaults)
+    # tetherctl asks for a tool's form on a terminal only: on a pseudo-terminal here, where Enter
+    # takes each field's default (five of them) and Enter again accepts the form.
+    printf '\n%.0s' 1 2 3 4 5 6 |
+        script --quiet --return --command "$(printf '%q ' "$TETHERCTL" call --url "$url" test_client_elicitation_defaults '{}')" /dev/null ;;
 sse-retry)
     "$TETHERCTL" call --url "$url" test_reconnection '{}' ;;
 auth/pre-registration)
