@@ -43,14 +43,20 @@ ClientIdentity::Credentials ClientIdentity::credentials() const
     return {};
 }
 
+QString defaultClientMetadataUrl()
+{
+    return u"https://tether.github.io/tether/oauth/client-metadata.json"_s;
+}
+
 std::optional<ClientIdentity> clientBeforeRegistration(const OAuthSettings &oauth, const AuthServerMetadata &server)
 {
     if (!oauth.clientId.isEmpty())
         return ClientIdentity::preRegistered(oauth.clientId, oauth.clientSecret, server.tokenEndpointAuthMethodsSupported);
+    if (!server.clientIdMetadataDocumentSupported)
+        return std::nullopt;
     // A metadata document's client is public: it has no secret to send.
-    if (!oauth.clientMetadataUrl.isEmpty() && server.clientIdMetadataDocumentSupported)
-        return ClientIdentity{oauth.clientMetadataUrl, {}, ClientIdentity::Authentication::None};
-    return std::nullopt;
+    return ClientIdentity{oauth.clientMetadataUrl.isEmpty() ? defaultClientMetadataUrl() : oauth.clientMetadataUrl, {},
+                          ClientIdentity::Authentication::None};
 }
 
 } // namespace Tether

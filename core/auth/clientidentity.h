@@ -42,9 +42,14 @@ struct ClientIdentity
     Credentials credentials() const;
 };
 
+// Where the project publishes Tether's Client ID Metadata Document, the one in
+// resources/oauth/client-metadata.json; `defaults.oauth.clientMetadataUrl` names another.
+QString defaultClientMetadataUrl();
+
 // Who Tether signs in as, before any registration (MCP 2025-11-25 §Client Registration): the
-// client of the config, else Tether's Client ID Metadata Document where the authorization server
-// takes those, else nothing: a client registered by Tether then.
+// client of the config, else Tether's Client ID Metadata Document (the configured one, else the
+// default) where the authorization server takes those, else nothing: a client registered by
+// Tether then.
 std::optional<ClientIdentity> clientBeforeRegistration(const OAuthSettings &oauth, const AuthServerMetadata &server);
 
 } // namespace Tether

@@ -10,6 +10,9 @@
 #include "auth/pkce.h"
 #include "auth/tokenresponse.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -381,7 +384,9 @@ private slots:
         QTest::newRow("configured first") << u"tether-desktop"_s << document << true << u"tether-desktop"_s;
         QTest::newRow("metadata document") << QString() << document << true << document;
         QTest::newRow("document not taken") << QString() << document << false << QString();
-        QTest::newRow("nothing configured") << QString() << QString() << true << QString();
+        QTest::newRow("no document configured: the project's") << QString() << QString() << true
+                                                                << defaultClientMetadataUrl();
+        QTest::newRow("nothing configured, documents not taken") << QString() << QString() << false << QString();
     }
 
     void clientBeforeRegistration()
@@ -398,10 +403,30 @@ private slots:
         server.clientIdMetadataDocumentSupported = serverTakesMetadataDocuments;
         const std::optional<ClientIdentity> client = Tether::clientBeforeRegistration(oauth, server);
         QCOMPARE(client ? client->clientId : QString(), chosen);
-        if (client && chosen == metadataUrl) {
+        if (client && clientId.isEmpty()) {
             QVERIFY(client->clientSecret.isEmpty());
             QCOMPARE(client->authentication, ClientIdentity::Authentication::None);
         }
+    }
+
+    // The document the project publishes at the default url says what Tether does: the url is
+    // its client_id, it returns to the loopback callback on any port (RFC 8252 §7.3) and it is a
+    // public client, as Tether registers itself.
+    void publishedClientMetadataDocument()
+    {
+        QFile file(QFileInfo(QStringLiteral(__FILE__)).dir().filePath(u"../../../resources/oauth/client-metadata.json"_s));
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.errorString()));
+        QJsonParseError error;
+        const QJsonObject published = QJsonDocument::fromJson(file.readAll(), &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QCOMPARE(published.value(u"client_id"_s).toString(), defaultClientMetadataUrl());
+        const QJsonObject registered =
+            QJsonDocument::fromJson(ClientRegistrationDocument::request(QUrl(u"http://127.0.0.1/callback"_s))).object();
+        for (auto it = registered.begin(); it != registered.end(); ++it)
+            QCOMPARE(published.value(it.key()), it.value());
+        const QUrl documentUrl(defaultClientMetadataUrl());
+        QCOMPARE(documentUrl.scheme(), u"https"_s);
+        QVERIFY(documentUrl.path().size() > 1);
     }
 
     void clientAuthentication()
