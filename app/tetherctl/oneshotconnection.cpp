@@ -69,8 +69,18 @@ bool OneShotConnection::open()
     if (!m_session->isReady()) {
         printError(u"could not connect to server '%1' (%2): %3"_s.arg(m_options.target.name, m_options.target.shownAs,
                                                                       m_failure));
+        return false;
     }
-    return m_session->isReady();
+    // A request the server refuses later, for want of a sign-in or of scope (a step-up), signs in
+    // within this run too and is sent again. The handshake's refusal is answered above instead,
+    // where no request's deadline runs while the browser step waits.
+    if (m_options.signIn && m_options.target.signsInAs && canOpenBrowser(m_options.browser)) {
+        const QString name = m_options.target.name;
+        m_options.signIn->signInWhenAsked(
+            [name, browser = m_options.browser](const QUrl &url) { openSignInUrl(name, url, browser); },
+            [](bool signedIn, const QString &message) { signedIn ? printNote(message) : printError(message); });
+    }
+    return true;
 }
 
 bool OneShotConnection::asksForSignIn()
@@ -171,38 +181,9 @@ bool OneShotConnection::offers(QStringView capability) const
 std::optional<ToolCallReply> OneShotConnection::callTool(const QString &name, const ToolCallInput &input,
                                                          const ProgressHandler &onProgress)
 {
-    const auto call = [&] {
-        const auto reply = std::make_shared<std::optional<ToolCallReply>>();
-        m_callInFlight = m_session->callTool(
-            name, input,
-            [this, reply](const ToolCallReply &received) {
-                *reply = received;
-                m_loop.quit();
-            },
-            onProgress);
-        waitFor(*reply);
-        m_callInFlight = 0;
-        return *reply;
-    };
-    const std::optional<ToolCallReply> reply = call();
-    // Refused for want of scope (403 insufficient_scope): a step-up sign-in, then the call again.
-    const bool wantsScope = reply && reply->error && m_options.signIn && m_options.target.signsInAs
-                            && m_options.signIn->wantsMoreScope(*m_options.target.signsInAs);
-    if (!wantsScope || m_interruption.happened())
-        return reply;
-    if (!canOpenBrowser(m_options.browser))
-        return reply;
-    printNote(u"server '%1' refused the call for want of access; signing in again for it"_s.arg(m_options.target.name));
-    if (!signIn()) {
-        printError(m_failure);
-        return reply;
-    }
-    if (!reopen()) {
-        printError(u"could not connect to server '%1' (%2): %3"_s.arg(m_options.target.name, m_options.target.shownAs,
-                                                                      m_failure));
-        return std::nullopt;
-    }
-    return call();
+    return ask<ToolCallReply>([this, &name, &input, &onProgress](ToolCallHandler done) {
+        return m_session->callTool(name, input, std::move(done), onProgress);
+    });
 }
 
 template<typename Reply>

@@ -3,6 +3,7 @@
 #include "authdiscovery.h"
 #include "authorizationcodeflow.h"
 #include "canonicalurl.h"
+#include "scopestepup.h"
 #include "tokenclient.h"
 
 #include "common/displaytext.h"
@@ -41,6 +42,13 @@ public:
         m_service->renew(m_key, challenge, rejected, std::move(done));
     }
 
+    void stepUp(const BearerChallenge &challenge, const QByteArray &rejected, RenewalDone done) override
+    {
+        if (!m_service)
+            return done(Renewal::NeedsSignIn, u"Tether's sign-in ended"_s);
+        m_service->stepUp(m_key, challenge, rejected, std::move(done));
+    }
+
     void refusedForScope(const BearerChallenge &challenge) override
     {
         if (m_service)
@@ -66,6 +74,8 @@ struct SignInService::Server
     std::vector<std::function<void()>> afterLoad;
     BearerChallenge lastChallenge; // of the last 401: where discovery starts
     QStringList wantedScopes;      // of the last 403 insufficient_scope: the next sign-in asks for them
+    QStringList lastAskedScopes;   // by the last sign-in of this process
+    std::vector<ServerCredentials::RenewalDone> waitingForSignIn; // requests, on signInWhenAsked
     QString lostReason;            // why the tokens were forgotten without the user, until the next sign-in
     bool refreshing = false;
     std::vector<ServerCredentials::RenewalDone> waitingForRefresh;
@@ -235,6 +245,11 @@ void SignInService::armRefreshAhead(Server &server)
         server.refreshAhead.start(remaining - refreshLead(remaining));
 }
 
+void SignInService::signInWhenAsked(BrowserOpener opener, Done told)
+{
+    m_signInWhenAsked = AskedSignIn{std::move(opener), std::move(told)};
+}
+
 void SignInService::renew(const QString &key, const BearerChallenge &challenge, const QByteArray &rejected,
                           ServerCredentials::RenewalDone done)
 {
@@ -242,6 +257,14 @@ void SignInService::renew(const QString &key, const BearerChallenge &challenge, 
     if (!server)
         return done(ServerCredentials::Renewal::NeedsSignIn, u"not signed in"_s);
     server->lastChallenge = challenge;
+    if (m_signInWhenAsked) {
+        // What no silent renewal answers, the browser may.
+        done = [this, server, done = std::move(done)](ServerCredentials::Renewal renewal, const QString &reason) {
+            if (renewal == ServerCredentials::Renewal::NeedsSignIn)
+                return signInForRequest(*server, done);
+            done(renewal, reason);
+        };
+    }
     load(*server, [this, server, rejected, done = std::move(done)]() mutable {
         // Another connection of this sign-in may have renewed it already.
         if (server->stored && server->stored->authorization() != rejected)
@@ -251,6 +274,42 @@ void SignInService::renew(const QString &key, const BearerChallenge &challenge, 
             return done(ServerCredentials::Renewal::NeedsSignIn,
                         server->lostReason.isEmpty() ? u"not signed in"_s : server->lostReason);
         refresh(*server, rejected, std::move(done));
+    });
+}
+
+void SignInService::stepUp(const QString &key, const BearerChallenge &challenge, const QByteArray &rejected,
+                           ServerCredentials::RenewalDone done)
+{
+    refusedForScope(key, challenge);
+    Server *server = find(key);
+    if (!server || !m_signInWhenAsked)
+        return done(ServerCredentials::Renewal::NeedsSignIn, {});
+    server->lastChallenge = challenge;
+    load(*server, [this, server, challenge, rejected, done = std::move(done)] {
+        // Another connection of this sign-in may have stepped up already.
+        if (server->stored && server->stored->authorization() != rejected)
+            return done(ServerCredentials::Renewal::Renewed, {});
+        const QStringList asked = challenge.scope.split(u' ', Qt::SkipEmptyParts);
+        const QStringList askedBefore = !server->lastAskedScopes.isEmpty() || !server->stored
+                                            ? server->lastAskedScopes
+                                            : server->stored->tokens.scopes;
+        if (!stepUpCanHelp(askedBefore, asked))
+            return done(ServerCredentials::Renewal::NeedsSignIn,
+                        u"the server refuses a token for scopes it was given already (%1)"_s.arg(asked.join(u' ')));
+        signInForRequest(*server, done);
+    });
+}
+
+void SignInService::signInForRequest(Server &server, ServerCredentials::RenewalDone done)
+{
+    server.waitingForSignIn.push_back(std::move(done));
+    if (server.waitingForSignIn.size() > 1)
+        return; // one sign-in answers them all
+    beginSignIn(server, {}, m_signInWhenAsked->opener, [this, &server](bool signedIn, const QString &message) {
+        if (m_signInWhenAsked && m_signInWhenAsked->told)
+            m_signInWhenAsked->told(signedIn, message);
+        for (const auto &waiting : std::exchange(server.waitingForSignIn, {}))
+            waiting(signedIn ? ServerCredentials::Renewal::Renewed : ServerCredentials::Renewal::NeedsSignIn, message);
     });
 }
 
@@ -382,7 +441,11 @@ void SignInService::forget(Server &server, std::function<void()> then)
 
 void SignInService::signIn(const ServerConfig &config, const QStringList &scopes, BrowserOpener opener, Done done)
 {
-    Server &server = serverFor(config);
+    beginSignIn(serverFor(config), scopes, std::move(opener), std::move(done));
+}
+
+void SignInService::beginSignIn(Server &server, const QStringList &scopes, BrowserOpener opener, Done done)
+{
     // An earlier sign-in still under way ends here, its caller told.
     if (server.flow)
         server.flow->abandon(u"sign-in to %1 started again"_s.arg(server.name));
@@ -419,13 +482,11 @@ void SignInService::startFlow(Server &server, const SignInTarget &target, QStrin
     }
     if (scopes.isEmpty() && !server.wantedScopes.isEmpty()) {
         // A step-up: what the server asked for on top of what the tokens have.
-        scopes = server.stored ? server.stored->tokens.scopes : QStringList();
-        for (const QString &scope : std::as_const(server.wantedScopes))
-            if (!scopes.contains(scope))
-                scopes.append(scope);
+        scopes = stepUpScopes(server.stored ? server.stored->tokens.scopes : QStringList(), server.wantedScopes);
     }
     if (scopes.isEmpty())
         scopes = target.scopes.isEmpty() ? server.oauth.scopes : target.scopes;
+    server.lastAskedScopes = scopes;
 
     SignInRequest request;
     request.serverName = server.name;
@@ -569,12 +630,6 @@ SignInInfo SignInService::info(const ServerConfig &config) const
 {
     const std::optional<SignInRecord> record = m_index.record(keyFor(config));
     return record ? record->info() : SignInInfo();
-}
-
-bool SignInService::wantsMoreScope(const ServerConfig &config) const
-{
-    const auto it = m_servers.find(keyFor(config));
-    return it != m_servers.end() && !it->second->wantedScopes.isEmpty();
 }
 
 void SignInService::onIndexChanged()

@@ -49,13 +49,18 @@ public:
     void signIn(const ServerConfig &config, const QStringList &scopes, BrowserOpener opener, Done done) override;
     void signOut(const ServerConfig &config, Done done) override;
     SignInInfo info(const ServerConfig &config) const override;
-    // Whether the server refused a request for want of scope since the last sign-in: the next
-    // one asks for more (a step-up).
-    bool wantsMoreScope(const ServerConfig &config) const;
+    // From now on a request that a server refuses for want of a sign-in (401 with no token to
+    // refresh) or of scope (403 insufficient_scope asking for a scope not asked for yet) signs in
+    // with the browser through `opener`, and is sent again once signed in; `told` hears how each
+    // such sign-in ended. Without it (the window, the supervisor) those requests fail and the
+    // server shows Sign-in needed. For a process that runs one user's command: tetherctl --url.
+    void signInWhenAsked(BrowserOpener opener, Done told);
 
     // Of SignInCredentials: a 401 to `rejected`, and a 403 insufficient_scope.
     void renew(const QString &key, const BearerChallenge &challenge, const QByteArray &rejected,
                ServerCredentials::RenewalDone done);
+    void stepUp(const QString &key, const BearerChallenge &challenge, const QByteArray &rejected,
+                ServerCredentials::RenewalDone done);
     void refusedForScope(const QString &key, const BearerChallenge &challenge);
 
 private:
@@ -73,6 +78,9 @@ private:
     void endRefresh(Server &server, ServerCredentials::Renewal renewal, const QString &reason);
     // Removes the tokens from the store and the index; the lock is held.
     void forget(Server &server, std::function<void()> then);
+    void beginSignIn(Server &server, const QStringList &scopes, BrowserOpener opener, Done done);
+    // A sign-in with the browser for requests waiting on it (signInWhenAsked); one at a time.
+    void signInForRequest(Server &server, ServerCredentials::RenewalDone done);
     void startFlow(Server &server, const SignInTarget &target, QStringList scopes, BrowserOpener opener,
                    std::optional<RegisteredClient> registered);
     void finishSignIn(Server &server, const SignInTarget &target, const ClientIdentity &client,
@@ -86,6 +94,12 @@ private:
     QFileSystemWatcher m_indexWatcher;
     QHash<QString, SignInRecord> m_knownRecords; // the index as last seen, to tell what another process changed
     std::map<QString, std::unique_ptr<Server>> m_servers; // by key
+    struct AskedSignIn
+    {
+        BrowserOpener opener;
+        Done told;
+    };
+    std::optional<AskedSignIn> m_signInWhenAsked;
     // Last, so gone first: no answer of the store's comes after the servers it answers for.
     std::unique_ptr<SecretStore> m_store;
 };

@@ -25,11 +25,21 @@ public:
     enum class Renewal { Renewed, NeedsSignIn, Failed };
     using RenewalDone = std::function<void(Renewal renewal, const QString &reason)>;
     // The server answered 401 to a request that carried `rejected`. Renews without the user
-    // (another connection's newer token, a refresh), never with a browser; `done` is called
-    // once, possibly before this returns. `reason` says why a renewal was not possible.
+    // (another connection's newer token, a refresh), or with the browser where the process lets
+    // its sign-in ask (tetherctl --url); `done` is called once, possibly before this returns.
+    // `reason` says why a renewal was not possible.
     virtual void renew(const BearerChallenge &challenge, const QByteArray &rejected, RenewalDone done) = 0;
-    // The server refused a request for want of scope (403 insufficient_scope): the next sign-in
-    // asks for `challenge.scope`.
+    // The server refused a request that carried `rejected` for want of scope (403
+    // insufficient_scope, MCP 2025-11-25 §Step-Up Authorization Flow). Renewed: a token with
+    // `challenge.scope` added, send the request once more; else the request fails, and the next
+    // sign-in asks for those scopes.
+    virtual void stepUp(const BearerChallenge &challenge, const QByteArray &rejected, RenewalDone done)
+    {
+        Q_UNUSED(rejected)
+        refusedForScope(challenge);
+        done(Renewal::NeedsSignIn, {});
+    }
+    // The same refusal where the request is not sent again: the next sign-in asks for `challenge.scope`.
     virtual void refusedForScope(const BearerChallenge &challenge) { Q_UNUSED(challenge) }
 };
 

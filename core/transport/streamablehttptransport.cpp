@@ -138,7 +138,7 @@ QNetworkRequest StreamableHttpTransport::request(const QByteArray &accept)
 }
 
 void StreamableHttpTransport::post(const QByteArray &payload, const QJsonValue &requestId, const QString &method,
-                                   const QString &mcpName, bool renewed)
+                                   const QString &mcpName, bool renewed, bool steppedUp)
 {
     QNetworkRequest request = this->request("application/json, text/event-stream");
     request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
@@ -161,6 +161,7 @@ void StreamableHttpTransport::post(const QByteArray &payload, const QJsonValue &
     exchange->position.retryDelay = m_options.resumeDelay;
     exchange->authorization = request.rawHeader("Authorization");
     exchange->renewed = renewed;
+    exchange->steppedUp = steppedUp;
     exchange->mcpName = mcpName;
     if (m_endpoint.signsIn())
         exchange->payload = payload;
@@ -575,6 +576,11 @@ void StreamableHttpTransport::onHttpError(const Exchange &exchange, const QNetwo
         onUnauthorized(exchange, reply);
         return;
     }
+    if (status == 403 && exchange.kind == Exchange::Kind::Post && !exchange.steppedUp && m_endpoint.signsIn()
+        && bearerChallengeOf(reply).error == u"insufficient_scope") {
+        onInsufficientScope(exchange, reply);
+        return;
+    }
     // 404 is how the spec says the session is gone. Servers also answer 400 for a session they
     // do not know (server-everything: "No valid session ID"), but a 400 may be about one
     // request's content too; a ping has none, so a 400 to a ping of the session means the
@@ -653,6 +659,28 @@ void StreamableHttpTransport::onUnauthorized(const Exchange &exchange, const QNe
                     post(payload, requestId, method, mcpName, true);
             } else if (kind == Exchange::Kind::ServerStream || isAwaited(requestId)) {
                 openStream(kind, requestId, position, true);
+            }
+        });
+}
+
+void StreamableHttpTransport::onInsufficientScope(const Exchange &exchange, const QNetworkReply &reply)
+{
+    const QString refusal = HttpErrors::httpStatus(m_endpoint, what(exchange), reply, exchange.body);
+    // Refused before it was processed: sent once more when the sign-in has the scope, else failed.
+    const QPointer<StreamableHttpTransport> guard(this);
+    m_endpoint.credentials->stepUp(
+        bearerChallengeOf(reply), exchange.authorization,
+        [this, guard, refusal, requestId = exchange.requestId, method = exchange.method, mcpName = exchange.mcpName,
+         payload = exchange.payload, renewed = exchange.renewed](ServerCredentials::Renewal renewal, const QString &) {
+            if (!guard || m_stage != Stage::Open)
+                return;
+            if (renewal == ServerCredentials::Renewal::Renewed) {
+                if (requestId.isUndefined() || isAwaited(requestId))
+                    post(payload, requestId, method, mcpName, renewed, true);
+            } else if (requestId.isUndefined()) {
+                spdlog::warn("{}: {}", description(), refusal);
+            } else {
+                answerWithError(requestId, refusal, 403);
             }
         });
 }

@@ -82,13 +82,14 @@ private:
         QByteArray payload;       // of a POST of a server with a sign-in: sent again after a renewal
         QByteArray authorization; // the sign-in's, as sent
         bool renewed = false;     // sent again after a 401 and a renewal
+        bool steppedUp = false;   // sent again after a 403 insufficient_scope and a step-up
         QString mcpName;          // stateless: what Mcp-Name says
     };
 
     // A request of the session with the session's headers and the sign-in's Authorization.
     QNetworkRequest request(const QByteArray &accept);
     void post(const QByteArray &payload, const QJsonValue &requestId, const QString &method, const QString &mcpName = {},
-              bool renewed = false);
+              bool renewed = false, bool steppedUp = false);
     void openStream(Exchange::Kind kind, const QJsonValue &requestId, const StreamPosition &position,
                     bool renewed = false);
     void scheduleStream(Exchange::Kind kind, const QJsonValue &requestId, const StreamPosition &position);
@@ -110,6 +111,9 @@ private:
     void onHttpError(const Exchange &exchange, const QNetworkReply &reply);
     // A 401 to a request of a server with a sign-in: renewed and sent once more, or the end.
     void onUnauthorized(const Exchange &exchange, const QNetworkReply &reply);
+    // A 403 insufficient_scope to a POST of a server with a sign-in: stepped up and sent once
+    // more, or failed.
+    void onInsufficientScope(const Exchange &exchange, const QNetworkReply &reply);
     void onStreamLost(const Exchange &exchange, const QString &why);
     void onPostAccepted(const Exchange &exchange);
     // Sends what waited for the server's own stream to be answered (or refused, or for too long).
