@@ -208,6 +208,11 @@ int runDaemon(const ConfigOptions &options, std::optional<HttpServing> http)
         loop.exec();
         return Failure;
     }
+    // Served without it, the clients' tetherctl serve would each start the servers again, unseen.
+    if (!serving.relayError.isEmpty()) {
+        printError(u"running without a relay socket: each client's `tetherctl serve` will start the servers a second "
+                   "time, and other tetherctl commands cannot reach this Tether. %1"_s.arg(serving.relayError));
+    }
     if (http) {
         printNote(u"Serving MCP at %1; hosts send the bearer token in %2"_s.arg(serving.url, serving.tokenFile));
     } else {

@@ -175,6 +175,16 @@ int serve(const ConfigOptions &options, const ServeOptions &serveOptions)
         });
     }
     QObject::connect(channel.get(), &StdioHostChannel::finished, &loop, [&](const QString &reason) {
+        // The client's messages that could not be read are a failure of serve, said without -v.
+        if (channel->ending() == StdioHostChannel::Ending::LineTooLong) {
+            status = Failure;
+            printError(u"serve: the client sent a line of more than %1 MiB on stdin, more than one MCP message may "
+                       "take here; serve stops reading it and ends. Have the client send less in one message (a "
+                       "file's path rather than its content)"_s.arg(StdioHostChannel::MaxLineBytes / (1024 * 1024)));
+        } else if (channel->ending() == StdioHostChannel::Ending::InputFailed) {
+            status = Failure;
+            printError(u"serve: "_s + reason + u"; serve ends"_s);
+        }
         // A host that no longer reads gets no answers: nothing to wait for.
         if (channel->canWrite())
             endWhenAnswered(reason);

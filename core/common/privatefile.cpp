@@ -114,6 +114,13 @@ bool makePrivateFolder(const QString &folder, QString *error)
 
 bool writePrivateFile(const QString &path, const QByteArray &bytes, QString *error)
 {
+    // A link planted at the path would be replaced by the rename, but a file that is not one is
+    // not Tether's to replace: it is refused as readPrivateFile refuses it.
+    struct stat info{};
+    if (::lstat(QFile::encodeName(path).constData(), &info) == 0 && !S_ISREG(info.st_mode)) {
+        *error = u"%1 is not a regular file; Tether does not replace it: move it away"_s.arg(path);
+        return false;
+    }
     const std::optional<QByteArray> temporary = writeBeside(path, bytes, error);
     if (!temporary)
         return false;

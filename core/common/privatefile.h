@@ -31,7 +31,8 @@ struct PrivateFileContent
 PrivateFileContent readPrivateFile(const QString &path);
 
 // Replaces `path` with `bytes` at once: written as a mode 0600 file beside it, synced, renamed over
-// it. The folder is made with mode 0700 when missing. False with `error` when it cannot be.
+// it. The folder is made with mode 0700 when missing. False with `error` when it cannot be, or
+// when what is at `path` is not a regular file (a link, a folder): that is left as it is.
 bool writePrivateFile(const QString &path, const QByteArray &bytes, QString *error);
 
 // Makes `path` with `bytes` unless it exists: written and synced beside it first, so that a reader

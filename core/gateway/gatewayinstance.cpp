@@ -1,5 +1,8 @@
 #include "gatewayinstance.h"
 
+#include "common/logging.h"
+#include "common/privatefile.h"
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
@@ -8,7 +11,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
-#include <QSaveFile>
 #include <QSet>
 #include <QUrl>
 
@@ -62,6 +64,12 @@ QString canonical(const QString &path)
     return resolved.isEmpty() ? QFileInfo(path).absoluteFilePath() : resolved;
 }
 
+// Whether the process `pid` exists (a zombie too: its parent has yet to hear of its end).
+bool processExists(qint64 pid)
+{
+    return pid > 0 && !(::kill(pid_t(pid), 0) != 0 && errno == ESRCH);
+}
+
 // A connection to the socket at `path`, not waiting for one (a listener takes it at once); -1,
 // with `error`, when none is made.
 int connectToSocket(const QString &path, QString *error)
@@ -76,9 +84,11 @@ int connectToSocket(const QString &path, QString *error)
     std::memcpy(address.sun_path, encoded.constData(), size_t(encoded.size()));
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0 || ::connect(fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0) {
-        *error = QString::fromLocal8Bit(std::strerror(errno));
+        const int failure = errno;
+        *error = QString::fromLocal8Bit(std::strerror(failure));
         if (fd >= 0)
             ::close(fd);
+        errno = failure; // for a caller that tells a refusal from the rest
         return -1;
     }
     return fd;
@@ -106,7 +116,8 @@ bool makeGatewayRuntimeFolder(QString *error)
 {
     const QString folder = recordFolder();
     if (!QFileInfo::exists(folder) && ::mkdir(QFile::encodeName(folder).constData(), 0700) != 0 && errno != EEXIST) {
-        *error = u"Cannot make %1 for the gateway's instance record"_s.arg(folder);
+        *error = u"Cannot make %1 for the gateway's instance record: %2; set XDG_RUNTIME_DIR to a folder of your "
+                 "own"_s.arg(folder, QString::fromLocal8Bit(std::strerror(errno)));
         return false;
     }
     if (const QString why = untrusted(folder, S_IFDIR); !why.isEmpty()) {
@@ -128,10 +139,10 @@ bool writeGatewayInstanceRecord(const GatewayInstanceRecord &record, QString *er
                            {u"version"_s, record.version},
                            {u"startedAt"_s, record.startedAt.toString(Qt::ISODateWithMs)},
                            {u"socket"_s, record.socket}};
-    QSaveFile file(gatewayInstanceRecordPath(record.configPath));
-    if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)
-        || file.write(QJsonDocument(json).toJson()) < 0 || !file.commit()) {
-        *error = u"Cannot write the gateway's instance record %1: %2"_s.arg(file.fileName(), file.errorString());
+    // Never through a link planted at its path: its target would be overwritten.
+    QString why;
+    if (!writePrivateFile(gatewayInstanceRecordPath(record.configPath), QJsonDocument(json).toJson(), &why)) {
+        *error = u"Cannot write the gateway's instance record: "_s + why;
         return false;
     }
     return true;
@@ -285,10 +296,47 @@ QList<GatewayInstanceRecord> readGatewayInstanceRecords()
     const QDir folder(recordFolder());
     for (const QString &name : folder.entryList({u"gateway-*.json"_s}, QDir::Files, QDir::Name)) {
         QString why;
-        if (const std::optional<GatewayInstanceRecord> record = readRecordFile(folder.filePath(name), &why))
+        const std::optional<GatewayInstanceRecord> record = readRecordFile(folder.filePath(name), &why);
+        if (record && processExists(record->pid))
             records.append(*record);
     }
     return records;
+}
+
+void removeStaleGatewayFiles()
+{
+    const QDir folder(recordFolder());
+    if (!untrusted(folder.path(), S_IFDIR).isEmpty())
+        return;
+    QSet<QString> namedByLive;
+    for (const QString &name : folder.entryList({u"gateway-*.json"_s}, QDir::Files, QDir::Name)) {
+        QString why;
+        const std::optional<GatewayInstanceRecord> record = readRecordFile(folder.filePath(name), &why);
+        if (!record)
+            continue;
+        if (processExists(record->pid)) {
+            namedByLive.insert(record->socket);
+            continue;
+        }
+        spdlog::info("gateway: removing the instance record {} of pid {}, which is gone", name, record->pid);
+        QFile::remove(folder.filePath(name));
+    }
+    for (const QString &name : folder.entryList({u"gateway-*.sock"_s}, QDir::System, QDir::Name)) {
+        const QString path = folder.filePath(name);
+        if (namedByLive.contains(path) || !untrusted(path, S_IFSOCK).isEmpty())
+            continue;
+        // Refused: nothing listens (a listener with a full backlog would say EAGAIN).
+        QString connectError;
+        const int socket = connectToSocket(path, &connectError);
+        if (socket >= 0) {
+            ::close(socket);
+            continue;
+        }
+        if (errno != ECONNREFUSED)
+            continue;
+        spdlog::info("gateway: removing the relay socket {}, which no Tether listens on (its Tether was killed)", name);
+        QFile::remove(path);
+    }
 }
 
 std::optional<LiveGatewayInstance> findLiveGatewayInstance(const QString &configPath, QString *why)
@@ -301,7 +349,7 @@ std::optional<LiveGatewayInstance> findLiveGatewayInstance(const QString &config
         *why = u"the Tether of pid %1 serves another config (%2)"_s.arg(record->pid).arg(record->configPath);
         return std::nullopt;
     }
-    if (::kill(pid_t(record->pid), 0) != 0 && errno == ESRCH) {
+    if (!processExists(record->pid)) {
         *why = u"the Tether of %1 (pid %2) is gone; its record is removed"_s.arg(path).arg(record->pid);
         QFile::remove(path);
         if (!record->socket.isEmpty() && untrusted(record->socket, S_IFSOCK).isEmpty())

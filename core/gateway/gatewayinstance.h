@@ -42,8 +42,9 @@ QString gatewayRelaySocketPath(const QString &instance);
 // is not the user's own and private, or cannot be made.
 bool makeGatewayRuntimeFolder(QString *error);
 
-// Writes the record atomically (folder made 0700, file 0600); false with `error` when the folder
-// is not the user's own and private, or cannot be written.
+// Writes the record atomically (folder made 0700, file 0600, privatefile.h); false with `error`
+// when the folder is not the user's own and private, when a link or anything but a file is at the
+// record's path (it is left as it is), or when it cannot be written.
 bool writeGatewayInstanceRecord(const GatewayInstanceRecord &record, QString *error);
 // Removes the record of the config at `configPath` if it is still this instance's (a later
 // instance may have replaced it).
@@ -51,8 +52,12 @@ void removeGatewayInstanceRecord(const QString &configPath, const QString &insta
 // The record of the config at `configPath`, if there is one that can be trusted: nothing, with
 // `why` saying what is wrong with it (empty when there is no record at all).
 std::optional<GatewayInstanceRecord> readGatewayInstanceRecord(const QString &configPath, QString *why);
-// Every record that can be trusted, whatever its config.
+// Every record that can be trusted and whose process runs, whatever its config.
 QList<GatewayInstanceRecord> readGatewayInstanceRecords();
+// Removes what instances killed without a chance to clean up left in the folder: the records whose
+// process is gone, and the relay sockets, the user's own, that no running instance's record names
+// and that refuse a connection (nothing listens on them).
+void removeStaleGatewayFiles();
 
 // The claim of a config by the process that runs its servers (its instance): a write lock on a
 // file beside the record (gatewayInstanceRecordPath + ".lock"), held while the process runs and

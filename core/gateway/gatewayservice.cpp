@@ -166,6 +166,7 @@ GatewayServing GatewayService::serving() const
     if (!m_gateway)
         return serving;
     serving.status = m_gateway->status();
+    serving.relayError = m_relaySocket ? QString() : m_relayError;
     if (!m_endpoint && !m_config.http.enabled) {
         serving.state = m_relaySocket ? GatewayServing::State::Relaying : GatewayServing::State::Off;
         serving.error = m_relaySocket ? QString() : m_relayError;

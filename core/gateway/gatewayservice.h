@@ -33,6 +33,9 @@ struct GatewayServing
     State state = State::Off;
     QString url;       // while serving
     QString error;     // why not served, and what to do
+    // Why there is no relay socket (the tetherctl serve of clients then run the servers a second
+    // time), and what to do; empty when there is one or no config yet.
+    QString relayError;
     quint16 port = 0;  // as configured
     QString configPath;
     QString tokenFile;

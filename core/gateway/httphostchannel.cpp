@@ -75,6 +75,8 @@ HttpHostChannel::Awaited HttpHostChannel::take(const QJsonValue &id)
 {
     Awaited awaited = m_awaited.take(idKey(id));
     disconnect(awaited.abortion);
+    // A session is idle from its last answer on, not from the request of a long call.
+    touch();
     return awaited;
 }
 

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +37,9 @@ protected:
 private:
     std::function<void(int)> m_accepted;
 };
+
+// sockaddr_un's sun_path, less its terminating zero.
+constexpr qsizetype MaxSocketPathBytes = sizeof(sockaddr_un::sun_path) - 1;
 
 // The user id of the process at the other end of `fd`; -1 when it cannot be told.
 qint64 peerUser(int fd)
@@ -72,6 +76,8 @@ std::unique_ptr<LocalSocketEndpoint> LocalSocketEndpoint::announce(Gateway &gate
         *error = u"another Tether (pid %1) runs the config %2 and serves its gateway"_s.arg(holder).arg(configPath);
         return nullptr;
     }
+    // A killed instance left its socket (and record) behind.
+    removeStaleGatewayFiles();
     auto endpoint = std::make_unique<LocalSocketEndpoint>(gateway);
     GatewayInstanceRecord &record = endpoint->m_record;
     record.pid = QCoreApplication::applicationPid();
@@ -99,9 +105,15 @@ bool LocalSocketEndpoint::announceHttp(const QString &httpUrl, const QString &to
 
 bool LocalSocketEndpoint::listen(const QString &path, QString *error)
 {
+    if (const qsizetype length = QFile::encodeName(path).size(); length > MaxSocketPathBytes) {
+        *error = u"Cannot listen on the relay socket %1: its path is %2 bytes, more than the %3 a socket's may be; "
+                 "set XDG_RUNTIME_DIR to a shorter folder"_s.arg(path).arg(length).arg(MaxSocketPathBytes);
+        return false;
+    }
     QLocalServer::removeServer(path);
     if (!m_server->listen(path)) {
-        *error = u"Cannot listen on the relay socket %1: %2"_s.arg(path, m_server->errorString());
+        *error = u"Cannot listen on the relay socket %1: %2; XDG_RUNTIME_DIR must name a folder of yours that can "
+                 "be written"_s.arg(path, m_server->errorString());
         return false;
     }
     // Read and write are all a connection needs: no one else's, and nothing to execute.

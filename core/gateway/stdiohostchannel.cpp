@@ -48,16 +48,17 @@ StdioHostChannel::StdioHostChannel(StdioDescriptors descriptors, QObject *parent
     m_reader = std::make_unique<LineReader>(m_descriptors.input, MaxLineBytes, m_inputFlags >= 0);
     connect(m_reader.get(), &LineReader::lineReceived, this, &StdioHostChannel::messageReceived);
     connect(m_reader.get(), &LineReader::ended, this,
-            [this] { finish(u"the host closed %1"_s.arg(m_descriptors.inputName)); });
+            [this] { finish(Ending::InputClosed, u"the host closed %1"_s.arg(m_descriptors.inputName)); });
     connect(m_reader.get(), &LineReader::failed, this, [this](int error) {
-        finish(u"%1 cannot be read: %2"_s.arg(m_descriptors.inputName, systemError(error)));
+        finish(Ending::InputFailed, u"%1 cannot be read: %2"_s.arg(m_descriptors.inputName, systemError(error)));
     });
     connect(m_reader.get(), &LineReader::overflowed, this, [this] {
-        finish(u"the host sent a line longer than %1 MiB; the session ends"_s.arg(MaxLineBytes / (1024 * 1024)));
+        finish(Ending::LineTooLong,
+               u"the host sent a line longer than %1 MiB; the session ends"_s.arg(MaxLineBytes / (1024 * 1024)));
     });
     m_writer = std::make_unique<DescriptorWriter>(m_descriptors.output, m_outputFlags >= 0);
     connect(m_writer.get(), &DescriptorWriter::failed, this, [this](int error) {
-        finish(u"%1 cannot be written: %2"_s.arg(m_descriptors.outputName, systemError(error)));
+        finish(Ending::OutputFailed, u"%1 cannot be written: %2"_s.arg(m_descriptors.outputName, systemError(error)));
         emit outputWritten(); // nothing more will be
     });
     connect(m_writer.get(), &DescriptorWriter::drained, this, &StdioHostChannel::outputWritten);
@@ -98,7 +99,8 @@ void StdioHostChannel::send(const QByteArray &message, Role, const QJsonValue &)
 {
     if (m_writer->pendingBytes() + message.size() + 1 > MaxQueuedBytes) {
         m_peerStoppedReading = true;
-        finish(u"the host stopped reading %1 (%2 MiB waiting)"_s.arg(m_descriptors.outputName).arg(MaxQueuedBytes / (1024 * 1024)));
+        finish(Ending::PeerStoppedReading, u"the host stopped reading %1 (%2 MiB waiting)"_s.arg(m_descriptors.outputName)
+                                               .arg(MaxQueuedBytes / (1024 * 1024)));
         return;
     }
     m_writer->write(message);
@@ -120,11 +122,11 @@ void StdioHostChannel::endWithoutResponse(const QJsonValue &)
     // A stdio host expects nothing for a request it cancelled.
 }
 
-void StdioHostChannel::finish(const QString &reason)
+void StdioHostChannel::finish(Ending ending, const QString &reason)
 {
-    if (m_finished)
+    if (m_ending != Ending::Running)
         return;
-    m_finished = true;
+    m_ending = ending;
     m_reader->stop();
     emit finished(reason);
 }

@@ -39,6 +39,16 @@ public:
     static constexpr qsizetype MaxLineBytes = 16 * 1024 * 1024;
     static constexpr qsizetype MaxQueuedBytes = 64 * 1024 * 1024;
 
+    // Why the channel ended.
+    enum class Ending {
+        Running,             // it has not
+        InputClosed,         // the peer closed its end: the usual way
+        InputFailed,         // the input could not be read
+        LineTooLong,         // the peer sent a line of more than MaxLineBytes
+        OutputFailed,        // the output could not be written
+        PeerStoppedReading,  // more than MaxQueuedBytes waited to be written
+    };
+
     // One connected socket, both ways, closed with the channel.
     static StdioDescriptors socket(int fd, const QString &transport);
 
@@ -57,6 +67,7 @@ public:
     bool canWrite() const;
     // Whether everything sent so far is written, or never will be (!canWrite()).
     bool isOutputWritten() const;
+    Ending ending() const { return m_ending; }
 
 signals:
     void messageReceived(const QByteArray &line);
@@ -66,14 +77,14 @@ signals:
     void outputWritten();
 
 private:
-    void finish(const QString &reason);
+    void finish(Ending ending, const QString &reason);
 
     StdioDescriptors m_descriptors;
     int m_inputFlags = -1;  // as found, restored at the end; -1: left alone
     int m_outputFlags = -1;
     std::unique_ptr<LineReader> m_reader;
     std::unique_ptr<DescriptorWriter> m_writer;
-    bool m_finished = false;
+    Ending m_ending = Ending::Running;
     bool m_peerStoppedReading = false;
 };
 

@@ -7,6 +7,7 @@
 #include "gatewaytoken.h"
 #include "httpadmission.h"
 #include "httphostchannel.h"
+#include "httpsessionexpiry.h"
 #include "metrics.h"
 
 #include "httpserver/httpresponse.h"
@@ -346,8 +347,12 @@ void StreamableHttpEndpoint::handlePost(const HttpRequest &request, HttpResponse
 void StreamableHttpEndpoint::openSession(const QJsonObject &initialize, HttpResponse &response)
 {
     if (sessionCount() >= m_options.maxSessions) {
-        if (HttpHostChannel *idle = longestIdle()) {
-            endSession(idle, u"the most idle of %1 sessions, ended for a new one"_s.arg(sessionCount()));
+        if (const std::optional<HttpSessionEnding> idle = httpSessionToGiveWay(sessionActivity(),
+                                                                                std::chrono::steady_clock::now())) {
+            endSession(m_channels.value(idle->sessionId),
+                       u"%1, idle for %2: the longest idle of the %3 sessions Tether serves at most, ended for a new "
+                       "one"_s.arg(httpSessionLabel(idle->sessionId), formatDuration(idle->idleFor))
+                           .arg(sessionCount()));
         } else {
             refuse(response, jsonRpcErrorReply(503, -32000,
                                                   u"Service unavailable: %1 hosts are connected, as many as Tether "
@@ -398,23 +403,24 @@ void StreamableHttpEndpoint::endSession(HttpHostChannel *channel, const QString 
     emit sessionsChanged();
 }
 
-HttpHostChannel *StreamableHttpEndpoint::longestIdle() const
+QList<HttpSessionActivity> StreamableHttpEndpoint::sessionActivity() const
 {
-    HttpHostChannel *oldest = nullptr;
-    for (HttpHostChannel *channel : m_channels) {
-        if (channel->isIdle() && (!oldest || channel->lastActivity() < oldest->lastActivity()))
-            oldest = channel;
-    }
-    return oldest;
+    QList<HttpSessionActivity> activity;
+    for (const HttpHostChannel *channel : m_channels)
+        activity.append({channel->sessionId(), channel->isIdle(), channel->lastActivity()});
+    return activity;
 }
 
 void StreamableHttpEndpoint::expireIdleSessions()
 {
-    const auto now = std::chrono::steady_clock::now();
-    const QList<HttpHostChannel *> channels = m_channels.values();
-    for (HttpHostChannel *channel : channels) {
-        if (channel->isIdle() && now - channel->lastActivity() >= m_options.sessionIdleExpiry)
-            endSession(channel, u"idle for %1"_s.arg(formatDuration(m_options.sessionIdleExpiry)));
+    // Its host most likely left without a DELETE; one still there initializes again at its 404.
+    const QList<HttpSessionEnding> expired = expiredHttpSessions(sessionActivity(), std::chrono::steady_clock::now(),
+                                                                 m_options.sessionIdleExpiry);
+    for (const HttpSessionEnding &ending : expired) {
+        endSession(m_channels.value(ending.sessionId),
+                   u"%1, idle for %2: no request and no stream open for %3, so its host is taken to have left"_s.arg(
+                       httpSessionLabel(ending.sessionId), formatDuration(ending.idleFor),
+                       formatDuration(m_options.sessionIdleExpiry)));
     }
 }
 

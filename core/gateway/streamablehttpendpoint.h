@@ -22,6 +22,7 @@ class GatewaySession;
 class HttpHostChannel;
 class HttpResponse;
 class HttpServer;
+struct HttpSessionActivity;
 struct HttpReply;
 struct HttpRequest;
 
@@ -46,6 +47,8 @@ public:
         QByteArray token;
         QString tokenFile;  // where the token is, for the messages that ask for it
         QString instanceId; // what /healthz answers, so that a client can tell this instance
+        // Long enough for a host that keeps no GET stream open and calls nothing for a while; such a
+        // host gets 404 at its next request and initializes again.
         std::chrono::milliseconds sessionIdleExpiry{30 * 60 * 1000};
         int maxSessions = 64;
     };
@@ -106,9 +109,9 @@ private:
     void endSession(HttpHostChannel *channel, const QString &reason);
     // The host's connection for a request's answer went away: the request is cancelled.
     void cancelWhenAbandoned(HttpHostChannel *channel);
+    // Ends the sessions idle for sessionIdleExpiry (httpsessionexpiry.h), each said in the log.
     void expireIdleSessions();
-    // An idle session to end for a new one when the cap is reached; null when none is idle.
-    HttpHostChannel *longestIdle() const;
+    QList<HttpSessionActivity> sessionActivity() const;
 
     Gateway &m_gateway;
     Options m_options;

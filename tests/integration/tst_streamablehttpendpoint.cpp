@@ -8,7 +8,11 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QTest>
+
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
 
 using namespace Qt::StringLiterals;
 using namespace Tether;
@@ -180,6 +184,10 @@ private slots:
 
     void idleSessionsExpire()
     {
+        const auto log = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(64);
+        const std::shared_ptr<spdlog::logger> previous = spdlog::default_logger();
+        spdlog::set_default_logger(std::make_shared<spdlog::logger>("test", log));
+        const auto restore = qScopeGuard([&previous] { spdlog::set_default_logger(previous); });
         StreamableHttpEndpoint endpoint(m_gateway, options(std::chrono::milliseconds(300)));
         QVERIFY(endpoint.listen());
         Client client(endpoint);
@@ -193,6 +201,16 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(endpoint.sessionCount(), 1, 5000);
         QCOMPARE(client.request("POST", listening, Ping)->status, 200);
         QCOMPARE(client.request("POST", idle, Ping)->status, 404); // a refusal with a body closes the connection
+        // One line in the log says which session ended, and how long it had been idle.
+        QStringList ended;
+        for (const std::string &line : log->last_formatted()) {
+            if (QString::fromStdString(line).contains(u"left (http session"_s))
+                ended.append(QString::fromStdString(line));
+        }
+        QCOMPARE(ended.size(), 1);
+        QVERIFY2(ended.first().contains(u"raw 1 left (http session %1…, idle for "_s.arg(QString::fromLatin1(idle.first(8)))),
+                 qPrintable(ended.first()));
+        QVERIFY2(ended.first().contains(u": no request and no stream open for 300 ms"_s), qPrintable(ended.first()));
     }
 
     void theSessionCapGivesWayToIdleSessionsOnly()

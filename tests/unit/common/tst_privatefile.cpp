@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -107,6 +108,24 @@ private slots:
         QCOMPARE(content.refusal, PrivateFileContent::Refusal::None);
         QCOMPARE(content.bytes, QByteArray("second"));
         QCOMPARE(filesIn(u"made/deeper"_s), QStringList{u"secret.json"_s});
+    }
+
+    // A link planted where the file goes is neither written through nor replaced.
+    void aLinkIsNeitherWrittenThroughNorReplaced()
+    {
+        const QString target = m_dir.filePath(u"linked/target"_s);
+        const QString path = m_dir.filePath(u"linked/secret.json"_s);
+        QVERIFY(QDir().mkpath(m_dir.filePath(u"linked"_s)));
+        QVERIFY(writeFile(target, "theirs"));
+        QVERIFY(::chmod(QFile::encodeName(target).constData(), 0644) == 0);
+        QVERIFY(QFile::link(target, path));
+        QString error;
+        QVERIFY(!writePrivateFile(path, "mine", &error));
+        QCOMPARE(error, u"%1 is not a regular file; Tether does not replace it: move it away"_s.arg(path));
+        QCOMPARE(readFile(target), QByteArray("theirs"));
+        QCOMPARE(modeOf(target), 0644u);
+        QVERIFY(QFileInfo(path).isSymLink());
+        QCOMPARE(filesIn(u"linked"_s), (QStringList{u"secret.json"_s, u"target"_s}));
     }
 
     void createdOnceAndKept()

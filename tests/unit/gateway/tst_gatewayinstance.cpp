@@ -9,6 +9,7 @@
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocalServer>
@@ -192,6 +193,81 @@ private slots:
         QVERIFY2(why.isEmpty() ? reason.isEmpty() : reason.contains(why), qPrintable(reason));
         QCOMPARE(QFile::exists(gatewayInstanceRecordPath(m_config)), recordRemains);
         QFile::remove(written.socket);
+    }
+
+    // As the token file refuses a link, the record does: its target keeps its content and mode.
+    void aLinkAtTheRecordPathIsRefused()
+    {
+        const QString target = m_configDir.filePath(u"target.txt"_s);
+        QVERIFY(writeFile(target, "kept"));
+        QVERIFY(::chmod(QFile::encodeName(target).constData(), 0644) == 0);
+        QString error;
+        QVERIFY(makeGatewayRuntimeFolder(&error));
+        const QString path = gatewayInstanceRecordPath(m_config);
+        QVERIFY(QFile::link(target, path));
+        QVERIFY(!writeGatewayInstanceRecord(record(), &error));
+        QCOMPARE(error, u"Cannot write the gateway's instance record: %1 is not a regular file; Tether does not "
+                        "replace it: move it away"_s.arg(path));
+        QCOMPARE(readFile(target), QByteArray("kept"));
+        struct stat info{};
+        QCOMPARE(::stat(QFile::encodeName(target).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, 0644u);
+        QVERIFY(QFileInfo(path).isSymLink());
+        QFile::remove(path);
+    }
+
+    // What killed instances leave goes; what a running one holds stays.
+    void staleFilesAreRemovedLiveOnesKept()
+    {
+        QString error;
+        QVERIFY(makeGatewayRuntimeFolder(&error));
+        // A running instance: this process, listening.
+        GatewayInstanceRecord live = record();
+        QLocalServer listener;
+        listener.setSocketOptions(QLocalServer::UserAccessOption);
+        QVERIFY(listener.listen(live.socket));
+        QVERIFY(::chmod(QFile::encodeName(live.socket).constData(), 0600) == 0);
+        QVERIFY2(writeGatewayInstanceRecord(live, &error), qPrintable(error));
+        // A killed one: its process gone, its socket file left with nothing listening.
+        GatewayInstanceRecord killed = record();
+        QProcess exited;
+        exited.start(u"true"_s);
+        QVERIFY(exited.waitForStarted());
+        killed.pid = exited.processId();
+        QVERIFY(exited.waitForFinished());
+        killed.instance = u"fedcba9876543210fedcba9876543210"_s;
+        killed.configPath = otherConfig();
+        killed.socket = gatewayRelaySocketPath(killed.instance);
+        QLocalServer gone;
+        QVERIFY(gone.listen(killed.socket));
+        QVERIFY(QFile::rename(killed.socket, killed.socket + u".kept"_s));
+        gone.close();
+        QVERIFY(QFile::rename(killed.socket + u".kept"_s, killed.socket));
+        QVERIFY(::chmod(QFile::encodeName(killed.socket).constData(), 0600) == 0);
+        QVERIFY2(writeGatewayInstanceRecord(killed, &error), qPrintable(error));
+        // A socket no record names and nothing listens on, and a file that only looks like one.
+        const QString orphan = gatewayRelaySocketPath(u"orphan"_s);
+        QVERIFY(gone.listen(orphan));
+        QVERIFY(QFile::rename(orphan, orphan + u".kept"_s));
+        gone.close();
+        QVERIFY(QFile::rename(orphan + u".kept"_s, orphan));
+        QVERIFY(::chmod(QFile::encodeName(orphan).constData(), 0600) == 0);
+        const QString notASocket = gatewayRelaySocketPath(u"file"_s);
+        QVERIFY(writeFile(notASocket, "not a socket"));
+
+        QCOMPARE(readGatewayInstanceRecords().size(), 1); // the killed one is listed nowhere
+        removeStaleGatewayFiles();
+        QVERIFY(QFileInfo::exists(live.socket));
+        QVERIFY(QFileInfo::exists(gatewayInstanceRecordPath(m_config)));
+        QVERIFY(!QFileInfo::exists(killed.socket));
+        QVERIFY(!QFileInfo::exists(gatewayInstanceRecordPath(otherConfig())));
+        QVERIFY(!QFileInfo::exists(orphan));
+        QVERIFY(QFileInfo::exists(notASocket));
+        QString why;
+        const std::optional<LiveGatewayInstance> found = findLiveGatewayInstance(m_config, &why);
+        QVERIFY2(found, qPrintable(why));
+        ::close(found->socket);
+        QFile::remove(notASocket);
     }
 
     void relayedToWhenItsSocketAccepts()

@@ -86,6 +86,32 @@ private slots:
         ::close(peer);
         QTRY_COMPARE(finished.size(), 1);
         QCOMPARE(finished.at(0).at(0).toString(), u"the host closed the socket"_s);
+        QCOMPARE(channel.ending(), StdioHostChannel::Ending::InputClosed);
+    }
+
+    // A line longer than the bound ends the channel, and says so apart from an input that ended.
+    void aLineOverTheBoundEndsTheChannel()
+    {
+        const auto [own, peer] = socketPair();
+        QVERIFY(own >= 0);
+        StdioHostChannel channel(StdioHostChannel::socket(own, u"stdio (relayed)"_s));
+        QSignalSpy finished(&channel, &StdioHostChannel::finished);
+        QSignalSpy lines(&channel, &StdioHostChannel::messageReceived);
+        channel.start();
+        QCOMPARE(channel.ending(), StdioHostChannel::Ending::Running);
+        const QByteArray tooLong(StdioHostChannel::MaxLineBytes + 1, 'x');
+        qsizetype sent = 0;
+        // Written as the channel reads: the socket's buffer holds far less than the line.
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || [&] {
+            const ssize_t chunk = ::send(peer, tooLong.constData() + sent, size_t(tooLong.size() - sent),
+                                         MSG_DONTWAIT | MSG_NOSIGNAL);
+            sent += std::max<ssize_t>(chunk, 0);
+            return false;
+        }(), 20000);
+        QCOMPARE(finished.at(0).at(0).toString(), u"the host sent a line longer than 16 MiB; the session ends"_s);
+        QCOMPARE(channel.ending(), StdioHostChannel::Ending::LineTooLong);
+        QVERIFY(lines.isEmpty());
+        ::close(peer);
     }
 
     // A host that closed its input still reads the answers to what it sent: they are written,
