@@ -8,6 +8,7 @@
 #include "auth/formencoding.h"
 #include "auth/loopbackreceiver.h"
 #include "auth/pkce.h"
+#include "auth/scopestepup.h"
 #include "auth/tokenresponse.h"
 
 #include <QDir>
@@ -427,6 +428,50 @@ private slots:
         const QUrl documentUrl(defaultClientMetadataUrl());
         QCOMPARE(documentUrl.scheme(), u"https"_s);
         QVERIFY(documentUrl.path().size() > 1);
+    }
+
+    // MCP 2025-11-25 §Step-Up Authorization Flow: the scopes held, plus those asked for.
+    void stepUpScopes_data()
+    {
+        QTest::addColumn<QStringList>("held");
+        QTest::addColumn<QStringList>("asked");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("adds the new one") << QStringList{u"mcp:basic"_s} << QStringList{u"mcp:basic"_s, u"mcp:write"_s}
+                                          << QStringList{u"mcp:basic"_s, u"mcp:write"_s};
+        QTest::newRow("keeps what the challenge leaves out")
+            << QStringList{u"a"_s, u"b"_s} << QStringList{u"c"_s} << QStringList{u"a"_s, u"b"_s, u"c"_s};
+        QTest::newRow("nothing held") << QStringList() << QStringList{u"c"_s} << QStringList{u"c"_s};
+        QTest::newRow("no repeats") << QStringList{u"a"_s, u"a"_s} << QStringList{u"a"_s} << QStringList{u"a"_s};
+    }
+
+    void stepUpScopes()
+    {
+        QFETCH(QStringList, held);
+        QFETCH(QStringList, asked);
+        QFETCH(QStringList, expected);
+        QCOMPARE(Tether::stepUpScopes(held, asked), expected);
+    }
+
+    // Bounded retries (§Scope Challenge Handling): a step-up only for a scope not asked for yet.
+    void stepUpCanHelp_data()
+    {
+        QTest::addColumn<QStringList>("askedBefore");
+        QTest::addColumn<QStringList>("asked");
+        QTest::addColumn<bool>("helps");
+        QTest::newRow("a new scope") << QStringList{u"mcp:basic"_s} << QStringList{u"mcp:basic"_s, u"mcp:write"_s} << true;
+        QTest::newRow("asked for already: it would loop") << QStringList{u"mcp:admin"_s} << QStringList{u"mcp:admin"_s}
+                                                          << false;
+        QTest::newRow("fewer than asked before") << QStringList{u"a"_s, u"b"_s} << QStringList{u"b"_s} << false;
+        QTest::newRow("no scope said") << QStringList{u"a"_s} << QStringList() << false;
+        QTest::newRow("never signed in here") << QStringList() << QStringList{u"a"_s} << true;
+    }
+
+    void stepUpCanHelp()
+    {
+        QFETCH(QStringList, askedBefore);
+        QFETCH(QStringList, asked);
+        QFETCH(bool, helps);
+        QCOMPARE(Tether::stepUpCanHelp(askedBefore, asked), helps);
     }
 
     void clientAuthentication()
