@@ -73,13 +73,15 @@ tether_extract_promtool() {
 
 # Configures (once) and builds a CMake preset: everything, or the targets named after it.
 # With ccache installed every preset compiles through it, so a stage built before is quick.
+# tether_configure_args: extra cmake arguments for a tree configured for the first time.
+tether_configure_args=()
 tether_build() {
     local preset=$1 targets=()
     shift
     [ $# -gt 0 ] && targets=(--target "$@")
     if [ ! -f "$tether_root/build/$preset/build.ninja" ]; then
         command -v ccache >/dev/null && export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
-        cmake --preset "$preset" -S "$tether_root" >/dev/null
+        cmake --preset "$preset" -S "$tether_root" "${tether_configure_args[@]}" >/dev/null
     fi
     cmake --build "$tether_root/build/$preset" --parallel "$(nproc)" "${targets[@]}"
 }
