@@ -105,7 +105,11 @@ std::optional<HttpReply> refuseEndpointHead(const HttpRequest &head, const Endpo
 {
     const auto refuse = [](int status, const QString &message, HttpHeaders headers = {}) {
         // -32000: the code the MCP SDKs' servers give the refusals of their transport.
-        return std::optional<HttpReply>(jsonRpcErrorReply(status, -32000, message, std::move(headers)));
+        HttpReply reply = jsonRpcErrorReply(status, -32000, message, std::move(headers));
+        // A peer refused for who or where it is gets nothing more read: it could pipeline
+        // refusals for the gateway to queue, and it keeps no slot.
+        reply.closeConnection = status == 401 || status == 403;
+        return std::optional<HttpReply>(std::move(reply));
     };
     if (head.headers.contains("Origin") && !originAllowed(QString::fromUtf8(head.header("Origin")), rules)) {
         return refuse(403, u"Forbidden: requests from the web page at %1 are refused (a page must not reach your "

@@ -38,6 +38,7 @@ HttpReply jsonRpcErrorReply(int status, int code, const QString &message, HttpHe
 // token, 404 for other paths, 405, 415 for a POST that is not JSON, 406 for an Accept that
 // takes neither JSON nor an event stream, 400 for a GET or DELETE without Mcp-Session-Id or an
 // MCP-Protocol-Version Tether does not speak. Nothing: admitted (the session checks follow).
+// The 401 and 403 close the connection.
 std::optional<HttpReply> refuseEndpointHead(const HttpRequest &head, const EndpointRules &rules);
 
 // A stateless request (MCP 2026-07-28) whose headers do not say what its body says: a 400 with

@@ -175,6 +175,8 @@ private slots:
         const QString text = body.value(u"error").toObject().value(u"message").toString();
         QVERIFY2(text.contains(message), qPrintable(text));
         QCOMPARE(refusal->headers.contains("WWW-Authenticate"), status == 401);
+        // Refused for who or where it is, a peer keeps no connection to pipeline more on.
+        QCOMPARE(refusal->closeConnection, status == 401 || status == 403);
         if (status == 405)
             QVERIFY(!refusal->headers.value("Allow").isEmpty());
     }
