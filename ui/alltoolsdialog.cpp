@@ -1,7 +1,7 @@
 #include "alltoolsdialog.h"
 
-#include "columnwidth.h"
 #include "toollistmodel.h"
+#include "toollistview.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -94,36 +94,9 @@ void AllToolsDialog::setTools(const QList<RegisteredTool> &tools)
     m_model->setTools(tools);
     if (const int row = picked.isEmpty() ? -1 : m_model->rowOf(picked); row >= 0)
         m_view->setCurrentIndex(m_proxy->mapFromSource(m_model->index(row, ToolListModel::Name)));
-    widenNameColumns(tools);
+    widenToolNameColumns(m_view, tools);
     updateCount();
     updateCallButton();
-}
-
-void AllToolsDialog::widenNameColumns(const QList<RegisteredTool> &tools)
-{
-    // The longest names by characters are measured, not every name: a list of 50,000 tools stays quick.
-    static constexpr qsizetype Measured = 16;
-    const auto longest = [&tools](auto nameOf) {
-        QStringList names;
-        for (const RegisteredTool &tool : tools)
-            names.append(nameOf(tool));
-        std::partial_sort(names.begin(), names.begin() + std::min(Measured, names.size()), names.end(),
-                          [](const QString &a, const QString &b) { return a.size() > b.size(); });
-        return names.mid(0, Measured);
-    };
-    const QHeaderView *header = m_view->header();
-    // The name column also holds the check box of whether the gateway offers the tool.
-    const int checkBox = style()->pixelMetric(QStyle::PM_IndicatorWidth) + style()->pixelMetric(QStyle::PM_CheckBoxLabelSpacing);
-    const int margins = 2 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + fontMetrics().averageCharWidth() * 2;
-    for (const auto &[column, texts, extra] :
-         {std::tuple{int(ToolListModel::Name), longest([](const RegisteredTool &tool) { return tool.definition.name; }),
-                     checkBox + margins},
-          std::tuple{int(ToolListModel::PublicName), longest([](const RegisteredTool &tool) { return tool.publicName; }),
-                     margins}}) {
-        const int wanted = columnWidthFor(fontMetrics(), header->sectionSizeHint(column), texts, extra, 48);
-        if (wanted > m_view->columnWidth(column))
-            m_view->setColumnWidth(column, wanted);
-    }
 }
 
 void AllToolsDialog::setServerStates(const QHash<QString, ServerState> &states)

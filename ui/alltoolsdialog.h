@@ -46,8 +46,6 @@ signals:
 
 private:
     void updateCount();
-    // The tool name columns as wide as the longest names (within reason), so that none is cut.
-    void widenNameColumns(const QList<RegisteredTool> &tools);
     void updateCallButton();
     void requestCall();
 

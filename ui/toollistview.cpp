@@ -1,6 +1,14 @@
 #include "toollistview.h"
 
+#include "columnwidth.h"
 #include "toollistmodel.h"
+
+#include <QHeaderView>
+#include <QStyle>
+
+#include <algorithm>
+#include <tuple>
+#include <vector>
 
 namespace Tether {
 
@@ -33,12 +41,7 @@ void ToolListView::setTools(const QList<RegisteredTool> &tools)
     const QString picked = currentTool();
     const int pickedRow = currentIndex().row();
     m_model->setTools(tools); // one reset, not a row per tool
-    // Names readable whole: widened to the longest (Qt measures at most 1000 rows), to a limit.
-    for (int column : {int(ToolListModel::Name), int(ToolListModel::PublicName)}) {
-        const int needed = std::min(sizeHintForColumn(column), fontMetrics().averageCharWidth() * 48);
-        if (needed > columnWidth(column))
-            setColumnWidth(column, needed);
-    }
+    widenToolNameColumns(this, tools);
     if (picked.isEmpty())
         return;
     if (const int row = m_model->rowOf(picked, pickedRow); row >= 0)
@@ -60,6 +63,39 @@ void ToolListView::setSwitchable(bool switchable)
 QString ToolListView::currentTool() const
 {
     return currentIndex().data(ToolListModel::PublicNameRole).toString();
+}
+
+void widenToolNameColumns(QTreeView *view, const QList<RegisteredTool> &tools)
+{
+    static constexpr qsizetype Measured = 16;
+    // Pointers into `tools`, not copies: the scan of a long list stays a scan.
+    const auto longest = [&tools](auto nameOf) {
+        std::vector<const QString *> names;
+        names.reserve(tools.size());
+        for (const RegisteredTool &tool : tools)
+            names.push_back(&nameOf(tool));
+        const auto measured = names.begin() + std::min<qsizetype>(Measured, qsizetype(names.size()));
+        std::partial_sort(names.begin(), measured, names.end(),
+                          [](const QString *a, const QString *b) { return a->size() > b->size(); });
+        QStringList texts;
+        for (auto name = names.begin(); name != measured; ++name)
+            texts.append(**name);
+        return texts;
+    };
+    const QStyle *style = view->style();
+    const QFontMetrics metrics = view->fontMetrics();
+    // The name column also holds the check box of whether the gateway offers the tool.
+    const int checkBox = style->pixelMetric(QStyle::PM_IndicatorWidth) + style->pixelMetric(QStyle::PM_CheckBoxLabelSpacing);
+    const int margins = 2 * style->pixelMetric(QStyle::PM_FocusFrameHMargin) + metrics.averageCharWidth() * 2;
+    for (const auto &[column, texts, extra] :
+         {std::tuple{int(ToolListModel::Name), longest([](const RegisteredTool &tool) -> const QString & { return tool.definition.name; }),
+                     checkBox + margins},
+          std::tuple{int(ToolListModel::PublicName), longest([](const RegisteredTool &tool) -> const QString & { return tool.publicName; }),
+                     margins}}) {
+        const int wanted = columnWidthFor(metrics, view->header()->sectionSizeHint(column), texts, extra, 48);
+        if (wanted > view->columnWidth(column))
+            view->setColumnWidth(column, wanted);
+    }
 }
 
 } // namespace Tether

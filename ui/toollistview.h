@@ -37,4 +37,9 @@ private:
     ToolListModel *m_model;
 };
 
+// Widens the name columns of `view` (a ToolListModel's, or a proxy of one) to the longest
+// names of `tools`, within reason, so that names read whole. Only the longest names by
+// characters are measured: a list of 50,000 tools costs no more than a scan of its names.
+void widenToolNameColumns(QTreeView *view, const QList<RegisteredTool> &tools);
+
 } // namespace Tether

@@ -977,30 +977,49 @@ void McpClientSession::onTransportClosed(const TransportClosure &closure)
     emit closed(SessionClosure{m_wasReady, m_failure, closure});
 }
 
-// The entries that `parse` accepts, the first of each `key`; why the others were left out.
+// The entries that `parse` accepts, the first of each `key`, and why the others were left out;
+// judged page by page as they come, so that no turn of the event loop judges a whole long list
+// and each page's JSON goes with its page.
 template<typename Entry>
-static QList<Entry> keptEntries(const QJsonArray &entries, std::optional<Entry> (*parse)(const QJsonValue &, QString *),
-                                QString Entry::*key, QStringView what, QStringList *warnings)
+class KeptEntries
 {
-    QList<Entry> kept;
-    QSet<QString> keys;
-    for (const QJsonValue &value : entries) {
-        QString error;
-        std::optional<Entry> entry = parse(value, &error);
-        if (!entry) {
-            warnings->append(error);
-            continue;
+public:
+    using Parse = std::optional<Entry> (*)(const QJsonValue &, QString *);
+
+    KeptEntries(Parse parse, QString Entry::*key, const QString &what)
+        : m_parse(parse)
+        , m_key(key)
+        , m_what(what)
+    {}
+
+    void add(const QJsonArray &page)
+    {
+        for (const QJsonValue &value : page) {
+            QString error;
+            std::optional<Entry> entry = m_parse(value, &error);
+            if (!entry) {
+                warnings.append(error);
+                continue;
+            }
+            const QString &name = (*entry).*m_key;
+            if (m_keys.contains(name)) {
+                warnings.append(u"the %1 '%2' is listed twice; the first one is kept"_s.arg(m_what, name));
+                continue;
+            }
+            m_keys.insert(name);
+            kept.append(std::move(*entry));
         }
-        const QString &name = (*entry).*key;
-        if (keys.contains(name)) {
-            warnings->append(u"the %1 '%2' is listed twice; the first one is kept"_s.arg(what, name));
-            continue;
-        }
-        keys.insert(name);
-        kept.append(std::move(*entry));
     }
-    return kept;
-}
+
+    QList<Entry> kept;
+    QStringList warnings;
+
+private:
+    Parse m_parse;
+    QString Entry::*m_key;
+    QString m_what;
+    QSet<QString> m_keys;
+};
 
 void McpClientSession::logSkipped(const QString &method, const QStringList &warnings) const
 {
@@ -1023,11 +1042,14 @@ void McpClientSession::listTools(ToolListHandler handler)
         answerLater(this, std::move(handler), ToolListReply{});
         return;
     }
-    listEntries(u"tools/list"_s, u"tools"_s, [this, handler = std::move(handler)](const ListedEntries &listed) {
+    auto tools = std::make_shared<KeptEntries<ToolDefinition>>(parseToolDefinition, &ToolDefinition::name, u"tool"_s);
+    const auto addPage = [tools](const QJsonArray &page) { tools->add(page); };
+    listEntries(u"tools/list"_s, u"tools"_s, addPage, [this, tools, handler = std::move(handler)](const ListedEntries &listed) {
         ToolListReply reply;
         reply.error = listed.error;
         if (!listed.error) {
-            reply.tools = keptEntries(listed.entries, parseToolDefinition, &ToolDefinition::name, u"tool", &reply.warnings);
+            reply.tools = std::move(tools->kept);
+            reply.warnings = std::move(tools->warnings);
             logSkipped(u"tools/list"_s, reply.warnings);
             expireList(listed, u"tools", &McpClientSession::toolsListChanged);
         }
@@ -1041,24 +1063,31 @@ void McpClientSession::listResources(ResourceListHandler handler)
         answerLater(this, std::move(handler), ResourceListReply{});
         return;
     }
-    listEntries(u"resources/list"_s, u"resources"_s, [this, handler = std::move(handler)](const ListedEntries &listed) {
+    auto resources = std::make_shared<KeptEntries<ResourceDefinition>>(parseResource, &ResourceDefinition::uri, u"resource"_s);
+    const auto addPage = [resources](const QJsonArray &page) { resources->add(page); };
+    listEntries(u"resources/list"_s, u"resources"_s, addPage, [this, resources, handler = std::move(handler)](const ListedEntries &listed) {
         auto reply = std::make_shared<ResourceListReply>();
         reply->error = listed.error;
         if (listed.error) {
             handler(*reply);
             return;
         }
-        reply->resources = keptEntries(listed.entries, parseResource, &ResourceDefinition::uri, u"resource",
-                                       &reply->warnings);
+        reply->resources = std::move(resources->kept);
+        reply->warnings = std::move(resources->warnings);
         expireList(listed, u"resources", &McpClientSession::resourcesListChanged);
-        listEntries(u"resources/templates/list"_s, u"resourceTemplates"_s, [this, reply, handler](const ListedEntries &templates) {
+        auto templates = std::make_shared<KeptEntries<ResourceTemplate>>(parseResourceTemplate, &ResourceTemplate::uriTemplate,
+                                                                         u"resource template"_s);
+        const auto addTemplatePage = [templates](const QJsonArray &page) { templates->add(page); };
+        listEntries(u"resources/templates/list"_s, u"resourceTemplates"_s, addTemplatePage,
+                    [this, reply, templates, handler](const ListedEntries &listedTemplates) {
             // A server with nothing but fixed resources may not know the method at all.
-            const bool unknown = templates.error && templates.error->code == JsonRpc::MethodNotFound;
-            if (templates.error && !unknown)
-                reply->error = templates.error;
-            else if (!unknown)
-                reply->templates = keptEntries(templates.entries, parseResourceTemplate, &ResourceTemplate::uriTemplate,
-                                               u"resource template", &reply->warnings);
+            const bool unknown = listedTemplates.error && listedTemplates.error->code == JsonRpc::MethodNotFound;
+            if (listedTemplates.error && !unknown) {
+                reply->error = listedTemplates.error;
+            } else if (!unknown) {
+                reply->templates = std::move(templates->kept);
+                reply->warnings += templates->warnings;
+            }
             if (!reply->error)
                 logSkipped(u"resources/list"_s, reply->warnings);
             handler(*reply);
@@ -1072,11 +1101,14 @@ void McpClientSession::listPrompts(PromptListHandler handler)
         answerLater(this, std::move(handler), PromptListReply{});
         return;
     }
-    listEntries(u"prompts/list"_s, u"prompts"_s, [this, handler = std::move(handler)](const ListedEntries &listed) {
+    auto prompts = std::make_shared<KeptEntries<PromptDefinition>>(parsePrompt, &PromptDefinition::name, u"prompt"_s);
+    const auto addPage = [prompts](const QJsonArray &page) { prompts->add(page); };
+    listEntries(u"prompts/list"_s, u"prompts"_s, addPage, [this, prompts, handler = std::move(handler)](const ListedEntries &listed) {
         PromptListReply reply;
         reply.error = listed.error;
         if (!listed.error) {
-            reply.prompts = keptEntries(listed.entries, parsePrompt, &PromptDefinition::name, u"prompt", &reply.warnings);
+            reply.prompts = std::move(prompts->kept);
+            reply.warnings = std::move(prompts->warnings);
             logSkipped(u"prompts/list"_s, reply.warnings);
             expireList(listed, u"prompts", &McpClientSession::promptsListChanged);
         }
@@ -1140,19 +1172,20 @@ void McpClientSession::expireList(const ListedEntries &listed, QStringView capab
     });
 }
 
-void McpClientSession::listEntries(const QString &method, const QString &key, ListedEntriesHandler handler)
+void McpClientSession::listEntries(const QString &method, const QString &key, PageHandler onPage, ListedEntriesHandler handler)
 {
-    fetchPage(method, key, {}, std::make_shared<ListedEntries>(), std::make_shared<QSet<QString>>(), std::move(handler));
+    fetchPage(method, key, {}, std::make_shared<ListedEntries>(), std::make_shared<QSet<QString>>(), std::move(onPage),
+              std::move(handler));
 }
 
 void McpClientSession::fetchPage(const QString &method, const QString &key, const QString &cursor,
                                  std::shared_ptr<ListedEntries> accumulated, std::shared_ptr<QSet<QString>> seenCursors,
-                                 ListedEntriesHandler handler)
+                                 PageHandler onPage, ListedEntriesHandler handler)
 {
     QJsonObject params;
     if (!cursor.isNull())
         params.insert(u"cursor", cursor);
-    request(method, params, [this, method, key, accumulated, seenCursors, handler](const RpcReply &reply) {
+    request(method, params, [this, method, key, accumulated, seenCursors, onPage, handler](const RpcReply &reply) {
         const QString failed = method + u" failed: "_s;
         if (!reply.ok()) {
             accumulated->error = reply.error;
@@ -1168,8 +1201,7 @@ void McpClientSession::fetchPage(const QString &method, const QString &key, cons
             handler(*accumulated);
             return;
         }
-        for (const QJsonValue &entry : page->entries)
-            accumulated->entries.append(entry);
+        onPage(page->entries);
         accumulated->ttlMs = reply.result.toObject().value(u"ttlMs").toInteger();
         const QString &next = page->nextCursor;
         if (next.isEmpty()) {
@@ -1188,7 +1220,7 @@ void McpClientSession::fetchPage(const QString &method, const QString &key, cons
             return;
         }
         seenCursors->insert(next);
-        fetchPage(method, key, next, accumulated, seenCursors, handler);
+        fetchPage(method, key, next, accumulated, seenCursors, onPage, handler);
     });
 }
 

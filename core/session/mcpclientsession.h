@@ -217,10 +217,9 @@ private:
     void onResponse(const JsonRpc::Message &message, const QByteArray &text);
     void fail(const QString &reason);
     void failAllPending(const QString &reason);
-    // Every entry of a paginated list, or why there are none.
+    // How a paginated list ended: every page read, or why not.
     struct ListedEntries
     {
-        QJsonArray entries;
         std::optional<JsonRpc::Error> error;
         qint64 ttlMs = 0; // a stateless server's: how long the list may be kept
     };
@@ -228,11 +227,13 @@ private:
     // it be kept for a while: `changed` is emitted when that while is over, so that it is listed again.
     void expireList(const ListedEntries &listed, QStringView capability, void (McpClientSession::*changed)());
     using ListedEntriesHandler = std::function<void(const ListedEntries &)>;
-    // The entries under `key` of every page of `method`.
-    void listEntries(const QString &method, const QString &key, ListedEntriesHandler handler);
+    using PageHandler = std::function<void(const QJsonArray &entries)>;
+    // Every page of `method`: `onPage` gets the entries under `key` of each as it comes, in its
+    // own turn (a long list is not judged all at once at the end), `handler` how the list ended.
+    void listEntries(const QString &method, const QString &key, PageHandler onPage, ListedEntriesHandler handler);
     void fetchPage(const QString &method, const QString &key, const QString &cursor,
                    std::shared_ptr<ListedEntries> accumulated, std::shared_ptr<QSet<QString>> seenCursors,
-                   ListedEntriesHandler handler);
+                   PageHandler onPage, ListedEntriesHandler handler);
     void logSkipped(const QString &method, const QStringList &warnings) const;
     // The failure of a request to a server that does not offer `capability`.
     JsonRpc::Error notOffered(QStringView capability) const;
