@@ -24,6 +24,19 @@ context() {
              process.stdout.write(v === undefined ? "" : String(v));' "$1"
 }
 
+# Signs in to the suite's server from a config naming it (what --url cannot say), then lists its
+# tools: $1 is the server's oauth object (JSON, or nothing), $2 the config's defaults.oauth.
+signed_in_from_config() {
+    local config="$home/servers.json"
+    URL="$url" OAUTH="$1" DEFAULT_OAUTH="${2:-}" node -e '
+        const server = { url: process.env.URL };
+        if (process.env.OAUTH) server.oauth = JSON.parse(process.env.OAUTH);
+        const config = { mcpServers: { conformance: server } };
+        if (process.env.DEFAULT_OAUTH) config.defaults = { oauth: JSON.parse(process.env.DEFAULT_OAUTH) };
+        process.stdout.write(JSON.stringify(config));' > "$config" || return 1
+    "$TETHERCTL" --config "$config" login conformance && "$TETHERCTL" --config "$config" tools conformance
+}
+
 case "${MCP_CONFORMANCE_SCENARIO:-}" in
 tools_call)
     "$TETHERCTL" call --url "$url" add_numbers '{"a":2,"b":3}' ;;
@@ -35,16 +48,18 @@ elicitation-sep1034-client-defaults)
 sse-retry)
     "$TETHERCTL" call --url "$url" test_reconnection '{}' ;;
 auth/pre-registration)
-    # A client registered beforehand comes from the config: a server there with its oauth client.
+    # A client registered beforehand can be given only in a config: the server's oauth client.
     export CONFORMANCE_CLIENT_SECRET
     CONFORMANCE_CLIENT_SECRET=$(context client_secret)
-    config="$home/servers.json"
-    URL="$url" CLIENT_ID=$(context client_id) node -e '
-        const server = { url: process.env.URL,
-                         oauth: { clientId: process.env.CLIENT_ID,
-                                  clientSecret: "${env:CONFORMANCE_CLIENT_SECRET}" } };
-        process.stdout.write(JSON.stringify({ mcpServers: { conformance: server } }));' > "$config"
-    "$TETHERCTL" --config "$config" login conformance && "$TETHERCTL" --config "$config" tools conformance ;;
+    signed_in_from_config "{\"clientId\": \"$(context client_id)\",
+                            \"clientSecret\": \"\${env:CONFORMANCE_CLIENT_SECRET}\"}" ;;
+auth/basic-cimd)
+    # The suite's authorization server knows the client by the metadata document URL it expects:
+    # Tether's own is replaced with it through defaults.oauth.clientMetadataUrl.
+    signed_in_from_config "" '{"clientMetadataUrl": "https://conformance-test.local/client-metadata.json"}' ;;
+auth/scope-step-up)
+    # The scope is stepped up for a tool call, after tools/list went through.
+    "$TETHERCTL" call --url "$url" test-tool '{}' ;;
 *)
     "$TETHERCTL" tools --url "$url" ;;
 esac
