@@ -251,7 +251,7 @@ int main(int argc, char *argv[])
         out() << "  longest turn: " << percentile(run->busy, 1.0) << " ms of processor time, "
               << 100 * percentile(run->busy, 1.0) / std::max(loopMs, 1.0) << " % of the loop's " << loopMs
               << " ms from loading the config to " << Settle.count() << " ms after Connected (target < "
-              << LongestTurnShareTarget << " %)\n";
+              << LongestTurnShareTarget << " % for 50000)\n";
     }
 
     for (const int count : counts(parser.value(serversOption))) {
