@@ -42,6 +42,10 @@ QString unavailableReason(const ServerStatus &status, bool enabled, qint64 waite
                                         : QString();
     switch (status.state) {
     case ServerState::Starting:
+        // A retry of an outage in progress: which one it is, not "still starting".
+        if (status.attempt > 0)
+            return u"%1 is starting again (attempt %2/%3)%4; try again shortly"_s.arg(
+                server, QString::number(status.attempt), QString::number(status.maxAttempts), waited);
         return u"%1 is still starting%2; try again shortly"_s.arg(server, waited);
     case ServerState::Retrying:
     case ServerState::Reconnecting: {

@@ -67,34 +67,39 @@ private slots:
     void reason_data()
     {
         QTest::addColumn<ServerState>("state");
+        QTest::addColumn<int>("attempt");
         QTest::addColumn<bool>("enabled");
         QTest::addColumn<qint64>("waitedMs");
         QTest::addColumn<QString>("expected");
 
         using S = ServerState;
-        QTest::newRow("reconnecting, waited") << S::Reconnecting << true << qint64(10000)
+        QTest::newRow("reconnecting, waited") << S::Reconnecting << 3 << true << qint64(10000)
                                               << u"server 'github' is reconnecting (attempt 3/10, next retry in 4 s); "
                                                  "waited 10 s; try again shortly"_s;
-        QTest::newRow("retrying, at once") << S::Retrying << true << qint64(0)
+        QTest::newRow("retrying, at once") << S::Retrying << 3 << true << qint64(0)
                                            << u"server 'github' is retrying (attempt 3/10, next retry in 4 s); try again "
                                               "shortly"_s;
-        QTest::newRow("starting") << S::Starting << true << qint64(2500)
+        QTest::newRow("starting") << S::Starting << 0 << true << qint64(2500)
                                   << u"server 'github' is still starting; waited 2.5 s; try again shortly"_s;
-        QTest::newRow("failed") << S::Failed << true << qint64(0)
+        QTest::newRow("starting again") << S::Starting << 3 << true << qint64(1500)
+                                        << u"server 'github' is starting again (attempt 3/10); waited 1.5 s; try again "
+                                           "shortly"_s;
+        QTest::newRow("failed") << S::Failed << 3 << true << qint64(0)
                                 << u"server 'github' has failed after 3 attempts (last error: connection failed: "
                                    "process exited with code 1); reconnect it in Tether"_s;
-        QTest::newRow("disconnected") << S::Disconnected << true << qint64(0)
+        QTest::newRow("disconnected") << S::Disconnected << 3 << true << qint64(0)
                                       << u"server 'github' is disconnected and reconnect is off for it (last error: "
                                          "connection failed: process exited with code 1); reconnect it in Tether"_s;
-        QTest::newRow("stopped") << S::Stopped << true << qint64(0)
+        QTest::newRow("stopped") << S::Stopped << 3 << true << qint64(0)
                                  << u"server 'github' is stopped; start it in Tether to use its tools"_s;
-        QTest::newRow("disabled") << S::Stopped << false << qint64(0)
+        QTest::newRow("disabled") << S::Stopped << 3 << false << qint64(0)
                                   << u"server 'github' is disabled; enable it in Tether to use its tools"_s;
     }
 
     void reason()
     {
         QFETCH(ServerState, state);
+        QFETCH(int, attempt);
         QFETCH(bool, enabled);
         QFETCH(qint64, waitedMs);
         QFETCH(QString, expected);
@@ -102,7 +107,7 @@ private slots:
         ServerStatus status;
         status.name = u"github"_s;
         status.state = state;
-        status.attempt = 3;
+        status.attempt = attempt;
         status.maxAttempts = 10;
         status.lastError = u"connection failed: process exited with code 1"_s;
         if (state == ServerState::Retrying || state == ServerState::Reconnecting) {
