@@ -25,6 +25,17 @@ using namespace Tether::Testing;
 
 namespace {
 
+// Under AddressSanitizer the gateway's memory is ASan's: freed blocks wait in its quarantine and
+// every block carries shadow and redzones, so the attacks run but their memory bounds are the
+// plain build's to check.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool MemoryIsAddressSanitizers = true;
+#elif defined(__has_feature)
+constexpr bool MemoryIsAddressSanitizers = __has_feature(address_sanitizer);
+#else
+constexpr bool MemoryIsAddressSanitizers = false;
+#endif
+
 // The 38-byte request of the probe: no token, so a 401.
 const QByteArray TokenlessRequest = "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
 const QByteArray InitializeBody = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})";
@@ -214,8 +225,10 @@ private slots:
         qInfo("pipelining without the token: %.1f MB written by the attackers; gateway RSS %.1f MiB before, %.1f MiB at most during, "
               "%.1f MiB after (bound 100)",
               double(attackers.sentBytes) / 1e6, before, peak, after);
-        QVERIFY2(peak > 0 && peak < 100, qPrintable(u"%1 MiB"_s.arg(peak)));
-        QVERIFY2(after <= before + 10, qPrintable(u"%1 MiB kept after %2 MiB before"_s.arg(after).arg(before)));
+        if (!MemoryIsAddressSanitizers) {
+            QVERIFY2(peak > 0 && peak < 100, qPrintable(u"%1 MiB"_s.arg(peak)));
+            QVERIFY2(after <= before + 10, qPrintable(u"%1 MiB kept after %2 MiB before"_s.arg(after).arg(before)));
+        }
         // The gateway still answers.
         const std::optional<RawResponse> health = connectAndExchange(gateway.port(), healthRequest(gateway.port(), gateway.token), 5000);
         QVERIFY(health);
@@ -249,8 +262,10 @@ private slots:
         qInfo("pipelining tools/list with the token: %.1f MB written by the attackers; gateway RSS %.1f MiB before, %.1f MiB at most "
               "during, %.1f MiB after (bound 100)",
               double(attackers.sentBytes) / 1e6, before, peak, after);
-        QVERIFY2(peak > 0 && peak < 100, qPrintable(u"%1 MiB"_s.arg(peak)));
-        QVERIFY2(after <= before + 10, qPrintable(u"%1 MiB kept after %2 MiB before"_s.arg(after).arg(before)));
+        if (!MemoryIsAddressSanitizers) {
+            QVERIFY2(peak > 0 && peak < 100, qPrintable(u"%1 MiB"_s.arg(peak)));
+            QVERIFY2(after <= before + 10, qPrintable(u"%1 MiB kept after %2 MiB before"_s.arg(after).arg(before)));
+        }
         // The session's own host was not held up.
         const std::optional<RawResponse> listed = exchange(host, post(gateway.port(), gateway.token, sessionId, toolsListBody(3)), 5000);
         QVERIFY(listed);
