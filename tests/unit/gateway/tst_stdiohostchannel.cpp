@@ -92,7 +92,8 @@ private slots:
     // A line longer than the bound ends the channel, and says so apart from an input that ended.
     void aLineOverTheBoundEndsTheChannel()
     {
-        const auto [own, peer] = socketPair();
+        const auto [own, peerEnd] = socketPair();
+        const int peer = peerEnd; // a structured binding cannot be captured by the lambda below (clang 14)
         QVERIFY(own >= 0);
         StdioHostChannel channel(StdioHostChannel::socket(own, u"stdio (relayed)"_s));
         QSignalSpy finished(&channel, &StdioHostChannel::finished);
