@@ -151,6 +151,20 @@ public:
         return names;
     }
 
+    // The host's errors, less the one MCP allows after a cancellation: a progress notification
+    // already on its way when the host cancelled may still come (the cancellation travels on a
+    // message of its own), and the SDK, which forgot the token on cancelling, calls it an error.
+    QStringList unexpectedClientErrors() const
+    {
+        QStringList found;
+        for (const QJsonObject &event : eventsOf(QStringLiteral("client_error"))) {
+            const QString message = event.value(u"message").toString();
+            if (!message.startsWith(u"Received a progress notification for an unknown token"))
+                found.append(message);
+        }
+        return found;
+    }
+
     qsizetype count(const QString &kind) const
     {
         return std::count_if(m_events.cbegin(), m_events.cend(),
