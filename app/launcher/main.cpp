@@ -9,8 +9,8 @@
 // server exited or Tether died, kills every descendant left. The server runs in a process group
 // of its own, inherits stdin, stdout and stderr (the launcher keeps no copy of them, so EOF still
 // means the server closed them), and its exit code or signal becomes the launcher's own. With
-// --report-fd, Tether hears of the server's end on that descriptor the moment everything it
-// started is killed, without waiting for the launcher's own exit.
+// --report-fd, Tether hears of the server's end on that descriptor the moment it is seen, and
+// again once everything it started is killed, without waiting for the launcher's own exit.
 // Plain POSIX and Linux calls: no Qt, a few kilobytes.
 
 #include <cerrno>
@@ -39,7 +39,8 @@ void usage(std::FILE *stream)
                "Runs PROGRAM for Tether: in a process group of its own, killed with everything it\n"
                "started when it exits or when Tether dies. With --report-fd, writes \"started PID\"\n"
                "or \"failed ERRNO\" to file descriptor N once PROGRAM has been executed or could not be,\n"
-               "then \"ended STATUS\" (its wait status) once PROGRAM has ended and all it started is killed.\n",
+               "then \"exited STATUS\" (its wait status) the moment PROGRAM has ended, and \"ended STATUS\"\n"
+               "once all it started is killed too.\n",
                stream);
 }
 
@@ -186,8 +187,7 @@ int main(int argc, char *argv[])
     if (::getppid() != parent)
         return CannotRun; // Tether died before the signal was set: nothing was started yet
     const int signals = ::signalfd(-1, &handled, SFD_CLOEXEC);
-    int execStatus[2];
-    if (signals < 0 || ::pipe2(execStatus, O_CLOEXEC) != 0) {
+    if (signals < 0) {
         if (reportFd >= 0)
             writeAll(reportFd, "failed " + std::to_string(errno) + '\n');
         return CannotRun;
@@ -195,8 +195,12 @@ int main(int argc, char *argv[])
     if (reportFd >= 0)
         ::fcntl(reportFd, F_SETFD, FD_CLOEXEC); // the server must not hold the report open
 
+    // vfork: the launcher waits, sharing its memory, until the server has been executed (in its
+    // own group by then) or could not be; no copy of the launcher is made and no pipe is needed
+    // to hear which. The child makes system calls only.
     const pid_t launcher = ::getpid();
-    const pid_t server = ::fork();
+    volatile int execError = 0;
+    const pid_t server = ::vfork();
     if (server == 0) {
         ::setpgid(0, 0);
         // Should the launcher itself be killed, the server still goes with it.
@@ -205,8 +209,7 @@ int main(int argc, char *argv[])
             ::_exit(CannotRun);
         ::sigprocmask(SIG_SETMASK, &original, nullptr);
         ::execvp(argv[first], argv + first);
-        const int error = errno;
-        [[maybe_unused]] const ssize_t written = ::write(execStatus[1], &error, sizeof error);
+        execError = errno;
         ::_exit(CannotRun);
     }
     if (server < 0) {
@@ -214,18 +217,8 @@ int main(int argc, char *argv[])
             writeAll(reportFd, "failed " + std::to_string(errno) + '\n');
         return CannotRun;
     }
-    // Both sides set the group, so it exists before either goes on.
-    ::setpgid(server, server);
-    ::close(execStatus[1]);
-    // The exec closes this pipe; a failed exec writes its errno first.
-    int execError = 0;
-    ssize_t n = 0;
-    do {
-        n = ::read(execStatus[0], &execError, sizeof execError);
-    } while (n < 0 && errno == EINTR);
-    ::close(execStatus[0]);
     if (reportFd >= 0) {
-        const bool failed = n == sizeof execError;
+        const bool failed = execError != 0;
         writeAll(reportFd, failed ? "failed " + std::to_string(execError) + '\n' : "started " + std::to_string(server) + '\n');
         if (failed) {
             ::close(reportFd);
@@ -260,6 +253,10 @@ int main(int argc, char *argv[])
             ::kill(-server, signalNumber);
         }
     }
+    // The server's end is told at once, while what it left is still being killed: Tether shows the
+    // crash and its cause now, and starts the next server only at "ended".
+    if (reportFd >= 0)
+        writeAll(reportFd, "exited " + std::to_string(serverStatus) + '\n');
     killDescendants(server);
     // Tether acts on this at once; the launcher's own exit, which follows, comes a moment later.
     if (reportFd >= 0)

@@ -64,6 +64,7 @@ McpClientSession::McpClientSession(std::unique_ptr<Transport> transport, Session
     m_transport->setPayloadTaker([this](const QByteArray &payload) { return takeReplyAsText(payload); });
     connect(m_transport.get(), &Transport::inputSkipped, this, &McpClientSession::onInputSkipped);
     connect(m_transport.get(), &Transport::stderrLine, this, &McpClientSession::stderrLine);
+    connect(m_transport.get(), &Transport::lost, this, &McpClientSession::onTransportLost);
     connect(m_transport.get(), &Transport::closed, this, &McpClientSession::onTransportClosed);
 }
 
@@ -947,25 +948,44 @@ void McpClientSession::failAllPending(const QString &reason)
         cancelServerRequests(reason);
 }
 
+QString McpClientSession::failureReason(const TransportClosure &closure) const
+{
+    // A server never reached had no connection to close: what stopped it says it all.
+    QString reason = closure.describe();
+    if (m_state == State::Ready)
+        reason.prepend(u"connection closed: "_s);
+    else if (!closure.unreached)
+        reason.prepend(u"connection closed during initialize: "_s);
+    if (!closure.lastStderrLine().isEmpty())
+        reason += u" (last stderr line: \"%1\")"_s.arg(closure.lastStderrLine());
+    return reason;
+}
+
+void McpClientSession::onTransportLost(const TransportClosure &closure)
+{
+    if (m_state == State::Closing || m_state == State::Closed)
+        return;
+    // The session fails now; the transport's closed(), once the server's leftovers are gone, ends it.
+    rememberClosure(closure);
+    fail(failureReason(closure));
+}
+
+void McpClientSession::rememberClosure(const TransportClosure &closure)
+{
+    m_transportClosure = closure;
+    // A server that quit when asked server/discover is asked with initialize next time.
+    if (m_state == State::Initializing && m_era == ProtocolEra::Stateless && !m_options.pinnedEra)
+        m_eraToTryFirst = ProtocolEra::Handshake;
+}
+
 void McpClientSession::onTransportClosed(const TransportClosure &closure)
 {
     if (m_state == State::Closed)
         return;
     const QPointer<McpClientSession> guard(this);
-    m_transportClosure = closure;
-    // A server that quit when asked server/discover is asked with initialize next time.
-    if (m_state == State::Initializing && m_era == ProtocolEra::Stateless && !m_options.pinnedEra)
-        m_eraToTryFirst = ProtocolEra::Handshake;
+    rememberClosure(closure);
     if (m_state != State::Closing) {
-        // A server never reached had no connection to close: what stopped it says it all.
-        QString reason = closure.describe();
-        if (m_state == State::Ready)
-            reason.prepend(u"connection closed: "_s);
-        else if (!closure.unreached)
-            reason.prepend(u"connection closed during initialize: "_s);
-        if (!closure.lastStderrLine().isEmpty())
-            reason += u" (last stderr line: \"%1\")"_s.arg(closure.lastStderrLine());
-        fail(reason);
+        fail(failureReason(closure));
         if (!guard)
             return;
     }

@@ -129,7 +129,7 @@ public:
     int pendingRequestCount() const { return m_sent.size(); }
     // The server's requests waiting for a client's answer.
     int waitingServerRequestCount() const { return m_received.size(); }
-    // How the transport closed, once it has: already known when `failed` is emitted for it.
+    // How the transport closed, or was lost, once it was: already known when `failed` is emitted for it.
     const std::optional<TransportClosure> &transportClosure() const { return m_transportClosure; }
 
 signals:
@@ -170,7 +170,10 @@ private:
     // A payload that is a reply with a result to a request that wants it as text: taken unparsed.
     bool takeReplyAsText(const QByteArray &payload);
     void onInputSkipped(const QString &what);
+    void onTransportLost(const TransportClosure &closure);
     void onTransportClosed(const TransportClosure &closure);
+    void rememberClosure(const TransportClosure &closure);
+    QString failureReason(const TransportClosure &closure) const;
     void sendInitialize();
     void onInitializeReply(const RpcReply &reply);
     // Stateless: server/discover opens the session, and answers the heartbeat.

@@ -234,6 +234,8 @@ void StdioTransport::readLauncherReport()
             m_closure.startErrno = int(value);
             m_closure.unreached = true;
             m_closure.error = u"could not start '%1': %2"_s.arg(m_command.program, qt_error_string(*m_closure.startErrno));
+        } else if (words.first() == "exited") {
+            m_serverExitStatus = int(value);
         } else if (words.first() == "ended") {
             m_serverWaitStatus = int(value);
         }
@@ -273,6 +275,8 @@ void StdioTransport::onLauncherReport()
     // The server's end, without waiting for the launcher's own exit, which follows.
     if (m_serverWaitStatus)
         onServerEnded(*m_serverWaitStatus);
+    else if (m_serverExitStatus)
+        onServerExited(*m_serverExitStatus);
 }
 
 void StdioTransport::send(const QJsonObject &message)
@@ -508,28 +512,54 @@ void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus exitStatus)
     onServerEnded(exitStatus == QProcess::CrashExit ? exitCode : exitCode << 8);
 }
 
+void StdioTransport::readLastWords(qsizetype maxStderrBytes)
+{
+    if (m_stdout)
+        m_stdout->readAvailable();
+    if (m_stage != Stage::Closed)
+        readStderr(maxStderrBytes);
+}
+
+void StdioTransport::recordWaitStatus(int waitStatus)
+{
+    // After a failed start the launcher's own exit says nothing more than the error.
+    if (m_startFailed)
+        return;
+    if (WIFSIGNALED(waitStatus))
+        m_closure.exitSignal = WTERMSIG(waitStatus);
+    else
+        m_closure.exitCode = WEXITSTATUS(waitStatus);
+}
+
+void StdioTransport::onServerExited(int waitStatus)
+{
+    // A close Tether asked for needs no early word.
+    if (m_stage != Stage::Running || m_lostEmitted)
+        return;
+    // What it wrote before it died, as far as it is there: what it left behind may still write.
+    readLastWords(StderrBytesPerTurn);
+    if (m_stage != Stage::Running)
+        return;
+    m_lostEmitted = true;
+    recordWaitStatus(waitStatus);
+    m_closure.stderrTail = stderrTail();
+    emit lost(m_closure);
+}
+
 void StdioTransport::onServerEnded(int waitStatus)
 {
     if (m_stage == Stage::Closed)
         return;
     // The server's last words: all that held its pipes is gone, so they hold all of them.
-    if (m_stdout)
-        m_stdout->readAvailable();
+    readLastWords(std::numeric_limits<qsizetype>::max());
     if (m_stage == Stage::Closed)
         return;
     m_closeTimer.stop();
-    readStderr(std::numeric_limits<qsizetype>::max());
     if (!m_stderrBuffer.isEmpty()) {
         appendStderrLine(m_stderrBuffer);
         m_stderrBuffer.clear();
     }
-    // After a failed start the launcher's own exit says nothing more than the error.
-    if (!m_startFailed) {
-        if (WIFSIGNALED(waitStatus))
-            m_closure.exitSignal = WTERMSIG(waitStatus);
-        else
-            m_closure.exitCode = WEXITSTATUS(waitStatus);
-    }
+    recordWaitStatus(waitStatus);
     // * -> Closed
     m_stage = Stage::Closed;
     finish();

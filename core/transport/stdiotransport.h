@@ -41,8 +41,8 @@ struct StdioTransportOptions
 // closing it escalates from closing stdin to SIGTERM to SIGKILL of the whole group, and closed()
 // is emitted once the launcher reports that the server has ended and everything it started is
 // killed (or, should the launcher itself die, once it has exited), with the server's own exit
-// code or signal. A
-// server that closes its stdout while it keeps running, or leaves too much of its stdin unread,
+// code or signal; lost() says so earlier, the moment the server itself has exited. A server
+// that closes its stdout while it keeps running, or leaves too much of its stdin unread,
 // is closed as a lost connection.
 class StdioTransport final : public Transport
 {
@@ -81,7 +81,10 @@ private:
     void readStderr(qsizetype maxBytes);
     void closeStderr();
     void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
+    void onServerExited(int waitStatus);
     void onServerEnded(int waitStatus);
+    void readLastWords(qsizetype maxStderrBytes);
+    void recordWaitStatus(int waitStatus);
     void onErrorOccurred(QProcess::ProcessError error);
     void onCloseTimer();
     void closeWithError(const QString &error);
@@ -95,13 +98,16 @@ private:
     StdioTransportOptions m_options;
     QProcess m_process;
     // The launcher writes "started PID" or "failed ERRNO" here once it has run the server, then
-    // "ended STATUS" once the server has ended and all it started is killed.
+    // "exited STATUS" once the server has ended and "ended STATUS" once all it started is killed.
     int m_reportFd = -1;
     std::unique_ptr<QSocketNotifier> m_reportNotifier;
     QByteArray m_launcherReport;
     bool m_startFailed = false;
-    // The server's wait status, as the launcher reported it: its group is gone.
+    // The server's wait status the moment it exited (the launcher's "exited"), and once the
+    // launcher reported what it started killed too ("ended").
+    std::optional<int> m_serverExitStatus;
     std::optional<int> m_serverWaitStatus;
+    bool m_lostEmitted = false;
     QTimer m_closeTimer;
     QTimer m_stdoutEndTimer;
     // The server's stdin and stdout are pipes of Tether's own rather than QProcess's: a message

@@ -85,6 +85,10 @@ signals:
     // Input that was not a message and was skipped; the connection goes on.
     void inputSkipped(const QString &what);
     void stderrLine(const QString &line);
+    // The peer is gone for good, and `closure` says why (a stdio server exited: its exit code or
+    // signal, its last stderr lines), before what it left behind is cleaned up; closed() follows
+    // once that is done. At most once, and only by transports that can tell the two apart.
+    void lost(const Tether::TransportClosure &closure);
     // Emitted exactly once.
     void closed(const Tether::TransportClosure &closure);
 

@@ -1,12 +1,15 @@
 // tether-launcher on its own: what it reports on --report-fd, which is how Tether learns the
 // server's pid and, without waiting for the launcher's own exit, the server's end.
+
 #include <QCoreApplication>
+#include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSocketNotifier>
 #include <QTest>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -65,8 +68,8 @@ class TestLauncher final : public QObject
     Q_OBJECT
 
 private slots:
-    // The server's pid first, then its wait status once it has ended and all it started is
-    // killed; the launcher then ends as the server did.
+    // The server's pid first, then its wait status the moment it has ended, and again once all
+    // it started is killed; the launcher then ends as the server did.
     void reportsTheServersEnd_data()
     {
         QTest::addColumn<QString>("script");
@@ -86,12 +89,72 @@ private slots:
         QFETCH(QProcess::ExitStatus, exitStatus);
         QFETCH(int, exitCode);
         const LauncherRun run = runLauncher({u"/bin/sh"_s, u"-c"_s, script});
-        QCOMPARE(run.report.size(), 2);
+        QCOMPARE(run.report.size(), 3);
         QVERIFY2(run.report.at(0).startsWith("started ") && run.report.at(0).mid(8).toLongLong() > 0,
                  run.report.at(0).constData());
-        QCOMPARE(run.report.at(1), "ended " + QByteArray::number(waitStatus));
+        QCOMPARE(run.report.at(1), "exited " + QByteArray::number(waitStatus));
+        QCOMPARE(run.report.at(2), "ended " + QByteArray::number(waitStatus));
         QCOMPARE(run.exitStatus, exitStatus);
         QCOMPARE(run.exitCode, exitCode);
+    }
+
+    // The server's end is told before what it left is killed, so that Tether shows the crash at
+    // once however long that takes. Here the report cannot be written (its pipe is full) once
+    // the server is reaped: what it left is still alive then, and killed only after "exited".
+    void tellsTheServersEndBeforeKillingWhatItLeft()
+    {
+        int report[2];
+        QCOMPARE(::pipe2(report, O_CLOEXEC), 0);
+        const int writeEnd = report[1];
+        const int pipeSize = ::fcntl(writeEnd, F_SETPIPE_SZ, 4096);
+        QVERIFY(pipeSize > 0);
+        QProcess launcher;
+        launcher.setChildProcessModifier([writeEnd] { ::fcntl(writeEnd, F_SETFD, 0); });
+        // The server leaves a grandchild, says its pid, and exits with code 5 once its stdin ends.
+        launcher.start(QCoreApplication::applicationDirPath() + u"/tether-launcher"_s,
+                       {u"--report-fd"_s, QString::number(writeEnd), u"--"_s, u"/bin/sh"_s, u"-c"_s,
+                        u"sleep 600 </dev/null >/dev/null 2>&1 & echo $!; read line; exit 5"_s});
+        QVERIFY(launcher.waitForStarted());
+        const auto readReport = [&] {
+            QByteArray text;
+            pollfd readable{report[0], POLLIN, 0};
+            char buffer[4096];
+            while (::poll(&readable, 1, 10000) == 1) {
+                const ssize_t n = ::read(report[0], buffer, sizeof buffer);
+                if (n <= 0)
+                    break;
+                text.append(buffer, n);
+                if (text.endsWith('\n'))
+                    break;
+            }
+            return text;
+        };
+        const QByteArray started = readReport();
+        QVERIFY2(started.startsWith("started "), started.constData());
+        const qint64 server = started.mid(8).trimmed().toLongLong();
+        QVERIFY(launcher.waitForReadyRead());
+        const qint64 grandchild = launcher.readLine().trimmed().toLongLong();
+        QVERIFY(server > 0 && grandchild > 0);
+        // One page fills the pipe (its size was cut to one page): the launcher's next word waits.
+        const QByteArray filler(pipeSize, 'x');
+        QCOMPARE(::write(writeEnd, filler.constData(), filler.size()), ssize_t(filler.size()));
+        ::close(writeEnd);
+        launcher.closeWriteChannel();
+
+        // Reaped, then "exited" is being written: the grandchild lives still.
+        QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(u"/proc/%1"_s.arg(server)), 10000);
+        QCOMPARE(::kill(pid_t(grandchild), 0), 0);
+        QByteArray rest;
+        while (!rest.endsWith("ended 1280\n")) {
+            const QByteArray more = readReport();
+            QVERIFY2(!more.isEmpty(), rest.right(40).constData());
+            rest += more;
+        }
+        QCOMPARE(rest, filler + "exited 1280\nended 1280\n");
+        QVERIFY(!QFile::exists(u"/proc/%1"_s.arg(grandchild)));
+        QVERIFY(launcher.waitForFinished());
+        QCOMPARE(launcher.exitCode(), 5);
+        ::close(report[0]);
     }
 
     // A program that cannot run is reported as such, with no end to report.

@@ -357,6 +357,57 @@ private slots:
         QVERIFY(!processAlive(daemon));
     }
 
+    // A server's end is told the moment the launcher sees it (lost), with its signal, when what
+    // it left takes a while to kill; the transport closes once that is done. Either way the
+    // session fails once, with the signal, before it closes. A close Tether asked for has no
+    // such word.
+    void aServersEndIsToldBeforeItsLeftoversAreGone_data()
+    {
+        QTest::addColumn<bool>("leavesProcesses");
+        QTest::addColumn<bool>("closedByTether");
+        QTest::newRow("killed, nothing left") << false << false;
+        QTest::newRow("killed, a grandchild and a daemon left") << true << false;
+        QTest::newRow("closed by Tether") << true << true;
+    }
+
+    void aServersEndIsToldBeforeItsLeftoversAreGone()
+    {
+        QFETCH(bool, leavesProcesses);
+        QFETCH(bool, closedByTether);
+        QTemporaryDir dir;
+        const QString grandchildPidFile = dir.filePath(u"grandchild.pid"_s);
+        const QString daemonPidFile = dir.filePath(u"daemon.pid"_s);
+        Connection c(leavesProcesses ? QStringList{u"--spawn-grandchild"_s, u"--pid-file"_s, grandchildPidFile,
+                                                   u"--spawn-daemon"_s, u"--daemon-pid-file"_s, daemonPidFile}
+                                     : QStringList{});
+        QStringList events;
+        QObject::connect(c.transport, &Transport::lost, c.session.get(), [&](const TransportClosure &closure) {
+            events.append(u"lost by %1"_s.arg(closure.exitSignal.value_or(0)));
+        });
+        QObject::connect(c.session.get(), &McpClientSession::failed, c.session.get(), [&] { events.append(u"failed"_s); });
+        QObject::connect(c.transport, &Transport::closed, c.session.get(), [&] { events.append(u"closed"_s); });
+        QVERIFY(c.open());
+        if (leavesProcesses)
+            QTRY_VERIFY(readPidFile(grandchildPidFile) > 0 && readPidFile(daemonPidFile) > 0);
+        if (closedByTether) {
+            c.session->close();
+            QVERIFY(c.waitClosed());
+            QCOMPARE(events, QStringList{u"closed"_s});
+            return;
+        }
+        ::kill(pid_t(c.transport->processId()), SIGKILL);
+        QVERIFY(c.waitClosed());
+        if (events.first().startsWith(u"lost"_s))
+            QCOMPARE(events.takeFirst(), u"lost by %1"_s.arg(SIGKILL));
+        QCOMPARE(events, (QStringList{u"failed"_s, u"closed"_s}));
+        QVERIFY2(c.failure().startsWith(u"connection closed: process killed by SIGKILL"_s), qPrintable(c.failure()));
+        QCOMPARE(c.closure().transport.exitSignal, std::optional<int>(SIGKILL));
+        if (leavesProcesses) {
+            QVERIFY(!processAlive(readPidFile(grandchildPidFile)));
+            QVERIFY(!processAlive(readPidFile(daemonPidFile)));
+        }
+    }
+
     // A server known to hang gets no grace: SIGKILL of its group at once, though it is stopped.
     void abortKillsAStoppedServerAtOnce()
     {

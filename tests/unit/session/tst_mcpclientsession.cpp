@@ -7,6 +7,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
+
+#include <csignal>
 #include <QTest>
 
 #include <spdlog/sinks/ringbuffer_sink.h>
@@ -208,6 +210,45 @@ private slots:
                      && reason.contains(u"boom: no config"_s),
                  qPrintable(reason));
         QCOMPARE(closed.size(), 1);
+        QCOMPARE(h.session->state(), McpClientSession::State::Closed);
+    }
+
+    // A server that is gone (lost) fails the session and its requests at once, with its exit;
+    // the session ends only when the transport has closed.
+    void aLostServerFailsTheSessionBeforeTheTransportCloses()
+    {
+        Harness h;
+        h.transport->closeOnRequest = false;
+        QSignalSpy ready(h.session.get(), &McpClientSession::ready);
+        QSignalSpy failed(h.session.get(), &McpClientSession::failed);
+        QSignalSpy closed(h.session.get(), &McpClientSession::closed);
+        h.session->open();
+        QTRY_COMPARE(h.transport->countSent(u"initialize"_s), 1);
+        h.answer(u"initialize"_s, Harness::initializeResult());
+        QCOMPARE(ready.size(), 1);
+        std::optional<ToolListReply> listed;
+        h.session->listTools([&](const ToolListReply &reply) { listed = reply; });
+
+        TransportClosure lost;
+        lost.exitSignal = SIGKILL;
+        lost.stderrTail = QStringList{u"last words"_s};
+        emit h.transport->lost(lost);
+        QCOMPARE(failed.size(), 1);
+        const QString reason = failed.at(0).at(0).toString();
+        QVERIFY2(reason.startsWith(u"connection closed: process killed by SIGKILL"_s) && reason.contains(u"last words"_s),
+                 qPrintable(reason));
+        QCOMPARE(h.session->transportClosure()->exitSignal, std::optional<int>(SIGKILL));
+        QVERIFY(listed && listed->error);
+        QCOMPARE(listed->error->code, int(JsonRpc::ConnectionClosed));
+        QVERIFY(h.transport->closeRequested);
+        QCOMPARE(closed.size(), 0);
+        QCOMPARE(h.session->state(), McpClientSession::State::Closing);
+
+        TransportClosure gone = lost;
+        gone.requested = true;
+        h.transport->finishClose(gone);
+        QCOMPARE(closed.size(), 1);
+        QCOMPARE(failed.size(), 1);
         QCOMPARE(h.session->state(), McpClientSession::State::Closed);
     }
 

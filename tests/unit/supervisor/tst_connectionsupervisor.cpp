@@ -725,6 +725,31 @@ private slots:
         QCOMPARE(h.supervisor.status().generation, quint64(2));
     }
 
+    // A server that is gone (lost) is shown reconnecting with its exit at once; the next one
+    // starts only once its transport has closed (what it started is killed by then).
+    void aLostServerReconnectsOnceItsTransportCloses()
+    {
+        Harness h;
+        holdCloseOf(h, {1});
+        h.supervisor.start();
+        QVERIFY(h.connectGeneration(1));
+        emit h.fake(1)->lost(crashClosure(7));
+        ServerStatus status = h.supervisor.status();
+        QCOMPARE(status.state, ServerState::Reconnecting);
+        QVERIFY2(status.reason.contains(u"process exited with code 7"_s), qPrintable(status.reason));
+        QCOMPARE(status.lastExitCode, std::optional<int>(7));
+        QVERIFY(!h.available(u"echo"_s));
+
+        QVERIFY(h.noNewGenerationWithin(150));
+        QCOMPARE(h.generations(), 1);
+        TransportClosure closed = crashClosure(7);
+        closed.requested = true;
+        h.fake(1)->finishClose(closed);
+        QCOMPARE(h.generations(), 2);
+        QVERIFY(!h.overlapped);
+        QVERIFY(h.connectGeneration(2));
+    }
+
     // 5b. A close signal that never comes stops reconnection instead of running two copies.
     void missingCloseSignalFailsClosed()
     {
