@@ -15,6 +15,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -29,6 +30,8 @@ static constexpr qsizetype MaxStderrLineBytes = 8 * 1024;
 static constexpr qsizetype StderrBytesPerTurn = 64 * 1024;
 // How long Tether, quitting, waits for a launcher that has not said yet which pid its server has.
 static constexpr int LauncherReportWaitMs = 5000;
+// How long the end of a running server's stdout waits, awake, for the launcher's word of its exit.
+static constexpr std::chrono::microseconds ExitReportWait{500};
 
 static QString launcherPath()
 {
@@ -170,8 +173,7 @@ void StdioTransport::spawn()
     });
     m_stdout = std::make_unique<LineReader>(m_stdoutFd, m_options.maxLineBytes, true);
     connect(m_stdout.get(), &LineReader::lineReceived, this, &StdioTransport::onStdoutLine);
-    // Every exit ends stdout too, just before the exit is seen: hence a grace before it counts.
-    connect(m_stdout.get(), &LineReader::ended, &m_stdoutEndTimer, qOverload<>(&QTimer::start));
+    connect(m_stdout.get(), &LineReader::ended, this, &StdioTransport::onStdoutClosed);
     connect(m_stdout.get(), &LineReader::failed, this, [this](int error) {
         closeWithError(u"protocol error: the server's stdout cannot be read: %1"_s.arg(qt_error_string(error)));
     });
@@ -272,6 +274,11 @@ void StdioTransport::onLauncherReport()
             break;
         }
     }
+    actOnServerEnd();
+}
+
+void StdioTransport::actOnServerEnd()
+{
     // The server's end, without waiting for the launcher's own exit, which follows.
     if (m_serverWaitStatus)
         onServerEnded(*m_serverWaitStatus);
@@ -424,6 +431,25 @@ void StdioTransport::onStdoutLine(const QByteArray &line)
     }
 }
 
+void StdioTransport::onStdoutClosed()
+{
+    // Every exit ends stdout too, just before the exit is seen: hence a grace before it counts.
+    m_stdoutEndTimer.start();
+    if (m_stage != Stage::Running || m_lostEmitted)
+        return;
+    // The launcher's word of the exit follows within microseconds. Waiting for it here, awake (as
+    // a mutex spins before it sleeps), costs less than the wake-up it takes to hear it from the
+    // event loop; a server that closed its stdout and runs on costs this wait once.
+    const auto deadline = std::chrono::steady_clock::now() + ExitReportWait;
+    while (m_reportFd >= 0 && !m_serverExitStatus && !m_serverWaitStatus && std::chrono::steady_clock::now() < deadline) {
+        ::sched_yield(); // on a single core, the launcher needs the processor to write
+        readLauncherReport();
+    }
+    // Acted on once stdout's reader has returned (the end closes it), still in this turn.
+    if (m_serverExitStatus || m_serverWaitStatus)
+        QMetaObject::invokeMethod(this, &StdioTransport::actOnServerEnd, Qt::QueuedConnection);
+}
+
 void StdioTransport::onStdoutEnded()
 {
     if (m_stage != Stage::Running)
@@ -536,11 +562,11 @@ void StdioTransport::onServerExited(int waitStatus)
     // A close Tether asked for needs no early word.
     if (m_stage != Stage::Running || m_lostEmitted)
         return;
+    m_lostEmitted = true; // first: reading the last words may end stdout, which looks for the exit
     // What it wrote before it died, as far as it is there: what it left behind may still write.
     readLastWords(StderrBytesPerTurn);
     if (m_stage != Stage::Running)
         return;
-    m_lostEmitted = true;
     recordWaitStatus(waitStatus);
     m_closure.stderrTail = stderrTail();
     emit lost(m_closure);

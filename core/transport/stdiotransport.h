@@ -73,9 +73,11 @@ private:
 
     void spawn();
     void onLauncherReport();
+    void actOnServerEnd();
     void readLauncherReport();
     void closeLauncherReport();
     void onStdoutLine(const QByteArray &line);
+    void onStdoutClosed();
     void onStdoutEnded();
     void onStderr();
     void readStderr(qsizetype maxBytes);
