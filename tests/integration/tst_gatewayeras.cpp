@@ -71,9 +71,10 @@ private:
     {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(u"XDG_RUNTIME_DIR"_s, m_dir.path());
-        const QStringList face = gateway
-                                     ? QStringList{u"--http"_s, gateway->url, QString::fromUtf8(gateway->token)}
-                                     : QStringList{u"--"_s, QStringLiteral(TETHERCTL), u"serve"_s, u"--config"_s, m_configPath};
+        // Assigned rather than chosen between two temporaries, which GCC 12's -O3 takes for dangling.
+        QStringList face{u"--"_s, QStringLiteral(TETHERCTL), u"serve"_s, u"--config"_s, m_configPath};
+        if (gateway)
+            face = QStringList{u"--http"_s, gateway->url, QString::fromUtf8(gateway->token)};
         return runProgram(node(), QStringList{Peers + u"/erahost.mjs"_s, u"--mode"_s, mode} + arguments + face, environment,
                           60000);
     }
