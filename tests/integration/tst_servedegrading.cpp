@@ -26,55 +26,6 @@ namespace {
 const QByteArray EmptyConfig = R"({"mcpServers": {}})";
 
 // `tetherctl serve --http --port 0` without -v, in `runtimeDir`: what a user sees.
-class QuietHttpServe final
-{
-public:
-    QuietHttpServe(const QString &configPath, const QString &runtimeDir)
-    {
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(u"XDG_RUNTIME_DIR"_s, runtimeDir);
-        m_process.setProcessEnvironment(environment);
-        QObject::connect(&m_process, &QProcess::readyReadStandardError, &m_process,
-                         [this] { err += QString::fromUtf8(m_process.readAllStandardError()); });
-        m_process.start(QStringLiteral(TETHERCTL),
-                        {u"serve"_s, u"--http"_s, u"--port"_s, u"0"_s, u"--config"_s, configPath});
-    }
-    ~QuietHttpServe()
-    {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
-        m_process.terminate();
-        if (!m_process.waitForFinished(15000)) {
-            m_process.kill();
-            m_process.waitForFinished(10000);
-        }
-    }
-    Q_DISABLE_COPY_MOVE(QuietHttpServe)
-
-    // Whether it serves HTTP (it said so), waiting for it to say so or end.
-    bool serves()
-    {
-        return QTest::qWaitFor([this] { return err.contains(u"Serving MCP at"_s) || m_process.state() == QProcess::NotRunning; },
-                               30000)
-               && err.contains(u"Serving MCP at"_s);
-    }
-
-    QString err;
-
-private:
-    QProcess m_process;
-};
-
-// The lines of `text` that contain `part`.
-QStringList linesWith(const QString &text, const QString &part)
-{
-    QStringList found;
-    for (const QString &line : text.split(u'\n'))
-        if (line.contains(part))
-            found.append(line);
-    return found;
-}
-
 unsigned modeOf(const QString &path)
 {
     struct stat info{};
@@ -111,15 +62,15 @@ private slots:
         const QString record = gatewayInstanceRecordPath(config);
         QVERIFY(QFile::link(target, record));
 
-        QuietHttpServe serve(config, runtime.path());
-        QVERIFY2(serve.serves(), qPrintable(serve.err));
+        const HttpGatewayProcess serve(config, runtime.path(), GatewayLog::Plain);
+        QVERIFY2(serve.isServing(), serve.stderrText().constData());
         QCOMPARE(readFile(target), QByteArray("the user's own words\n"));
         QCOMPARE(modeOf(target), 0644u);
         QVERIFY(QFileInfo(record).isSymLink());
-        const QStringList said = linesWith(serve.err, u"relay socket"_s);
+        const QStringList said = serve.stderrLinesWith(u"relay socket"_s);
         QCOMPARE(said.size(), 1);
         QVERIFY2(said.first().contains(u"%1 is not a regular file; Tether does not replace it: move it away"_s.arg(record)),
-                 qPrintable(serve.err));
+                 serve.stderrText().constData());
     }
 
     // A SIGKILL leaves the socket and the record; nothing lists that instance, and the next
@@ -169,14 +120,14 @@ private slots:
         const QString config = writeServersFile(configDir, EmptyConfig);
         const QString runtime = m_dir.filePath(QString(80, u'r'));
         QVERIFY(QDir().mkpath(runtime));
-        QuietHttpServe serve(config, runtime);
-        QVERIFY2(serve.serves(), qPrintable(serve.err));
-        const QStringList said = linesWith(serve.err, u"relay socket"_s);
+        const HttpGatewayProcess serve(config, runtime, GatewayLog::Plain);
+        QVERIFY2(serve.isServing(), serve.stderrText().constData());
+        const QStringList said = serve.stderrLinesWith(u"relay socket"_s);
         QCOMPARE(said.size(), 1);
         QVERIFY2(said.first().startsWith(u"tetherctl: running without a relay socket: each client's `tetherctl "
                                          "serve` will start the servers a second time"_s),
-                 qPrintable(serve.err));
-        QVERIFY2(said.first().endsWith(u"set XDG_RUNTIME_DIR to a shorter folder"_s), qPrintable(serve.err));
+                 serve.stderrText().constData());
+        QVERIFY2(said.first().endsWith(u"set XDG_RUNTIME_DIR to a shorter folder"_s), serve.stderrText().constData());
     }
 
     // A runtime folder that cannot be made (XDG_RUNTIME_DIR names a file) stops serve --http
@@ -188,11 +139,11 @@ private slots:
         const QString config = writeServersFile(configDir, EmptyConfig);
         const QString notAFolder = configDir.filePath(u"not-a-folder"_s);
         QVERIFY(writeFile(notAFolder, "a file"));
-        QuietHttpServe serve(config, notAFolder);
-        QVERIFY(!serve.serves());
-        QCOMPARE(serve.err.count(u'\n'), 1);
-        QVERIFY2(serve.err.contains(u"Not a directory; set XDG_RUNTIME_DIR to a folder of your own"_s),
-                 qPrintable(serve.err));
+        const HttpGatewayProcess serve(config, notAFolder, GatewayLog::Plain);
+        QVERIFY(!serve.isServing());
+        QCOMPARE(serve.stderrText().count('\n'), 1);
+        QVERIFY2(serve.stderrContains(u"Not a directory; set XDG_RUNTIME_DIR to a folder of your own"_s),
+                 serve.stderrText().constData());
     }
 
     void aLineOverTheBoundEndsServeWithAnError_data()

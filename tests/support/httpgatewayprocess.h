@@ -9,13 +9,17 @@
 
 namespace Tether::Testing {
 
-// `tetherctl serve --http -v` of `configPath` on a free port, its instance record and relay socket
-// in `runtimeDir`, and what it said on stderr (its servers' stderr among it, printed when the test
-// failed). Going away it ends with SIGTERM, which stops its servers and waits for them.
+// What `tetherctl serve --http` says on stderr: with -v (its servers' stderr among it), or only
+// what a user sees without asking for more.
+enum class GatewayLog { Verbose, Plain };
+
+// `tetherctl serve --http` of `configPath` on a free port, its instance record and relay socket in
+// `runtimeDir`, and what it said on stderr (printed when the test failed). Going away it ends with
+// SIGTERM, which stops its servers and waits for them.
 class HttpGatewayProcess final
 {
 public:
-    HttpGatewayProcess(const QString &configPath, const QString &runtimeDir)
+    HttpGatewayProcess(const QString &configPath, const QString &runtimeDir, GatewayLog log = GatewayLog::Verbose)
     {
         using namespace Qt::StringLiterals;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
@@ -23,8 +27,10 @@ public:
         m_process.setProcessEnvironment(environment);
         QObject::connect(&m_process, &QProcess::readyReadStandardError, &m_process,
                          [this] { m_stderr += m_process.readAllStandardError(); });
-        m_process.start(QStringLiteral(TETHERCTL), {u"serve"_s, u"--http"_s, u"--port"_s, u"0"_s, u"-v"_s,
-                                                     u"--config"_s, configPath});
+        QStringList arguments{u"serve"_s, u"--http"_s, u"--port"_s, u"0"_s, u"--config"_s, configPath};
+        if (log == GatewayLog::Verbose)
+            arguments.append(u"-v"_s);
+        m_process.start(QStringLiteral(TETHERCTL), arguments);
         static const QRegularExpression serving(u"Serving MCP at (\\S+); hosts send the bearer token in (\\S+)\\n"_s);
         QRegularExpressionMatch match;
         (void)QTest::qWaitFor([&] {
@@ -55,6 +61,15 @@ public:
     bool stderrContains(const QString &text) const { return QString::fromUtf8(m_stderr).contains(text); }
     qsizetype stderrCount(const QString &text) const { return QString::fromUtf8(m_stderr).count(text); }
     const QByteArray &stderrText() const { return m_stderr; }
+    // The lines of stderr that contain `part`.
+    QStringList stderrLinesWith(const QString &part) const
+    {
+        QStringList found;
+        for (const QString &line : QString::fromUtf8(m_stderr).split(u'\n'))
+            if (line.contains(part))
+                found.append(line);
+        return found;
+    }
     QProcess &process() { return m_process; }
 
     QString url;
