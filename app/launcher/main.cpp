@@ -1,7 +1,7 @@
 // tether-launcher: runs one stdio MCP server for Tether and makes sure that nothing the server
 // started outlives it or Tether, even when Tether is killed with SIGKILL.
 //
-//   tether-launcher [--report-fd N] PROGRAM [ARG...]
+//   tether-launcher [--report-fd N] [--watch-fd N] PROGRAM [ARG...]
 //
 // It is a child subreaper (PR_SET_CHILD_SUBREAPER): every orphan among the server's descendants,
 // a daemon that escaped with setsid() included, is re-parented to it rather than to init, so it
@@ -11,15 +11,22 @@
 // means the server closed them), and its exit code or signal becomes the launcher's own. With
 // --report-fd, Tether hears of the server's end on that descriptor the moment it is seen, and
 // again once everything it started is killed, without waiting for the launcher's own exit.
+// With --watch-fd (the reading end of the server's stdout, which the launcher never reads), the
+// launcher wakes when the server's output ends, as Tether does, rather than only at SIGCHLD a
+// wake-up later, and reports the exit that follows at once.
 // Plain POSIX and Linux calls: no Qt, a few kilobytes.
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <optional>
+#include <poll.h>
+#include <sched.h>
 #include <string>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -32,15 +39,19 @@ namespace {
 
 // Exit statuses of the launcher itself, as a shell reports a command it could not run.
 constexpr int CannotRun = 127;
+// How long the end of the server's stdout waits, awake, for the exit that follows it.
+constexpr std::chrono::microseconds ExitAfterOutputEnds{500};
 
 void usage(std::FILE *stream)
 {
-    std::fputs("Usage: tether-launcher [--report-fd N] PROGRAM [ARG...]\n\n"
+    std::fputs("Usage: tether-launcher [--report-fd N] [--watch-fd N] PROGRAM [ARG...]\n\n"
                "Runs PROGRAM for Tether: in a process group of its own, killed with everything it\n"
                "started when it exits or when Tether dies. With --report-fd, writes \"started PID\"\n"
                "or \"failed ERRNO\" to file descriptor N once PROGRAM has been executed or could not be,\n"
                "then \"exited STATUS\" (its wait status) the moment PROGRAM has ended, and \"ended STATUS\"\n"
-               "once all it started is killed too.\n",
+               "once all it started is killed too. With --watch-fd, N is the reading end of PROGRAM's\n"
+               "stdout, never read: its end wakes the launcher, so that an exit is reported without\n"
+               "waiting for SIGCHLD.\n",
                stream);
 }
 
@@ -109,6 +120,21 @@ void killDescendants(pid_t server)
     }
 }
 
+// The server's wait status if it ends within `patience`, checked without sleeping: its output
+// has just ended, which an exit does a moment before the exit can be waited for. Nothing when it
+// runs on (it closed its stdout, or someone else holds it).
+std::optional<int> reapSoon(pid_t server, std::chrono::microseconds patience)
+{
+    const auto deadline = std::chrono::steady_clock::now() + patience;
+    do {
+        int status = 0;
+        if (::waitpid(server, &status, WNOHANG) == server)
+            return status;
+        ::sched_yield();
+    } while (std::chrono::steady_clock::now() < deadline);
+    return std::nullopt;
+}
+
 // Ends the launcher the way the server ended: the same exit code, or death by the same signal.
 [[noreturn]] void endLikeTheServer(int status)
 {
@@ -152,13 +178,15 @@ int main(int argc, char *argv[])
         return 0;
     }
     int reportFd = -1;
+    int watchFd = -1;
     int first = 1;
-    if (first < argc && std::strcmp(argv[first], "--report-fd") == 0) {
+    while (first < argc && (std::strcmp(argv[first], "--report-fd") == 0 || std::strcmp(argv[first], "--watch-fd") == 0)) {
         if (first + 1 >= argc) {
             usage(stderr);
             return CannotRun;
         }
-        reportFd = std::atoi(argv[first + 1]);
+        int &fd = std::strcmp(argv[first], "--report-fd") == 0 ? reportFd : watchFd;
+        fd = std::atoi(argv[first + 1]);
         first += 2;
     }
     if (first < argc && std::strcmp(argv[first], "--") == 0)
@@ -192,8 +220,11 @@ int main(int argc, char *argv[])
             writeAll(reportFd, "failed " + std::to_string(errno) + '\n');
         return CannotRun;
     }
-    if (reportFd >= 0)
-        ::fcntl(reportFd, F_SETFD, FD_CLOEXEC); // the server must not hold the report open
+    // The server must not hold the report open, nor the end of its own stdout.
+    for (const int fd : {reportFd, watchFd}) {
+        if (fd >= 0)
+            ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    }
 
     // vfork: the launcher waits, sharing its memory, until the server has been executed (in its
     // own group by then) or could not be; no copy of the launcher is made and no pipe is needed
@@ -229,6 +260,20 @@ int main(int argc, char *argv[])
 
     int serverStatus = 0;
     for (;;) {
+        pollfd watched[2] = {{signals, POLLIN, 0}, {watchFd, 0, 0}}; // a negative fd is skipped
+        if (::poll(watched, 2, -1) < 0)
+            continue;
+        if (watched[1].revents != 0) {
+            // Every writer of the server's stdout is gone: the server has most likely exited.
+            ::close(watchFd);
+            watchFd = -1;
+            if (const std::optional<int> status = reapSoon(server, ExitAfterOutputEnds)) {
+                serverStatus = *status;
+                break;
+            }
+        }
+        if (!(watched[0].revents & POLLIN))
+            continue;
         signalfd_siginfo info{};
         if (::read(signals, &info, sizeof info) != sizeof info)
             continue;

@@ -135,7 +135,8 @@ void StdioTransport::spawn()
     m_process.setStandardOutputFile(QProcess::nullDevice());
     m_process.setStandardErrorFile(QProcess::nullDevice());
     const pid_t tetherPid = ::getpid();
-    m_process.setChildProcessModifier([tetherPid, reportWriteFd, serverStdin, serverStdout, serverStderr] {
+    const int stdoutReadFd = m_stdoutFd;
+    m_process.setChildProcessModifier([tetherPid, reportWriteFd, stdoutReadFd, serverStdin, serverStdout, serverStderr] {
         // A group of its own, so that a Ctrl-C at Tether's terminal reaches Tether alone.
         ::setpgid(0, 0);
         // Die with Tether until the launcher has set up its own way to outlive it for a moment.
@@ -143,13 +144,15 @@ void StdioTransport::spawn()
         if (::getppid() != tetherPid)
             ::_exit(127);
         // Besides stdin, stdout and stderr (the copies keep no close-on-exec), the launcher
-        // inherits this one descriptor.
+        // inherits its report and, to wake when the server's output ends, stdout's reading end.
         ::dup2(serverStdin, STDIN_FILENO);
         ::dup2(serverStdout, STDOUT_FILENO);
         ::dup2(serverStderr, STDERR_FILENO);
         ::fcntl(reportWriteFd, F_SETFD, 0);
+        ::fcntl(stdoutReadFd, F_SETFD, 0);
     });
-    QStringList arguments{u"--report-fd"_s, QString::number(reportWriteFd), u"--"_s, m_command.program};
+    QStringList arguments{u"--report-fd"_s, QString::number(reportWriteFd), u"--watch-fd"_s, QString::number(stdoutReadFd),
+                          u"--"_s, m_command.program};
     arguments += m_command.arguments;
     m_process.start(launcherPath(), arguments);
     for (const int fd : {reportWriteFd, serverStdin, serverStdout, serverStderr})

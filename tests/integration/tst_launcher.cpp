@@ -1,6 +1,8 @@
 // tether-launcher on its own: what it reports on --report-fd, which is how Tether learns the
 // server's pid and, without waiting for the launcher's own exit, the server's end.
 
+#include "support/testprocess.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QProcess>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
+using Tether::Testing::processState;
 
 namespace {
 
@@ -24,16 +27,27 @@ struct LauncherRun
     int exitCode = -1;
 };
 
-// Runs the launcher on `program` until it exits, reading its report as it comes.
-LauncherRun runLauncher(const QStringList &program)
+enum class WatchStdout { No, Yes };
+
+// Runs the launcher on `program` until it exits, reading its report as it comes. With
+// WatchStdout::Yes, the server's stdout is a pipe whose reading end the launcher watches.
+LauncherRun runLauncher(const QStringList &program, WatchStdout watch = WatchStdout::No)
 {
     int report[2];
-    if (::pipe2(report, O_CLOEXEC) != 0)
+    int output[2];
+    if (::pipe2(report, O_CLOEXEC) != 0 || ::pipe2(output, O_CLOEXEC) != 0)
         return {};
     const int writeEnd = report[1];
+    const bool watched = watch == WatchStdout::Yes;
     QProcess launcher;
     launcher.setStandardInputFile(QProcess::nullDevice());
-    launcher.setChildProcessModifier([writeEnd] { ::fcntl(writeEnd, F_SETFD, 0); });
+    launcher.setChildProcessModifier([writeEnd, output, watched] {
+        ::fcntl(writeEnd, F_SETFD, 0);
+        if (watched) {
+            ::dup2(output[1], STDOUT_FILENO);
+            ::fcntl(output[0], F_SETFD, 0);
+        }
+    });
     QByteArray text;
     QSocketNotifier readable(report[0], QSocketNotifier::Read);
     QObject::connect(&readable, &QSocketNotifier::activated, &readable, [&] {
@@ -45,15 +59,20 @@ LauncherRun runLauncher(const QStringList &program)
             readable.setEnabled(false); // the launcher is gone
     });
     QSignalSpy finished(&launcher, &QProcess::finished);
-    launcher.start(QCoreApplication::applicationDirPath() + u"/tether-launcher"_s,
-                   QStringList{u"--report-fd"_s, QString::number(writeEnd), u"--"_s} + program);
+    QStringList options{u"--report-fd"_s, QString::number(writeEnd)};
+    if (watched)
+        options += {u"--watch-fd"_s, QString::number(output[0])};
+    options += u"--"_s;
+    launcher.start(QCoreApplication::applicationDirPath() + u"/tether-launcher"_s, options + program);
     ::close(writeEnd);
+    ::close(output[1]);
     LauncherRun run;
     if (!QTest::qWaitFor([&] { return !finished.isEmpty() && !readable.isEnabled(); }, 10000)) {
         launcher.kill();
         launcher.waitForFinished();
     }
     ::close(report[0]);
+    ::close(output[0]);
     run.report = text.split('\n');
     run.report.removeAll(QByteArray());
     run.exitStatus = launcher.exitStatus();
@@ -72,23 +91,32 @@ private slots:
     // it started is killed; the launcher then ends as the server did.
     void reportsTheServersEnd_data()
     {
+        QTest::addColumn<WatchStdout>("watch");
         QTest::addColumn<QString>("script");
         QTest::addColumn<int>("waitStatus");
         QTest::addColumn<QProcess::ExitStatus>("exitStatus");
         QTest::addColumn<int>("exitCode");
-        QTest::newRow("exit code 7") << u"exit 7"_s << (7 << 8) << QProcess::NormalExit << 7;
-        QTest::newRow("SIGKILL") << u"kill -KILL $$"_s << SIGKILL << QProcess::CrashExit << SIGKILL;
-        // What the server left behind is killed before the end is reported, and changes nothing in it.
-        QTest::newRow("grandchild left") << u"sleep 600 & exit 3"_s << (3 << 8) << QProcess::NormalExit << 3;
+        for (const WatchStdout watch : {WatchStdout::No, WatchStdout::Yes}) {
+            const char *const suffix = watch == WatchStdout::Yes ? ", stdout watched" : "";
+            QTest::addRow("exit code 7%s", suffix) << watch << u"exit 7"_s << (7 << 8) << QProcess::NormalExit << 7;
+            QTest::addRow("SIGKILL%s", suffix) << watch << u"kill -KILL $$"_s << SIGKILL << QProcess::CrashExit << SIGKILL;
+            // What the server left behind is killed before the end is reported, and changes nothing in it.
+            QTest::addRow("grandchild left%s", suffix)
+                << watch << u"sleep 600 >/dev/null & exit 3"_s << (3 << 8) << QProcess::NormalExit << 3;
+            // Its stdout ends long before it does: the launcher, woken early, waits for the exit.
+            QTest::addRow("stdout closed first%s", suffix)
+                << watch << u"exec >&-; sleep 0.2; exit 6"_s << (6 << 8) << QProcess::NormalExit << 6;
+        }
     }
 
     void reportsTheServersEnd()
     {
+        QFETCH(WatchStdout, watch);
         QFETCH(QString, script);
         QFETCH(int, waitStatus);
         QFETCH(QProcess::ExitStatus, exitStatus);
         QFETCH(int, exitCode);
-        const LauncherRun run = runLauncher({u"/bin/sh"_s, u"-c"_s, script});
+        const LauncherRun run = runLauncher({u"/bin/sh"_s, u"-c"_s, script}, watch);
         QCOMPARE(run.report.size(), 3);
         QVERIFY2(run.report.at(0).startsWith("started ") && run.report.at(0).mid(8).toLongLong() > 0,
                  run.report.at(0).constData());
@@ -155,6 +183,57 @@ private slots:
         QVERIFY(launcher.waitForFinished());
         QCOMPARE(launcher.exitCode(), 5);
         ::close(report[0]);
+    }
+
+    // The reading end of the server's stdout, which the launcher watches, is not the server's.
+    void keepsTheWatchedStdoutFromTheServer()
+    {
+        // Exits with the number of its descriptors on its stdout's pipe: 1, or 2 with the reading end.
+        const LauncherRun run = runLauncher({u"/bin/sh"_s, u"-c"_s,
+                                             uR"sh(out=$(readlink /proc/$$/fd/1); n=0; for f in /proc/$$/fd/*; do [ "$(readlink $f)" = "$out" ] && n=$((n+1)); done; exit $n)sh"_s},
+                                            WatchStdout::Yes);
+        QCOMPARE(run.report.size(), 3);
+        QCOMPARE(run.report.at(1), "exited 256");
+        QCOMPARE(run.exitCode, 1);
+    }
+
+    // A server that closes its stdout and runs on: the launcher, woken by it, goes back to
+    // sleep (no busy loop on a descriptor that stays readable) until the server exits.
+    void sleepsWhileAServerRunsOnWithoutStdout()
+    {
+        int report[2];
+        int output[2];
+        QCOMPARE(::pipe2(report, O_CLOEXEC), 0);
+        QCOMPARE(::pipe2(output, O_CLOEXEC), 0);
+        QProcess launcher;
+        launcher.setChildProcessModifier([report, output] {
+            ::fcntl(report[1], F_SETFD, 0);
+            ::dup2(output[1], STDOUT_FILENO);
+            ::fcntl(output[0], F_SETFD, 0);
+        });
+        launcher.start(QCoreApplication::applicationDirPath() + u"/tether-launcher"_s,
+                       {u"--report-fd"_s, QString::number(report[1]), u"--watch-fd"_s, QString::number(output[0]),
+                        u"--"_s, u"/bin/sh"_s, u"-c"_s, u"exec >&-; read line; exit 4"_s});
+        QVERIFY(launcher.waitForStarted());
+        ::close(report[1]);
+        ::close(output[1]);
+        // Its stdout is over once the pipe's only writer left is gone; the launcher, woken by
+        // that, lets go of the descriptor and sleeps again.
+        pollfd ended{output[0], POLLIN, 0};
+        QCOMPARE(::poll(&ended, 1, 10000), 1);
+        QVERIFY(ended.revents & POLLHUP);
+        QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(u"/proc/%1/fd/%2"_s.arg(launcher.processId()).arg(output[0])), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(processState(launcher.processId()), 'S', 5000);
+        QCOMPARE(launcher.state(), QProcess::Running);
+        launcher.closeWriteChannel();
+        QVERIFY(launcher.waitForFinished(10000));
+        QCOMPARE(launcher.exitCode(), 4);
+        char buffer[256];
+        const ssize_t n = ::read(report[0], buffer, sizeof buffer);
+        QVERIFY(n > 0);
+        QVERIFY2(QByteArray(buffer, n).contains("exited 1024\nended 1024\n"), QByteArray(buffer, n).constData());
+        ::close(report[0]);
+        ::close(output[0]);
     }
 
     // A program that cannot run is reported as such, with no end to report.

@@ -103,17 +103,38 @@ private:
     QProcess m_process;
 };
 
+// The fields of /proc/PID/stat that follow the name (which may hold spaces and parentheses): the
+// state first, then the parent's pid. Empty once the process is gone (reaped).
+inline QList<QByteArray> procStatFields(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (pid <= 0 || !stat.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray line = stat.readAll();
+    const qsizetype afterName = line.lastIndexOf(')');
+    return afterName < 0 ? QList<QByteArray>{} : line.mid(afterName + 2).split(' ');
+}
+
+// 'R', 'S', 'Z' (a zombie waiting to be reaped) and so on; '?' once the process is gone.
+inline char processState(qint64 pid)
+{
+    const QList<QByteArray> fields = procStatFields(pid);
+    return fields.isEmpty() || fields.first().isEmpty() ? '?' : fields.first().at(0);
+}
+
+inline qint64 parentPid(qint64 pid)
+{
+    const QList<QByteArray> fields = procStatFields(pid);
+    return fields.size() < 2 ? 0 : fields.at(1).toLongLong();
+}
+
 // True while the process exists and is not a zombie waiting to be reaped.
 inline bool processAlive(qint64 pid)
 {
     if (pid <= 0 || ::kill(pid_t(pid), 0) != 0)
         return false;
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray line = stat.readAll();
-    const qsizetype afterName = line.lastIndexOf(')');
-    return afterName < 0 || line.mid(afterName + 2, 1) != "Z";
+    const char state = processState(pid);
+    return state != '?' && state != 'Z';
 }
 
 inline qint64 readPidFile(const QString &path)
