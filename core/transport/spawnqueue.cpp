@@ -1,6 +1,11 @@
 #include "spawnqueue.h"
 
+#include <QProcess>
+
 namespace Tether {
+
+// How long a process that is on its way out may still take when Tether quits.
+static constexpr int ExitWaitMs = 5000;
 
 SpawnQueue &SpawnQueue::instance()
 {
@@ -16,6 +21,14 @@ SpawnQueue::SpawnQueue()
     connect(&m_turn, &QTimer::timeout, this, &SpawnQueue::launchNext);
 }
 
+SpawnQueue::~SpawnQueue()
+{
+    // Quitting: a process on its way out is given its last moment, so that it is reaped, not
+    // killed, and none is left behind.
+    for (QProcess *exiting : findChildren<QProcess *>(Qt::FindDirectChildrenOnly))
+        exiting->waitForFinished(ExitWaitMs);
+}
+
 void SpawnQueue::enqueue(const void *owner, std::function<void()> launch)
 {
     m_queue.push_back({owner, std::move(launch)});
@@ -26,6 +39,13 @@ void SpawnQueue::enqueue(const void *owner, std::function<void()> launch)
 void SpawnQueue::cancel(const void *owner)
 {
     std::erase_if(m_queue, [owner](const Entry &entry) { return entry.owner == owner; });
+}
+
+void SpawnQueue::keepUntilFinished(std::unique_ptr<QProcess> process)
+{
+    QProcess *exiting = process.release();
+    exiting->setParent(this); // deleted at the latest with the queue
+    connect(exiting, &QProcess::finished, exiting, &QObject::deleteLater);
 }
 
 void SpawnQueue::launchNext()

@@ -42,6 +42,7 @@ StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions
     : Transport(SecretScrubber(command.secretValues()), parent)
     , m_command(std::move(command))
     , m_options(options)
+    , m_process(std::make_unique<QProcess>())
 {
     m_closeTimer.setSingleShot(true);
     // The escalation graces are promised to servers: never cut them short.
@@ -51,25 +52,31 @@ StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions
     m_stdoutEndTimer.setSingleShot(true);
     m_stdoutEndTimer.setInterval(options.stdoutEndGrace);
     connect(&m_stdoutEndTimer, &QTimer::timeout, this, &StdioTransport::onStdoutEnded);
-    connect(&m_process, &QProcess::finished, this, &StdioTransport::onFinished);
-    connect(&m_process, &QProcess::errorOccurred, this, &StdioTransport::onErrorOccurred);
+    connect(m_process.get(), &QProcess::finished, this, &StdioTransport::onFinished);
+    connect(m_process.get(), &QProcess::errorOccurred, this, &StdioTransport::onErrorOccurred);
 }
 
 StdioTransport::~StdioTransport()
 {
     SpawnQueue::instance().cancel(this);
-    // Destroyed while the child runs (Tether quitting): no grace, but never leave it behind.
-    if (m_process.state() != QProcess::NotRunning) {
-        m_process.disconnect(this);
-        // The server's pid comes moments after the launcher's start: wait for it, it is what to kill.
-        while (m_processId == 0 && m_reportFd >= 0) {
-            pollfd readable{m_reportFd, POLLIN, 0};
-            if (::poll(&readable, 1, LauncherReportWaitMs) <= 0)
-                break;
-            readLauncherReport();
+    if (m_process->state() != QProcess::NotRunning) {
+        m_process->disconnect(this);
+        if (m_serverWaitStatus) {
+            // The launcher reported everything it ran gone and is exiting now: neither the next
+            // server nor anything else need wait for that.
+            SpawnQueue::instance().keepUntilFinished(std::move(m_process));
+        } else {
+            // Destroyed while the child runs (Tether quitting): no grace, but never leave it behind.
+            // The server's pid comes moments after the launcher's start: wait for it, it is what to kill.
+            while (m_processId == 0 && m_reportFd >= 0) {
+                pollfd readable{m_reportFd, POLLIN, 0};
+                if (::poll(&readable, 1, LauncherReportWaitMs) <= 0)
+                    break;
+                readLauncherReport();
+            }
+            signalGroup(SIGKILL);
+            m_process->waitForFinished(5000);
         }
-        signalGroup(SIGKILL);
-        m_process.waitForFinished(5000);
     }
     closeLauncherReport();
     closeStdin();
@@ -92,10 +99,10 @@ void StdioTransport::start()
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         for (const auto &[name, value] : m_command.environment)
             environment.insert(name, value);
-        m_process.setProcessEnvironment(environment);
+        m_process->setProcessEnvironment(environment);
     }
     if (!m_command.workingDirectory.isEmpty())
-        m_process.setWorkingDirectory(m_command.workingDirectory);
+        m_process->setWorkingDirectory(m_command.workingDirectory);
     SpawnQueue::instance().enqueue(this, [this] { spawn(); });
 }
 
@@ -131,12 +138,12 @@ void StdioTransport::spawn()
     const int serverStderr = pipes[3][1];
     for (const int fd : {m_reportFd, m_stdinFd, m_stdoutFd, m_stderrFd})
         ::fcntl(fd, F_SETFL, O_NONBLOCK);
-    m_process.setStandardInputFile(QProcess::nullDevice());
-    m_process.setStandardOutputFile(QProcess::nullDevice());
-    m_process.setStandardErrorFile(QProcess::nullDevice());
+    m_process->setStandardInputFile(QProcess::nullDevice());
+    m_process->setStandardOutputFile(QProcess::nullDevice());
+    m_process->setStandardErrorFile(QProcess::nullDevice());
     const pid_t tetherPid = ::getpid();
     const int stdoutReadFd = m_stdoutFd;
-    m_process.setChildProcessModifier([tetherPid, reportWriteFd, stdoutReadFd, serverStdin, serverStdout, serverStderr] {
+    m_process->setChildProcessModifier([tetherPid, reportWriteFd, stdoutReadFd, serverStdin, serverStdout, serverStderr] {
         // A group of its own, so that a Ctrl-C at Tether's terminal reaches Tether alone.
         ::setpgid(0, 0);
         // Die with Tether until the launcher has set up its own way to outlive it for a moment.
@@ -154,7 +161,7 @@ void StdioTransport::spawn()
     QStringList arguments{u"--report-fd"_s, QString::number(reportWriteFd), u"--watch-fd"_s, QString::number(stdoutReadFd),
                           u"--"_s, m_command.program};
     arguments += m_command.arguments;
-    m_process.start(launcherPath(), arguments);
+    m_process->start(launcherPath(), arguments);
     for (const int fd : {reportWriteFd, serverStdin, serverStdout, serverStderr})
         ::close(fd);
     if (m_stage == Stage::Closed) {
@@ -315,7 +322,7 @@ void StdioTransport::close()
         QMetaObject::invokeMethod(this, &StdioTransport::finish, Qt::QueuedConnection);
         return;
     case Stage::Starting:
-        if (m_process.state() == QProcess::NotRunning) {
+        if (m_process->state() == QProcess::NotRunning) {
             // Starting -> Closed: still waiting for its turn to start; it never will.
             SpawnQueue::instance().cancel(this);
             m_stage = Stage::Closed;
@@ -519,7 +526,7 @@ void StdioTransport::onErrorOccurred(QProcess::ProcessError error)
         return; // crashes and write errors are reported through finished()
     m_closure.unreached = true;
     m_closure.error = u"could not start '%1': Tether's launcher %2 cannot run (%3); reinstall Tether"_s.arg(
-        m_command.program, m_process.program(), m_process.errorString());
+        m_command.program, m_process->program(), m_process->errorString());
     m_stage = Stage::Closed;
     finish();
 }

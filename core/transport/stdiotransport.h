@@ -98,7 +98,7 @@ private:
 
     StdioServerCommand m_command;
     StdioTransportOptions m_options;
-    QProcess m_process;
+    std::unique_ptr<QProcess> m_process; // the launcher
     // The launcher writes "started PID" or "failed ERRNO" here once it has run the server, then
     // "exited STATUS" once the server has ended and "ended STATUS" once all it started is killed.
     int m_reportFd = -1;

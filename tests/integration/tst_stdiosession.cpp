@@ -44,7 +44,7 @@ struct Connection
     ~Connection()
     {
         // Never leave a process behind, whatever the test did.
-        if (session->state() != McpClientSession::State::Closed) {
+        if (session && session->state() != McpClientSession::State::Closed) {
             session->close();
             QTRY_VERIFY_WITH_TIMEOUT(closed->size() == 1, 10000);
         }
@@ -171,6 +171,21 @@ private slots:
             QCOMPARE(closure.exitCode, std::optional<int>(7));
             QVERIFY(!closure.exitSignal);
         }
+    }
+
+    // A server's transport goes the moment the server has ended, without waiting for its
+    // launcher's own exit, which follows; the launcher is reaped all the same.
+    void theLauncherIsReapedOnceItsTransportIsGone()
+    {
+        Connection c({});
+        QVERIFY(c.open());
+        const qint64 pid = c.transport->processId();
+        const qint64 launcher = parentPid(pid);
+        QVERIFY(launcher > 0 && launcher != ::getpid());
+        ::kill(pid_t(pid), SIGKILL);
+        QVERIFY(c.waitClosed());
+        c.session.reset(); // and its transport
+        QTRY_COMPARE_WITH_TIMEOUT(processState(launcher), '?', 10000);
     }
 
     void followsPagination()
