@@ -23,14 +23,18 @@ QString shortened(const QString &text)
     return line.size() <= SummaryChars ? line : line.first(SummaryChars - 1) + u'…';
 }
 
+// `pattern`'s match in `text`, tried only when `text` holds `words`, which every match holds:
+// every failure is read here, and most hold none of them, so the plain search spares the match.
+QRegularExpressionMatch matchHolding(const QString &text, QStringView words, const QRegularExpression &pattern)
+{
+    return text.contains(words) ? pattern.match(text) : QRegularExpressionMatch();
+}
+
 // The HTTP status a transport's message reports: "… answered initialize with HTTP 401 …".
 std::optional<int> httpStatusIn(const QString &error)
 {
-    // Every failure is read here, most of them no HTTP one: the plain search spares the match.
-    if (!error.contains(u"with HTTP "_s))
-        return std::nullopt;
     static const QRegularExpression answered(uR"(\bwith HTTP (\d{3})\b)"_s);
-    const QRegularExpressionMatch match = answered.match(error);
+    const QRegularExpressionMatch match = matchHolding(error, u"with HTTP ", answered);
     return match.hasMatch() ? std::optional<int>(match.captured(1).toInt()) : std::nullopt;
 }
 
@@ -83,15 +87,11 @@ FailureCause failureCause(const FailureFacts &facts)
         return {u"HTTP %1"_s.arg(*status), {}, true};
     }
     static const QRegularExpression unsupportedVersion(uR"(protocol version '([^']*)', which Tether does not speak)"_s);
-    if (const QRegularExpressionMatch match = facts.error.contains(u"which Tether does not speak"_s)
-                                                  ? unsupportedVersion.match(facts.error)
-                                                  : QRegularExpressionMatch();
+    if (const QRegularExpressionMatch match = matchHolding(facts.error, u"which Tether does not speak", unsupportedVersion);
         match.hasMatch())
         return {u"unsupported protocol version %1"_s.arg(match.captured(1)), u"update the server or Tether"_s, false};
     static const QRegularExpression pinned(uR"(does not speak protocol ([^,]*), to which its "protocol" setting pins it|speaks protocol ([^ ]*) only, and its "protocol" setting pins it)"_s);
-    if (const QRegularExpressionMatch match = facts.error.contains(u"\"protocol\" setting pins it"_s)
-                                                  ? pinned.match(facts.error)
-                                                  : QRegularExpressionMatch();
+    if (const QRegularExpressionMatch match = matchHolding(facts.error, u"\"protocol\" setting pins it", pinned);
         match.hasMatch()) {
         return match.captured(1).isEmpty()
                    ? FailureCause{u"speaks protocol %1 only"_s.arg(match.captured(2)), u"set \"protocol\" to \"auto\""_s, false}
