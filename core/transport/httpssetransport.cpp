@@ -215,7 +215,8 @@ void HttpSseTransport::send(const QJsonObject &message)
          classified.method, false);
 }
 
-void HttpSseTransport::post(const QByteArray &payload, const QJsonValue &requestId, const QString &method, bool renewed)
+void HttpSseTransport::post(const QByteArray &payload, const QJsonValue &requestId, const QString &method, bool renewed,
+                            bool steppedUp)
 {
     QNetworkRequest request = this->request(m_messageUrl, "application/json, text/event-stream");
     request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
@@ -223,7 +224,7 @@ void HttpSseTransport::post(const QByteArray &payload, const QJsonValue &request
     QNetworkReply *reply = m_network.post(request, payload);
     followOnlySafeRedirects(reply, m_endpoint);
     m_posts.emplace(reply, Post{requestId, method, {}, m_endpoint.signsIn() ? payload : QByteArray(),
-                                request.rawHeader("Authorization"), renewed});
+                                request.rawHeader("Authorization"), renewed, steppedUp});
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] {
         if (const auto it = m_posts.find(reply); it != m_posts.end())
             keepStartOfBody(*reply, it->second.body);
@@ -247,8 +248,13 @@ void HttpSseTransport::onPostFinished(QNetworkReply *reply)
     if (status == 401 && m_endpoint.signsIn()) {
         onUnauthorized(*reply, post.authorization, post.renewed, [this, post] {
             if (m_stage == Stage::Open)
-                this->post(post.payload, post.requestId, post.method, true);
+                this->post(post.payload, post.requestId, post.method, true, post.steppedUp);
         });
+        return;
+    }
+    if (status == 403 && !post.steppedUp && m_endpoint.signsIn()
+        && bearerChallengeOf(*reply).error == u"insufficient_scope") {
+        onInsufficientScope(*reply, post);
         return;
     }
     const QString what = post.method.isEmpty() ? u"a response"_s : u"'%1'"_s.arg(post.method);
@@ -273,6 +279,25 @@ void HttpSseTransport::onPostFinished(QNetworkReply *reply)
         spdlog::warn("{}: {}", description(), text);
     else
         answerWithError(post.requestId, text);
+}
+
+void HttpSseTransport::onInsufficientScope(const QNetworkReply &reply, const Post &post)
+{
+    const QString what = post.method.isEmpty() ? u"a response"_s : u"'%1'"_s.arg(post.method);
+    const QString refusal = HttpErrors::httpStatus(m_endpoint, what, reply, post.body);
+    // Refused before it was processed: sent once more when the sign-in has the scope.
+    const QPointer<HttpSseTransport> guard(this);
+    m_endpoint.credentials->stepUp(bearerChallengeOf(reply), post.authorization,
+                                   [this, guard, refusal, post](ServerCredentials::Renewal renewal, const QString &) {
+                                       if (!guard || m_stage != Stage::Open)
+                                           return;
+                                       if (renewal == ServerCredentials::Renewal::Renewed)
+                                           this->post(post.payload, post.requestId, post.method, post.renewed, true);
+                                       else if (post.requestId.isUndefined())
+                                           spdlog::warn("{}: {}", description(), refusal);
+                                       else
+                                           answerWithError(post.requestId, refusal);
+                                   });
 }
 
 void HttpSseTransport::answerWithError(const QJsonValue &requestId, const QString &error)

@@ -46,15 +46,20 @@ private:
         QByteArray payload;       // of a server with a sign-in: sent again after a renewal
         QByteArray authorization; // the sign-in's, as sent
         bool renewed = false;     // sent again after a 401 and a renewal
+        bool steppedUp = false;   // sent again after a 403 for want of scope and a step-up sign-in
     };
 
     // A request with the configured headers and the sign-in's Authorization.
     QNetworkRequest request(const QUrl &target, const QByteArray &accept);
     void openStream(bool renewed);
-    void post(const QByteArray &payload, const QJsonValue &requestId, const QString &method, bool renewed);
+    void post(const QByteArray &payload, const QJsonValue &requestId, const QString &method, bool renewed,
+              bool steppedUp = false);
     // A 401 to a request of a server with a sign-in: renewed and sent once more, or the end.
     void onUnauthorized(const QNetworkReply &reply, const QByteArray &authorization, bool renewed,
                         std::function<void()> sendAgain);
+    // A 403 for want of scope to a message (MCP 2025-11-25 §Step-Up Authorization Flow): sent once
+    // more when a new sign-in has the scope, else failed with the refusal.
+    void onInsufficientScope(const QNetworkReply &reply, const Post &post);
     void onStreamData();
     void onStreamFinished();
     void onEndpoint(QByteArrayView data);

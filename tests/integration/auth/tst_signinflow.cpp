@@ -419,6 +419,14 @@ private slots:
         QVERIFY(watch.states().contains(u"Sign-in needed"_s));
         watch.stop();
         m_everything += watch.out + watch.err;
+
+        // A call over HTTP+SSE refused for want of scope steps up too.
+        run = ctlWithout({u"call"_s, u"--url"_s, m_peers.endpoints.value(u"sse"_s).toString(), u"--transport"_s, u"sse"_s,
+                          u"admin_echo"_s, u"{\"text\": \"up over sse\"}"_s, u"--browser"_s, browserCommand()});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(run.out.trimmed(), u"up over sse"_s);
+        QVERIFY2(run.err.contains(u"(scopes mcp:read mcp:admin)"_s), qPrintable(run.err));
+        m_everything += run.out + run.err;
         for (const QString &token : tokensIssued())
             QVERIFY2(!m_everything.contains(token), "a token was printed");
     }
