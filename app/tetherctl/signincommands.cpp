@@ -6,6 +6,7 @@
 #include "interruption.h"
 #include "output.h"
 
+#include "auth/scopestepup.h"
 #include "common/commandline.h"
 #include "common/logging.h"
 
@@ -94,25 +95,40 @@ int login(const ConfigOptions &options, const QString &server, const SignInOptio
     // The server connects first: its challenge says where to sign in and for which scope.
     if (const std::optional<int> status = startAndSettle(run, interruption))
         return *status;
-    const SignInAnswer answer = awaitSignIn(interruption, [&](SignInController::Done done) {
-        run.manager().signIn(
-            server, signIn.scopes,
-            [server, browser = signIn.browser](const QUrl &url) { openSignInUrl(server, url, browser); },
-            std::move(done));
-    });
-    if (!answer.finished) {
-        run.shutDown();
-        return interruption.exitStatus().value_or(Failure);
+    // Signs in, then waits for the server to start again with the tokens: what it says proves them.
+    const auto signInAndSettle = [&](const QStringList &scopes) -> std::optional<int> {
+        const SignInAnswer answer = awaitSignIn(interruption, [&](SignInController::Done done) {
+            run.manager().signIn(
+                server, scopes,
+                [server, browser = signIn.browser](const QUrl &url) { openSignInUrl(server, url, browser); },
+                std::move(done));
+        });
+        if (!answer.finished) {
+            run.shutDown();
+            return interruption.exitStatus().value_or(Failure);
+        }
+        if (!answer.succeeded) {
+            printError(answer.message);
+            run.shutDown();
+            return Failure;
+        }
+        printNote(answer.message);
+        run.waitUntilSettled();
+        return std::nullopt;
+    };
+    if (const std::optional<int> failed = signInAndSettle(signIn.scopes))
+        return *failed;
+    std::optional<ServerStatus> status = run.manager().status(server);
+    // Refused for want of scope once connected (its tools/list, say): one more sign-in, for the
+    // scopes the server named on top of those the tokens have.
+    if (status && status->state == ServerState::SignInNeeded && !status->signInScope.isEmpty()) {
+        const QStringList scopes = signIn.scopes.isEmpty()
+                                       ? QStringList()
+                                       : stepUpScopes(signIn.scopes, status->signInScope.split(u' ', Qt::SkipEmptyParts));
+        if (const std::optional<int> failed = signInAndSettle(scopes))
+            return *failed;
+        status = run.manager().status(server);
     }
-    if (!answer.succeeded) {
-        printError(answer.message);
-        run.shutDown();
-        return Failure;
-    }
-    printNote(answer.message);
-    // The server starts again with the tokens; what it says proves them.
-    run.waitUntilSettled();
-    const std::optional<ServerStatus> status = run.manager().status(server);
     run.shutDown();
     if (!status || status->state != ServerState::Connected) {
         printError(u"%1 did not connect after the sign-in: %2"_s.arg(server, status ? status->reason : QString()));

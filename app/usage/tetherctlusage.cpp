@@ -132,9 +132,10 @@ const ProgramUsage &tetherctlUsage()
                  "to open and open it in a browser (--browser CMD or $TETHER_BROWSER runs CMD with the URL as its "
                  "last argument instead; with neither, xdg-open when there is a display), wait for the browser to "
                  "come back to 127.0.0.1 (at most oauth.browserTimeoutMs, default 5 minutes), keep the tokens in the "
-                 "system keyring (or the file named below), then connect the server and print its tool count. "
-                 "Every Tether on this machine uses the sign-in from then on, and renews it by itself. --scope asks "
-                 "for these scopes instead of those the server names."_s},
+                 "system keyring (or the file named below), then connect the server and print its tool count; a "
+                 "server that then refuses the tokens for want of scope gets one more sign-in, for the scopes it "
+                 "names. Every Tether on this machine uses the sign-in from then on, and renews it by itself. --scope "
+                 "asks for these scopes instead of those the server names."_s},
                 {u"logout SERVER"_s,
                  u"Forget the tokens of a server's sign-in (and revoke them at the authorization server where it "
                  "allows): the server is in Sign-in needed until the next login."_s},

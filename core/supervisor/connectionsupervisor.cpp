@@ -531,17 +531,6 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
     const bool established = generation->established;
     McpClientSession *session = generation->session.get();
     const std::optional<TransportClosure> &closure = session->transportClosure();
-    if (closure && closure->signIn) {
-        // Starting | Connected -> SignInNeeded: no retry, whatever the policy
-        m_signInScope = closure->signIn->challenge.scope.simplified();
-        m_cause = u"sign-in needed"_s;
-        apply(m_core.signInNeeded(now), u"sign-in needed: %1: %2; %3"_s.arg(closure->error, closure->signIn->reason,
-                                                                              signInAdvice()));
-        session->close();
-        return;
-    }
-    // Starting -> Retrying | Failed | Disconnected ("connection failed"),
-    // Connected -> Reconnecting | Failed | Disconnected ("connection lost")
     FailureFacts facts;
     facts.error = reason;
     if (closure) {
@@ -552,6 +541,20 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
         facts.lastStderrLine = closure->lastStderrLine();
     }
     const FailureCause cause = failureCause(facts);
+    if ((closure && closure->signIn) || cause.signInScope) {
+        // Starting | Connected -> SignInNeeded: no retry, whatever the policy. A refusal for want
+        // of scope says already what to do.
+        const bool challenged = closure && closure->signIn;
+        m_signInScope = challenged ? closure->signIn->challenge.scope.simplified() : *cause.signInScope;
+        m_cause = u"sign-in needed"_s;
+        apply(m_core.signInNeeded(now), challenged ? u"sign-in needed: %1: %2; %3"_s.arg(closure->error, closure->signIn->reason,
+                                                                                             signInAdvice())
+                                                   : u"sign-in needed: "_s + reason);
+        session->close();
+        return;
+    }
+    // Starting -> Retrying | Failed | Disconnected ("connection failed"),
+    // Connected -> Reconnecting | Failed | Disconnected ("connection lost")
     m_cause = cause.text();
     const SupervisorDecision decision = !cause.retryable ? m_core.unfixableFailure(now)
                                         : established    ? m_core.connectionLost(now)

@@ -75,6 +75,14 @@ FailureCause failureCause(const FailureFacts &facts)
             return {u"could not start %1: %2"_s.arg(facts.program, qt_error_string(*facts.startErrno)), {}, true};
         }
     }
+    // Before the HTTP status: a 403 for want of scope is answered by signing in, not by a token.
+    static const QRegularExpression lacksScope(uR"(the sign-in lacks the access this needs(?: \(scope ([^)]*)\))?)"_s);
+    if (const QRegularExpressionMatch match = matchHolding(facts.error, u"the sign-in lacks the access this needs", lacksScope);
+        match.hasMatch()) {
+        const QString scope = match.captured(1);
+        return {scope.isEmpty() ? u"needs more access"_s : u"needs more access: scope %1"_s.arg(scope),
+                u"sign in again"_s, false, scope};
+    }
     if (const std::optional<int> status = httpStatusIn(facts.error)) {
         if (*status == 401)
             return {u"HTTP 401: needs a token"_s, u"set \"Authorization\" in the server's \"headers\""_s, false};

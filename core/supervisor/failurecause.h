@@ -27,6 +27,9 @@ struct FailureCause
     // server refuses, a protocol version Tether does not speak): the supervisor gives up at once
     // instead of using its retry budget on it.
     bool retryable = true;
+    // Set when a sign-in fixes it, not a retry: the server refused the sign-in's token for want of
+    // scope, and names the scopes it wants (empty when it named none).
+    std::optional<QString> signInScope = std::nullopt;
 
     // "summary (hint)"
     QString text() const;

@@ -1,5 +1,5 @@
 // mcp-resource-server.mjs --issuer URL [--prm path|root|none] [--no-challenge-metadata] [--as-metadata-at-origin]
-//   [--scope mcp:read] [--reject-after-ms N]      → prints {"mcp": ".../mcp", "sse": ".../sse"}
+//   [--scope mcp:read] [--reject-after-ms N] [--list-scope S]   → prints {"mcp": ".../mcp", "sse": ".../sse"}
 import express from 'express'; import { parseArgs } from 'node:util'; import { createRemoteJWKSet, jwtVerify } from 'jose'; import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -7,7 +7,8 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 const { values: o } = parseArgs({ options: { issuer: { type: 'string' }, prm: { type: 'string', default: 'path' }, 'no-challenge-metadata': { type: 'boolean' },
-  'as-metadata-at-origin': { type: 'boolean' }, scope: { type: 'string', default: 'mcp:read' }, 'reject-after-ms': { type: 'string' } } });
+  'as-metadata-at-origin': { type: 'boolean' }, scope: { type: 'string', default: 'mcp:read' }, 'reject-after-ms': { type: 'string' },
+  'list-scope': { type: 'string' } } });
 const app = express(); const srv = app.listen(0, '127.0.0.1'); await new Promise((r) => srv.once('listening', r));
 const origin = `http://127.0.0.1:${srv.address().port}`, seen = new Set();
 const asMeta = await (await fetch(`${o.issuer}/.well-known/openid-configuration`, { headers: { 'x-internal': '1' } })).json();
@@ -24,10 +25,14 @@ const guard = (p) => requireBearerAuth({ resourceMetadataUrl: o['no-challenge-me
     } catch (e) { throw new InvalidTokenError(e.code === 'ERR_JWT_EXPIRED' ? 'Token has expired' : 'Invalid token'); } } } });
 const scopeHint = (req, res, next) => { const set = res.set.bind(res);                 // scope= in every 401 challenge
   res.set = (k, v) => set(k, k === 'WWW-Authenticate' && !/scope=/.test(v) ? `${v}, scope="${o.scope}"` : v); next(); };
-const stepUp = (p) => (req, res, next) => {                                            // 403 insufficient_scope for admin_echo
-  if (req.body?.method === 'tools/call' && req.body.params?.name === 'admin_echo' && !req.auth.scopes.includes('mcp:admin')) {
-    res.set('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${[...new Set([...req.auth.scopes, 'mcp:admin'])].join(' ')}", `
-      + `resource_metadata="${prmUrl(p)}", error_description="admin_echo needs mcp:admin"`);
+let listScope = o['list-scope'];                                                       // POST /__test/list-scope?scope=S changes it
+const needed = (body) => body?.method === 'tools/call' && body.params?.name === 'admin_echo' ? ['mcp:admin', 'admin_echo']
+  : body?.method === 'tools/list' && listScope ? [listScope, 'tools/list'] : null;
+const stepUp = (p) => (req, res, next) => {                    // 403 insufficient_scope for admin_echo (and tools/list with --list-scope)
+  const [scope, what] = needed(req.body) ?? [];
+  if (scope && !req.auth.scopes.includes(scope)) {
+    res.set('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${[...new Set([...req.auth.scopes, scope])].join(' ')}", `
+      + `resource_metadata="${prmUrl(p)}", error_description="${what} needs ${scope}"`);
     return res.status(403).json({ error: 'insufficient_scope' }); }
   next(); };
 const newServer = () => { const m = new McpServer({ name: 'tether-auth-test', version: '1.0.0' });
@@ -48,4 +53,5 @@ app.get('/sse', scopeHint, guard('/sse'), async (req, res) => { const t = new SS
 app.post('/messages', scopeHint, guard('/sse'), stepUp('/sse'), async (req, res) => {
   const t = sse.get(req.query.sessionId); if (!t) return res.status(404).end(); await t.handlePostMessage(req, res, req.body); });
 app.get('/__test/seen-tokens', (req, res) => res.json([...seen]));                     // for the secrecy greps
+app.post('/__test/list-scope', (req, res) => { listScope = req.query.scope || undefined; res.end(); });
 console.log(JSON.stringify({ mcp: `${origin}/mcp`, sse: `${origin}/sse` }));

@@ -336,6 +336,44 @@ private slots:
         QCOMPARE(run.out.trimmed(), u"hi"_s);
     }
 
+    // A server that refuses the tokens for want of scope once connected (its tools/list here):
+    // login signs in once more, for the scopes it names on top of the tokens' own.
+    void loginStepsUpWhenTheToolListNeedsMore()
+    {
+        QVERIFY(startPeers({u"--scopes"_s, u"mcp:read mcp:admin mcp:list"_s}, {u"--list-scope"_s, u"mcp:list"_s}));
+        QVERIFY(writeConfig(u"http"_s));
+        const ProgramRun run = login();
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains(u"Signed in to docs as alice (scopes mcp:read)"_s), qPrintable(run.err));
+        QVERIFY2(run.err.contains(u"Signed in to docs as alice (scopes mcp:read mcp:list)"_s), qPrintable(run.err));
+        QVERIFY2(run.out.contains(u"docs: Connected, 2 tools"_s), qPrintable(run.out));
+    }
+
+    // Without a browser at hand (the window, a daemon, watch), such a server waits in Sign-in
+    // needed, naming the scope, rather than failing as if its token were wrong.
+    void aScopeRefusedOnceConnectedAsksForASignIn()
+    {
+        QVERIFY(startPeers({u"--scopes"_s, u"mcp:read mcp:admin mcp:list"_s}));
+        QVERIFY(writeConfig(u"http"_s));
+        QVERIFY2(login().exitCode == 0, qPrintable(m_everything));
+        QNetworkRequest narrowing(QUrl(m_peers.endpoints.value(u"mcp"_s).toString().replace(u"/mcp"_s, u"/__test/list-scope?scope=mcp:list"_s)));
+        narrowing.setHeader(QNetworkRequest::ContentTypeHeader, u"text/plain"_s);
+        QNetworkReply *narrow = m_network.post(narrowing, QByteArray());
+        QSignalSpy narrowed(narrow, &QNetworkReply::finished);
+        QVERIFY(narrowed.wait(10000));
+        narrow->deleteLater();
+        WatchProcess watch({u"watch"_s, u"--json"_s, u"--config"_s, configPath()}, environment());
+        QTRY_VERIFY_WITH_TIMEOUT(watch.states().endsWith(u"Sign-in needed"_s), 20000);
+        QVERIFY(!watch.states().contains(u"Failed"_s));
+        QVERIFY2(watch.out.contains(u"the sign-in lacks the access this needs (scope mcp:read mcp:list)"_s), qPrintable(watch.out));
+        // The next sign-in asks for it, and the watching process connects with the new tokens.
+        const ProgramRun run = login();
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains(u"(scopes mcp:read mcp:list)"_s), qPrintable(run.err));
+        QTRY_VERIFY_WITH_TIMEOUT(watch.states().endsWith(u"Connected"_s), 20000);
+        watch.stop();
+    }
+
     void usesAPreRegisteredClient()
     {
         QVERIFY(startPeers({u"--client"_s, u"tether-test:s3cret-of-the-client"_s, u"--no-registration"_s}));

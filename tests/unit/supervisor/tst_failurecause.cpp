@@ -22,11 +22,12 @@ private slots:
         QTest::addColumn<QString>("lastStderrLine");
         QTest::addColumn<QString>("text");
         QTest::addColumn<bool>("retryable");
+        QTest::addColumn<QString>("signInScope"); // "-": no sign-in fixes it
 
         const QString closed = u"connection closed during initialize: process exited with code 3"_s;
         const auto row = [](const char *name, const QString &error, int startErrno, int exitCode, int exitSignal,
                             const QString &stderrLine, const QString &text, bool retryable) {
-            QTest::newRow(name) << error << startErrno << exitCode << exitSignal << stderrLine << text << retryable;
+            QTest::newRow(name) << error << startErrno << exitCode << exitSignal << stderrLine << text << retryable << u"-"_s;
         };
         row("not found", u"could not start 'github-mcp-server': No such file or directory"_s, ENOENT, -1, 0, QString(),
             u"command not found: github-mcp-server (install it, or correct \"command\" in the config)"_s, false);
@@ -46,6 +47,16 @@ private slots:
             u"HTTP 401: needs a token (set \"Authorization\" in the server's \"headers\")"_s, false);
         row("403", u"https://mcp.example.com/mcp answered initialize with HTTP 403 Forbidden: refused"_s, 0, -1, 0, QString(),
             u"HTTP 403: access refused (check the token in the server's \"headers\")"_s, false);
+        // A token refused for want of scope: a sign-in for more fixes it, not one in the headers.
+        QTest::newRow("403 for want of scope")
+            << u"tools/list failed: https://mcp.example.com/mcp answered 'tools/list' with HTTP 403 Forbidden: the sign-in "
+               "lacks the access this needs (scope mcp:read mcp:list): \"tools/list needs mcp:list\"; sign in again"_s
+            << 0 << -1 << 0 << QString() << u"needs more access: scope mcp:read mcp:list (sign in again)"_s << false
+            << u"mcp:read mcp:list"_s;
+        QTest::newRow("403 for want of a scope unnamed")
+            << u"https://mcp.example.com/mcp answered 'tools/list' with HTTP 403 Forbidden: the sign-in lacks the access "
+               "this needs; sign in again"_s
+            << 0 << -1 << 0 << QString() << u"needs more access (sign in again)"_s << false << QString();
         row("404", u"https://mcp.example.com/x answered initialize with HTTP 404 Not Found"_s, 0, -1, 0, QString(),
             u"HTTP 404: no MCP endpoint at this URL (check \"url\" in the config)"_s, true);
         row("503", u"https://mcp.example.com/mcp answered initialize with HTTP 503 Service Unavailable"_s, 0, -1, 0, QString(),
@@ -81,6 +92,7 @@ private slots:
         QFETCH(QString, lastStderrLine);
         QFETCH(QString, text);
         QFETCH(bool, retryable);
+        QFETCH(QString, signInScope);
         FailureFacts facts;
         facts.error = error;
         facts.program = u"github-mcp-server"_s;
@@ -94,6 +106,7 @@ private slots:
         const FailureCause cause = Tether::failureCause(facts);
         QCOMPARE(cause.text(), text);
         QCOMPARE(cause.retryable, retryable);
+        QCOMPARE(cause.signInScope, signInScope == u"-" ? std::nullopt : std::optional<QString>(signInScope));
     }
 };
 
