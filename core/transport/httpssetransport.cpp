@@ -232,6 +232,12 @@ void HttpSseTransport::post(const QByteArray &payload, const QJsonValue &request
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onPostFinished(reply); });
 }
 
+// How a refusal names what was posted: "'tools/call'", or "a response" to the server's request.
+QString HttpSseTransport::whatWasPosted(const Post &post)
+{
+    return post.method.isEmpty() ? u"a response"_s : u"'%1'"_s.arg(post.method);
+}
+
 void HttpSseTransport::onPostFinished(QNetworkReply *reply)
 {
     const auto it = m_posts.find(reply);
@@ -257,7 +263,7 @@ void HttpSseTransport::onPostFinished(QNetworkReply *reply)
         onInsufficientScope(*reply, post);
         return;
     }
-    const QString what = post.method.isEmpty() ? u"a response"_s : u"'%1'"_s.arg(post.method);
+    const QString what = whatWasPosted(post);
     if (const QString refused = refusedRedirect(*reply); !refused.isEmpty()) {
         answerWithError(post.requestId, refused);
         return;
@@ -283,8 +289,7 @@ void HttpSseTransport::onPostFinished(QNetworkReply *reply)
 
 void HttpSseTransport::onInsufficientScope(const QNetworkReply &reply, const Post &post)
 {
-    const QString what = post.method.isEmpty() ? u"a response"_s : u"'%1'"_s.arg(post.method);
-    const QString refusal = HttpErrors::httpStatus(m_endpoint, what, reply, post.body);
+    const QString refusal = HttpErrors::httpStatus(m_endpoint, whatWasPosted(post), reply, post.body);
     // Refused before it was processed: sent once more when the sign-in has the scope.
     const QPointer<HttpSseTransport> guard(this);
     m_endpoint.credentials->stepUp(bearerChallengeOf(reply), post.authorization,

@@ -60,6 +60,7 @@ private:
     // A 403 for want of scope to a message (MCP 2025-11-25 §Step-Up Authorization Flow): sent once
     // more when a new sign-in has the scope, else failed with the refusal.
     void onInsufficientScope(const QNetworkReply &reply, const Post &post);
+    static QString whatWasPosted(const Post &post);
     void onStreamData();
     void onStreamFinished();
     void onEndpoint(QByteArrayView data);
