@@ -121,7 +121,7 @@ int login(const ConfigOptions &options, const QString &server, const SignInOptio
     std::optional<ServerStatus> status = run.manager().status(server);
     // Refused for want of scope once connected (its tools/list, say): one more sign-in, for the
     // scopes the server named on top of those the tokens have.
-    if (status && status->state == ServerState::SignInNeeded && !status->signInScope.isEmpty()) {
+    if (status && status->state == ServerState::SignInNeeded && status->scopeRefused && !status->signInScope.isEmpty()) {
         const QStringList scopes = signIn.scopes.isEmpty()
                                        ? QStringList()
                                        : stepUpScopes(signIn.scopes, status->signInScope.split(u' ', Qt::SkipEmptyParts));

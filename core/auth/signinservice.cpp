@@ -282,7 +282,7 @@ void SignInService::stepUp(const QString &key, const BearerChallenge &challenge,
 {
     refusedForScope(key, challenge);
     Server *server = find(key);
-    if (!server || !m_signInWhenAsked)
+    if (!server)
         return done(ServerCredentials::Renewal::NeedsSignIn, {});
     server->lastChallenge = challenge;
     load(*server, [this, server, challenge, rejected, done = std::move(done)] {
@@ -293,9 +293,14 @@ void SignInService::stepUp(const QString &key, const BearerChallenge &challenge,
         const QStringList askedBefore = !server->lastAskedScopes.isEmpty() || !server->stored
                                             ? server->lastAskedScopes
                                             : server->stored->tokens.scopes;
+        if (asked.isEmpty())
+            return done(ServerCredentials::Renewal::NeedsSignIn, {}); // no scope named to step up to
+        // All asked for already: the next sign-in would ask for the same and be refused again.
         if (!stepUpCanHelp(askedBefore, asked))
-            return done(ServerCredentials::Renewal::NeedsSignIn,
+            return done(ServerCredentials::Renewal::Failed,
                         u"the server refuses a token for scopes it was given already (%1)"_s.arg(asked.join(u' ')));
+        if (!m_signInWhenAsked)
+            return done(ServerCredentials::Renewal::NeedsSignIn, {});
         signInForRequest(*server, done);
     });
 }

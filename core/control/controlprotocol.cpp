@@ -92,6 +92,7 @@ QJsonObject toJson(const ServerStatus &status)
         {u"lastStderrTail"_s, QJsonArray::fromStringList(status.lastStderrTail)},
         {u"lastExitGeneration"_s, double(status.lastExitGeneration)},
         {u"signInScope"_s, status.signInScope},
+        {u"scopeRefused"_s, status.scopeRefused},
         {u"configErrors"_s, QJsonArray::fromStringList(status.configErrors)},
         {u"sessions"_s, status.sessions},
         {u"protocolVersion"_s, status.protocolVersion},
@@ -124,6 +125,7 @@ ServerStatus serverStatusFromJson(const QJsonObject &object)
     status.lastStderrTail = stringsOf(object.value(u"lastStderrTail"));
     status.lastExitGeneration = quint64(object.value(u"lastExitGeneration").toDouble());
     status.signInScope = object.value(u"signInScope").toString();
+    status.scopeRefused = object.value(u"scopeRefused").toBool();
     status.configErrors = stringsOf(object.value(u"configErrors"));
     status.sessions = object.value(u"sessions").toInt();
     status.protocolVersion = object.value(u"protocolVersion").toString();

@@ -193,6 +193,7 @@ ServerStatus ServerPool::status() const
         status.reason = waitingStatus.reason;
         status.cause = waitingStatus.cause;
         status.signInScope = waitingStatus.signInScope;
+        status.scopeRefused = waitingStatus.scopeRefused;
     }
     const auto connected = [](const auto &m) { return m->supervisor->state() == ServerState::Connected; };
     status.sessions = int(std::count_if(m_members.cbegin(), m_members.cend(), connected)

@@ -98,8 +98,10 @@ ServerStatus ConnectionSupervisor::status() const
     status.protocolVersion = m_protocolVersion;
     status.lastError = m_lastError;
     status.cause = m_cause;
-    if (m_core.state() == ServerState::SignInNeeded)
+    if (m_core.state() == ServerState::SignInNeeded) {
         status.signInScope = m_signInScope;
+        status.scopeRefused = m_scopeRefused;
+    }
     status.lastExitCode = m_lastExitCode;
     status.lastExitSignal = m_lastExitSignal;
     status.lastStderrTail = m_lastStderrTail;
@@ -533,6 +535,7 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
     const std::optional<TransportClosure> &closure = session->transportClosure();
     FailureFacts facts;
     facts.error = reason;
+    facts.signsIn = session->transport()->signsIn();
     if (closure) {
         facts.program = closure->program;
         facts.startErrno = closure->startErrno;
@@ -546,6 +549,7 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
         // of scope says already what to do.
         const bool challenged = closure && closure->signIn;
         m_signInScope = challenged ? closure->signIn->challenge.scope.simplified() : *cause.signInScope;
+        m_scopeRefused = !challenged;
         m_cause = u"sign-in needed"_s;
         apply(m_core.signInNeeded(now), challenged ? u"sign-in needed: %1: %2; %3"_s.arg(closure->error, closure->signIn->reason,
                                                                                              signInAdvice())

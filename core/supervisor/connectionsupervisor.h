@@ -211,6 +211,7 @@ private:
     QString m_lastError;
     QString m_cause; // of the last failure, in a few words; cleared once connected
     QString m_signInScope; // what the server asked for, while Sign-in needed
+    bool m_scopeRefused = false; // … because it refused the token for want of that scope
     std::optional<int> m_lastExitCode;
     std::optional<int> m_lastExitSignal;
     QStringList m_lastStderrTail;

@@ -75,13 +75,20 @@ FailureCause failureCause(const FailureFacts &facts)
             return {u"could not start %1: %2"_s.arg(facts.program, qt_error_string(*facts.startErrno)), {}, true};
         }
     }
-    // Before the HTTP status: a 403 for want of scope is answered by signing in, not by a token.
+    // Before the HTTP status: a 403 for want of scope is answered by signing in, not by a token,
+    // unless the sign-in asked for that scope already.
     static const QRegularExpression lacksScope(uR"(the sign-in lacks the access this needs(?: \(scope ([^)]*)\))?)"_s);
     if (const QRegularExpressionMatch match = matchHolding(facts.error, u"the sign-in lacks the access this needs", lacksScope);
-        match.hasMatch()) {
+        facts.signsIn && match.hasMatch()) {
         const QString scope = match.captured(1);
         return {scope.isEmpty() ? u"needs more access"_s : u"needs more access: scope %1"_s.arg(scope),
                 u"sign in again"_s, false, scope};
+    }
+    static const QRegularExpression refusedAgain(uR"(the server refuses a token for scopes it was given already \(([^)]*)\))"_s);
+    if (const QRegularExpressionMatch match = matchHolding(facts.error, u"for scopes it was given already", refusedAgain);
+        facts.signsIn && match.hasMatch()) {
+        return {u"scope %1 refused though the sign-in has it"_s.arg(match.captured(1)),
+                u"signing in again cannot help; the server's logs or whoever runs it can say why"_s, false};
     }
     if (const std::optional<int> status = httpStatusIn(facts.error)) {
         if (*status == 401)

@@ -15,6 +15,9 @@ struct FailureFacts
     std::optional<int> exitCode;    // stdio: how the process ended
     std::optional<int> exitSignal;
     QString lastStderrLine;
+    // The connection carried Tether's own sign-in: only then do its words about the sign-in
+    // (which a server's own message could quote) say anything about it.
+    bool signsIn = false;
 };
 
 // The cause of a failure, first: a few words with what to do, for the table and notifications,

@@ -40,6 +40,9 @@ struct ServerStatus
     quint64 lastExitGeneration = 0; // which generation the three above describe (0: none yet)
     // Sign-in needed: the scope the server asked for (space-separated; empty when it named none).
     QString signInScope;
+    // Sign-in needed because the server refused the sign-in's token for want of that scope (a
+    // step-up), not for want of a token it accepts.
+    bool scopeRefused = false;
     QStringList configErrors;   // why the configuration of this server cannot be used
     int sessions = 0;           // connected sessions (more than one for a pooled server)
     // The MCP revision of the last connection ("2026-07-28", "2025-11-25"); empty before any.

@@ -31,8 +31,9 @@ public:
     virtual void renew(const BearerChallenge &challenge, const QByteArray &rejected, RenewalDone done) = 0;
     // The server refused a request that carried `rejected` for want of scope (403
     // insufficient_scope, MCP 2025-11-25 §Step-Up Authorization Flow). Renewed: a token with
-    // `challenge.scope` added, send the request once more; else the request fails, and the next
-    // sign-in asks for those scopes.
+    // `challenge.scope` added, send the request once more. NeedsSignIn: the request fails, and the
+    // next sign-in asks for those scopes. Failed: no sign-in can help (the scopes named were all
+    // asked for already), as `reason` says; the request fails with it.
     virtual void stepUp(const BearerChallenge &challenge, const QByteArray &rejected, RenewalDone done)
     {
         Q_UNUSED(rejected)

@@ -208,13 +208,18 @@ QString networkFailure(const HttpServerEndpoint &endpoint, QNetworkReply::Networ
     return endpoint.secrets().scrub(describeNetworkFailure(endpoint, error, detail));
 }
 
+QString answeredWith(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply)
+{
+    const QString reason = reply.attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
+    return u"%1 answered %2 with HTTP %3%4"_s.arg(endpoint.shown(), what).arg(httpStatusOf(reply)).arg(
+        reason.isEmpty() ? QString() : u" "_s + reason);
+}
+
 static QString describeHttpStatus(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
                                   QByteArrayView body)
 {
     const int status = httpStatusOf(reply);
-    const QString reason = reply.attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
-    const QString answered = u"%1 answered %2 with HTTP %3%4"_s.arg(endpoint.shown(), what).arg(status).arg(
-        reason.isEmpty() ? QString() : u" "_s + reason);
+    const QString answered = answeredWith(endpoint, what, reply);
     if (status == 401) {
         const QByteArray challenge = reply.rawHeader("WWW-Authenticate").trimmed();
         const QString scheme = QString::fromLatin1(challenge.left(challenge.indexOf(' ') < 0 ? challenge.size()
@@ -269,6 +274,13 @@ QString tooLarge(const HttpServerEndpoint &endpoint, const QString &what, qsizet
 {
     return u"%1 answered %2 with more than %3 in one message; Tether refuses messages that large"_s.arg(
         endpoint.shown(), what, byteLimitText(limit));
+}
+
+QString scopeRefusedAgain(const HttpServerEndpoint &endpoint, const QString &answered, const QString &reason)
+{
+    return endpoint.secrets().scrub(answered + u": "_s + reason
+                                    + u"; signing in again cannot help: the server's own logs, or whoever runs it, "
+                                      "can say why it refuses them"_s);
 }
 
 void reportRefusedScope(const HttpServerEndpoint &endpoint, const QNetworkReply &reply)

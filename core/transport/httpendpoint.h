@@ -90,6 +90,11 @@ QString httpStatus(const HttpServerEndpoint &endpoint, const QString &what, cons
 QString notJson(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply,
                 QByteArrayView body);
 QString tooLarge(const HttpServerEndpoint &endpoint, const QString &what, qsizetype limit);
+// How every text about an HTTP status begins: "https://host/mcp answered 'tools/list' with HTTP 403 Forbidden".
+QString answeredWith(const HttpServerEndpoint &endpoint, const QString &what, const QNetworkReply &reply);
+// A 403 insufficient_scope (`answered`) for scopes the sign-in asked for already, as the step-up's
+// `reason` says.
+QString scopeRefusedAgain(const HttpServerEndpoint &endpoint, const QString &answered, const QString &reason);
 // A 403 insufficient_scope to a request of a server that signs in: its sign-in is told the scope
 // asked for, which the next sign-in asks for.
 void reportRefusedScope(const HttpServerEndpoint &endpoint, const QNetworkReply &reply);

@@ -45,6 +45,7 @@ public:
     bool isOpen() const override;
     // Those of the transport the connection runs over now, which learns renewed tokens.
     const SecretScrubber &secrets() const override { return m_current->secrets(); }
+    bool signsIn() const override { return m_current->signsIn(); }
     // "http: https://host/mcp", or "sse: https://host/mcp" when the server was known to speak
     // HTTP+SSE only before this connection began.
     QString description() const override;

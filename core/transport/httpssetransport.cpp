@@ -194,6 +194,7 @@ void HttpSseTransport::onStreamFinished()
         error = HttpErrors::networkFailure(m_endpoint, m_stream->error(), m_stream->errorString());
         m_closure.unreached = meansUnreachable(m_stream->error());
     } else if (status < 200 || status >= 300) {
+        HttpErrors::reportRefusedScope(m_endpoint, *m_stream);
         error = HttpErrors::httpStatus(m_endpoint, u"the request for its event stream"_s, *m_stream, m_streamBody);
     } else if (!isEventStream(*m_stream)) {
         error = notAnEventStream(m_endpoint, *m_stream);
@@ -289,20 +290,28 @@ void HttpSseTransport::onPostFinished(QNetworkReply *reply)
 
 void HttpSseTransport::onInsufficientScope(const QNetworkReply &reply, const Post &post)
 {
-    const QString refusal = HttpErrors::httpStatus(m_endpoint, whatWasPosted(post), reply, post.body);
+    const QString what = whatWasPosted(post);
+    const QString refusal = HttpErrors::httpStatus(m_endpoint, what, reply, post.body);
+    const QString answered = HttpErrors::answeredWith(m_endpoint, what, reply);
     // Refused before it was processed: sent once more when the sign-in has the scope.
     const QPointer<HttpSseTransport> guard(this);
-    m_endpoint.credentials->stepUp(bearerChallengeOf(reply), post.authorization,
-                                   [this, guard, refusal, post](ServerCredentials::Renewal renewal, const QString &) {
-                                       if (!guard || m_stage != Stage::Open)
-                                           return;
-                                       if (renewal == ServerCredentials::Renewal::Renewed)
-                                           this->post(post.payload, post.requestId, post.method, post.renewed, true);
-                                       else if (post.requestId.isUndefined())
-                                           spdlog::warn("{}: {}", description(), refusal);
-                                       else
-                                           answerWithError(post.requestId, refusal);
-                                   });
+    m_endpoint.credentials->stepUp(
+        bearerChallengeOf(reply), post.authorization,
+        [this, guard, refusal, answered, post](ServerCredentials::Renewal renewal, const QString &reason) {
+            if (!guard || m_stage != Stage::Open)
+                return;
+            if (renewal == ServerCredentials::Renewal::Renewed) {
+                this->post(post.payload, post.requestId, post.method, post.renewed, true);
+                return;
+            }
+            const QString error = renewal == ServerCredentials::Renewal::Failed
+                                      ? HttpErrors::scopeRefusedAgain(m_endpoint, answered, reason)
+                                      : refusal;
+            if (post.requestId.isUndefined())
+                spdlog::warn("{}: {}", description(), error);
+            else
+                answerWithError(post.requestId, error);
+        });
 }
 
 void HttpSseTransport::answerWithError(const QJsonValue &requestId, const QString &error)

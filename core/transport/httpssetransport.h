@@ -32,6 +32,7 @@ public:
 
     bool isOpen() const override { return m_stage == Stage::Open; }
     QString description() const override; // "sse: https://host/sse"
+    bool signsIn() const override { return m_endpoint.signsIn(); }
 
     const QUrl &messageUrl() const { return m_messageUrl; }
 

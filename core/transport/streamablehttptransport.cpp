@@ -666,22 +666,28 @@ void StreamableHttpTransport::onUnauthorized(const Exchange &exchange, const QNe
 void StreamableHttpTransport::onInsufficientScope(const Exchange &exchange, const QNetworkReply &reply)
 {
     const QString refusal = HttpErrors::httpStatus(m_endpoint, what(exchange), reply, exchange.body);
+    const QString answered = HttpErrors::answeredWith(m_endpoint, what(exchange), reply);
     // Refused before it was processed: sent once more when the sign-in has the scope, else failed.
     const QPointer<StreamableHttpTransport> guard(this);
     m_endpoint.credentials->stepUp(
         bearerChallengeOf(reply), exchange.authorization,
-        [this, guard, refusal, requestId = exchange.requestId, method = exchange.method, mcpName = exchange.mcpName,
-         payload = exchange.payload, renewed = exchange.renewed](ServerCredentials::Renewal renewal, const QString &) {
+        [this, guard, refusal, answered, requestId = exchange.requestId, method = exchange.method,
+         mcpName = exchange.mcpName, payload = exchange.payload,
+         renewed = exchange.renewed](ServerCredentials::Renewal renewal, const QString &reason) {
             if (!guard || m_stage != Stage::Open)
                 return;
             if (renewal == ServerCredentials::Renewal::Renewed) {
                 if (requestId.isUndefined() || isAwaited(requestId))
                     post(payload, requestId, method, mcpName, renewed, true);
-            } else if (requestId.isUndefined()) {
-                spdlog::warn("{}: {}", description(), refusal);
-            } else {
-                answerWithError(requestId, refusal, 403);
+                return;
             }
+            const QString error = renewal == ServerCredentials::Renewal::Failed
+                                      ? HttpErrors::scopeRefusedAgain(m_endpoint, answered, reason)
+                                      : refusal;
+            if (requestId.isUndefined())
+                spdlog::warn("{}: {}", description(), error);
+            else
+                answerWithError(requestId, error, 403);
         });
 }
 

@@ -41,6 +41,7 @@ public:
 
     bool isOpen() const override;
     QString description() const override; // "http: https://host/mcp"
+    bool signsIn() const override { return m_endpoint.signsIn(); }
 
     const QByteArray &sessionId() const { return m_sessionId; }
     const QString &protocolVersion() const { return m_protocolVersion; }

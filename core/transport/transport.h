@@ -64,6 +64,8 @@ public:
 
     virtual bool isOpen() const = 0;
     virtual qint64 processId() const { return 0; }
+    // Whether the connection carries Tether's own sign-in (OAuth), whose refusals it reports.
+    virtual bool signsIn() const { return false; }
     // "stdio: node server.js", for messages and the window.
     virtual QString description() const = 0;
 

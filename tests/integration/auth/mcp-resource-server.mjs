@@ -1,5 +1,5 @@
 // mcp-resource-server.mjs --issuer URL [--prm path|root|none] [--no-challenge-metadata] [--as-metadata-at-origin]
-//   [--scope mcp:read] [--reject-after-ms N] [--list-scope S]   → prints {"mcp": ".../mcp", "sse": ".../sse"}
+//   [--scope mcp:read] [--reject-after-ms N] [--list-scope S] [--stream-scope S]   → prints {"mcp": ".../mcp", "sse": ".../sse"}
 import express from 'express'; import { parseArgs } from 'node:util'; import { createRemoteJWKSet, jwtVerify } from 'jose'; import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -8,7 +8,7 @@ import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middlew
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 const { values: o } = parseArgs({ options: { issuer: { type: 'string' }, prm: { type: 'string', default: 'path' }, 'no-challenge-metadata': { type: 'boolean' },
   'as-metadata-at-origin': { type: 'boolean' }, scope: { type: 'string', default: 'mcp:read' }, 'reject-after-ms': { type: 'string' },
-  'list-scope': { type: 'string' } } });
+  'list-scope': { type: 'string' }, 'stream-scope': { type: 'string' } } });
 const app = express(); const srv = app.listen(0, '127.0.0.1'); await new Promise((r) => srv.once('listening', r));
 const origin = `http://127.0.0.1:${srv.address().port}`, seen = new Set();
 const asMeta = await (await fetch(`${o.issuer}/.well-known/openid-configuration`, { headers: { 'x-internal': '1' } })).json();
@@ -25,12 +25,13 @@ const guard = (p) => requireBearerAuth({ resourceMetadataUrl: o['no-challenge-me
     } catch (e) { throw new InvalidTokenError(e.code === 'ERR_JWT_EXPIRED' ? 'Token has expired' : 'Invalid token'); } } } });
 const scopeHint = (req, res, next) => { const set = res.set.bind(res);                 // scope= in every 401 challenge
   res.set = (k, v) => set(k, k === 'WWW-Authenticate' && !/scope=/.test(v) ? `${v}, scope="${o.scope}"` : v); next(); };
-let listScope = o['list-scope'];                                                       // POST /__test/list-scope?scope=S changes it
-const needed = (body) => body?.method === 'tools/call' && body.params?.name === 'admin_echo' ? ['mcp:admin', 'admin_echo']
-  : body?.method === 'tools/list' && listScope ? [listScope, 'tools/list'] : null;
-const stepUp = (p) => (req, res, next) => {                    // 403 insufficient_scope for admin_echo (and tools/list with --list-scope)
-  const [scope, what] = needed(req.body) ?? [];
-  if (scope && !req.auth.scopes.includes(scope)) {
+let listScope = o['list-scope'], listAlways = false;       // POST /__test/list-scope?scope=S[&always=1] changes them
+const needed = (req) => req.body?.method === 'tools/call' && req.body.params?.name === 'admin_echo' ? ['mcp:admin', 'admin_echo']
+  : req.body?.method === 'tools/list' && listScope ? [listScope, 'tools/list', listAlways]
+  : req.method === 'GET' && o['stream-scope'] ? [o['stream-scope'], 'the event stream'] : null;
+const stepUp = (p) => (req, res, next) => {  // 403 insufficient_scope for admin_echo (tools/list, the SSE stream: as asked)
+  const [scope, what, always] = needed(req) ?? [];              // always: refused even with the scope
+  if (scope && (always || !req.auth.scopes.includes(scope))) {
     res.set('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${[...new Set([...req.auth.scopes, scope])].join(' ')}", `
       + `resource_metadata="${prmUrl(p)}", error_description="${what} needs ${scope}"`);
     return res.status(403).json({ error: 'insufficient_scope' }); }
@@ -48,10 +49,10 @@ app.all('/mcp', scopeHint, guard('/mcp'), stepUp('/mcp'), async (req, res) => {
     await newServer().connect(t); }
   await t.handleRequest(req, res, req.body); });
 const sse = new Map();
-app.get('/sse', scopeHint, guard('/sse'), async (req, res) => { const t = new SSEServerTransport('/messages', res);
+app.get('/sse', scopeHint, guard('/sse'), stepUp('/sse'), async (req, res) => { const t = new SSEServerTransport('/messages', res);
   sse.set(t.sessionId, t); res.on('close', () => sse.delete(t.sessionId)); await newServer().connect(t); });
 app.post('/messages', scopeHint, guard('/sse'), stepUp('/sse'), async (req, res) => {
   const t = sse.get(req.query.sessionId); if (!t) return res.status(404).end(); await t.handlePostMessage(req, res, req.body); });
 app.get('/__test/seen-tokens', (req, res) => res.json([...seen]));                     // for the secrecy greps
-app.post('/__test/list-scope', (req, res) => { listScope = req.query.scope || undefined; res.end(); });
+app.post('/__test/list-scope', (req, res) => { listScope = req.query.scope || undefined; listAlways = req.query.always === '1'; res.end(); });
 console.log(JSON.stringify({ mcp: `${origin}/mcp`, sse: `${origin}/sse` }));

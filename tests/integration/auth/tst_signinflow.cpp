@@ -148,6 +148,19 @@ private:
         return ctl(QStringList{u"login"_s, u"docs"_s, u"--browser"_s, browserCommand()} + more);
     }
 
+    // Changes what the resource server asks for: `pathAndQuery` is one of its /__test/ requests.
+    bool tellResourceServer(const QString &pathAndQuery)
+    {
+        QNetworkRequest request(QUrl(m_peers.endpoints.value(u"mcp"_s).toString()).resolved(QUrl(pathAndQuery)));
+        request.setHeader(QNetworkRequest::ContentTypeHeader, u"text/plain"_s);
+        QNetworkReply *reply = m_network.post(request, QByteArray());
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        if (!reply->isFinished())
+            (void)finished.wait(10000);
+        reply->deleteLater();
+        return reply->isFinished() && reply->error() == QNetworkReply::NoError;
+    }
+
     QJsonArray getJson(const QUrl &url)
     {
         QNetworkReply *reply = m_network.get(QNetworkRequest(url));
@@ -356,12 +369,7 @@ private slots:
         QVERIFY(startPeers({u"--scopes"_s, u"mcp:read mcp:admin mcp:list"_s}));
         QVERIFY(writeConfig(u"http"_s));
         QVERIFY2(login().exitCode == 0, qPrintable(m_everything));
-        QNetworkRequest narrowing(QUrl(m_peers.endpoints.value(u"mcp"_s).toString().replace(u"/mcp"_s, u"/__test/list-scope?scope=mcp:list"_s)));
-        narrowing.setHeader(QNetworkRequest::ContentTypeHeader, u"text/plain"_s);
-        QNetworkReply *narrow = m_network.post(narrowing, QByteArray());
-        QSignalSpy narrowed(narrow, &QNetworkReply::finished);
-        QVERIFY(narrowed.wait(10000));
-        narrow->deleteLater();
+        QVERIFY(tellResourceServer(u"/__test/list-scope?scope=mcp:list"_s));
         WatchProcess watch({u"watch"_s, u"--json"_s, u"--config"_s, configPath()}, environment());
         QTRY_VERIFY_WITH_TIMEOUT(watch.states().endsWith(u"Sign-in needed"_s), 20000);
         QVERIFY(!watch.states().contains(u"Failed"_s));
@@ -372,6 +380,41 @@ private slots:
         QVERIFY2(run.err.contains(u"(scopes mcp:read mcp:list)"_s), qPrintable(run.err));
         QTRY_VERIFY_WITH_TIMEOUT(watch.states().endsWith(u"Connected"_s), 20000);
         watch.stop();
+    }
+
+    // The same over HTTP+SSE, refused at the request for its event stream: the sign-in that
+    // follows asks for the scope named there.
+    void loginStepsUpWhenTheEventStreamNeedsMore()
+    {
+        QVERIFY(startPeers({u"--scopes"_s, u"mcp:read mcp:admin mcp:list"_s}, {u"--stream-scope"_s, u"mcp:list"_s}));
+        QVERIFY(writeConfig(u"sse"_s));
+        const ProgramRun run = login();
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains(u"(scopes mcp:read mcp:list)"_s), qPrintable(run.err));
+        QVERIFY2(run.out.contains(u"docs: Connected, 2 tools"_s), qPrintable(run.out));
+    }
+
+    // A server that refuses a token for the very scope the sign-in asked for: no sign-in can
+    // help, so it fails saying so, rather than wait in Sign-in needed for one that changes nothing.
+    void aScopeRefusedThoughGivenFails()
+    {
+        QVERIFY(startPeers({u"--scopes"_s, u"mcp:read mcp:admin mcp:list"_s}));
+        QVERIFY(writeConfig(u"http"_s));
+        QVERIFY2(login().exitCode == 0, qPrintable(m_everything));
+        QVERIFY(tellResourceServer(u"/__test/list-scope?scope=mcp:read&always=1"_s));
+        WatchProcess watch({u"watch"_s, u"--json"_s, u"--config"_s, configPath()}, environment());
+        QTRY_VERIFY_WITH_TIMEOUT(watch.states().endsWith(u"Failed"_s), 20000);
+        watch.stop();
+        QVERIFY(!watch.states().contains(u"Sign-in needed"_s));
+        QVERIFY2(watch.out.contains(u"the server refuses a token for scopes it was given already (mcp:read); signing in "
+                                    "again cannot help"_s),
+                 qPrintable(watch.out));
+        // login signs in once, and says why the server still does not connect.
+        const ProgramRun run = login();
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.count(u"Signed in to docs as alice"_s) == 1, qPrintable(run.err));
+        QVERIFY2(run.err.contains(u"docs did not connect after the sign-in: "_s), qPrintable(run.err));
+        QVERIFY2(run.err.contains(u"given already (mcp:read)"_s), qPrintable(run.err));
     }
 
     void usesAPreRegisteredClient()

@@ -37,6 +37,7 @@ private slots:
         status.lastStderrTail = {u"a"_s, u"b"_s};
         status.lastExitGeneration = 6;
         status.signInScope = u"mcp:read"_s;
+        status.scopeRefused = true;
         status.configErrors = {u"bad"_s};
         status.sessions = 2;
         status.protocolVersion = u"2026-07-28"_s;

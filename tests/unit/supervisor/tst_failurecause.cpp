@@ -23,11 +23,13 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<bool>("retryable");
         QTest::addColumn<QString>("signInScope"); // "-": no sign-in fixes it
+        QTest::addColumn<bool>("signsIn");        // the connection carried Tether's sign-in
 
         const QString closed = u"connection closed during initialize: process exited with code 3"_s;
         const auto row = [](const char *name, const QString &error, int startErrno, int exitCode, int exitSignal,
                             const QString &stderrLine, const QString &text, bool retryable) {
-            QTest::newRow(name) << error << startErrno << exitCode << exitSignal << stderrLine << text << retryable << u"-"_s;
+            QTest::newRow(name) << error << startErrno << exitCode << exitSignal << stderrLine << text << retryable << u"-"_s
+                                << false;
         };
         row("not found", u"could not start 'github-mcp-server': No such file or directory"_s, ENOENT, -1, 0, QString(),
             u"command not found: github-mcp-server (install it, or correct \"command\" in the config)"_s, false);
@@ -48,15 +50,28 @@ private slots:
         row("403", u"https://mcp.example.com/mcp answered initialize with HTTP 403 Forbidden: refused"_s, 0, -1, 0, QString(),
             u"HTTP 403: access refused (check the token in the server's \"headers\")"_s, false);
         // A token refused for want of scope: a sign-in for more fixes it, not one in the headers.
+        const QString lacksScope = u"tools/list failed: https://mcp.example.com/mcp answered 'tools/list' with HTTP 403 "
+                                   "Forbidden: the sign-in lacks the access this needs (scope mcp:read mcp:list): "
+                                   "\"tools/list needs mcp:list\"; sign in again"_s;
         QTest::newRow("403 for want of scope")
-            << u"tools/list failed: https://mcp.example.com/mcp answered 'tools/list' with HTTP 403 Forbidden: the sign-in "
-               "lacks the access this needs (scope mcp:read mcp:list): \"tools/list needs mcp:list\"; sign in again"_s
-            << 0 << -1 << 0 << QString() << u"needs more access: scope mcp:read mcp:list (sign in again)"_s << false
-            << u"mcp:read mcp:list"_s;
+            << lacksScope << 0 << -1 << 0 << QString() << u"needs more access: scope mcp:read mcp:list (sign in again)"_s
+            << false << u"mcp:read mcp:list"_s << true;
         QTest::newRow("403 for want of a scope unnamed")
             << u"https://mcp.example.com/mcp answered 'tools/list' with HTTP 403 Forbidden: the sign-in lacks the access "
                "this needs; sign in again"_s
-            << 0 << -1 << 0 << QString() << u"needs more access (sign in again)"_s << false << QString();
+            << 0 << -1 << 0 << QString() << u"needs more access (sign in again)"_s << false << QString() << true;
+        // The same words from a server without Tether's sign-in (quoting another's refusal): no
+        // sign-in of this one can fix it.
+        row("403 for want of scope, quoted", lacksScope, 0, -1, 0, QString(),
+            u"HTTP 403: access refused (check the token in the server's \"headers\")"_s, false);
+        // Refused for scopes the sign-in asked for already: signing in again would ask for the same.
+        QTest::newRow("403 for a scope given already")
+            << u"tools/list failed: https://mcp.example.com/mcp answered 'tools/list' with HTTP 403 Forbidden: the server "
+               "refuses a token for scopes it was given already (mcp:read mcp:list); signing in again cannot help"_s
+            << 0 << -1 << 0 << QString()
+            << u"scope mcp:read mcp:list refused though the sign-in has it (signing in again cannot help; the server's "
+               "logs or whoever runs it can say why)"_s
+            << false << u"-"_s << true;
         row("404", u"https://mcp.example.com/x answered initialize with HTTP 404 Not Found"_s, 0, -1, 0, QString(),
             u"HTTP 404: no MCP endpoint at this URL (check \"url\" in the config)"_s, true);
         row("503", u"https://mcp.example.com/mcp answered initialize with HTTP 503 Service Unavailable"_s, 0, -1, 0, QString(),
@@ -93,8 +108,10 @@ private slots:
         QFETCH(QString, text);
         QFETCH(bool, retryable);
         QFETCH(QString, signInScope);
+        QFETCH(bool, signsIn);
         FailureFacts facts;
         facts.error = error;
+        facts.signsIn = signsIn;
         facts.program = u"github-mcp-server"_s;
         if (startErrno)
             facts.startErrno = startErrno;
