@@ -227,6 +227,21 @@ private:
         const std::optional<QStringList> names = namedServers(request, true);
         if (!names)
             return;
+        if (request.method == Control::Start || request.method == Control::Reconnect) {
+            // A server that will not start is refused, rather than told "starting" and left stopped.
+            QStringList refusals;
+            for (const QString &name : *names) {
+                const ServerConfig *config = m_manager.serverConfig(name);
+                if (config && !config->isValid())
+                    refusals.append(u"server '%1' cannot start: its config is invalid: %2; correct it in %3"_s.arg(
+                        name, config->errors.join(u"; "_s), m_info.configPath));
+                else if (config && !config->enabled)
+                    refusals.append(u"server '%1' is disabled (\"enabled\": false); enable it in Tether's window, or "
+                                    "set \"enabled\" to true in %2, to start it"_s.arg(name, m_info.configPath));
+            }
+            if (!refusals.isEmpty())
+                return send(errorMessage(request.id, JsonRpc::InvalidParams, refusals.join(u"; "_s)));
+        }
         for (const QString &name : *names) {
             if (request.method == Control::Start)
                 m_manager.start(name);

@@ -201,6 +201,29 @@ private slots:
         QVERIFY2(mistyped.err.contains(u"no server named 'deom'; did you mean demo?"_s), qPrintable(mistyped.err));
     }
 
+    // A server that will not start is refused, not answered "starting" and left stopped.
+    void startRefusesAServerThatWillNotStart()
+    {
+        QJsonObject off = demoEntry();
+        off.insert(u"enabled"_s, false);
+        writeConfig({{u"demo"_s, demoEntry()}, {u"off"_s, off}, {u"bad"_s, QJsonObject{{u"args"_s, QJsonArray{u"x"_s}}}}});
+        const auto daemon = startDaemon();
+        QTRY_COMPARE_WITH_TIMEOUT(rowsByServer(ctl({u"status"_s, u"--json"_s}).out).value(u"demo"_s).value(u"state").toString(),
+                                  u"Connected"_s, 15000);
+        const ProgramRun disabled = ctl({u"start"_s, u"off"_s});
+        QCOMPARE(disabled.exitCode, 2);
+        QVERIFY2(disabled.err.contains(u"server 'off' is disabled (\"enabled\": false); enable it in Tether's window"_s),
+                 qPrintable(disabled.err));
+        QVERIFY2(!disabled.err.contains(u"starting"_s), qPrintable(disabled.err));
+        const ProgramRun invalid = ctl({u"reconnect"_s, u"bad"_s, u"demo"_s});
+        QCOMPARE(invalid.exitCode, 2);
+        QVERIFY2(invalid.err.contains(u"server 'bad' cannot start: its config is invalid: "_s), qPrintable(invalid.err));
+        // Nothing of a refused request is done: demo was not reconnected either.
+        const QHash<QString, QJsonObject> rows = rowsByServer(ctl({u"status"_s, u"--json"_s}).out);
+        QCOMPARE(rows.value(u"off"_s).value(u"state").toString(), u"Stopped"_s);
+        QCOMPARE(rows.value(u"demo"_s).value(u"state").toString(), u"Connected"_s);
+    }
+
     void toolsCallsAndLogsGoThroughTheInstance()
     {
         writeConfig({{u"demo"_s, demoEntry()}, {u"broken"_s, QJsonObject{{u"command"_s, u"/nonexistent/server"_s}}}});
