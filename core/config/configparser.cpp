@@ -595,7 +595,11 @@ private:
         std::sort(environment.begin(), environment.end());
         command.environment = environment;
 
-        command.workingDirectory = readString(u"cwd"_s, u"cwd is the folder to start the server in"_s).value_or(QString());
+        // Relative to the config's folder, as envFile is, not to wherever Tether was started.
+        const QString cwd = readString(u"cwd"_s, u"cwd is the folder to start the server in"_s).value_or(QString());
+        command.workingDirectory = cwd.isEmpty() || !QDir::isRelativePath(cwd)
+                                       ? cwd
+                                       : QDir::cleanPath(QFileInfo(m_sink.file).absoluteDir().filePath(cwd));
     }
 
     // VS Code's envFile: NAME=value lines, # comments, optional quotes and "export ".

@@ -8,6 +8,7 @@
 #include "protocol/jsonrpc.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QSocketNotifier>
 
 #include <cerrno>
@@ -525,8 +526,13 @@ void StdioTransport::onErrorOccurred(QProcess::ProcessError error)
     if (error != QProcess::FailedToStart)
         return; // crashes and write errors are reported through finished()
     m_closure.unreached = true;
-    m_closure.error = u"could not start '%1': Tether's launcher %2 cannot run (%3); reinstall Tether"_s.arg(
-        m_command.program, m_process->program(), m_process->errorString());
+    if (const QString &folder = m_command.workingDirectory; !folder.isEmpty() && !QFileInfo(folder).isDir()) {
+        m_closure.error = u"could not start '%1': its folder (\"cwd\") %2 %3; create it, or correct \"cwd\" in the config"_s.arg(
+            m_command.program, folder, QFileInfo::exists(folder) ? u"is not a folder"_s : u"does not exist"_s);
+    } else {
+        m_closure.error = u"could not start '%1': Tether's launcher %2 cannot run (%3); reinstall Tether"_s.arg(
+            m_command.program, m_process->program(), m_process->errorString());
+    }
     m_stage = Stage::Closed;
     finish();
 }

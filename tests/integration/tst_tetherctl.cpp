@@ -1580,6 +1580,21 @@ private slots:
             QTRY_VERIFY2_WITH_TIMEOUT(!processAlive(pid), qPrintable(QString::number(pid)), 5000);
     }
 
+    // A server whose folder is missing is told so, with the folder, not as a broken install.
+    void missingFolderIsNamed()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"away"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}, {u"cwd"_s, u"gone"_s}}}}}}).toJson()));
+        const Run check = tetherctl({u"check"_s, u"--config"_s, path});
+        QCOMPARE(check.exitCode, 2);
+        QVERIFY2(check.err.contains(u"its folder (\"cwd\") %1 does not exist; create it, or correct \"cwd\" in the config"_s
+                                        .arg(dir.filePath(u"gone"_s))),
+                 qPrintable(check.err));
+        QVERIFY2(!check.err.contains(u"reinstall"_s), qPrintable(check.err));
+    }
+
     // Without tether-launcher next to it, no server starts, and the message says why.
     void missingLauncherIsAnError()
     {

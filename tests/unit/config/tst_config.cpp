@@ -178,6 +178,7 @@ private slots:
     void expansion();
     void expansionWithoutBinDir();
     void envFile();
+    void relativeCwdIsInTheConfigsFolder();
     void sameSettings_data();
     void sameSettings();
     void sameSettingsIgnoresEnvironmentOrder();
@@ -1492,6 +1493,23 @@ void TestConfig::expansionWithoutBinDir()
     QCOMPARE(document.servers.first().errors,
              QStringList{File + u": mcpServers.demo.command uses ${tether:bindir}, but the folder of Tether's "
                                 "programs is not known here: write the path itself"_s});
+}
+
+// As envFile: a relative cwd is read from the config's folder, not from wherever Tether started.
+void TestConfig::relativeCwdIsInTheConfigsFolder()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString config = folder.filePath(u"servers.json"_s);
+    writeAll(config, R"({"mcpServers": {"near": {"command": "x", "cwd": "work/../data"},
+                                        "far": {"command": "x", "cwd": "/srv/mcp"}}})");
+    const ConfigDocument document = loadConfig(config, context());
+    QVERIFY2(document.isValid(), qPrintable(document.errors.join(u'\n')));
+    QHash<QString, QString> folders;
+    for (const ServerConfig &server : document.servers)
+        folders.insert(server.name, server.command.workingDirectory);
+    QCOMPARE(folders.value(u"near"_s), folder.filePath(u"data"_s));
+    QCOMPARE(folders.value(u"far"_s), u"/srv/mcp"_s);
 }
 
 void TestConfig::envFile()
