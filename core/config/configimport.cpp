@@ -1,6 +1,7 @@
 #include "configimport.h"
 
 #include "configparser.h"
+#include "jsoncscan.h"
 
 #include <QDir>
 #include <QJsonDocument>
@@ -32,11 +33,24 @@ QString defaultImportPath(ImportFormat format)
     return {};
 }
 
+// Another program's file as written; VS Code's (and Cursor's) may hold comments and trailing
+// commas (JSONC), which Tether's own config does not allow.
+static ConfigDocument parseForeign(const QByteArray &source, const QString &sourcePath, const ConfigContext &judging)
+{
+    ConfigDocument strict = parseConfig(source, sourcePath, judging);
+    if (strict.isValid())
+        return strict;
+    const JsoncScan scan = scanJsonc(source);
+    if (!scan.root || !scan.root->value.isObject())
+        return strict;
+    return parseConfig(QJsonDocument(scan.root->value.toObject()).toJson(), sourcePath, judging);
+}
+
 ImportPreview previewImport(const QByteArray &source, const QString &sourcePath, ImportFormat format)
 {
     ImportPreview preview;
     const ConfigContext judging{[](const QString &) { return std::optional<QString>(u"set"_s); }, u"/"_s};
-    const ConfigDocument asWritten = parseConfig(source, sourcePath, judging);
+    const ConfigDocument asWritten = parseForeign(source, sourcePath, judging);
     if (!asWritten.isValid()) {
         preview.error = asWritten.errors.join(u"; "_s);
         return preview;

@@ -1264,6 +1264,9 @@ private slots:
                                 << QStringList{u"remote-api"_s, u"legacy-events"_s, u"local"_s};
         QTest::newRow("vscode") << u"vscode"_s << u"vscode_mcp.json"_s
                                 << QStringList{u"github"_s, u"playwright"_s, u"events"_s};
+        // settings.json as VS Code writes it: comments and trailing commas (JSONC).
+        QTest::newRow("vscode settings") << u"vscode"_s << u"vscode_settings.json"_s
+                                         << QStringList{u"events"_s, u"github"_s, u"playwright"_s};
     }
 
     void importsFromEachFormat()
