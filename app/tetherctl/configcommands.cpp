@@ -6,7 +6,6 @@
 #include "output.h"
 #include "terminalclientside.h"
 
-#include "common/closenames.h"
 #include "common/commandline.h"
 #include "config/configstore.h"
 
@@ -143,21 +142,15 @@ int statusTable(const ConfigOptions &options, bool check)
     return instance.client ? serversStatus : int(NoInstance);
 }
 
-// A call to a tool `serverName` does not offer, which it refused: what it offers that is close,
-// rather than the server's own words ("Tool ecko not found"). Nothing when it offers the tool, or
-// when its tools are not known (it is not connected): its refusal then says why.
-std::optional<QString> noSuchTool(const QString &serverName, const QString &toolName, const QList<RegisteredTool> &tools)
+// The names of the tools `serverName` offers, of `tools`.
+QStringList offeredBy(const QString &serverName, const QList<RegisteredTool> &tools)
 {
     QStringList offered;
     for (const RegisteredTool &tool : tools) {
         if (tool.serverName == serverName)
             offered.append(tool.definition.name);
     }
-    if (offered.isEmpty() || offered.contains(toolName))
-        return std::nullopt;
-    const QStringList close = closeNames(toolName, offered);
-    return u"server '%1' has no tool named '%2'"_s.arg(serverName, toolName)
-           + (close.isEmpty() ? u" (tetherctl tools %1 lists them)"_s.arg(serverName) : didYouMean(close));
+    return offered;
 }
 
 // The tools the instance has, or none when it cannot say.
@@ -292,7 +285,7 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
             return exitStatus;
         if (reply->error) {
             const std::optional<QString> unknown =
-                serverName.isEmpty() ? std::nullopt : noSuchTool(serverName, toolName, instanceTools(*instance.client, serverName));
+                serverName.isEmpty() ? std::nullopt : noSuchTool(serverName, toolName, offeredBy(serverName, instanceTools(*instance.client, serverName)));
             printError(unknown.value_or(u"calling '%1' failed: %2"_s.arg(toolName, reply->error->message)));
             return Failure;
         }
@@ -301,6 +294,12 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
         if (!parsed) {
             printError(u"calling '%1' failed: %2"_s.arg(toolName, error));
             return Failure;
+        }
+        if (parsed->isError && !serverName.isEmpty()) {
+            if (const std::optional<QString> unknown = noSuchTool(serverName, toolName, offeredBy(serverName, instanceTools(*instance.client, serverName)))) {
+                printError(*unknown);
+                return Failure;
+            }
         }
         return printToolResult(*parsed, options.json);
     }
@@ -329,14 +328,14 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
     if (!done)
         loop.exec();
     terminal->stopAsking(); // a question the call outlived goes before the result is printed
-    const std::optional<QString> unknown = reply.error && !serverName.isEmpty()
-                                               ? noSuchTool(serverName, toolName, run.manager().registry().tools())
+    const std::optional<QString> unknown = (reply.error || reply.result.isError) && !serverName.isEmpty()
+                                               ? noSuchTool(serverName, toolName, offeredBy(serverName, run.manager().registry().tools()))
                                                : std::nullopt;
     run.shutDown();
     if (const std::optional<int> interrupted = interruption.exitStatus())
         return *interrupted;
-    if (reply.error) {
-        printError(unknown.value_or(u"calling '%1' failed: %2"_s.arg(toolName, reply.error->message)));
+    if (reply.error || unknown) {
+        printError(unknown.value_or(u"calling '%1' failed: %2"_s.arg(toolName, reply.error ? reply.error->message : QString())));
         return Failure;
     }
     return printToolResult(reply.result, options.json);

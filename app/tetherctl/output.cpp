@@ -2,6 +2,7 @@
 
 #include "exitstatus.h"
 
+#include "common/closenames.h"
 #include "common/displaytext.h"
 #include "protocol/mcptypes.h"
 #include "supervisor/serverstatus.h"
@@ -74,6 +75,15 @@ void printOut(const QString &text)
 void printJson(const QJsonDocument &document, QJsonDocument::JsonFormat format)
 {
     writeLines(stdout, QString::fromUtf8(document.toJson(format)));
+}
+
+std::optional<QString> noSuchTool(const QString &serverName, const QString &toolName, const QStringList &offered)
+{
+    if (offered.isEmpty() || offered.contains(toolName))
+        return std::nullopt;
+    const QStringList close = closeNames(toolName, offered);
+    return u"server '%1' has no tool named '%2'"_s.arg(serverName, toolName)
+           + (close.isEmpty() ? u" (tetherctl tools %1 lists them)"_s.arg(serverName) : didYouMean(close));
 }
 
 int printToolResult(const ToolCallResult &result, bool json)

@@ -6,6 +6,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace Tether {
 struct ServerStatus;
 struct ToolCallResult;
@@ -29,6 +31,11 @@ void printOut(const QString &text);
 void printJson(const QJsonDocument &document, QJsonDocument::JsonFormat format = QJsonDocument::Indented);
 // Prints a tool's result; its exit status says whether the tool reported an error.
 int printToolResult(const ToolCallResult &result, bool json);
+// A call to a tool `serverName` does not offer, which it refused (with an error, or a result that
+// is a tool error, as some servers answer): what it offers that is close, rather than the server's
+// own words ("Tool ecko not found"). Nothing when `offered` holds the tool, or is empty (its tools
+// are not known): its refusal then says why.
+std::optional<QString> noSuchTool(const QString &serverName, const QString &toolName, const QStringList &offered);
 
 // How a server in Sign-in needed is signed in: with `tetherctl login NAME` (a server of the
 // config), or by the run itself (a server given with --url).

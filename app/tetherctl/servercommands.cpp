@@ -67,6 +67,18 @@ int callTool(const CommonOptions &options, const QString &toolName, const QJsonO
     terminal->stopAsking(); // a question the call outlived goes before the result is printed
     if (const std::optional<int> interrupted = connection.interruption().exitStatus())
         return *interrupted;
+    if (reply && (reply->error || reply->result.isError)) {
+        // Refused: if for a tool the server does not list, what it has that is close.
+        QStringList offered;
+        if (const std::optional<ToolListReply> listed = connection.listTools(); listed && !listed->error) {
+            for (const ToolDefinition &tool : listed->tools)
+                offered.append(tool.name);
+        }
+        if (const std::optional<QString> unknown = noSuchTool(options.target.name, toolName, offered)) {
+            printError(*unknown);
+            return Failure;
+        }
+    }
     if (!reply || reply->error) {
         const QString failure = reply ? reply->error->message : connection.failure();
         printError(u"calling '%1' on server '%2' failed: %3"_s.arg(toolName, options.target.name, failure));

@@ -400,6 +400,28 @@ private slots:
                  qPrintable(far.err));
     }
 
+    // server-everything refuses an unknown tool with a result that is a tool error, not an error:
+    // named the same, configured or with --stdio.
+    void mistypedToolRefusedAsAToolErrorIsNamed()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"everything"_s, QJsonObject{{u"command"_s, u"node"_s},
+                                          {u"args"_s, QJsonArray{serverEverythingScript(), u"stdio"_s}}}},
+        }}}).toJson()));
+        const Run configured = tetherctl({u"call"_s, u"--config"_s, path, u"everything"_s, u"ecko"_s, u"{}"_s});
+        QCOMPARE(configured.exitCode, 2);
+        QVERIFY2(configured.err.endsWith(u"tetherctl: server 'everything' has no tool named 'ecko'; did you mean echo?\n"_s),
+                 qPrintable(configured.err));
+        const Run direct = tetherctl({u"call"_s, u"--stdio"_s, everything(), u"ecko"_s, u"{}"_s});
+        QCOMPARE(direct.exitCode, 2);
+        QVERIFY2(direct.err.contains(u"has no tool named 'ecko'; did you mean echo?"_s), qPrintable(direct.err));
+        // A tool it has, reporting an error of its own, is printed as its result.
+        const Run toolError = tetherctl({u"call"_s, u"--stdio"_s, everything(), u"echo"_s, u"{}"_s});
+        QVERIFY2(!toolError.err.contains(u"has no tool named"_s), qPrintable(toolError.err));
+    }
+
     void connectionErrorsExitWithTwo_data()
     {
         QTest::addColumn<QStringList>("arguments");
