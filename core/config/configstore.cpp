@@ -52,12 +52,14 @@ QStringList ConfigStore::reload()
 
 void ConfigStore::follow()
 {
-    if (m_fileChanges == FileChanges::Ignore || m_source.embedded
-        || (m_watcher && m_watcher->path() == QFileInfo(m_source.path).absoluteFilePath()))
+    // On the built-in demo, the user's own file is watched for: once it is written, it is run.
+    const QString path = m_source.embedded ? m_userPath : m_source.path;
+    if (m_fileChanges == FileChanges::Ignore || path.isEmpty()
+        || (m_watcher && m_watcher->path() == QFileInfo(path).absoluteFilePath()))
         return;
-    m_watcher = std::make_unique<ConfigWatcher>(m_source.path, m_context);
+    m_watcher = std::make_unique<ConfigWatcher>(path, m_context);
     connect(m_watcher.get(), &ConfigWatcher::reloaded, this, [this](const ConfigDocument &read) {
-        if (read.root == m_document.root && m_document.isValid()) {
+        if (read.root == m_document.root && m_document.isValid() && !m_source.embedded) {
             // The same settings, written differently (or a broken edit undone): nothing to apply,
             // but the file is fine again.
             m_content = m_watcher->lastContent();
@@ -68,6 +70,10 @@ void ConfigStore::follow()
         if (!document.isValid()) {
             reportUnusable(document.errors);
             return;
+        }
+        if (m_source.embedded) {
+            spdlog::info("{} was written: Tether runs it now, in place of its built-in demo", m_userPath);
+            m_source = {m_userPath, false};
         }
         adopt(document, m_watcher->lastContent());
     });
@@ -100,10 +106,14 @@ void ConfigStore::reportUnusable(const QStringList &errors)
 QString ConfigStore::changedOnDisk(const QString &target, const ConfigOnDisk &current) const
 {
     if (m_source.embedded) {
-        return current.exists ? tr("%1 was created after Tether started on its built-in demo, so nothing was saved over it; "
-                                   "restart Tether to use it, or move it away and make the change again")
-                                    .arg(target)
-                              : QString();
+        if (!current.exists)
+            return {};
+        return m_watcher ? tr("%1 was written after Tether started on its built-in demo, so nothing was saved over it; "
+                              "Tether is loading it now: make the change again")
+                               .arg(target)
+                         : tr("%1 was created after Tether started on its built-in demo, so nothing was saved over it; "
+                              "restart Tether to use it, or move it away and make the change again")
+                               .arg(target);
     }
     if (!current.exists || current.content == m_content)
         return {}; // gone: created anew
@@ -129,7 +139,7 @@ bool ConfigStore::save(const QJsonObject &root, QString *error)
     const auto unlessChangedOnDisk = [&](const ConfigOnDisk &current, QString *why) -> std::optional<QJsonObject> {
         *why = changedOnDisk(target, current);
         if (!why->isEmpty()) {
-            if (m_watcher && !m_source.embedded)
+            if (m_watcher)
                 m_watcher->reloadSoon(); // as the message promises, even when no change event came
             return std::nullopt;
         }

@@ -19,6 +19,7 @@ ConfigWatcher::ConfigWatcher(QString path, ConfigContext context, std::chrono::m
     // The folder too: a save by rename replaces the file the watcher was following.
     connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, [this] { m_debounce.start(); });
     connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, [this] {
+        watch(); // the file's folder may have been made just now
         // Other files of the folder (each writer's lock file, an editor's backup) do not put off
         // the reload of this one.
         if (const FileStamp now = stamp(); now != m_stamp) {
@@ -35,7 +36,11 @@ void ConfigWatcher::watch()
 {
     if (!m_watcher.files().contains(m_path) && QFileInfo::exists(m_path))
         m_watcher.addPath(m_path);
-    const QString folder = QFileInfo(m_path).absolutePath();
+    // Its folder, or while that is not made yet, the nearest folder above it that is: where the
+    // file (or the folders down to it) will appear.
+    QString folder = QFileInfo(m_path).absolutePath();
+    while (!QFileInfo(folder).isDir() && QFileInfo(folder).absolutePath() != folder)
+        folder = QFileInfo(folder).absolutePath();
     if (!m_watcher.directories().contains(folder))
         m_watcher.addPath(folder);
 }

@@ -6,6 +6,7 @@
 #include "support/fakeenvironment.h"
 #include "support/testfiles.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -160,9 +161,35 @@ private slots:
         QVERIFY(writeFile(userPath, imported));
         QString error;
         QVERIFY(!store.save(withServer(store.document().root, u"extra"_s, u"/bin/extra"_s), &error));
-        QVERIFY2(error.contains(userPath) && error.contains(u"was created after"_s), qPrintable(error));
+        QVERIFY2(error.contains(userPath) && error.contains(u"was written after"_s)
+                     && error.contains(u"Tether is loading it now: make the change again"_s),
+                 qPrintable(error));
         QCOMPARE(readFile(userPath), imported);
+        // As the message says, it is run from then on.
+        QTRY_VERIFY_WITH_TIMEOUT(!store.isEmbedded(), 5000);
+        QVERIFY(store.document().server(u"imported"_s));
+        QVERIFY(!store.document().server(u"demo"_s));
+    }
+
+    // Started on the demo before the user's config exists (its folder neither): the file, once
+    // written, is what runs.
+    void theUserFileWrittenLaterIsRun()
+    {
+        QTemporaryDir dir;
+        const QString userPath = dir.filePath(u"config/tether/servers.json"_s);
+        ConfigStore store({QString::fromUtf16(EmbeddedConfigPath), true}, Context, userPath);
+        QSignalSpy changed(&store, &ConfigStore::documentChanged);
+        store.load();
         QVERIFY(store.isEmbedded());
+        QVERIFY(QDir().mkpath(dir.filePath(u"config/tether"_s)));
+        QVERIFY(writeFile(userPath, R"({"mcpServers": {"mine": {"command": "/bin/mine"}}})"));
+        QTRY_VERIFY_WITH_TIMEOUT(!store.isEmbedded(), 5000);
+        QCOMPARE(changed.size(), 2);
+        QCOMPARE(store.path(), userPath);
+        QCOMPARE(store.document().serverNames(), QStringList{u"mine"_s});
+        // And followed from then on.
+        QVERIFY(writeFile(userPath, R"({"mcpServers": {"mine": {"command": "/bin/mine"}, "more": {"command": "/bin/more"}}})"));
+        QTRY_VERIFY_WITH_TIMEOUT(store.document().server(u"more"_s), 5000);
     }
 
     void savesKeepTheFileOrder()
