@@ -413,7 +413,8 @@ int askOneServer(const ConfigOptions &options, const QString &serverName,
         QJsonObject request = params;
         request.insert(u"server", server);
         int exitStatus = Success;
-        const std::optional<ControlReply> answer = askInstanceForReply(*instance.client, method, request, &exitStatus);
+        const std::optional<ControlReply> answer =
+            askInstanceForReply(*instance.client, method, request, &exitStatus, options.timeout);
         if (!answer)
             return exitStatus;
         reply = answer->error ? Reply{} : parse(answer->result);

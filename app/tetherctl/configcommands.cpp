@@ -280,7 +280,7 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
         if (!serverName.isEmpty())
             params.insert(u"server", serverName);
         int exitStatus = Success;
-        const std::optional<ControlReply> reply = askInstanceForReply(*instance.client, Control::Call, params, &exitStatus);
+        const std::optional<ControlReply> reply = askInstanceForReply(*instance.client, Control::Call, params, &exitStatus, options.timeout);
         if (!reply)
             return exitStatus;
         if (reply->error) {

@@ -4,6 +4,8 @@
 #include "interruption.h"
 #include "output.h"
 
+#include "control/controlprotocol.h"
+
 #include <QCoreApplication>
 
 using namespace Qt::StringLiterals;
@@ -30,12 +32,19 @@ void sayNoInstanceRuns(const ConfigOptions &options)
 }
 
 std::optional<ControlReply> askInstanceForReply(ControlClient &client, QStringView method, const QJsonObject &params,
-                                                int *exitStatus)
+                                                int *exitStatus, std::chrono::milliseconds timeout)
 {
     Interruption interruption;
     QObject::connect(&interruption, &Interruption::interrupted, &client,
                      [&] { client.close(u"tetherctl was "_s + interruption.reason()); });
-    ControlReply reply = client.requestAndWait(method, params);
+    ControlReply reply = client.requestAndWait(method, params, timeout);
+    if (reply.error && reply.error->code == Control::NoAnswerInTime && client.isConnected()) {
+        // Given up on: the instance cancels what it does for it once the connection ends.
+        const QString why = u"no answer within %1 ms (--timeout-ms)"_s.arg(timeout.count());
+        client.close(u"tetherctl gave up: "_s + why);
+        reply.error->message = why;
+        return reply;
+    }
     if (const std::optional<int> interrupted = interruption.exitStatus()) {
         *exitStatus = *interrupted;
         return std::nullopt;

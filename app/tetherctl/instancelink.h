@@ -6,6 +6,7 @@
 
 #include <QJsonObject>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -28,9 +29,12 @@ void sayNoInstanceRuns(const ConfigOptions &options);
 
 // One request to the instance: its reply, result or error; nothing when no reply can come (a
 // signal came, or the instance went: said on stderr), with `exitStatus` set to the signal's status
-// or NoInstance. A signal closes the connection, which cancels at the instance what it asked.
+// or NoInstance. A signal closes the connection, which cancels at the instance what it asked, as
+// does an answer that does not come within `timeout` (a tool call's --timeout-ms): its error then
+// says so.
 std::optional<ControlReply> askInstanceForReply(ControlClient &client, QStringView method, const QJsonObject &params,
-                                                int *exitStatus);
+                                                int *exitStatus,
+                                                std::chrono::milliseconds timeout = std::chrono::minutes(10));
 // One request to the instance: its result, or nothing with the failure printed (prefixed with
 // `what`) and `exitStatus` set: Failure for an error answer, else as askInstanceForReply().
 std::optional<QJsonObject> askInstance(ControlClient &client, QStringView method, const QJsonObject &params,

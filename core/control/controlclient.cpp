@@ -58,7 +58,7 @@ ControlReply ControlClient::requestAndWait(QStringView method, const QJsonObject
     QTimer deadline;
     deadline.setSingleShot(true);
     QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
-    request(method, params, [&reply, &loop](const ControlReply &received) {
+    const qint64 id = request(method, params, [&reply, &loop](const ControlReply &received) {
         reply = received;
         loop.quit();
     });
@@ -67,7 +67,8 @@ ControlReply ControlClient::requestAndWait(QStringView method, const QJsonObject
         loop.exec();
     }
     if (!reply) {
-        return failure(JsonRpc::RequestTimeout, u"the Tether (pid %1) did not answer %2 within %3 ms"_s.arg(m_instance.pid)
+        m_waiting.erase(id); // its handler refers to this call's frame: a late answer finds none
+        return failure(Control::NoAnswerInTime, u"the Tether (pid %1) did not answer %2 within %3 ms"_s.arg(m_instance.pid)
                                                     .arg(method)
                                                     .arg(timeout.count()));
     }

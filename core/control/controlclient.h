@@ -46,6 +46,8 @@ public:
     // Its id, for tether/cancel; 0 once the connection has ended (the handler then gets an error).
     qint64 request(QStringView method, const QJsonObject &params, Handler handler);
     // Runs the event loop until the answer comes (or the timeout passes, or close() is called).
+    // Past the timeout, a late answer is dropped; what the instance does for the request goes on
+    // until the connection ends.
     ControlReply requestAndWait(QStringView method, const QJsonObject &params = {},
                                 std::chrono::milliseconds timeout = std::chrono::minutes(10));
     // Ends the connection: the requests waiting are answered with `why`, and the instance cancels

@@ -50,6 +50,7 @@ enum ErrorCode : int {
     UnknownServer = -32050,
     VersionMismatch = -32051, // hello asked for a version the instance does not speak
     NotHello = -32052,        // a request before tether/hello
+    NoAnswerInTime = -32053,  // never sent: the client's own, when the instance did not answer within its wait
 };
 
 // Who the instance is, as tether/hello answers.

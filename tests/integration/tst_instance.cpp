@@ -253,6 +253,14 @@ private slots:
         // The server's log shows the calls of tetherctl, as it shows the gateway's.
         QVERIFY2(ctl({u"logs"_s, u"demo"_s}).out.contains(u"tetherctl called demo__add: ok"_s), qPrintable(ctl({u"logs"_s}).out));
 
+        // --timeout-ms bounds a call through the instance as it bounds one tetherctl makes itself,
+        // and the instance cancels the call given up on.
+        const ProgramRun late = ctl({u"call"_s, u"demo"_s, u"sleep"_s, u"{\"ms\": 20000}"_s, u"--timeout-ms"_s, u"300"_s});
+        QCOMPARE(late.exitCode, 2);
+        QVERIFY2(late.err.contains(u"calling 'sleep' failed: no answer within 300 ms (--timeout-ms)"_s), qPrintable(late.err));
+        QTRY_VERIFY2_WITH_TIMEOUT(ctl({u"logs"_s, u"demo"_s}).out.contains(u"tetherctl called demo__sleep: the call of 'sleep' on server 'demo' was cancelled"_s),
+                                  qPrintable(ctl({u"logs"_s, u"demo"_s}).out), 10000);
+
         const ProgramRun logs = ctl({u"logs"_s, u"broken"_s});
         QCOMPARE(logs.exitCode, 0);
         QVERIFY2(logs.out.contains(u"Failed"_s), qPrintable(logs.out));
