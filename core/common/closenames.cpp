@@ -33,6 +33,21 @@ bool isCloseName(QStringView typed, QStringView candidate)
            || candidate.contains(typed, Qt::CaseInsensitive);
 }
 
+bool isLikelyTypo(QStringView key, QStringView name)
+{
+    if (key.size() == name.size() && key.size() >= 2) {
+        // Neighbours swapped ("evn"): two edits for editDistance, one slip of the fingers.
+        qsizetype first = 0;
+        while (first < key.size() && key.at(first).toLower() == name.at(first).toLower())
+            ++first;
+        if (first + 1 < key.size() && key.at(first).toLower() == name.at(first + 1).toLower()
+            && key.at(first + 1).toLower() == name.at(first).toLower()
+            && key.sliced(first + 2).compare(name.sliced(first + 2), Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return editDistance(key, name) <= (key.size() > 4 ? 2 : 1);
+}
+
 QStringList closeNames(QStringView typed, const QStringList &candidates, qsizetype limit)
 {
     QList<std::pair<int, QString>> close;

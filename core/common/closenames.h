@@ -14,6 +14,11 @@ int editDistance(QStringView a, QStringView b);
 // when longer), or it contains `typed` as it is.
 bool isCloseName(QStringView typed, QStringView candidate);
 
+// Whether `key` is most likely `name` mistyped: one edit away (two when it is longer than four
+// characters), or two neighbouring characters swapped. Stricter than isCloseName, for warnings
+// nobody asked for: another program's own short keys ("id") are not taken for typos of "cwd".
+bool isLikelyTypo(QStringView key, QStringView name);
+
 // The names of `candidates` close to `typed`, the closest first (ties in their order), at most
 // `limit` of them.
 QStringList closeNames(QStringView typed, const QStringList &candidates, qsizetype limit = 5);

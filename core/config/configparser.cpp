@@ -2,6 +2,7 @@
 
 #include "httpheader.h"
 
+#include "common/closenames.h"
 #include "common/jsontext.h"
 
 #include <QDir>
@@ -418,11 +419,32 @@ public:
         readHiddenTools();
         readClientFeatures();
         readProtocol();
+        warnMistypedKeys();
     }
 
 private:
     QString path(const QString &field) const { return memberPath(m_at, field); }
     bool has(const QString &field) const { return m_object.contains(field); }
+
+    // A key Tether does not read a typo away from one it does ("arg", "evn") leaves that setting
+    // unread without a word, so it is said; other keys (another program's own) are kept unsaid.
+    void warnMistypedKeys()
+    {
+        static const QStringList settings{
+            u"command"_s, u"args"_s,    u"env"_s,       u"envFile"_s,        u"cwd"_s,     u"type"_s,  u"url"_s,
+            u"headers"_s, u"oauth"_s,   u"enabled"_s,   u"reconnect"_s,      u"heartbeat"_s, u"pool"_s, u"timeoutMs"_s,
+            u"tools"_s,   u"roots"_s,   u"perHost"_s,   u"clientFeatures"_s, u"protocol"_s};
+        for (const QString &key : m_object.keys()) {
+            if (settings.contains(key))
+                continue;
+            const auto meant = std::find_if(settings.cbegin(), settings.cend(),
+                                            [&key](const QString &setting) { return isLikelyTypo(key, setting); });
+            if (meant != settings.cend()) {
+                Sink{m_sink.file, &m_server->warnings}.add(
+                    u"%1 is not a setting Tether reads, so it is left unread; did you mean \"%2\"?"_s.arg(path(key), *meant));
+            }
+        }
+    }
 
     void readTransport()
     {
@@ -1009,8 +1031,19 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
     document.gateway = readGateway(fileSink, document.root.value(u"gateway"_s), path);
 
     const QJsonValue serversValue = document.root.value(document.serversKey);
-    if (serversValue.isUndefined())
+    if (serversValue.isUndefined()) {
+        // No servers at all: a key a typo away from the list's name is what was meant.
+        for (const QString &key : document.root.keys()) {
+            for (const QString &list : {u"mcpServers"_s, u"servers"_s}) {
+                if (isLikelyTypo(key, list)) {
+                    fileSink.add(u"the file has no \"%1\", so no server would run; \"%2\" is not a key Tether reads: "
+                                 "did you mean \"%1\"?"_s.arg(list, key));
+                    break;
+                }
+            }
+        }
         return document;
+    }
     if (!serversValue.isObject()) {
         fileSink.add(u"%1 = %2 is not an object: it maps each server's name to its settings, such as "
                      "{\"demo\": {\"command\": \"npx\", \"args\": [\"-y\", \"some-server\"]}}"_s.arg(

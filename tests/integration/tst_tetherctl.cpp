@@ -925,7 +925,7 @@ private slots:
         QCOMPARE(call.out, u"\\x1b[2Jline 1\nline 2\n"_s);
         const Run failed = tetherctl({u"call"_s, u"--stdio"_s, demo(), u"\x1b]0;retitled\x07"_s});
         QCOMPARE(failed.exitCode, 2);
-        QVERIFY2(oneLine(failed.err) && failed.err.contains(u"Unknown tool: \\x1b]0;retitled\\x07"_s), qPrintable(failed.err));
+        QVERIFY2(oneLine(failed.err) && failed.err.contains(u"has no tool named '\\x1b]0;retitled\\x07'"_s), qPrintable(failed.err));
         // JSON escapes them itself: the text stays exact, and no raw ESC is printed.
         const Run json = tetherctl({u"tools"_s, u"--json"_s, u"--stdio"_s, demo(u"--escape-sequences"_s)});
         QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).array().at(0).toObject().value(u"description").toString(),

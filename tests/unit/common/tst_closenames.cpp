@@ -57,6 +57,28 @@ private slots:
         QCOMPARE(closeNames(typed, candidates), close);
     }
 
+    void tellsLikelyTypos_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("typo");
+        QTest::newRow("a letter missing") << u"arg"_s << u"args"_s << true;
+        QTest::newRow("neighbours swapped") << u"evn"_s << u"env"_s << true;
+        QTest::newRow("case") << u"MCPServers"_s << u"mcpServers"_s << true;
+        QTest::newRow("two edits, long") << u"timeout"_s << u"timeoutMs"_s << true;
+        QTest::newRow("two edits, short") << u"id"_s << u"cwd"_s << false;
+        QTest::newRow("a part") << u"mcp"_s << u"mcpServers"_s << false;
+        QTest::newRow("far apart swaps") << u"vne"_s << u"env"_s << false;
+    }
+
+    void tellsLikelyTypos()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, name);
+        QFETCH(bool, typo);
+        QCOMPARE(isLikelyTypo(key, name), typo);
+    }
+
     void limitsTheirNumber()
     {
         QCOMPARE(closeNames(u"a", {u"b"_s, u"c"_s, u"d"_s}, 2), (QStringList{u"b"_s, u"c"_s}));

@@ -141,6 +141,9 @@ private slots:
     void duplicateNamesKeepTheirFirstPlace();
     void keyWrittenTwiceInAServerIsAWarning_data();
     void keyWrittenTwiceInAServerIsAWarning();
+    void mistypedSettingIsAWarning_data();
+    void mistypedSettingIsAWarning();
+    void mistypedServerListIsAnError();
     void aliases_data();
     void aliases();
     void aliasConflict_data();
@@ -488,6 +491,48 @@ void TestConfig::keyWrittenTwiceInAServerIsAWarning()
     // JSON's reading stands, and the server runs: the warning only says what was taken.
     QVERIFY2(demo->isValid(), qPrintable(demo->errors.join(u'\n')));
     QCOMPARE(demo->warnings, warnings);
+}
+
+void TestConfig::mistypedSettingIsAWarning_data()
+{
+    QTest::addColumn<QByteArray>("server");
+    QTest::addColumn<QStringList>("warnings");
+
+    const QString at = File + u": mcpServers.demo."_s;
+    const QString rest = u" is not a setting Tether reads, so it is left unread; did you mean "_s;
+    QTest::newRow("a letter missing") << QByteArray(R"({"command": "x", "arg": ["-y"]})")
+                                      << QStringList{at + u"arg"_s + rest + u"\"args\"?"_s};
+    QTest::newRow("letters swapped") << QByteArray(R"({"command": "x", "evn": {"A": "1"}})")
+                                     << QStringList{at + u"evn"_s + rest + u"\"env\"?"_s};
+    QTest::newRow("another program's name for it") << QByteArray(R"({"command": "x", "timeout": 30})")
+                                                   << QStringList{at + u"timeout"_s + rest + u"\"timeoutMs\"?"_s};
+    // Other programs' own keys are theirs: kept, and not taken for typos.
+    QTest::newRow("foreign keys") << QByteArray(R"({"command": "x", "id": "a", "autoApprove": [], "description": "d",
+                                                    "disabled": false, "name": "n"})")
+                                  << QStringList();
+}
+
+void TestConfig::mistypedSettingIsAWarning()
+{
+    QFETCH(QByteArray, server);
+    QFETCH(QStringList, warnings);
+    const ConfigDocument document = parse("{\"mcpServers\": {\n\"demo\": " + server + "}}");
+    QVERIFY(document.isValid());
+    const ServerConfig *demo = document.server(u"demo"_s);
+    QVERIFY(demo);
+    QVERIFY2(demo->isValid(), qPrintable(demo->errors.join(u'\n')));
+    QCOMPARE(demo->warnings, warnings);
+}
+
+// A file whose list of servers is under a mistyped name would run nothing, without a word.
+void TestConfig::mistypedServerListIsAnError()
+{
+    const ConfigDocument document = parse(R"({"mcpServerz": {"demo": {"command": "x"}}})");
+    QCOMPARE(document.errors, QStringList{File + u": the file has no \"mcpServers\", so no server would run; "
+                                                 "\"mcpServerz\" is not a key Tether reads: did you mean \"mcpServers\"?"_s});
+    QCOMPARE(parse(R"({"server": {}})").errors.size(), 1);
+    // VS Code's settings hold "mcp", which is no typo.
+    QVERIFY(parse(R"({"mcp": {"servers": {}}})").isValid());
 }
 
 void TestConfig::aliases_data()
