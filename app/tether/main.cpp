@@ -160,6 +160,11 @@ int main(int argc, char *argv[])
         QTextStream(stderr) << "tether: " << parser.errorText() << " (see tether --help)" << Qt::endl;
         return 1;
     }
+    if (!parser.positionalArguments().isEmpty()) {
+        QTextStream(stderr) << "tether: unexpected argument '" << parser.positionalArguments().first()
+                            << "': tether takes options only, such as --config FILE (see tether --help)" << Qt::endl;
+        return 1;
+    }
     configureAppLogging();
 
     // One Tether per user: a second launch hands over to the running one and touches no server.

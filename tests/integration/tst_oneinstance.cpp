@@ -142,6 +142,21 @@ private slots:
         QVERIFY(!QFile::exists(user.socket));
     }
 
+    // A word tether does not take (a file, a mistyped option's value) is refused before anything runs.
+    void anArgumentIsRefused()
+    {
+        TetherUser user;
+        QProcess tether;
+        user.start(tether, {u"servers.json"_s});
+        QVERIFY(tether.waitForFinished(10000));
+        QCOMPARE(tether.exitCode(), 1);
+        const QString message = QString::fromUtf8(tether.readAllStandardError());
+        QVERIFY2(message.contains(u"tether: unexpected argument 'servers.json': tether takes options only, such as "
+                                  "--config FILE"_s),
+                 qPrintable(message));
+        QVERIFY(!QFile::exists(user.serverLog));
+    }
+
     // Another config cannot run beside the first: the second says so, fails and starts nothing.
     void aSecondLaunchWithAnotherConfigIsRefused()
     {
