@@ -8,6 +8,7 @@
 
 #include "common/commandline.h"
 #include "config/configstore.h"
+#include "protocol/jsonrpcpeer.h"
 
 #include <QEventLoop>
 #include <QJsonArray>
@@ -279,6 +280,13 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
         QJsonObject params{{u"tool"_s, toolName}, {u"arguments"_s, arguments}};
         if (!serverName.isEmpty())
             params.insert(u"server", serverName);
+        if (options.verbose) {
+            QObject::connect(instance.client.get(), &ControlClient::notified, instance.client.get(),
+                             [](const QString &method, const QJsonObject &progress) {
+                                 if (method == Control::Progress)
+                                     printProgress(progressUpdateOf(progress));
+                             });
+        }
         int exitStatus = Success;
         const std::optional<ControlReply> reply = askInstanceForReply(*instance.client, Control::Call, params, &exitStatus, options.timeout);
         if (!reply)
@@ -319,9 +327,10 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
     const auto terminal = std::make_shared<TerminalClientSide>();
     ToolCallInput input(arguments);
     input.origin = terminal;
+    const ProgressHandler onProgress = options.verbose ? ProgressHandler(printProgress) : ProgressHandler();
     const ToolCallTicket ticket = serverName.isEmpty()
-                                      ? run.manager().callTool(toolName, input, onReply)
-                                      : run.manager().callTool(serverName, toolName, input, onReply);
+                                      ? run.manager().callTool(toolName, input, onReply, onProgress)
+                                      : run.manager().callTool(serverName, toolName, input, onReply, onProgress);
     // Answers the call at once, with its cancellation.
     QObject::connect(&interruption, &Interruption::interrupted, &loop,
                      [&] { run.manager().cancelToolCall(ticket, interruption.reason()); });

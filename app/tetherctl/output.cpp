@@ -5,6 +5,7 @@
 #include "common/closenames.h"
 #include "common/displaytext.h"
 #include "protocol/mcptypes.h"
+#include "protocol/replies.h"
 #include "supervisor/serverstatus.h"
 
 #include <QTextStream>
@@ -75,6 +76,16 @@ void printOut(const QString &text)
 void printJson(const QJsonDocument &document, QJsonDocument::JsonFormat format)
 {
     writeLines(stdout, QString::fromUtf8(document.toJson(format)));
+}
+
+void printProgress(const ProgressUpdate &update)
+{
+    QString line = u"progress: "_s + QString::number(update.progress);
+    if (update.total)
+        line += u'/' + QString::number(*update.total);
+    if (!update.message.isEmpty())
+        line += u' ' + update.message;
+    printNote(line);
 }
 
 std::optional<QString> noSuchTool(const QString &serverName, const QString &toolName, const QStringList &offered)

@@ -11,6 +11,7 @@
 namespace Tether {
 struct ServerStatus;
 struct ToolCallResult;
+struct ProgressUpdate;
 }
 
 // Everything tetherctl prints goes through here. Text may quote a server (tool names and
@@ -31,6 +32,8 @@ void printOut(const QString &text);
 void printJson(const QJsonDocument &document, QJsonDocument::JsonFormat format = QJsonDocument::Indented);
 // Prints a tool's result; its exit status says whether the tool reported an error.
 int printToolResult(const ToolCallResult &result, bool json);
+// "progress: 3/10 copying", on stderr: a call's progress, which --verbose shows.
+void printProgress(const ProgressUpdate &update);
 // A call to a tool `serverName` does not offer, which it refused (with an error, or a result that
 // is a tool error, as some servers answer): what it offers that is close, rather than the server's
 // own words ("Tool ecko not found"). Nothing when `offered` holds the tool, or is empty (its tools

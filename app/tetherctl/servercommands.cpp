@@ -48,17 +48,7 @@ int callTool(const CommonOptions &options, const QString &toolName, const QJsonO
     OneShotConnection connection(options);
     if (!connection.open())
         return connection.interruption().exitStatus().value_or(Failure);
-    ProgressHandler onProgress;
-    if (options.verbose) {
-        onProgress = [](const ProgressUpdate &update) {
-            QString line = u"progress: "_s + QString::number(update.progress);
-            if (update.total)
-                line += u'/' + QString::number(*update.total);
-            if (!update.message.isEmpty())
-                line += u' ' + update.message;
-            printNote(line);
-        };
-    }
+    const ProgressHandler onProgress = options.verbose ? ProgressHandler(printProgress) : ProgressHandler();
     // What the server asks while the call runs is asked on the terminal.
     const auto terminal = std::make_shared<TerminalClientSide>(options.browser);
     ToolCallInput input(arguments);

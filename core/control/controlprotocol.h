@@ -44,6 +44,8 @@ inline constexpr QStringView ServersChanged = u"tether/serversChanged";
 inline constexpr QStringView EventAppended = u"tether/event";
 inline constexpr QStringView ToolsChanged = u"tether/toolsChanged";
 inline constexpr QStringView CatalogChanged = u"tether/catalogChanged";
+// Not of a subscription: to the connection whose tether/call it is about.
+inline constexpr QStringView Progress = u"tether/progress";
 
 // Error codes of the control protocol (besides JSON-RPC's own).
 enum ErrorCode : int {

@@ -4,6 +4,7 @@
 #include "config/serverconfig.h"
 #include "manager/servermanager.h"
 #include "protocol/jsonrpc.h"
+#include "protocol/jsonrpcpeer.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -332,8 +333,13 @@ private:
                 return self->send(errorMessage(id, reply.error->code, reply.error->message, reply.error->data));
             self->answer(id, reply.result.raw);
         };
-        const ToolCallTicket ticket = names->isEmpty() ? m_manager.callTool(tool, input, handler)
-                                                       : m_manager.callTool(names->first(), tool, input, handler);
+        // Its progress goes to the connection that made the call, its id the token.
+        const auto onProgress = [self = QPointer(this), id = request.id](const ProgressUpdate &update) {
+            if (self && !self->m_ending)
+                self->notify(Control::Progress, progressParams(id, update));
+        };
+        const ToolCallTicket ticket = names->isEmpty() ? m_manager.callTool(tool, input, handler, onProgress)
+                                                       : m_manager.callTool(names->first(), tool, input, handler, onProgress);
         if (!*answered)
             m_calls.emplace(key, ticket);
     }

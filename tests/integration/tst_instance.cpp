@@ -253,6 +253,11 @@ private slots:
         // The server's log shows the calls of tetherctl, as it shows the gateway's.
         QVERIFY2(ctl({u"logs"_s, u"demo"_s}).out.contains(u"tetherctl called demo__add: ok"_s), qPrintable(ctl({u"logs"_s}).out));
 
+        // --verbose shows its progress, which the instance passes on.
+        const ProgramRun progress = ctl({u"call"_s, u"demo"_s, u"sleep"_s, u"{\"ms\": 350}"_s, u"--verbose"_s});
+        QCOMPARE(progress.exitCode, 0);
+        QVERIFY2(progress.err.contains(u"progress: 100/350 slept 100 of 350 ms"_s), qPrintable(progress.err));
+
         // --timeout-ms bounds a call through the instance as it bounds one tetherctl makes itself,
         // and the instance cancels the call given up on.
         const ProgramRun late = ctl({u"call"_s, u"demo"_s, u"sleep"_s, u"{\"ms\": 20000}"_s, u"--timeout-ms"_s, u"300"_s});

@@ -400,6 +400,23 @@ private slots:
                  qPrintable(far.err));
     }
 
+    // --verbose shows a call's progress, whether tetherctl runs one server or the config's.
+    void verboseShowsProgress()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"demo"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}}}}}).toJson()));
+        const QString sleep = u"{\"ms\": 350}"_s;
+        for (const QStringList &form : {QStringList{u"--stdio"_s, demo()}, QStringList{u"--config"_s, path, u"demo"_s}}) {
+            const Run run = tetherctl(QStringList{u"call"_s} + form + QStringList{u"sleep"_s, sleep, u"--verbose"_s});
+            QCOMPARE(run.exitCode, 0);
+            QVERIFY2(run.err.contains(u"progress: 100/350 slept 100 of 350 ms"_s), qPrintable(run.err));
+            const Run quiet = tetherctl(QStringList{u"call"_s} + form + QStringList{u"sleep"_s, sleep});
+            QVERIFY2(!quiet.err.contains(u"progress:"_s), qPrintable(quiet.err));
+        }
+    }
+
     // server-everything refuses an unknown tool with a result that is a tool error, not an error:
     // named the same, configured or with --stdio.
     void mistypedToolRefusedAsAToolErrorIsNamed()
