@@ -256,7 +256,7 @@ private slots:
         // --verbose shows its progress, which the instance passes on.
         const ProgramRun progress = ctl({u"call"_s, u"demo"_s, u"sleep"_s, u"{\"ms\": 350}"_s, u"--verbose"_s});
         QCOMPARE(progress.exitCode, 0);
-        QVERIFY2(progress.err.contains(u"progress: 100/350 slept 100 of 350 ms"_s), qPrintable(progress.err));
+        QVERIFY2(progress.err.contains(QRegularExpression(u"progress: \\d+/350 slept \\d+ of 350 ms"_s)), qPrintable(progress.err));
 
         // --timeout-ms bounds a call through the instance as it bounds one tetherctl makes itself,
         // and the instance cancels the call given up on.

@@ -411,7 +411,7 @@ private slots:
         for (const QStringList &form : {QStringList{u"--stdio"_s, demo()}, QStringList{u"--config"_s, path, u"demo"_s}}) {
             const Run run = tetherctl(QStringList{u"call"_s} + form + QStringList{u"sleep"_s, sleep, u"--verbose"_s});
             QCOMPARE(run.exitCode, 0);
-            QVERIFY2(run.err.contains(u"progress: 100/350 slept 100 of 350 ms"_s), qPrintable(run.err));
+            QVERIFY2(run.err.contains(QRegularExpression(u"progress: \\d+/350 slept \\d+ of 350 ms"_s)), qPrintable(run.err));
             const Run quiet = tetherctl(QStringList{u"call"_s} + form + QStringList{u"sleep"_s, sleep});
             QVERIFY2(!quiet.err.contains(u"progress:"_s), qPrintable(quiet.err));
         }
