@@ -280,15 +280,33 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
         QJsonObject params{{u"tool"_s, toolName}, {u"arguments"_s, arguments}};
         if (!serverName.isEmpty())
             params.insert(u"server", serverName);
-        if (options.verbose) {
-            QObject::connect(instance.client.get(), &ControlClient::notified, instance.client.get(),
-                             [](const QString &method, const QJsonObject &progress) {
-                                 if (method == Control::Progress)
-                                     printProgress(progressUpdateOf(progress));
-                             });
-        }
+        ControlClient &client = *instance.client;
+        // What the server asks while the call runs is asked on this terminal, as when tetherctl
+        // runs the server itself; the instance passes it on.
+        const auto terminal = std::make_shared<TerminalClientSide>();
+        std::map<qint64, quint64> asked; // the instance's id of each question -> the terminal's
+        client.setRequestHandler([&client, &terminal, &asked](const QJsonValue &id, const QString &, const QJsonObject &question) {
+            const ServerRequest request{question.value(u"server").toString(), question.value(u"method").toString(),
+                                        question.value(u"params").toObject(), {}};
+            asked[id.toInteger()] = terminal->serverRequest(
+                request, [&client, id](const RpcReply &answer) { client.respond(id, answer); }, {});
+        });
+        QObject::connect(&client, &ControlClient::notified, &client,
+                         [&terminal, &asked, verbose = options.verbose](const QString &method, const QJsonObject &said) {
+                             if (method == Control::Progress && verbose)
+                                 printProgress(progressUpdateOf(said));
+                             else if (method == Control::AskCancelled)
+                                 terminal->cancelServerRequest(asked[said.value(u"id").toInteger()],
+                                                               said.value(u"reason").toString());
+                             else if (method == Control::AskNotification)
+                                 terminal->serverNotification(said.value(u"server").toString(),
+                                                              said.value(u"method").toString(),
+                                                              said.value(u"params").toObject());
+                         });
         int exitStatus = Success;
-        const std::optional<ControlReply> reply = askInstanceForReply(*instance.client, Control::Call, params, &exitStatus, options.timeout);
+        const std::optional<ControlReply> reply = askInstanceForReply(client, Control::Call, params, &exitStatus, options.timeout);
+        terminal->stopAsking(); // a question the call outlived goes before the result is printed
+        client.setRequestHandler({});
         if (!reply)
             return exitStatus;
         if (reply->error) {

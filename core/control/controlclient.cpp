@@ -2,6 +2,7 @@
 
 #include "gateway/gatewayinstance.h"
 #include "gateway/stdiohostchannel.h"
+#include "protocol/replies.h"
 
 #include <QDeadlineTimer>
 #include <QEventLoop>
@@ -63,8 +64,12 @@ ControlReply ControlClient::requestAndWait(QStringView method, const QJsonObject
         loop.quit();
     });
     if (!reply) {
-        deadline.start(timeout);
+        m_waitDeadline = &deadline;
+        m_waitTimeout = timeout;
+        if (m_asksOpen.isEmpty())
+            deadline.start(timeout);
         loop.exec();
+        m_waitDeadline = nullptr;
     }
     if (!reply) {
         m_waiting.erase(id); // its handler refers to this call's frame: a late answer finds none
@@ -103,6 +108,8 @@ void ControlClient::onLine(const QByteArray &line)
         const JsonRpc::Message message = JsonRpc::classify(object);
         switch (message.kind) {
         case JsonRpc::MessageKind::Notification:
+            if (message.method == Control::AskCancelled)
+                releaseWait(message.params.value(u"id"));
             emit notified(message.method, message.params);
             break;
         case JsonRpc::MessageKind::Response:
@@ -118,10 +125,42 @@ void ControlClient::onLine(const QByteArray &line)
                 handler({{}, message.error});
             break;
         }
+        case JsonRpc::MessageKind::Request:
+            holdWait(message.id);
+            if (m_requestHandler) {
+                m_requestHandler(message.id, message.method, message.params);
+            } else {
+                respond(message.id, RpcReply::failure(JsonRpc::MethodNotFound,
+                                                      u"this client of Tether answers no %1"_s.arg(message.method)));
+            }
+            break;
         default:
             break;
         }
     }
+}
+
+void ControlClient::holdWait(const QJsonValue &askId)
+{
+    m_asksOpen.insert(askId.toInteger(-1));
+    if (m_waitDeadline)
+        m_waitDeadline->stop();
+}
+
+void ControlClient::releaseWait(const QJsonValue &askId)
+{
+    if (m_asksOpen.remove(askId.toInteger(-1)) && m_asksOpen.isEmpty() && m_waitDeadline)
+        m_waitDeadline->start(m_waitTimeout);
+}
+
+void ControlClient::respond(const QJsonValue &id, const RpcReply &reply)
+{
+    releaseWait(id);
+    if (m_lost)
+        return;
+    const QJsonObject message = reply.error ? JsonRpc::makeError(id, reply.error->code, reply.error->message)
+                                            : JsonRpc::makeResult(id, reply.result);
+    m_channel->send(JsonRpc::serialize(message), HostChannel::Role::Response, {});
 }
 
 void ControlClient::onFinished(const QString &reason)

@@ -6,6 +6,7 @@
 
 #include <QJsonObject>
 #include <QObject>
+#include <QSet>
 #include <QString>
 
 #include <chrono>
@@ -14,9 +15,12 @@
 #include <memory>
 #include <optional>
 
+class QTimer;
+
 namespace Tether {
 
 class StdioHostChannel;
+struct RpcReply;
 
 // What a control request came back with: its result, or why there is none.
 struct ControlReply
@@ -35,6 +39,8 @@ class ControlClient final : public QObject
 
 public:
     using Handler = std::function<void(const ControlReply &)>;
+    // A request of the instance to this client (tether/ask), answered once with respond().
+    using RequestHandler = std::function<void(const QJsonValue &id, const QString &method, const QJsonObject &params)>;
 
     // Made by attachToInstance(); `socket` is connected to the instance and closed with the client.
     ControlClient(int socket, Control::InstanceInfo instance, QObject *parent = nullptr);
@@ -47,9 +53,13 @@ public:
     qint64 request(QStringView method, const QJsonObject &params, Handler handler);
     // Runs the event loop until the answer comes (or the timeout passes, or close() is called).
     // Past the timeout, a late answer is dropped; what the instance does for the request goes on
-    // until the connection ends.
+    // until the connection ends. While the instance's questions (tether/ask) wait for their
+    // answers, the clock stands still; once all are answered, it has its whole timeout again.
     ControlReply requestAndWait(QStringView method, const QJsonObject &params = {},
                                 std::chrono::milliseconds timeout = std::chrono::minutes(10));
+    // Who answers the instance's requests; without one, each is refused.
+    void setRequestHandler(RequestHandler handler) { m_requestHandler = std::move(handler); }
+    void respond(const QJsonValue &id, const RpcReply &reply);
     // Ends the connection: the requests waiting are answered with `why`, and the instance cancels
     // what it was doing for them (a tool call).
     void close(const QString &why);
@@ -69,7 +79,14 @@ private:
     std::unique_ptr<StdioHostChannel> m_channel;
     Control::InstanceInfo m_instance;
     qint64 m_nextId = 1;
+    void holdWait(const QJsonValue &askId);
+    void releaseWait(const QJsonValue &askId);
+
     std::map<qint64, Handler> m_waiting;
+    RequestHandler m_requestHandler;
+    QSet<qint64> m_asksOpen;            // the instance's questions not answered yet, by id
+    QTimer *m_waitDeadline = nullptr;   // requestAndWait's, while it waits
+    std::chrono::milliseconds m_waitTimeout{0};
     bool m_lost = false;
 };
 

@@ -46,6 +46,12 @@ inline constexpr QStringView ToolsChanged = u"tether/toolsChanged";
 inline constexpr QStringView CatalogChanged = u"tether/catalogChanged";
 // Not of a subscription: to the connection whose tether/call it is about.
 inline constexpr QStringView Progress = u"tether/progress";
+// What a server asks while a tether/call runs (elicitation, sampling), to the connection that made
+// the call: a request of the instance, answered by the client, and how the server takes it back.
+inline constexpr QStringView Ask = u"tether/ask";
+inline constexpr QStringView AskCancelled = u"tether/askCancelled";
+// A notification of the server about what it asked (notifications/elicitation/complete).
+inline constexpr QStringView AskNotification = u"tether/askNotification";
 
 // Error codes of the control protocol (besides JSON-RPC's own).
 enum ErrorCode : int {

@@ -4,6 +4,7 @@
 #include "config/serverconfig.h"
 #include "manager/servermanager.h"
 #include "protocol/jsonrpc.h"
+#include "protocol/clientside.h"
 #include "protocol/jsonrpcpeer.h"
 
 #include <QCoreApplication>
@@ -27,6 +28,27 @@ QByteArray errorMessage(const QJsonValue &id, int code, const QString &message, 
         error.insert(u"data"_s, data);
     return JsonRpc::serialize(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"error"_s, error}});
 }
+
+class ControlSession;
+
+// The client's part of MCP for the calls of one connection: what a server asks while one of them
+// runs (elicitation, sampling) is asked of that tetherctl or window (tether/ask), which answers it
+// on its terminal or in its window.
+class AskingClientSide final : public ClientSide
+{
+public:
+    explicit AskingClientSide(ControlSession *session)
+        : m_session(session)
+    {
+    }
+    QString clientLabel() const override;
+    quint64 serverRequest(const ServerRequest &request, ReplyHandler reply, ProgressHandler onProgress) override;
+    void cancelServerRequest(quint64 handle, const QString &reason) override;
+    void serverNotification(const QString &serverName, const QString &method, const QJsonObject &params) override;
+
+private:
+    QPointer<ControlSession> m_session;
+};
 
 // One connection of a tetherctl or a window: its requests answered, its subscription fed. A
 // child of its channel, it goes with it; calls it made that are still running are cancelled.
@@ -55,6 +77,36 @@ public:
         const auto calls = std::exchange(m_calls, {});
         for (const auto &[id, ticket] : calls)
             m_manager.cancelToolCall(ticket, u"the tetherctl or window that made the call went away"_s);
+        for (const auto &[id, reply] : std::exchange(m_asked, {}))
+            reply(RpcReply::failure(JsonRpc::InternalError, u"the tetherctl or window asked went away"_s));
+    }
+
+    QString clientLabel() const { return m_clientName; }
+
+    // A server's request, asked of this connection's client; its answer comes to receive().
+    quint64 ask(const ServerRequest &request, ReplyHandler reply)
+    {
+        if (m_ending) {
+            reply(RpcReply::failure(JsonRpc::InternalError, u"the tetherctl or window asked went away"_s));
+            return 0;
+        }
+        const qint64 id = m_nextAsk++;
+        m_asked.emplace(id, std::move(reply));
+        send(JsonRpc::serialize(JsonRpc::makeRequest(
+            id, Control::Ask.toString(),
+            {{u"server"_s, request.serverName}, {u"method"_s, request.method}, {u"params"_s, request.params}})));
+        return quint64(id);
+    }
+
+    void cancelAsk(quint64 handle, const QString &reason)
+    {
+        if (m_asked.erase(qint64(handle)))
+            notify(Control::AskCancelled, {{u"id"_s, qint64(handle)}, {u"reason"_s, reason}});
+    }
+
+    void passOn(const QString &serverName, const QString &method, const QJsonObject &params)
+    {
+        notify(Control::AskNotification, {{u"server"_s, serverName}, {u"method"_s, method}, {u"params"_s, params}});
     }
 
     void receive(const QByteArray &line)
@@ -69,12 +121,30 @@ public:
             const JsonRpc::Message message = JsonRpc::classify(object);
             if (message.kind == JsonRpc::MessageKind::Request)
                 handle(message);
+            else if (message.kind == JsonRpc::MessageKind::Response || message.kind == JsonRpc::MessageKind::ErrorResponse)
+                answered(message);
             else if (message.kind == JsonRpc::MessageKind::Invalid)
                 send(errorMessage(QJsonValue::Null, JsonRpc::InvalidRequest, message.invalidReason));
         }
     }
 
 private:
+    // The client's answer to what it was asked.
+    void answered(const JsonRpc::Message &response)
+    {
+        const auto asked = m_asked.find(response.id.toInteger(-1));
+        if (asked == m_asked.end())
+            return; // taken back by the server meanwhile
+        const ReplyHandler reply = std::move(asked->second);
+        m_asked.erase(asked);
+        RpcReply answer;
+        if (response.kind == JsonRpc::MessageKind::Response)
+            answer.result = response.result;
+        else
+            answer.error = response.error;
+        reply(answer);
+    }
+
     void send(const QByteArray &message)
     {
         if (!m_ending)
@@ -299,7 +369,8 @@ private:
         if (!names)
             return;
         const QString tool = request.params.value(u"tool").toString();
-        const ToolCallInput input(request.params.value(u"arguments").toObject());
+        ToolCallInput input(request.params.value(u"arguments").toObject());
+        input.origin = m_asking; // what the server asks meanwhile goes to this connection's client
         const QString key = QString::fromUtf8(JsonRpc::serialize(QJsonObject{{u"id"_s, request.id}}));
         // The server's log shows the call, as it shows the gateway's and the window's.
         QString server = names->value(0);
@@ -392,7 +463,36 @@ private:
     bool m_ending = false;
     QString m_clientName = u"a tetherctl"_s; // as its hello names it
     std::map<QString, ToolCallTicket> m_calls; // by the request's id, as JSON text
+    const std::shared_ptr<AskingClientSide> m_asking = std::make_shared<AskingClientSide>(this);
+    std::map<qint64, ReplyHandler> m_asked; // what its client was asked and has not answered, by id
+    qint64 m_nextAsk = 1;
 };
+
+QString AskingClientSide::clientLabel() const
+{
+    return m_session ? m_session->clientLabel() : u"a tetherctl or window that has left"_s;
+}
+
+quint64 AskingClientSide::serverRequest(const ServerRequest &request, ReplyHandler reply, ProgressHandler)
+{
+    if (!m_session) {
+        reply(RpcReply::failure(JsonRpc::InternalError, u"the tetherctl or window asked went away"_s));
+        return 0;
+    }
+    return m_session->ask(request, std::move(reply));
+}
+
+void AskingClientSide::cancelServerRequest(quint64 handle, const QString &reason)
+{
+    if (m_session)
+        m_session->cancelAsk(handle, reason);
+}
+
+void AskingClientSide::serverNotification(const QString &serverName, const QString &method, const QJsonObject &params)
+{
+    if (m_session)
+        m_session->passOn(serverName, method, params);
+}
 
 } // namespace
 

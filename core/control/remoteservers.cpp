@@ -1,6 +1,7 @@
 #include "remoteservers.h"
 
 #include "common/logging.h"
+#include "protocol/clientside.h"
 
 #include <QJsonArray>
 
@@ -30,6 +31,9 @@ RemoteServers::RemoteServers(std::unique_ptr<ControlClient> instance, const Conf
 {
     connect(m_client.get(), &ControlClient::notified, this, &RemoteServers::onNotified);
     connect(m_client.get(), &ControlClient::lost, this, &RemoteServers::lost);
+    m_client->setRequestHandler([this](const QJsonValue &id, const QString &, const QJsonObject &question) {
+        onAsked(id, question);
+    });
     // Which tools are hidden is read from the file, which the window follows itself.
     connect(&m_config, &ConfigStore::documentChanged, this, [this] {
         for (const QString &name : std::as_const(m_order))
@@ -89,8 +93,66 @@ void RemoteServers::takeStatus(const ServerStatus &status, bool stateChange)
         emit stateChanged(status);
 }
 
+QList<std::shared_ptr<ClientSide>> RemoteServers::callers() const
+{
+    QList<std::shared_ptr<ClientSide>> callers;
+    for (const auto &[ticket, call] : m_calls) {
+        if (const std::shared_ptr<ClientSide> caller = call.origin.lock(); caller && !callers.contains(caller))
+            callers.append(caller);
+    }
+    return callers;
+}
+
+void RemoteServers::onAsked(const QJsonValue &id, const QJsonObject &question)
+{
+    const ServerRequest request{question.value(u"server").toString(), question.value(u"method").toString(),
+                                question.value(u"params").toObject(), {}};
+    // The instance asks this connection, not one call of it: which call is meant is clear only
+    // while the calls running are all of one part of the window.
+    const QList<std::shared_ptr<ClientSide>> running = callers();
+    if (running.size() != 1) {
+        m_client->respond(id, RpcReply::failure(JsonRpc::InternalError,
+                                                running.isEmpty()
+                                                    ? tr("no call of this window is running to answer %1").arg(request.method)
+                                                    : tr("calls of several windows of Tether are running on %1, and which "
+                                                         "one should answer its %2 cannot be told")
+                                                          .arg(request.serverName, request.method)));
+        return;
+    }
+    const qint64 key = id.toInteger();
+    m_asked[key] = Asked{running.first(), 0}; // before it is asked, which may answer at once
+    const QPointer<RemoteServers> self(this);
+    const quint64 handle = running.first()->serverRequest(
+        request,
+        [self, id, key](const RpcReply &answer) {
+            if (!self)
+                return;
+            self->m_asked.erase(key);
+            self->m_client->respond(id, answer);
+        },
+        {});
+    if (const auto asked = m_asked.find(key); asked != m_asked.end())
+        asked->second.handle = handle;
+}
+
 void RemoteServers::onNotified(const QString &method, const QJsonObject &params)
 {
+    if (method == Control::AskCancelled) {
+        const auto asked = m_asked.find(params.value(u"id").toInteger());
+        if (asked == m_asked.end())
+            return;
+        const Asked taken = asked->second;
+        m_asked.erase(asked);
+        if (const std::shared_ptr<ClientSide> caller = taken.caller.lock())
+            caller->cancelServerRequest(taken.handle, params.value(u"reason").toString());
+        return;
+    }
+    if (method == Control::AskNotification) {
+        for (const std::shared_ptr<ClientSide> &caller : callers())
+            caller->serverNotification(params.value(u"server").toString(), params.value(u"method").toString(),
+                                       params.value(u"params").toObject());
+        return;
+    }
     if (method == Control::StatusChanged) {
         takeStatus(Control::serverStatusFromJson(params.value(u"status").toObject()), params.value(u"stateChanged").toBool());
     } else if (method == Control::EventAppended) {
@@ -270,7 +332,7 @@ ToolCallTicket RemoteServers::callTool(const QString &serverName, const QString 
                                        ToolCallHandler handler, ProgressHandler, CallOptions)
 {
     const quint64 ticket = m_nextTicket++;
-    m_calls.emplace(ticket, Call{0, std::move(handler)});
+    m_calls.emplace(ticket, Call{0, std::move(handler), input.origin});
     const qint64 requestId = m_client->request(
         Control::Call, {{u"server"_s, serverName}, {u"tool"_s, toolName}, {u"arguments"_s, input.arguments}},
         [this, ticket](const ControlReply &reply) {

@@ -73,6 +73,11 @@ private:
     void fetchLog();
     // A command of the toolbar: sent, and a refusal logged.
     void command(QStringView method, const QStringList &servers);
+    // What a server asks while a call of the window runs (tether/ask): asked of the part of the
+    // window that made the call.
+    void onAsked(const QJsonValue &id, const QJsonObject &question);
+    // The distinct parts of the window whose calls are running.
+    QList<std::shared_ptr<ClientSide>> callers() const;
 
     std::unique_ptr<ControlClient> m_client;
     const ConfigStore &m_config;
@@ -87,9 +92,17 @@ private:
     {
         qint64 requestId = 0;
         ToolCallHandler handler;
+        std::weak_ptr<ClientSide> origin;
     };
     std::map<quint64, Call> m_calls; // by ticket
     quint64 m_nextTicket = 1;
+    struct Asked
+    {
+        std::weak_ptr<ClientSide> caller;
+        quint64 handle = 0;
+    };
+    std::map<qint64, Asked> m_asked; // what the window is being asked, by the instance's id
+
 };
 
 } // namespace Tether

@@ -1,6 +1,7 @@
 // One Tether per config: tetherctl daemon (or the window) is the instance that runs the servers,
 // and tetherctl's commands attach to it over its local socket rather than starting them again.
 // Real processes throughout: tetherctl, the window offscreen, the demo server.
+#include "common/commandline.h"
 #include "control/controlprotocol.h"
 #include "gateway/gatewayinstance.h"
 #include "support/gatewayfixtures.h"
@@ -222,6 +223,43 @@ private slots:
         const QHash<QString, QJsonObject> rows = rowsByServer(ctl({u"status"_s, u"--json"_s}).out);
         QCOMPARE(rows.value(u"off"_s).value(u"state").toString(), u"Stopped"_s);
         QCOMPARE(rows.value(u"demo"_s).value(u"state").toString(), u"Connected"_s);
+    }
+
+    // What a server asks while a call through the instance runs (elicitation) is asked of the
+    // tetherctl that made the call, on its terminal, as when tetherctl runs the server itself.
+    void whatAServerAsksIsAskedOfTheCaller()
+    {
+        writeConfig({{u"demo"_s, demoEntry()}});
+        const auto daemon = startDaemon();
+        QVERIFY2(daemon->running(), qPrintable(daemon->err));
+        const ProgramRun noTerminal = ctl({u"call"_s, u"demo"_s, u"elicit"_s, u"{}"_s});
+        QCOMPARE(noTerminal.exitCode, 1);
+        QVERIFY2(noTerminal.out.contains(u"tetherctl call cannot ask for input without a terminal"_s),
+                 qPrintable(noTerminal.out + noTerminal.err));
+
+        QProcess terminal; // script gives the call a terminal of its own
+        QProcessEnvironment environment = this->environment();
+        environment.insert(u"SHELL"_s, u"/bin/sh"_s);
+        terminal.setProcessEnvironment(environment);
+        terminal.setProcessChannelMode(QProcess::MergedChannels);
+        terminal.start(u"script"_s, {u"-qfec"_s,
+                                     Tether::joinCommandLine({QStringLiteral(TETHERCTL), u"call"_s, u"demo"_s, u"elicit"_s,
+                                                              u"{}"_s, u"--config"_s, m_config}),
+                                     u"/dev/null"_s});
+        QString shown;
+        const auto answer = [&](const QString &question, const QByteArray &typed) {
+            QTRY_VERIFY2_WITH_TIMEOUT((shown += QString::fromUtf8(terminal.readAll())).contains(question), qPrintable(shown),
+                                      15000);
+            shown.clear();
+            terminal.write(typed + '\n');
+        };
+        answer(u"server 'demo' asks: Who are you?"_s, "Ada");
+        answer(u"Confirm"_s, "y");
+        answer(u"Accept (a)"_s, "a");
+        QVERIFY(terminal.waitForFinished(15000));
+        shown += QString::fromUtf8(terminal.readAll());
+        QCOMPARE(terminal.exitCode(), 0);
+        QVERIFY2(shown.contains(u"action: accept; content: {\"confirm\":true,\"name\":\"Ada\"}"_s), qPrintable(shown));
     }
 
     void toolsCallsAndLogsGoThroughTheInstance()

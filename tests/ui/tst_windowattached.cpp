@@ -4,6 +4,7 @@
 #include "control/remoteservers.h"
 #include "mainwindow.h"
 #include "servertablemodel.h"
+#include "support/fakeclientside.h"
 #include "support/gatewayfixtures.h"
 #include "support/namedchild.h"
 #include "support/runprogram.h"
@@ -129,6 +130,21 @@ private slots:
             QVERIFY(slept && slept->error);
             QCOMPARE(slept->error->code, int(JsonRpc::RequestCancelled));
             QVERIFY(!servers.cancelToolCall(ticket));
+            // What the server asks while a call runs is asked of the part of the window that made it.
+            const auto asker = std::make_shared<FakeClient>(u"the tool call dialog"_s);
+            RpcReply accepted;
+            accepted.result = QJsonObject{{u"action"_s, u"accept"_s},
+                                          {u"content"_s, QJsonObject{{u"name"_s, u"Ada"_s}, {u"confirm"_s, true}}}};
+            asker->answerAtOnce = accepted;
+            ToolCallInput elicit(QJsonObject{});
+            elicit.origin = asker;
+            std::optional<ToolCallReply> elicited;
+            servers.callTool(u"b"_s, u"elicit"_s, elicit, [&elicited](const ToolCallReply &reply) { elicited = reply; });
+            QTRY_VERIFY(elicited);
+            QVERIFY2(!elicited->error, qPrintable(elicited->error ? elicited->error->message : QString()));
+            QCOMPARE(asker->requests.size(), 1);
+            QCOMPARE(asker->requests.first().method, u"elicitation/create"_s);
+            QCOMPARE(renderContent(elicited->result.content), u"action: accept; content: {\"confirm\":true,\"name\":\"Ada\"}"_s);
 
             // A server taken out of the file: the instance follows the file, and the window follows the instance.
             QVERIFY(writeFile(m_config, configText({{u"a"_s, demoEntry()}})));
