@@ -291,22 +291,22 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
             asked[id.toInteger()] = terminal->serverRequest(
                 request, [&client, id](const RpcReply &answer) { client.respond(id, answer); }, {});
         });
-        QObject::connect(&client, &ControlClient::notified, &client,
-                         [&terminal, &asked, verbose = options.verbose](const QString &method, const QJsonObject &said) {
-                             if (method == Control::Progress && verbose)
-                                 printProgress(progressUpdateOf(said));
-                             else if (method == Control::AskCancelled)
-                                 terminal->cancelServerRequest(asked[said.value(u"id").toInteger()],
-                                                               said.value(u"reason").toString());
-                             else if (method == Control::AskNotification)
-                                 terminal->serverNotification(said.value(u"server").toString(),
-                                                              said.value(u"method").toString(),
-                                                              said.value(u"params").toObject());
-                         });
+        const QMetaObject::Connection told = QObject::connect(
+            &client, &ControlClient::notified, &client,
+            [&terminal, &asked, verbose = options.verbose](const QString &method, const QJsonObject &said) {
+                if (method == Control::Progress && verbose)
+                    printProgress(progressUpdateOf(said));
+                else if (method == Control::AskCancelled)
+                    terminal->cancelServerRequest(asked[said.value(u"id").toInteger()], said.value(u"reason").toString());
+                else if (method == Control::AskNotification)
+                    terminal->serverNotification(said.value(u"server").toString(), said.value(u"method").toString(),
+                                                 said.value(u"params").toObject());
+            });
         int exitStatus = Success;
         const std::optional<ControlReply> reply = askInstanceForReply(client, Control::Call, params, &exitStatus, options.timeout);
         terminal->stopAsking(); // a question the call outlived goes before the result is printed
         client.setRequestHandler({});
+        QObject::disconnect(told); // both refer to this frame
         if (!reply)
             return exitStatus;
         if (reply->error) {
