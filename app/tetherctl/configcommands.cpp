@@ -286,10 +286,8 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
         const auto terminal = std::make_shared<TerminalClientSide>();
         std::map<qint64, quint64> asked; // the instance's id of each question -> the terminal's
         client.setRequestHandler([&client, &terminal, &asked](const QJsonValue &id, const QString &, const QJsonObject &question) {
-            const ServerRequest request{question.value(u"server").toString(), question.value(u"method").toString(),
-                                        question.value(u"params").toObject(), {}};
             asked[id.toInteger()] = terminal->serverRequest(
-                request, [&client, id](const RpcReply &answer) { client.respond(id, answer); }, {});
+                Control::askedRequest(question), [&client, id](const RpcReply &answer) { client.respond(id, answer); }, {});
         });
         const QMetaObject::Connection told = QObject::connect(
             &client, &ControlClient::notified, &client,

@@ -245,6 +245,16 @@ ServerEvent serverEventFromJson(const QJsonObject &object)
     return event;
 }
 
+QJsonObject askParams(const ServerRequest &request)
+{
+    return {{u"server"_s, request.serverName}, {u"method"_s, request.method}, {u"params"_s, request.params}};
+}
+
+ServerRequest askedRequest(const QJsonObject &params)
+{
+    return {params.value(u"server").toString(), params.value(u"method").toString(), params.value(u"params").toObject(), {}};
+}
+
 QJsonObject helloParams(const QString &clientName)
 {
     return {{u"protocolVersion"_s, ProtocolVersion},

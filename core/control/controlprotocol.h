@@ -1,6 +1,7 @@
 #pragma once
 
 #include "manager/eventlog.h"
+#include "protocol/clientside.h"
 #include "supervisor/servercatalog.h"
 #include "supervisor/serverstatus.h"
 #include "supervisor/toolnaming.h"
@@ -106,6 +107,10 @@ ServerEvent serverEventFromJson(const QJsonObject &object);
 
 // The params of tether/hello as a client sends them.
 QJsonObject helloParams(const QString &clientName);
+
+// A server's request as tether/ask carries it, and back.
+QJsonObject askParams(const ServerRequest &request);
+ServerRequest askedRequest(const QJsonObject &params);
 // Why an instance that answered tether/hello with `result` cannot be used by this client, or
 // nothing when it can.
 std::optional<QString> helloRefusal(const QJsonObject &result);

@@ -92,9 +92,7 @@ public:
         }
         const qint64 id = m_nextAsk++;
         m_asked.emplace(id, std::move(reply));
-        send(JsonRpc::serialize(JsonRpc::makeRequest(
-            id, Control::Ask.toString(),
-            {{u"server"_s, request.serverName}, {u"method"_s, request.method}, {u"params"_s, request.params}})));
+        send(JsonRpc::serialize(JsonRpc::makeRequest(id, Control::Ask.toString(), Control::askParams(request))));
         return quint64(id);
     }
 

@@ -105,8 +105,7 @@ QList<std::shared_ptr<ClientSide>> RemoteServers::callers() const
 
 void RemoteServers::onAsked(const QJsonValue &id, const QJsonObject &question)
 {
-    const ServerRequest request{question.value(u"server").toString(), question.value(u"method").toString(),
-                                question.value(u"params").toObject(), {}};
+    const ServerRequest request = Control::askedRequest(question);
     // The instance asks this connection, not one call of it: which call is meant is clear only
     // while the calls running are all of one part of the window.
     const QList<std::shared_ptr<ClientSide>> running = callers();
@@ -114,8 +113,8 @@ void RemoteServers::onAsked(const QJsonValue &id, const QJsonObject &question)
         m_client->respond(id, RpcReply::failure(JsonRpc::InternalError,
                                                 running.isEmpty()
                                                     ? tr("no call of this window is running to answer %1").arg(request.method)
-                                                    : tr("calls of several windows of Tether are running on %1, and which "
-                                                         "one should answer its %2 cannot be told")
+                                                    : tr("calls from several parts of this window are running on %1, and "
+                                                         "which one should answer its %2 cannot be told")
                                                           .arg(request.serverName, request.method)));
         return;
     }

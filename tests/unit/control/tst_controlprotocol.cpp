@@ -48,6 +48,15 @@ private slots:
         QCOMPARE(back.state, ServerState::Retrying);
     }
 
+    void aServerRequestComesBackAsAsked()
+    {
+        const ServerRequest request{u"demo"_s, u"elicitation/create"_s, QJsonObject{{u"message"_s, u"Who are you?"_s}}, {}};
+        const ServerRequest back = Control::askedRequest(Control::askParams(request));
+        QCOMPARE(back.serverName, request.serverName);
+        QCOMPARE(back.method, request.method);
+        QCOMPARE(back.params, request.params);
+    }
+
     void absentMembersKeepTheirDefaults()
     {
         const ServerStatus status = Control::serverStatusFromJson({{u"name"_s, u"x"_s}, {u"newer"_s, 1}});
