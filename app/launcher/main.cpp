@@ -1,7 +1,7 @@
 // tether-launcher: runs one stdio MCP server for Tether and makes sure that nothing the server
 // started outlives it or Tether, even when Tether is killed with SIGKILL.
 //
-//   tether-launcher [--report-fd N] [--watch-fd N] PROGRAM [ARG...]
+//   tether-launcher [--report-fd N [--rerun]] [--watch-fd N] PROGRAM [ARG...]
 //
 // It is a child subreaper (PR_SET_CHILD_SUBREAPER): every orphan among the server's descendants,
 // a daemon that escaped with setsid() included, is re-parented to it rather than to init, so it
@@ -14,6 +14,10 @@
 // With --watch-fd (the reading end of the server's stdout, which the launcher never reads), the
 // launcher wakes when the server's output ends, as Tether does, rather than only at SIGCHLD a
 // wake-up later, and reports the exit that follows at once.
+// With --rerun, the report descriptor is a Unix socket, and once the server has ended and all it
+// started is killed, the launcher waits on it to run the same server again: Tether sends "run"
+// with the next server's stdin, stdout, stderr and watched stdout (SCM_RIGHTS), so that a restart
+// after a crash costs no new launcher. The socket's end ends the launcher.
 // Plain POSIX and Linux calls: no Qt, a few kilobytes.
 
 #include <cerrno>
@@ -31,6 +35,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -44,14 +49,18 @@ constexpr std::chrono::microseconds ExitAfterOutputEnds{500};
 
 void usage(std::FILE *stream)
 {
-    std::fputs("Usage: tether-launcher [--report-fd N] [--watch-fd N] PROGRAM [ARG...]\n\n"
+    std::fputs("Usage: tether-launcher [--report-fd N [--rerun]] [--watch-fd N] PROGRAM [ARG...]\n\n"
                "Runs PROGRAM for Tether: in a process group of its own, killed with everything it\n"
                "started when it exits or when Tether dies. With --report-fd, writes \"started PID\"\n"
                "or \"failed ERRNO\" to file descriptor N once PROGRAM has been executed or could not be,\n"
                "then \"exited STATUS\" (its wait status) the moment PROGRAM has ended, and \"ended STATUS\"\n"
                "once all it started is killed too. With --watch-fd, N is the reading end of PROGRAM's\n"
                "stdout, never read: its end wakes the launcher, so that an exit is reported without\n"
-               "waiting for SIGCHLD.\n",
+               "waiting for SIGCHLD. With --rerun, N is a Unix socket on which, after \"ended\", the\n"
+               "launcher waits for \"run\" with four descriptors (SCM_RIGHTS): PROGRAM's next stdin,\n"
+               "stdout and stderr, and the reading end of that stdout to watch; it then runs PROGRAM\n"
+               "again and reports as before. The socket's end ends the launcher, as the last PROGRAM\n"
+               "ended.\n",
                stream);
 }
 
@@ -164,6 +173,193 @@ void releaseStandardFds()
     ::close(devNull);
 }
 
+// The descriptors of one run of the server after the first: its stdin, stdout and stderr, and
+// the reading end of its stdout to watch. All close-on-exec.
+struct NextRun
+{
+    int stdio[3] = {-1, -1, -1};
+    int watch = -1;
+};
+
+// Waits on the report socket for Tether's "run" and the descriptors that come with it. Nothing
+// when the socket ends (Tether is done with this launcher) or a signal comes (Tether died, or
+// someone ends the launcher): then it ends.
+std::optional<NextRun> awaitRun(int socket, int signals)
+{
+    for (;;) {
+        pollfd watched[2] = {{signals, POLLIN, 0}, {socket, POLLIN, 0}};
+        if (::poll(watched, 2, -1) < 0)
+            continue;
+        if (watched[0].revents & POLLIN) {
+            signalfd_siginfo info{};
+            if (::read(signals, &info, sizeof info) == sizeof info) {
+                if (int(info.ssi_signo) != SIGCHLD)
+                    return std::nullopt;
+                while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+                }
+            }
+        }
+        if (watched[1].revents == 0)
+            continue;
+        char word[8];
+        alignas(cmsghdr) char control[CMSG_SPACE(4 * sizeof(int))];
+        iovec data{word, sizeof word};
+        msghdr message{};
+        message.msg_iov = &data;
+        message.msg_iovlen = 1;
+        message.msg_control = control;
+        message.msg_controllen = sizeof control;
+        const ssize_t n = ::recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+        if (n < 0 && errno == EINTR)
+            continue;
+        NextRun next;
+        int *fds[4] = {&next.stdio[0], &next.stdio[1], &next.stdio[2], &next.watch};
+        const cmsghdr *header = CMSG_FIRSTHDR(&message);
+        const bool complete = header && header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS
+                              && header->cmsg_len == CMSG_LEN(4 * sizeof(int));
+        if (header && header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS) {
+            const std::size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (std::size_t i = 0; i < count; ++i) {
+                int fd = -1;
+                std::memcpy(&fd, CMSG_DATA(header) + i * sizeof(int), sizeof fd);
+                if (i < 4)
+                    *fds[i] = fd;
+                else
+                    ::close(fd);
+            }
+        }
+        if (n == 4 && std::memcmp(word, "run\n", 4) == 0 && complete && !(message.msg_flags & MSG_CTRUNC))
+            return next;
+        // The socket's end, or anything but a whole "run": Tether is done with this launcher.
+        for (int *fd : fds) {
+            if (*fd >= 0)
+                ::close(*fd);
+        }
+        return std::nullopt;
+    }
+}
+
+// Starts the server, in a group of its own, on the launcher's stdin, stdout and stderr or on
+// `stdio`. vfork: the launcher waits, sharing its memory, until the server has been executed or
+// could not be; no copy of the launcher is made and no pipe is needed to hear which. The child
+// makes system calls only. Its pid, or the errno of the failed start as a negative number.
+pid_t startServer(char *const program[], const sigset_t &originalMask, const int *stdio)
+{
+    const pid_t launcher = ::getpid();
+    volatile int execError = 0;
+    const pid_t server = ::vfork();
+    if (server == 0) {
+        ::setpgid(0, 0);
+        // Should the launcher itself be killed, the server still goes with it.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != launcher)
+            ::_exit(CannotRun);
+        if (stdio) {
+            for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd)
+                ::dup2(stdio[fd], fd); // the copies keep no close-on-exec
+        }
+        ::sigprocmask(SIG_SETMASK, &originalMask, nullptr);
+        ::execvp(program[0], program);
+        execError = errno;
+        ::_exit(CannotRun);
+    }
+    if (server < 0)
+        return -errno;
+    if (execError != 0) {
+        ::waitpid(server, nullptr, 0);
+        return -execError;
+    }
+    return server;
+}
+
+// Waits for the server's end, woken early by the end of its stdout (`watchFd`, closed then and
+// set to -1) and passing the launcher's signals on to the server's group. Its wait status;
+// nothing when Tether died, and then all the server started is killed.
+std::optional<int> awaitEnd(pid_t server, int signals, pid_t parent, int &watchFd)
+{
+    for (;;) {
+        pollfd watched[2] = {{signals, POLLIN, 0}, {watchFd, 0, 0}}; // a negative fd is skipped
+        if (::poll(watched, 2, -1) < 0)
+            continue;
+        if (watched[1].revents != 0) {
+            // Every writer of the server's stdout is gone: the server has most likely exited.
+            ::close(watchFd);
+            watchFd = -1;
+            if (const std::optional<int> status = reapSoon(server, ExitAfterOutputEnds))
+                return status;
+        }
+        if (!(watched[0].revents & POLLIN))
+            continue;
+        signalfd_siginfo info{};
+        if (::read(signals, &info, sizeof info) != sizeof info)
+            continue;
+        const int signalNumber = int(info.ssi_signo);
+        if (signalNumber == SIGCHLD) {
+            std::optional<int> serverStatus;
+            int status = 0;
+            for (pid_t reaped; (reaped = ::waitpid(-1, &status, WNOHANG)) > 0;) {
+                if (reaped == server)
+                    serverStatus = status;
+            }
+            if (serverStatus)
+                return serverStatus;
+        } else if (signalNumber == SIGHUP && ::getppid() != parent) {
+            // Tether died (the parent-death signal): nobody will close the server any more.
+            killDescendants(server);
+            return std::nullopt;
+        } else {
+            // Tether's close sequence, or someone signalling the launcher: the server's group hears it.
+            ::kill(-server, signalNumber);
+        }
+    }
+}
+
+// Runs the server and, with `rerun`, runs it again each time Tether asks, reporting each run's
+// start and end. The wait status of the last run; nothing when Tether died.
+std::optional<int> superviseRuns(char *const program[], const sigset_t &originalMask, int signals, pid_t parent,
+                                 int reportFd, int watchFd, bool rerun)
+{
+    NextRun next;
+    for (bool firstRun = true;; firstRun = false) {
+        const pid_t server = startServer(program, originalMask, firstRun ? nullptr : next.stdio);
+        for (const int fd : next.stdio) {
+            if (fd >= 0)
+                ::close(fd); // the server has its own copies; EOF must still mean its end
+        }
+        if (server < 0) {
+            if (reportFd >= 0)
+                writeAll(reportFd, "failed " + std::to_string(-server) + '\n');
+            if (watchFd >= 0)
+                ::close(watchFd);
+            return CannotRun << 8;
+        }
+        if (reportFd >= 0)
+            writeAll(reportFd, "started " + std::to_string(server) + '\n');
+        if (firstRun)
+            releaseStandardFds();
+        const std::optional<int> status = awaitEnd(server, signals, parent, watchFd);
+        if (watchFd >= 0)
+            ::close(watchFd);
+        if (!status)
+            return std::nullopt;
+        // The server's end is told at once, while what it left is still being killed: Tether shows
+        // the crash and its cause now, and starts the next server only at "ended".
+        if (reportFd >= 0)
+            writeAll(reportFd, "exited " + std::to_string(*status) + '\n');
+        killDescendants(server);
+        // Tether acts on this at once; the launcher's own exit, or the next run, follows.
+        if (reportFd >= 0)
+            writeAll(reportFd, "ended " + std::to_string(*status) + '\n');
+        if (!rerun || reportFd < 0)
+            return status;
+        const std::optional<NextRun> run = awaitRun(reportFd, signals);
+        if (!run)
+            return status;
+        next = *run;
+        watchFd = next.watch;
+    }
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -179,15 +375,21 @@ int main(int argc, char *argv[])
     }
     int reportFd = -1;
     int watchFd = -1;
+    bool rerun = false;
     int first = 1;
-    while (first < argc && (std::strcmp(argv[first], "--report-fd") == 0 || std::strcmp(argv[first], "--watch-fd") == 0)) {
+    for (; first < argc; ++first) {
+        const bool isReport = std::strcmp(argv[first], "--report-fd") == 0;
+        if (std::strcmp(argv[first], "--rerun") == 0) {
+            rerun = true;
+            continue;
+        }
+        if (!isReport && std::strcmp(argv[first], "--watch-fd") != 0)
+            break;
         if (first + 1 >= argc) {
             usage(stderr);
             return CannotRun;
         }
-        int &fd = std::strcmp(argv[first], "--report-fd") == 0 ? reportFd : watchFd;
-        fd = std::atoi(argv[first + 1]);
-        first += 2;
+        (isReport ? reportFd : watchFd) = std::atoi(argv[++first]);
     }
     if (first < argc && std::strcmp(argv[first], "--") == 0)
         ++first;
@@ -226,85 +428,8 @@ int main(int argc, char *argv[])
             ::fcntl(fd, F_SETFD, FD_CLOEXEC);
     }
 
-    // vfork: the launcher waits, sharing its memory, until the server has been executed (in its
-    // own group by then) or could not be; no copy of the launcher is made and no pipe is needed
-    // to hear which. The child makes system calls only.
-    const pid_t launcher = ::getpid();
-    volatile int execError = 0;
-    const pid_t server = ::vfork();
-    if (server == 0) {
-        ::setpgid(0, 0);
-        // Should the launcher itself be killed, the server still goes with it.
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != launcher)
-            ::_exit(CannotRun);
-        ::sigprocmask(SIG_SETMASK, &original, nullptr);
-        ::execvp(argv[first], argv + first);
-        execError = errno;
-        ::_exit(CannotRun);
-    }
-    if (server < 0) {
-        if (reportFd >= 0)
-            writeAll(reportFd, "failed " + std::to_string(errno) + '\n');
-        return CannotRun;
-    }
-    if (reportFd >= 0) {
-        const bool failed = execError != 0;
-        writeAll(reportFd, failed ? "failed " + std::to_string(execError) + '\n' : "started " + std::to_string(server) + '\n');
-        if (failed) {
-            ::close(reportFd);
-            reportFd = -1;
-        }
-    }
-    releaseStandardFds();
-
-    int serverStatus = 0;
-    for (;;) {
-        pollfd watched[2] = {{signals, POLLIN, 0}, {watchFd, 0, 0}}; // a negative fd is skipped
-        if (::poll(watched, 2, -1) < 0)
-            continue;
-        if (watched[1].revents != 0) {
-            // Every writer of the server's stdout is gone: the server has most likely exited.
-            ::close(watchFd);
-            watchFd = -1;
-            if (const std::optional<int> status = reapSoon(server, ExitAfterOutputEnds)) {
-                serverStatus = *status;
-                break;
-            }
-        }
-        if (!(watched[0].revents & POLLIN))
-            continue;
-        signalfd_siginfo info{};
-        if (::read(signals, &info, sizeof info) != sizeof info)
-            continue;
-        const int signalNumber = int(info.ssi_signo);
-        if (signalNumber == SIGCHLD) {
-            bool serverEnded = false;
-            int status = 0;
-            for (pid_t reaped; (reaped = ::waitpid(-1, &status, WNOHANG)) > 0;) {
-                if (reaped == server) {
-                    serverStatus = status;
-                    serverEnded = true;
-                }
-            }
-            if (serverEnded)
-                break;
-        } else if (signalNumber == SIGHUP && ::getppid() != parent) {
-            // Tether died (the parent-death signal): nobody will close the server any more.
-            killDescendants(server);
-            return 128 + SIGHUP;
-        } else {
-            // Tether's close sequence, or someone signalling the launcher: the server's group hears it.
-            ::kill(-server, signalNumber);
-        }
-    }
-    // The server's end is told at once, while what it left is still being killed: Tether shows the
-    // crash and its cause now, and starts the next server only at "ended".
-    if (reportFd >= 0)
-        writeAll(reportFd, "exited " + std::to_string(serverStatus) + '\n');
-    killDescendants(server);
-    // Tether acts on this at once; the launcher's own exit, which follows, comes a moment later.
-    if (reportFd >= 0)
-        writeAll(reportFd, "ended " + std::to_string(serverStatus) + '\n');
-    endLikeTheServer(serverStatus);
+    const std::optional<int> status = superviseRuns(argv + first, original, signals, parent, reportFd, watchFd, rerun);
+    if (!status)
+        return 128 + SIGHUP; // Tether died: what the server started is killed
+    endLikeTheServer(*status);
 }

@@ -24,6 +24,8 @@ struct StdioServerCommand
     // folder and environment: "cd /srv && TOKEN=x node 'my server.js'".
     QString shellLine() const;
     QStringList secretValues() const; // the environment's values
+
+    bool operator==(const StdioServerCommand &) const = default;
 };
 
 } // namespace Tether

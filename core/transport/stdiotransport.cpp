@@ -1,6 +1,7 @@
 #include "stdiotransport.h"
 
 #include "descriptorwriter.h"
+#include "launcherpark.h"
 #include "linereader.h"
 #include "spawnqueue.h"
 
@@ -18,6 +19,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,6 +47,7 @@ StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions
     , m_options(options)
     , m_process(std::make_unique<QProcess>())
 {
+    watchLauncher();
     m_closeTimer.setSingleShot(true);
     // The escalation graces are promised to servers: never cut them short.
     m_closeTimer.setTimerType(Qt::PreciseTimer);
@@ -53,6 +56,10 @@ StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions
     m_stdoutEndTimer.setSingleShot(true);
     m_stdoutEndTimer.setInterval(options.stdoutEndGrace);
     connect(&m_stdoutEndTimer, &QTimer::timeout, this, &StdioTransport::onStdoutEnded);
+}
+
+void StdioTransport::watchLauncher()
+{
     connect(m_process.get(), &QProcess::finished, this, &StdioTransport::onFinished);
     connect(m_process.get(), &QProcess::errorOccurred, this, &StdioTransport::onErrorOccurred);
 }
@@ -60,7 +67,7 @@ StdioTransport::StdioTransport(StdioServerCommand command, StdioTransportOptions
 StdioTransport::~StdioTransport()
 {
     SpawnQueue::instance().cancel(this);
-    if (m_process->state() != QProcess::NotRunning) {
+    if (m_process && m_process->state() != QProcess::NotRunning) {
         m_process->disconnect(this);
         if (m_serverWaitStatus) {
             // The launcher reported everything it ran gone and is exiting now: neither the next
@@ -76,6 +83,7 @@ StdioTransport::~StdioTransport()
                 readLauncherReport();
             }
             signalGroup(SIGKILL);
+            closeLauncherReport(); // else it waits on it to run the server again
             m_process->waitForFinished(5000);
         }
     }
@@ -109,61 +117,31 @@ void StdioTransport::start()
 
 void StdioTransport::spawn()
 {
-    // The launcher's report, the server's stdin, its stdout and its stderr.
-    int pipes[4][2];
+    // The server's stdin, its stdout and its stderr.
+    int pipes[3][2];
     int made = 0;
-    for (; made < 4; ++made) {
+    for (; made < 3; ++made) {
         if (::pipe2(pipes[made], O_CLOEXEC) != 0)
             break;
     }
-    if (made < 4) {
-        m_closure.unreached = true;
-        m_closure.error = u"could not start '%1': no pipes to talk to it (%2)"_s.arg(m_command.program,
-                                                                                    qt_error_string(errno));
+    if (made < 3) {
+        const int error = errno;
         for (int i = 0; i < made; ++i) {
             ::close(pipes[i][0]);
             ::close(pipes[i][1]);
         }
-        m_stage = Stage::Closed;
-        finish();
+        failToSpawn(error);
         return;
     }
-    // Plain names, not structured bindings: the child's lambda captures them.
-    m_reportFd = pipes[0][0];
-    const int reportWriteFd = pipes[0][1];
-    const int serverStdin = pipes[1][0];
-    m_stdinFd = pipes[1][1];
-    m_stdoutFd = pipes[2][0];
-    const int serverStdout = pipes[2][1];
-    m_stderrFd = pipes[3][0];
-    const int serverStderr = pipes[3][1];
-    for (const int fd : {m_reportFd, m_stdinFd, m_stdoutFd, m_stderrFd})
+    m_stdinFd = pipes[0][1];
+    m_stdoutFd = pipes[1][0];
+    m_stderrFd = pipes[2][0];
+    const std::array<int, 3> serverEnds{pipes[0][0], pipes[1][1], pipes[2][1]};
+    for (const int fd : {m_stdinFd, m_stdoutFd, m_stderrFd})
         ::fcntl(fd, F_SETFL, O_NONBLOCK);
-    m_process->setStandardInputFile(QProcess::nullDevice());
-    m_process->setStandardOutputFile(QProcess::nullDevice());
-    m_process->setStandardErrorFile(QProcess::nullDevice());
-    const pid_t tetherPid = ::getpid();
-    const int stdoutReadFd = m_stdoutFd;
-    m_process->setChildProcessModifier([tetherPid, reportWriteFd, stdoutReadFd, serverStdin, serverStdout, serverStderr] {
-        // A group of its own, so that a Ctrl-C at Tether's terminal reaches Tether alone.
-        ::setpgid(0, 0);
-        // Die with Tether until the launcher has set up its own way to outlive it for a moment.
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != tetherPid)
-            ::_exit(127);
-        // Besides stdin, stdout and stderr (the copies keep no close-on-exec), the launcher
-        // inherits its report and, to wake when the server's output ends, stdout's reading end.
-        ::dup2(serverStdin, STDIN_FILENO);
-        ::dup2(serverStdout, STDOUT_FILENO);
-        ::dup2(serverStderr, STDERR_FILENO);
-        ::fcntl(reportWriteFd, F_SETFD, 0);
-        ::fcntl(stdoutReadFd, F_SETFD, 0);
-    });
-    QStringList arguments{u"--report-fd"_s, QString::number(reportWriteFd), u"--watch-fd"_s, QString::number(stdoutReadFd),
-                          u"--"_s, m_command.program};
-    arguments += m_command.arguments;
-    m_process->start(launcherPath(), arguments);
-    for (const int fd : {reportWriteFd, serverStdin, serverStdout, serverStderr})
+    if (!runInIdleLauncher(serverEnds))
+        startLauncher(serverEnds);
+    for (const int fd : serverEnds)
         ::close(fd);
     if (m_stage == Stage::Closed) {
         // The launcher itself could not start.
@@ -192,6 +170,78 @@ void StdioTransport::spawn()
         closeWithError(u"protocol error: the server wrote a line longer than %1 on stdout"_s
                            .arg(byteLimitText(m_options.maxLineBytes)));
     });
+}
+
+void StdioTransport::failToSpawn(int error)
+{
+    m_closure.unreached = true;
+    m_closure.error = u"could not start '%1': no pipes to talk to it (%2)"_s.arg(m_command.program, qt_error_string(error));
+    m_stage = Stage::Closed;
+    finish();
+}
+
+bool StdioTransport::runInIdleLauncher(const std::array<int, 3> &serverEnds)
+{
+    std::optional<IdleLauncher> idle = LauncherPark::instance().take(m_command);
+    if (!idle)
+        return false;
+    if (const QString &folder = m_command.workingDirectory; !folder.isEmpty() && !QFileInfo(folder).isDir()) {
+        // The kept launcher still sits in the folder that is gone; a new one fails saying so.
+        LauncherPark::letGo(std::move(*idle));
+        return false;
+    }
+    if (!askToRunAgain(idle->socket, {serverEnds[0], serverEnds[1], serverEnds[2], m_stdoutFd})) {
+        spdlog::debug("{}: the launcher kept from its last run did not take the word ({}); starting a new one",
+                      description(), qt_error_string(errno));
+        LauncherPark::letGo(std::move(*idle));
+        return false;
+    }
+    m_process = std::move(idle->process);
+    watchLauncher();
+    m_reportFd = idle->socket;
+    return true;
+}
+
+void StdioTransport::startLauncher(const std::array<int, 3> &serverEnds)
+{
+    // The launcher's report, a socket on which it also hears when to run the server again.
+    int report[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, report) != 0) {
+        failToSpawn(errno);
+        return;
+    }
+    // Plain names, not structured bindings: the child's lambda captures them.
+    m_reportFd = report[0];
+    const int reportWriteFd = report[1];
+    const int serverStdin = serverEnds[0];
+    const int serverStdout = serverEnds[1];
+    const int serverStderr = serverEnds[2];
+    ::fcntl(m_reportFd, F_SETFL, O_NONBLOCK);
+    m_process->setStandardInputFile(QProcess::nullDevice());
+    m_process->setStandardOutputFile(QProcess::nullDevice());
+    m_process->setStandardErrorFile(QProcess::nullDevice());
+    const pid_t tetherPid = ::getpid();
+    const int stdoutReadFd = m_stdoutFd;
+    m_process->setChildProcessModifier([tetherPid, reportWriteFd, stdoutReadFd, serverStdin, serverStdout, serverStderr] {
+        // A group of its own, so that a Ctrl-C at Tether's terminal reaches Tether alone.
+        ::setpgid(0, 0);
+        // Die with Tether until the launcher has set up its own way to outlive it for a moment.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != tetherPid)
+            ::_exit(127);
+        // Besides stdin, stdout and stderr (the copies keep no close-on-exec), the launcher
+        // inherits its report and, to wake when the server's output ends, stdout's reading end.
+        ::dup2(serverStdin, STDIN_FILENO);
+        ::dup2(serverStdout, STDOUT_FILENO);
+        ::dup2(serverStderr, STDERR_FILENO);
+        ::fcntl(reportWriteFd, F_SETFD, 0);
+        ::fcntl(stdoutReadFd, F_SETFD, 0);
+    });
+    QStringList arguments{u"--report-fd"_s, QString::number(reportWriteFd), u"--rerun"_s, u"--watch-fd"_s,
+                          QString::number(stdoutReadFd), u"--"_s, m_command.program};
+    arguments += m_command.arguments;
+    m_process->start(launcherPath(), arguments);
+    ::close(reportWriteFd);
 }
 
 void StdioTransport::closeStdin()
@@ -604,7 +654,24 @@ void StdioTransport::onServerEnded(int waitStatus)
     recordWaitStatus(waitStatus);
     // * -> Closed
     m_stage = Stage::Closed;
+    releaseLauncher();
     finish();
+}
+
+void StdioTransport::releaseLauncher()
+{
+    const bool idle = m_serverWaitStatus && m_reportFd >= 0 && m_process->state() == QProcess::Running;
+    // A close asked for once the server had exited (the session's, at the lost connection) is not
+    // what ended it.
+    const bool endedOnItsOwn = !m_closure.requested || m_lostEmitted;
+    if (!idle || !endedOnItsOwn || m_startFailed) {
+        closeLauncherReport(); // a launcher told nothing more exits
+        return;
+    }
+    // A server that ended on its own is most likely started again soon: in this launcher.
+    m_process->disconnect(this);
+    m_reportNotifier.reset();
+    LauncherPark::instance().park(m_command, {std::move(m_process), std::exchange(m_reportFd, -1)});
 }
 
 void StdioTransport::finish()

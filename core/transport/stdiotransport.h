@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <array>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -43,7 +44,8 @@ struct StdioTransportOptions
 // killed (or, should the launcher itself die, once it has exited), with the server's own exit
 // code or signal; lost() says so earlier, the moment the server itself has exited. A server
 // that closes its stdout while it keeps running, or leaves too much of its stdin unread,
-// is closed as a lost connection.
+// is closed as a lost connection. The launcher of a server that ended on its own (a crash) is
+// kept for a moment (LauncherPark), and the next start of the same command runs in it.
 class StdioTransport final : public Transport
 {
     Q_OBJECT
@@ -71,7 +73,16 @@ public:
 private:
     enum class Stage { Idle, Starting, Running, ClosingStdin, Terminating, Killing, Closed };
 
+    void watchLauncher();
     void spawn();
+    void failToSpawn(int error);
+    // Runs the server in the launcher kept from the same command's last run, if there is one
+    // that takes the word; false when a new launcher is needed.
+    bool runInIdleLauncher(const std::array<int, 3> &serverEnds);
+    void startLauncher(const std::array<int, 3> &serverEnds);
+    // Once the server has ended: keeps the launcher for the next start of the same server when
+    // the server ended on its own, or lets it exit.
+    void releaseLauncher();
     void onLauncherReport();
     void actOnServerEnd();
     void readLauncherReport();
@@ -98,9 +109,10 @@ private:
 
     StdioServerCommand m_command;
     StdioTransportOptions m_options;
-    std::unique_ptr<QProcess> m_process; // the launcher
+    std::unique_ptr<QProcess> m_process; // the launcher; gone once kept for the next start
     // The launcher writes "started PID" or "failed ERRNO" here once it has run the server, then
     // "exited STATUS" once the server has ended and "ended STATUS" once all it started is killed.
+    // A Unix socket: a launcher kept after "ended" hears on it when to run the server again.
     int m_reportFd = -1;
     std::unique_ptr<QSocketNotifier> m_reportNotifier;
     QByteArray m_launcherReport;

@@ -2,8 +2,10 @@
 // server's pid and, without waiting for the launcher's own exit, the server's end.
 
 #include "support/testprocess.h"
+#include "transport/launcherpark.h"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
@@ -12,10 +14,12 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
+using Tether::Testing::parentPid;
 using Tether::Testing::processState;
 
 namespace {
@@ -78,6 +82,26 @@ LauncherRun runLauncher(const QStringList &program, WatchStdout watch = WatchStd
     run.exitStatus = launcher.exitStatus();
     run.exitCode = launcher.exitCode();
     return run;
+}
+
+// The report's next line, read within `ms`; empty when none came.
+QByteArray readReportLine(int fd, QByteArray &buffer, int ms = 10000)
+{
+    QDeadlineTimer deadline(ms);
+    while (!buffer.contains('\n')) {
+        pollfd readable{fd, POLLIN, 0};
+        if (::poll(&readable, 1, int(deadline.remainingTime())) != 1)
+            return {};
+        char chunk[256];
+        const ssize_t n = ::read(fd, chunk, sizeof chunk);
+        if (n <= 0)
+            return {};
+        buffer.append(chunk, n);
+    }
+    const qsizetype newline = buffer.indexOf('\n');
+    const QByteArray line = buffer.first(newline);
+    buffer.remove(0, newline + 1);
+    return line;
 }
 
 } // namespace
@@ -237,6 +261,72 @@ private slots:
         QVERIFY2(QByteArray(buffer, n).contains("exited 1024\nended 1024\n"), QByteArray(buffer, n).constData());
         ::close(report[0]);
         ::close(output[0]);
+    }
+
+    // With --rerun, the launcher waits after "ended" for the word to run the server again, on the
+    // pipes that come with it, holding none of them; its socket's end ends it as the last run did.
+    void runsTheServerAgainWhenAsked()
+    {
+        int report[2];
+        int firstOutput[2];
+        QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, report), 0);
+        QCOMPARE(::pipe2(firstOutput, O_CLOEXEC), 0);
+        const int writeEnd = report[1];
+        QProcess launcher;
+        launcher.setStandardInputFile(QProcess::nullDevice());
+        launcher.setChildProcessModifier([writeEnd, firstOutput] {
+            ::fcntl(writeEnd, F_SETFD, 0);
+            ::dup2(firstOutput[1], STDOUT_FILENO);
+        });
+        launcher.start(QCoreApplication::applicationDirPath() + u"/tether-launcher"_s,
+                       {u"--report-fd"_s, QString::number(writeEnd), u"--rerun"_s, u"--"_s, u"/bin/sh"_s, u"-c"_s,
+                        u"echo $$; read line; echo \"$line\"; exit 3"_s});
+        QVERIFY(launcher.waitForStarted());
+        ::close(writeEnd);
+        ::close(firstOutput[1]);
+        QByteArray said;
+        const QByteArray started = readReportLine(report[0], said);
+        QVERIFY2(started.startsWith("started "), started.constData());
+        const qint64 firstPid = started.mid(8).toLongLong();
+        // stdin is /dev/null: the first run ends at once.
+        QCOMPARE(readReportLine(report[0], said), "exited 768");
+        QCOMPARE(readReportLine(report[0], said), "ended 768");
+        QCOMPARE(launcher.state(), QProcess::Running);
+        ::close(firstOutput[0]);
+
+        int input[2];
+        int output[2];
+        int errors[2];
+        QCOMPARE(::pipe2(input, O_CLOEXEC), 0);
+        QCOMPARE(::pipe2(output, O_CLOEXEC), 0);
+        QCOMPARE(::pipe2(errors, O_CLOEXEC), 0);
+        QVERIFY(Tether::askToRunAgain(report[0], {input[0], output[1], errors[1], output[0]}));
+        for (const int fd : {input[0], output[1], errors[1]})
+            ::close(fd);
+        const QByteArray startedAgain = readReportLine(report[0], said);
+        QVERIFY2(startedAgain.startsWith("started "), startedAgain.constData());
+        const qint64 secondPid = startedAgain.mid(8).toLongLong();
+        QVERIFY(secondPid > 0 && secondPid != firstPid);
+        QCOMPARE(parentPid(secondPid), qint64(launcher.processId()));
+        QCOMPARE(::write(input[1], "hello\n", 6), 6);
+        ::close(input[1]);
+        QCOMPARE(readReportLine(output[0], said), QByteArray::number(secondPid));
+        QCOMPARE(readReportLine(output[0], said), "hello");
+        // The server's stdout ends with it: the launcher keeps no copy of it.
+        char rest;
+        pollfd ended{output[0], POLLIN, 0};
+        QCOMPARE(::poll(&ended, 1, 10000), 1);
+        QCOMPARE(::read(output[0], &rest, 1), ssize_t(0));
+        QCOMPARE(readReportLine(report[0], said), "exited 768");
+        QCOMPARE(readReportLine(report[0], said), "ended 768");
+        QCOMPARE(launcher.state(), QProcess::Running);
+
+        ::close(report[0]);
+        QVERIFY(launcher.waitForFinished(10000));
+        QCOMPARE(launcher.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(launcher.exitCode(), 3);
+        ::close(output[0]);
+        ::close(errors[0]);
     }
 
     // A program that cannot run is reported as such, with no end to report.

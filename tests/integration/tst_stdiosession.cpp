@@ -1,9 +1,11 @@
 // The MCP client session over a real child process: tether-demo-server and each of its
 // misbehaviours. Every case ends within a bounded time with nothing left running.
 #include "session/mcpclientsession.h"
+#include "transport/launcherpark.h"
 #include "support/awaitreply.h"
 #include "support/testprocess.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -174,7 +176,7 @@ private slots:
     }
 
     // A server's transport goes the moment the server has ended, without waiting for its
-    // launcher's own exit, which follows; the launcher is reaped all the same.
+    // launcher, which is kept a moment for a restart and then exits; it is reaped all the same.
     void theLauncherIsReapedOnceItsTransportIsGone()
     {
         Connection c({});
@@ -185,6 +187,77 @@ private slots:
         ::kill(pid_t(pid), SIGKILL);
         QVERIFY(c.waitClosed());
         c.session.reset(); // and its transport
+        QTRY_COMPARE_WITH_TIMEOUT(processState(launcher), '?', int(LauncherPark::KeepTime.count()) + 10000);
+        QCOMPARE(LauncherPark::instance().size(), 0);
+    }
+
+    // After a crash, the same server started again runs in the launcher of the one that crashed,
+    // with its own pipes; another command gets a launcher of its own.
+    void aServerStartedAgainAfterACrashRunsInTheSameLauncher()
+    {
+        // What earlier cases left is let go first, so that the one kept here is the only one.
+        QTRY_COMPARE_WITH_TIMEOUT(LauncherPark::instance().size(), 0, int(LauncherPark::KeepTime.count()) + 5000);
+        Connection crashed({});
+        QVERIFY(crashed.open());
+        const qint64 firstPid = crashed.transport->processId();
+        const qint64 launcher = parentPid(firstPid);
+        ::kill(pid_t(firstPid), SIGKILL);
+        QVERIFY(crashed.waitClosed());
+        QCOMPARE(crashed.closure().transport.exitSignal, std::optional<int>(SIGKILL));
+        QCOMPARE(LauncherPark::instance().size(), 1);
+
+        Connection again({});
+        QVERIFY2(again.open(), qPrintable(again.failure()));
+        QCOMPARE(LauncherPark::instance().size(), 0);
+        const qint64 secondPid = again.transport->processId();
+        QVERIFY(secondPid != firstPid);
+        QCOMPARE(parentPid(secondPid), launcher);
+        QCOMPARE(qint64(::getpgid(pid_t(secondPid))), secondPid);
+        QTRY_VERIFY(again.stderrContains(u"started pid %1"_s.arg(secondPid)));
+        QVERIFY(!again.listTools().tools.isEmpty());
+        // Its end is told through the same launcher, which holds none of its pipes.
+        ::kill(pid_t(secondPid), SIGTERM);
+        QVERIFY(again.waitClosed());
+        QCOMPARE(again.closure().transport.exitSignal, std::optional<int>(SIGTERM));
+
+        Connection other({u"--tools"_s, u"3"_s});
+        QVERIFY(other.open());
+        QVERIFY(parentPid(other.transport->processId()) != launcher);
+        // The kept launcher, not taken, exits.
+        QTRY_COMPARE_WITH_TIMEOUT(processState(launcher), '?', int(LauncherPark::KeepTime.count()) + 10000);
+    }
+
+    // A server closed on request takes its launcher along: nothing is kept.
+    void aServerClosedOnRequestLeavesNoLauncher()
+    {
+        Connection c({});
+        QVERIFY(c.open());
+        const qint64 launcher = parentPid(c.transport->processId());
+        c.session->close();
+        QVERIFY(c.waitClosed());
+        QCOMPARE(LauncherPark::instance().size(), 0);
+        c.session.reset();
+        QTRY_COMPARE_WITH_TIMEOUT(processState(launcher), '?', 10000);
+    }
+
+    // A server whose folder is gone since its crash is not started in the kept launcher, which
+    // still sits in that folder: a new launcher fails to start it, naming the folder.
+    void aServerWhoseFolderIsGoneIsNotStartedInItsKeptLauncher()
+    {
+        QTemporaryDir home;
+        StdioServerCommand command = demoServer();
+        command.workingDirectory = home.filePath(u"server"_s);
+        QVERIFY(QDir().mkpath(command.workingDirectory));
+        Connection crashed(command, std::chrono::seconds(10));
+        QVERIFY(crashed.open());
+        const qint64 launcher = parentPid(crashed.transport->processId());
+        ::kill(pid_t(crashed.transport->processId()), SIGKILL);
+        QVERIFY(crashed.waitClosed());
+        QVERIFY(QDir(command.workingDirectory).removeRecursively());
+        Connection again(command, std::chrono::seconds(10));
+        QVERIFY(!again.open());
+        QVERIFY2(again.failure().contains(u"its folder (\"cwd\") %1 does not exist"_s.arg(command.workingDirectory)),
+                 qPrintable(again.failure()));
         QTRY_COMPARE_WITH_TIMEOUT(processState(launcher), '?', 10000);
     }
 

@@ -5,6 +5,7 @@
 #include "support/testprocess.h"
 
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -140,6 +141,45 @@ private slots:
             s.supervisor->callTool(u"echo"_s, {{u"message"_s, u"after recovery"_s}}, std::move(onReply));
         }, 5000);
         QCOMPARE(renderContent(echo.result.content), u"after recovery"_s);
+    }
+
+    // Each restart after a crash runs the server in the launcher of the one that crashed (kept for
+    // it), whether the crash is heard together with the end of all the server started or before
+    // it: a node process it left takes the launcher milliseconds to kill.
+    void restartsRunInTheCrashedServersLauncher_data()
+    {
+        QTest::addColumn<bool>("leavesAChild");
+        QTest::newRow("nothing left") << false;
+        QTest::newRow("a child left") << true;
+    }
+
+    void restartsRunInTheCrashedServersLauncher()
+    {
+        QFETCH(bool, leavesAChild);
+        const StdioServerCommand command =
+            leavesAChild ? StdioServerCommand{u"/bin/sh"_s,
+                                              {u"-c"_s, u"\"$1\" -e 'console.error(\"child up\"); setInterval(() => {}, 1e9)' & exec \"$0\""_s,
+                                               QStringLiteral(TETHER_DEMO_SERVER), QStandardPaths::findExecutable(u"node"_s)},
+                                              {}, {}, {}}
+                         : demoServer();
+        const auto s = Supervised::running(command);
+        int childrenUp = 0;
+        QObject::connect(s->supervisor.get(), &ConnectionSupervisor::stderrLine, s->supervisor.get(),
+                         [&](const QString &line) { childrenUp += line == u"child up"_s ? 1 : 0; });
+        s->supervisor->start();
+        QVERIFY(s->waitFor(ServerState::Connected));
+        const qint64 launcher = parentPid(s->supervisor->status().pid);
+        for (int crash = 0; crash < 5; ++crash) {
+            // Killed once the child is up, so that killing it takes a while.
+            QTRY_VERIFY_WITH_TIMEOUT(!leavesAChild || childrenUp == crash + 1, 10000);
+            const qint64 pid = s->supervisor->status().pid;
+            ::kill(pid_t(pid), SIGKILL);
+            // A running event loop (not QTRY's polls), which hears each word of the launcher as it comes.
+            while (s->supervisor->state() != ServerState::Connected || s->supervisor->status().pid == pid)
+                QVERIFY(s->states->wait(10000));
+            QCOMPARE(parentPid(s->supervisor->status().pid), launcher);
+        }
+        QCOMPARE(s->supervisor->status().lastExitSignal, std::optional<int>(SIGKILL));
     }
 
     void hangIsFoundByTheHeartbeat()
