@@ -1,7 +1,7 @@
 // tether-launcher: runs one stdio MCP server for Tether and makes sure that nothing the server
 // started outlives it or Tether, even when Tether is killed with SIGKILL.
 //
-//   tether-launcher [--report-fd N [--rerun]] [--watch-fd N] PROGRAM [ARG...]
+//   tether-launcher [--report-fd N] [--rerun] [--watch-fd N] PROGRAM [ARG...]
 //
 // It is a child subreaper (PR_SET_CHILD_SUBREAPER): every orphan among the server's descendants,
 // a daemon that escaped with setsid() included, is re-parented to it rather than to init, so it
@@ -16,8 +16,8 @@
 // wake-up later, and reports the exit that follows at once.
 // With --rerun, the report descriptor is a Unix socket, and once the server has ended and all it
 // started is killed, the launcher waits on it to run the same server again: Tether sends "run"
-// with the next server's stdin, stdout, stderr and watched stdout (SCM_RIGHTS), so that a restart
-// after a crash costs no new launcher. The socket's end ends the launcher.
+// with the next server's stdin, stdout, stderr, watched stdout and folder (SCM_RIGHTS), so that a
+// restart after a crash costs no new launcher. The socket's end ends the launcher.
 // Plain POSIX and Linux calls: no Qt, a few kilobytes.
 
 #include <cerrno>
@@ -49,18 +49,19 @@ constexpr std::chrono::microseconds ExitAfterOutputEnds{500};
 
 void usage(std::FILE *stream)
 {
-    std::fputs("Usage: tether-launcher [--report-fd N [--rerun]] [--watch-fd N] PROGRAM [ARG...]\n\n"
+    std::fputs("Usage: tether-launcher [--report-fd N] [--rerun] [--watch-fd N] PROGRAM [ARG...]\n\n"
                "Runs PROGRAM for Tether: in a process group of its own, killed with everything it\n"
                "started when it exits or when Tether dies. With --report-fd, writes \"started PID\"\n"
                "or \"failed ERRNO\" to file descriptor N once PROGRAM has been executed or could not be,\n"
                "then \"exited STATUS\" (its wait status) the moment PROGRAM has ended, and \"ended STATUS\"\n"
                "once all it started is killed too. With --watch-fd, N is the reading end of PROGRAM's\n"
                "stdout, never read: its end wakes the launcher, so that an exit is reported without\n"
-               "waiting for SIGCHLD. With --rerun, N is a Unix socket on which, after \"ended\", the\n"
-               "launcher waits for \"run\" with four descriptors (SCM_RIGHTS): PROGRAM's next stdin,\n"
-               "stdout and stderr, and the reading end of that stdout to watch; it then runs PROGRAM\n"
-               "again and reports as before. The socket's end ends the launcher, as the last PROGRAM\n"
-               "ended.\n",
+               "waiting for SIGCHLD. With --rerun, the report descriptor is a Unix socket on which,\n"
+               "after \"ended\", the launcher waits for \"run\" with five descriptors (SCM_RIGHTS):\n"
+               "PROGRAM's next stdin, stdout and stderr, the reading end of that stdout to watch, and\n"
+               "the folder to run it in; it then runs PROGRAM again and reports as before. The\n"
+               "socket's end, anything but a whole \"run\", SIGTERM, SIGINT or SIGHUP ends a waiting\n"
+               "launcher, as the last PROGRAM ended.\n",
                stream);
 }
 
@@ -173,17 +174,28 @@ void releaseStandardFds()
     ::close(devNull);
 }
 
-// The descriptors of one run of the server after the first: its stdin, stdout and stderr, and
-// the reading end of its stdout to watch. All close-on-exec.
+// What comes with "run" for a run of the server after the first: its stdin, stdout and stderr,
+// the reading end of its stdout to watch, and the folder to run it in (opened by Tether now, so
+// that a folder replaced since the first run is not the old one). All close-on-exec.
 struct NextRun
 {
-    int stdio[3] = {-1, -1, -1};
-    int watch = -1;
+    enum Descriptor { Stdin, Stdout, Stderr, Watch, Folder, Count };
+    int fds[Count] = {-1, -1, -1, -1, -1};
+
+    // All but the watched stdout, which is the launcher's until the run ends.
+    void closeTheServers()
+    {
+        for (const int which : {Stdin, Stdout, Stderr, Folder}) {
+            if (fds[which] >= 0)
+                ::close(fds[which]);
+            fds[which] = -1;
+        }
+    }
 };
 
 // Waits on the report socket for Tether's "run" and the descriptors that come with it. Nothing
-// when the socket ends (Tether is done with this launcher) or a signal comes (Tether died, or
-// someone ends the launcher): then it ends.
+// when the socket ends (Tether is done with this launcher), when anything but a whole "run"
+// comes, or when a signal comes (Tether died, or someone ends the launcher): then it ends.
 std::optional<NextRun> awaitRun(int socket, int signals)
 {
     for (;;) {
@@ -202,7 +214,7 @@ std::optional<NextRun> awaitRun(int socket, int signals)
         if (watched[1].revents == 0)
             continue;
         char word[8];
-        alignas(cmsghdr) char control[CMSG_SPACE(4 * sizeof(int))];
+        alignas(cmsghdr) char control[CMSG_SPACE(NextRun::Count * sizeof(int))] = {};
         iovec data{word, sizeof word};
         msghdr message{};
         message.msg_iov = &data;
@@ -212,38 +224,37 @@ std::optional<NextRun> awaitRun(int socket, int signals)
         const ssize_t n = ::recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n <= 0)
+            return std::nullopt; // the socket's end, or no socket at all: no descriptor came
         NextRun next;
-        int *fds[4] = {&next.stdio[0], &next.stdio[1], &next.stdio[2], &next.watch};
+        std::size_t count = 0;
         const cmsghdr *header = CMSG_FIRSTHDR(&message);
-        const bool complete = header && header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS
-                              && header->cmsg_len == CMSG_LEN(4 * sizeof(int));
         if (header && header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS) {
-            const std::size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
             for (std::size_t i = 0; i < count; ++i) {
                 int fd = -1;
                 std::memcpy(&fd, CMSG_DATA(header) + i * sizeof(int), sizeof fd);
-                if (i < 4)
-                    *fds[i] = fd;
+                if (i < NextRun::Count)
+                    next.fds[i] = fd;
                 else
                     ::close(fd);
             }
         }
-        if (n == 4 && std::memcmp(word, "run\n", 4) == 0 && complete && !(message.msg_flags & MSG_CTRUNC))
+        if (n == 4 && std::memcmp(word, "run\n", 4) == 0 && count == NextRun::Count && !(message.msg_flags & MSG_CTRUNC))
             return next;
-        // The socket's end, or anything but a whole "run": Tether is done with this launcher.
-        for (int *fd : fds) {
-            if (*fd >= 0)
-                ::close(*fd);
-        }
+        next.closeTheServers();
+        if (next.fds[NextRun::Watch] >= 0)
+            ::close(next.fds[NextRun::Watch]);
         return std::nullopt;
     }
 }
 
-// Starts the server, in a group of its own, on the launcher's stdin, stdout and stderr or on
-// `stdio`. vfork: the launcher waits, sharing its memory, until the server has been executed or
-// could not be; no copy of the launcher is made and no pipe is needed to hear which. The child
-// makes system calls only. Its pid, or the errno of the failed start as a negative number.
-pid_t startServer(char *const program[], const sigset_t &originalMask, const int *stdio)
+// Starts the server, in a group of its own, on the launcher's stdin, stdout and stderr and in
+// its folder, or on those of `run`. vfork: the launcher waits, sharing its memory, until the
+// server has been executed or could not be; no copy of the launcher is made and no pipe is needed
+// to hear which. The child makes system calls only. Its pid, or the errno of the failed start as
+// a negative number.
+pid_t startServer(char *const program[], const sigset_t &originalMask, const NextRun *run)
 {
     const pid_t launcher = ::getpid();
     volatile int execError = 0;
@@ -254,9 +265,13 @@ pid_t startServer(char *const program[], const sigset_t &originalMask, const int
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != launcher)
             ::_exit(CannotRun);
-        if (stdio) {
+        if (run) {
             for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd)
-                ::dup2(stdio[fd], fd); // the copies keep no close-on-exec
+                ::dup2(run->fds[fd], fd); // the copies keep no close-on-exec
+            if (::fchdir(run->fds[NextRun::Folder]) != 0) {
+                execError = errno;
+                ::_exit(CannotRun);
+            }
         }
         ::sigprocmask(SIG_SETMASK, &originalMask, nullptr);
         ::execvp(program[0], program);
@@ -321,11 +336,8 @@ std::optional<int> superviseRuns(char *const program[], const sigset_t &original
 {
     NextRun next;
     for (bool firstRun = true;; firstRun = false) {
-        const pid_t server = startServer(program, originalMask, firstRun ? nullptr : next.stdio);
-        for (const int fd : next.stdio) {
-            if (fd >= 0)
-                ::close(fd); // the server has its own copies; EOF must still mean its end
-        }
+        const pid_t server = startServer(program, originalMask, firstRun ? nullptr : &next);
+        next.closeTheServers(); // the server has its own copies; EOF must still mean its end
         if (server < 0) {
             if (reportFd >= 0)
                 writeAll(reportFd, "failed " + std::to_string(-server) + '\n');
@@ -356,7 +368,7 @@ std::optional<int> superviseRuns(char *const program[], const sigset_t &original
         if (!run)
             return status;
         next = *run;
-        watchFd = next.watch;
+        watchFd = next.fds[NextRun::Watch];
     }
 }
 
@@ -393,7 +405,7 @@ int main(int argc, char *argv[])
     }
     if (first < argc && std::strcmp(argv[first], "--") == 0)
         ++first;
-    if (first >= argc || argv[first][0] == '-') {
+    if (first >= argc || argv[first][0] == '-' || (rerun && reportFd < 0)) {
         usage(stderr);
         return CannotRun;
     }

@@ -11,7 +11,7 @@
 
 namespace Tether {
 
-bool askToRunAgain(int socket, const std::array<int, 4> &fds)
+bool askToRunAgain(int socket, const std::array<int, 5> &fds)
 {
     char word[] = "run\n";
     iovec data{word, 4};

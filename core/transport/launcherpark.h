@@ -24,9 +24,9 @@ struct IdleLauncher
 };
 
 // Asks an idle launcher to run its server again on `fds`: the server's stdin, stdout and stderr,
-// and the reading end of its stdout to watch ("run" with the four passed as SCM_RIGHTS). False
-// when the launcher is gone.
-bool askToRunAgain(int socket, const std::array<int, 4> &fds);
+// the reading end of its stdout to watch, and the folder to run it in ("run" with the five passed
+// as SCM_RIGHTS). False when the launcher is gone.
+bool askToRunAgain(int socket, const std::array<int, 5> &fds);
 
 // Keeps the launcher of a stdio server that ended on its own for a moment, for the restart that
 // usually follows a crash: run in it, the next server skips the start of a launcher (about as long

@@ -9,6 +9,7 @@
 #include "protocol/jsonrpc.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QFileInfo>
 #include <QSocketNotifier>
 
@@ -185,14 +186,18 @@ bool StdioTransport::runInIdleLauncher(const std::array<int, 3> &serverEnds)
     std::optional<IdleLauncher> idle = LauncherPark::instance().take(m_command);
     if (!idle)
         return false;
-    if (const QString &folder = m_command.workingDirectory; !folder.isEmpty() && !QFileInfo(folder).isDir()) {
-        // The kept launcher still sits in the folder that is gone; a new one fails saying so.
-        LauncherPark::letGo(std::move(*idle));
-        return false;
-    }
-    if (!askToRunAgain(idle->socket, {serverEnds[0], serverEnds[1], serverEnds[2], m_stdoutFd})) {
-        spdlog::debug("{}: the launcher kept from its last run did not take the word ({}); starting a new one",
-                      description(), qt_error_string(errno));
+    // The folder as it is now: the kept launcher still sits in the one of its first start, which
+    // may have been replaced since. One that is gone is left to a new launcher, which says so.
+    const QString &folder = m_command.workingDirectory;
+    const int folderFd = ::open(folder.isEmpty() ? "." : QFile::encodeName(folder).constData(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    const bool asked = folderFd >= 0
+                       && askToRunAgain(idle->socket, {serverEnds[0], serverEnds[1], serverEnds[2], m_stdoutFd, folderFd});
+    const int error = errno;
+    if (folderFd >= 0)
+        ::close(folderFd);
+    if (!asked) {
+        spdlog::debug("{}: the launcher kept from its last run is not used ({}); starting a new one", description(),
+                      qt_error_string(error));
         LauncherPark::letGo(std::move(*idle));
         return false;
     }
@@ -597,6 +602,14 @@ void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus exitStatus)
     if (m_serverWaitStatus) {
         onServerEnded(*m_serverWaitStatus);
         return;
+    }
+    if (m_processId == 0 && !m_startFailed) {
+        // It ended before it named a server (a kept launcher killed while it was told to run
+        // one, say): nothing was started, and its end is not a server's.
+        m_startFailed = true;
+        m_closure.unreached = true;
+        if (m_closure.error.isEmpty())
+            m_closure.error = u"could not start '%1': Tether's launcher ended before it started it"_s.arg(m_command.program);
     }
     // The launcher ended without a word of the server's end: it could not run the server, or it
     // was killed itself, and then the server's group still goes.

@@ -6,10 +6,13 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSocketNotifier>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <fcntl.h>
@@ -20,6 +23,7 @@
 
 using namespace Qt::StringLiterals;
 using Tether::Testing::parentPid;
+using Tether::Testing::processAlive;
 using Tether::Testing::processState;
 
 namespace {
@@ -82,6 +86,11 @@ LauncherRun runLauncher(const QStringList &program, WatchStdout watch = WatchStd
     run.exitStatus = launcher.exitStatus();
     run.exitCode = launcher.exitCode();
     return run;
+}
+
+qsizetype openDescriptors(qint64 pid)
+{
+    return QDir(u"/proc/%1/fd"_s.arg(pid)).entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::System).size();
 }
 
 // The report's next line, read within `ms`; empty when none came.
@@ -264,7 +273,8 @@ private slots:
     }
 
     // With --rerun, the launcher waits after "ended" for the word to run the server again, on the
-    // pipes that come with it, holding none of them; its socket's end ends it as the last run did.
+    // pipes and in the folder that come with it, holding none of them afterwards; its socket's end
+    // ends it as the last run did.
     void runsTheServerAgainWhenAsked()
     {
         int report[2];
@@ -280,7 +290,7 @@ private slots:
         });
         launcher.start(QCoreApplication::applicationDirPath() + u"/tether-launcher"_s,
                        {u"--report-fd"_s, QString::number(writeEnd), u"--rerun"_s, u"--"_s, u"/bin/sh"_s, u"-c"_s,
-                        u"echo $$; read line; echo \"$line\"; exit 3"_s});
+                        u"echo $$; read line; echo \"$line\"; pwd; exit 3"_s});
         QVERIFY(launcher.waitForStarted());
         ::close(writeEnd);
         ::close(firstOutput[1]);
@@ -291,8 +301,9 @@ private slots:
         // stdin is /dev/null: the first run ends at once.
         QCOMPARE(readReportLine(report[0], said), "exited 768");
         QCOMPARE(readReportLine(report[0], said), "ended 768");
-        QCOMPARE(launcher.state(), QProcess::Running);
+        QVERIFY(processAlive(launcher.processId()));
         ::close(firstOutput[0]);
+        const qsizetype idleDescriptors = openDescriptors(launcher.processId());
 
         int input[2];
         int output[2];
@@ -300,8 +311,11 @@ private slots:
         QCOMPARE(::pipe2(input, O_CLOEXEC), 0);
         QCOMPARE(::pipe2(output, O_CLOEXEC), 0);
         QCOMPARE(::pipe2(errors, O_CLOEXEC), 0);
-        QVERIFY(Tether::askToRunAgain(report[0], {input[0], output[1], errors[1], output[0]}));
-        for (const int fd : {input[0], output[1], errors[1]})
+        QTemporaryDir folder;
+        const int folderFd = ::open(QFile::encodeName(folder.path()).constData(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+        QVERIFY(folderFd >= 0);
+        QVERIFY(Tether::askToRunAgain(report[0], {input[0], output[1], errors[1], output[0], folderFd}));
+        for (const int fd : {input[0], output[1], errors[1], folderFd})
             ::close(fd);
         const QByteArray startedAgain = readReportLine(report[0], said);
         QVERIFY2(startedAgain.startsWith("started "), startedAgain.constData());
@@ -312,6 +326,7 @@ private slots:
         ::close(input[1]);
         QCOMPARE(readReportLine(output[0], said), QByteArray::number(secondPid));
         QCOMPARE(readReportLine(output[0], said), "hello");
+        QCOMPARE(readReportLine(output[0], said), QFileInfo(folder.path()).canonicalFilePath().toUtf8());
         // The server's stdout ends with it: the launcher keeps no copy of it.
         char rest;
         pollfd ended{output[0], POLLIN, 0};
@@ -319,7 +334,9 @@ private slots:
         QCOMPARE(::read(output[0], &rest, 1), ssize_t(0));
         QCOMPARE(readReportLine(report[0], said), "exited 768");
         QCOMPARE(readReportLine(report[0], said), "ended 768");
-        QCOMPARE(launcher.state(), QProcess::Running);
+        QVERIFY(processAlive(launcher.processId()));
+        // Nothing of the run is left open in it.
+        QCOMPARE(openDescriptors(launcher.processId()), idleDescriptors);
 
         ::close(report[0]);
         QVERIFY(launcher.waitForFinished(10000));

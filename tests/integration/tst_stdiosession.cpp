@@ -7,10 +7,12 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -18,6 +20,12 @@ using namespace Tether;
 using namespace Tether::Testing;
 
 namespace {
+
+// What earlier cases left in the park is let go first, so that what a case keeps is all there is.
+bool waitForAnEmptyPark()
+{
+    return QTest::qWaitFor([] { return LauncherPark::instance().size() == 0; }, int(LauncherPark::KeepTime.count()) + 5000);
+}
 
 // Short close graces keep escalation tests quick; the defaults are covered in one test.
 constexpr StdioTransportOptions QuickClose{.stdinCloseGrace = std::chrono::milliseconds(300),
@@ -179,6 +187,7 @@ private slots:
     // launcher, which is kept a moment for a restart and then exits; it is reaped all the same.
     void theLauncherIsReapedOnceItsTransportIsGone()
     {
+        QVERIFY(waitForAnEmptyPark());
         Connection c({});
         QVERIFY(c.open());
         const qint64 pid = c.transport->processId();
@@ -186,6 +195,7 @@ private slots:
         QVERIFY(launcher > 0 && launcher != ::getpid());
         ::kill(pid_t(pid), SIGKILL);
         QVERIFY(c.waitClosed());
+        QCOMPARE(LauncherPark::instance().size(), 1);
         c.session.reset(); // and its transport
         QTRY_COMPARE_WITH_TIMEOUT(processState(launcher), '?', int(LauncherPark::KeepTime.count()) + 10000);
         QCOMPARE(LauncherPark::instance().size(), 0);
@@ -195,8 +205,7 @@ private slots:
     // with its own pipes; another command gets a launcher of its own.
     void aServerStartedAgainAfterACrashRunsInTheSameLauncher()
     {
-        // What earlier cases left is let go first, so that the one kept here is the only one.
-        QTRY_COMPARE_WITH_TIMEOUT(LauncherPark::instance().size(), 0, int(LauncherPark::KeepTime.count()) + 5000);
+        QVERIFY(waitForAnEmptyPark());
         Connection crashed({});
         QVERIFY(crashed.open());
         const qint64 firstPid = crashed.transport->processId();
@@ -230,6 +239,7 @@ private slots:
     // A server closed on request takes its launcher along: nothing is kept.
     void aServerClosedOnRequestLeavesNoLauncher()
     {
+        QVERIFY(waitForAnEmptyPark());
         Connection c({});
         QVERIFY(c.open());
         const qint64 launcher = parentPid(c.transport->processId());
@@ -240,25 +250,73 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(processState(launcher), '?', 10000);
     }
 
-    // A server whose folder is gone since its crash is not started in the kept launcher, which
-    // still sits in that folder: a new launcher fails to start it, naming the folder.
-    void aServerWhoseFolderIsGoneIsNotStartedInItsKeptLauncher()
+    // The kept launcher still sits in the folder of its first start: a server whose folder was
+    // replaced since runs in the new one, and one whose folder is gone is left to a new launcher,
+    // which fails to start it, naming the folder.
+    void aServerStartedAgainRunsInItsFolderAsItIsNow()
     {
+        QVERIFY(waitForAnEmptyPark());
         QTemporaryDir home;
-        StdioServerCommand command = demoServer();
-        command.workingDirectory = home.filePath(u"server"_s);
-        QVERIFY(QDir().mkpath(command.workingDirectory));
-        Connection crashed(command, std::chrono::seconds(10));
+        const QString folder = home.filePath(u"server"_s);
+        QVERIFY(QDir().mkpath(folder));
+        // The demo server says where it runs on stderr.
+        StdioServerCommand command{u"/bin/sh"_s, {u"-c"_s, u"echo \"in $(pwd -P) $(stat -c %i .)\" >&2; exec \"$0\""_s,
+                                                  QStringLiteral(TETHER_DEMO_SERVER)}, {}, folder, {}};
+        const auto where = [&] {
+            struct stat status = {};
+            ::stat(QFile::encodeName(folder).constData(), &status);
+            return u"in %1 %2"_s.arg(QFileInfo(folder).canonicalFilePath()).arg(status.st_ino);
+        };
+        Connection first(command, std::chrono::seconds(10));
+        QVERIFY(first.open());
+        QTRY_VERIFY(first.stderrContains(where()));
+        const qint64 launcher = parentPid(first.transport->processId());
+        ::kill(pid_t(first.transport->processId()), SIGKILL);
+        QVERIFY(first.waitClosed());
+        QCOMPARE(LauncherPark::instance().size(), 1);
+
+        QVERIFY(QDir(folder).removeRecursively());
+        QVERIFY(QDir().mkpath(folder));
+        Connection replaced(command, std::chrono::seconds(10));
+        QVERIFY2(replaced.open(), qPrintable(replaced.failure()));
+        QCOMPARE(parentPid(replaced.transport->processId()), launcher);
+        QTRY_VERIFY(replaced.stderrContains(where()));
+        ::kill(pid_t(replaced.transport->processId()), SIGKILL);
+        QVERIFY(replaced.waitClosed());
+        QCOMPARE(LauncherPark::instance().size(), 1);
+
+        QVERIFY(QDir(folder).removeRecursively());
+        Connection gone(command, std::chrono::seconds(10));
+        QVERIFY(!gone.open());
+        QVERIFY2(gone.failure().contains(u"its folder (\"cwd\") %1 does not exist"_s.arg(folder)), qPrintable(gone.failure()));
+        QTRY_COMPARE_WITH_TIMEOUT(processState(launcher), '?', 10000);
+    }
+
+    // A kept launcher that ends after it was told to run the server (killed meanwhile) started
+    // nothing: the start fails, saying so, and no exit is put on a server that never ran.
+    void aKeptLauncherThatEndsBeforeRunningTheServerFailsTheStart()
+    {
+        QVERIFY(waitForAnEmptyPark());
+        Connection crashed({});
         QVERIFY(crashed.open());
         const qint64 launcher = parentPid(crashed.transport->processId());
         ::kill(pid_t(crashed.transport->processId()), SIGKILL);
         QVERIFY(crashed.waitClosed());
-        QVERIFY(QDir(command.workingDirectory).removeRecursively());
-        Connection again(command, std::chrono::seconds(10));
-        QVERIFY(!again.open());
-        QVERIFY2(again.failure().contains(u"its folder (\"cwd\") %1 does not exist"_s.arg(command.workingDirectory)),
-                 qPrintable(again.failure()));
-        QTRY_COMPARE_WITH_TIMEOUT(processState(launcher), '?', 10000);
+        QCOMPARE(LauncherPark::instance().size(), 1);
+        // Stopped, it cannot take the word; killed once the word is sent, it never reads it.
+        ::kill(pid_t(launcher), SIGSTOP);
+        Connection again({});
+        again.session->open();
+        QTRY_COMPARE(LauncherPark::instance().size(), 0);
+        ::kill(pid_t(launcher), SIGKILL);
+        QVERIFY(again.waitClosed());
+        QVERIFY2(again.failure().contains(u"could not start '%1': Tether's launcher ended before it started it"_s.arg(
+                     QStringLiteral(TETHER_DEMO_SERVER))), qPrintable(again.failure()));
+        const TransportClosure closure = again.closure().transport;
+        QVERIFY(closure.unreached);
+        QVERIFY2(closure.error.contains(u"launcher ended before it started it"_s), qPrintable(closure.error));
+        QVERIFY(!closure.exitSignal);
+        QVERIFY(!closure.exitCode);
     }
 
     void followsPagination()

@@ -4,6 +4,7 @@
 #include "support/testfiles.h"
 #include "support/testprocess.h"
 
+#include <QDir>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -156,10 +157,12 @@ private slots:
     void restartsRunInTheCrashedServersLauncher()
     {
         QFETCH(bool, leavesAChild);
+        const QString node = QStandardPaths::findExecutable(u"node"_s);
+        QVERIFY2(!leavesAChild || !node.isEmpty(), "node is not on PATH");
         const StdioServerCommand command =
             leavesAChild ? StdioServerCommand{u"/bin/sh"_s,
                                               {u"-c"_s, u"\"$1\" -e 'console.error(\"child up\"); setInterval(() => {}, 1e9)' & exec \"$0\""_s,
-                                               QStringLiteral(TETHER_DEMO_SERVER), QStandardPaths::findExecutable(u"node"_s)},
+                                               QStringLiteral(TETHER_DEMO_SERVER), node},
                                               {}, {}, {}}
                          : demoServer();
         const auto s = Supervised::running(command);
@@ -169,6 +172,10 @@ private slots:
         s->supervisor->start();
         QVERIFY(s->waitFor(ServerState::Connected));
         const qint64 launcher = parentPid(s->supervisor->status().pid);
+        const auto launcherDescriptors = [launcher] {
+            return QDir(u"/proc/%1/fd"_s.arg(launcher)).entryList(QDir::NoDotAndDotDot | QDir::AllEntries | QDir::System).size();
+        };
+        const qsizetype descriptors = launcherDescriptors();
         for (int crash = 0; crash < 5; ++crash) {
             // Killed once the child is up, so that killing it takes a while.
             QTRY_VERIFY_WITH_TIMEOUT(!leavesAChild || childrenUp == crash + 1, 10000);
@@ -178,6 +185,8 @@ private slots:
             while (s->supervisor->state() != ServerState::Connected || s->supervisor->status().pid == pid)
                 QVERIFY(s->states->wait(10000));
             QCOMPARE(parentPid(s->supervisor->status().pid), launcher);
+            // Each run leaves nothing open in it.
+            QCOMPARE(launcherDescriptors(), descriptors);
         }
         QCOMPARE(s->supervisor->status().lastExitSignal, std::optional<int>(SIGKILL));
     }
