@@ -374,6 +374,7 @@ int main(int argc, char *argv[])
         settings.heartbeat = heartbeatPolicy.policy;
         settings.requestTimeout = options.timeout;
         settings.pinnedEra = options.pinnedEra;
+        settings.pinnedBy = EraPinnedBy::Option;
         settings.signInAdvice = Ctl::signInThisRunAdvice();
         return Ctl::watch(options, settings);
     }

@@ -23,6 +23,7 @@ std::unique_ptr<McpClientSession> OneShotConnection::makeSession()
     // requests on the terminal (TerminalClientSide); the session's roots are none.
     options.clientCapabilities = clientFeatureCapabilities();
     options.pinnedEra = m_options.pinnedEra;
+    options.pinnedBy = EraPinnedBy::Option;
     auto made = std::make_unique<McpClientSession>(m_options.target.transport(), std::move(options));
     McpClientSession *session = made.get();
     QObject::connect(session, &McpClientSession::failed, session, [this](const QString &reason) {

@@ -17,6 +17,17 @@ QStringList spokenProtocolVersions()
     return statelessProtocolVersions() + supportedProtocolVersions();
 }
 
+QString eraPinText(EraPinnedBy by)
+{
+    return by == EraPinnedBy::Option ? u"--protocol"_s : u"its \"protocol\" setting"_s;
+}
+
+QString eraPinAdvice(EraPinnedBy by, QStringView spoken)
+{
+    return by == EraPinnedBy::Option ? u"leave out --protocol, or give --protocol %1"_s.arg(spoken)
+                                     : u"set \"protocol\" to \"auto\" or \"%1\""_s.arg(spoken);
+}
+
 std::optional<ProtocolEra> eraOfVersion(const QString &version)
 {
     if (statelessProtocolVersions().contains(version))

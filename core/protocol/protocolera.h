@@ -16,6 +16,13 @@
 namespace Tether {
 
 enum class ProtocolEra { Handshake, Stateless };
+// Who pinned a server's era, as the person who can change it knows it: the server's "protocol"
+// setting in the config, or tetherctl's --protocol for a server given on the command line.
+enum class EraPinnedBy { Setting, Option };
+// What pinned the era, in the words of a refusal: "its \"protocol\" setting" or "--protocol".
+QString eraPinText(EraPinnedBy by);
+// What to do when the server does not speak the pinned era but speaks `spoken`.
+QString eraPinAdvice(EraPinnedBy by, QStringView spoken);
 
 // The stateless revisions Tether speaks, newest first.
 const QStringList &statelessProtocolVersions();

@@ -145,8 +145,8 @@ void McpClientSession::onInitializeReply(const RpcReply &reply)
             spdlog::info("{} speaks {} only; asking with server/discover", serverLabel(), theirs.join(u", "_s));
             sendDiscover();
         } else if (statelessOffered && m_options.pinnedEra) {
-            fail(u"%1 speaks protocol %2 only, and its \"protocol\" setting pins it to 2025-11-25, which it does not "
-                 "speak; set \"protocol\" to \"auto\" or \"2026-07-28\""_s.arg(serverLabel(), theirs.join(u", "_s)));
+            fail(u"%1 speaks protocol %2 only, and %3 pins it to 2025-11-25, which it does not speak; %4"_s.arg(
+                serverLabel(), theirs.join(u", "_s), eraPinText(m_options.pinnedBy), eraPinAdvice(m_options.pinnedBy, u"2026-07-28")));
         } else if (!theirs.isEmpty()) {
             fail(u"%1 answered that it speaks protocol version '%2' only, which Tether does not speak (Tether speaks %3); "
                  "update the server or Tether"_s.arg(serverLabel(), theirs.join(u"', '"_s),
@@ -234,8 +234,8 @@ void McpClientSession::onDiscoverReply(const RpcReply &reply)
 void McpClientSession::discoverRefused(const QString &why)
 {
     if (m_options.pinnedEra) {
-        fail(u"%1 does not speak protocol 2026-07-28, to which its \"protocol\" setting pins it: %2; set \"protocol\" to "
-             "\"auto\" or \"2025-11-25\""_s.arg(serverLabel(), why));
+        fail(u"%1 does not speak protocol 2026-07-28, to which %2 pins it: %3; %4"_s.arg(
+            serverLabel(), eraPinText(m_options.pinnedBy), why, eraPinAdvice(m_options.pinnedBy, u"2025-11-25")));
         return;
     }
     if (m_initializeTried) {

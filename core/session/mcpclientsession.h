@@ -40,6 +40,7 @@ struct SessionOptions
     // for a server known to be stateless, and initialize when it refuses.
     std::optional<ProtocolEra> pinnedEra{};
     ProtocolEra firstEra = ProtocolEra::Handshake;
+    EraPinnedBy pinnedBy = EraPinnedBy::Setting; // named in the refusal of a pinned era
 };
 
 struct SessionClosure

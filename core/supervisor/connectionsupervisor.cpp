@@ -296,7 +296,7 @@ void ConnectionSupervisor::launchGeneration()
     generation->session = std::make_unique<McpClientSession>(
         m_transportFactory(), SessionOptions{m_name, m_settings.requestTimeout, m_settings.clientCapabilities,
                                              m_settings.clientSide, m_settings.roots, m_settings.pinnedEra,
-                                             m_eraToTryFirst});
+                                             m_eraToTryFirst, m_settings.pinnedBy});
     McpClientSession *session = generation->session.get();
     m_transportDescription = session->transport()->description();
 

@@ -60,6 +60,7 @@ struct SupervisorSettings
     // The era to speak ("protocol"): nothing finds it, and what a connection found is where the
     // next one starts.
     std::optional<ProtocolEra> pinnedEra;
+    EraPinnedBy pinnedBy = EraPinnedBy::Setting;
 };
 
 // Supervises one MCP server: each connection attempt is a fresh generation (transport and

@@ -105,12 +105,12 @@ FailureCause failureCause(const FailureFacts &facts)
     if (const QRegularExpressionMatch match = matchHolding(facts.error, u"which Tether does not speak", unsupportedVersion);
         match.hasMatch())
         return {u"unsupported protocol version %1"_s.arg(match.captured(1)), u"update the server or Tether"_s, false};
-    static const QRegularExpression pinned(uR"(does not speak protocol ([^,]*), to which its "protocol" setting pins it|speaks protocol ([^ ]*) only, and its "protocol" setting pins it)"_s);
-    if (const QRegularExpressionMatch match = matchHolding(facts.error, u"\"protocol\" setting pins it", pinned);
-        match.hasMatch()) {
-        return match.captured(1).isEmpty()
-                   ? FailureCause{u"speaks protocol %1 only"_s.arg(match.captured(2)), u"set \"protocol\" to \"auto\""_s, false}
-                   : FailureCause{u"does not speak protocol %1"_s.arg(match.captured(1)), u"set \"protocol\" to \"auto\""_s, false};
+    static const QRegularExpression pinned(uR"(does not speak protocol ([^,]*), to which (its "protocol" setting|--protocol) pins it|speaks protocol ([^ ]*) only, and (its "protocol" setting|--protocol) pins it)"_s);
+    if (const QRegularExpressionMatch match = matchHolding(facts.error, u" pins it", pinned); match.hasMatch()) {
+        const bool byOption = match.captured(2) == u"--protocol" || match.captured(4) == u"--protocol";
+        const QString advice = byOption ? u"leave out --protocol"_s : u"set \"protocol\" to \"auto\""_s;
+        return match.captured(1).isEmpty() ? FailureCause{u"speaks protocol %1 only"_s.arg(match.captured(3)), advice, false}
+                                           : FailureCause{u"does not speak protocol %1"_s.arg(match.captured(1)), advice, false};
     }
     if (facts.error.contains(u"refused both eras"_s))
         return {u"refuses both protocol eras"_s, u"update the server or Tether"_s, false};

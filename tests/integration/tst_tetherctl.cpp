@@ -465,6 +465,11 @@ private slots:
         QTest::newRow("protocol version")
             << QStringList{u"tools"_s, u"--stdio"_s, demo(u"--protocol-version 1999-01-01"_s)}
             << QStringList{u"1999-01-01"_s, u"2025-11-25"_s};
+        // The era pinned on the command line is named as such, with what to do on it.
+        QTest::newRow("era pinned by --protocol")
+            << QStringList{u"tools"_s, u"--protocol"_s, u"2026-07-28"_s, u"--stdio"_s, demo()}
+            << QStringList{u"does not speak protocol 2026-07-28, to which --protocol pins it"_s,
+                           u"leave out --protocol, or give --protocol 2025-11-25"_s};
         const QString nothingListens = u"http://127.0.0.1:%1/mcp"_s.arg(freeLoopbackPort());
         QTest::newRow("connection refused") << QStringList{u"tools"_s, u"--url"_s, nothingListens}
                                             << QStringList{nothingListens, u"connection refused"_s};

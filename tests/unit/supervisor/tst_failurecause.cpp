@@ -79,6 +79,19 @@ private slots:
         row("protocol version", u"server 'demo' answered protocol version '1999-01-01', which Tether does not speak (Tether "
                                 "speaks 2025-11-25); update the server or Tether"_s, 0, -1, 0, QString(),
             u"unsupported protocol version 1999-01-01 (update the server or Tether)"_s, false);
+        const QString notDiscovered = u"it answered server/discover with -32601 Method not found"_s;
+        row("era pinned by the setting",
+            u"server 'demo' does not speak protocol 2026-07-28, to which its \"protocol\" setting pins it: %1; set "
+            "\"protocol\" to \"auto\" or \"2025-11-25\""_s.arg(notDiscovered), 0, -1, 0, QString(),
+            u"does not speak protocol 2026-07-28 (set \"protocol\" to \"auto\")"_s, false);
+        row("era pinned by --protocol",
+            u"server 'demo' does not speak protocol 2026-07-28, to which --protocol pins it: %1; leave out --protocol, or "
+            "give --protocol 2025-11-25"_s.arg(notDiscovered), 0, -1, 0, QString(),
+            u"does not speak protocol 2026-07-28 (leave out --protocol)"_s, false);
+        row("the other era pinned by --protocol",
+            u"server 'demo' speaks protocol 2026-07-28 only, and --protocol pins it to 2025-11-25, which it does not "
+            "speak; leave out --protocol, or give --protocol 2026-07-28"_s, 0, -1, 0, QString(),
+            u"speaks protocol 2026-07-28 only (leave out --protocol)"_s, false);
         // A connection that never opened says where it was refused, and nothing of closing.
         row("refused", u"could not connect to http://127.0.0.1:9/mcp: connection refused; is the server running and listening "
                        "there?"_s, 0, -1, 0, QString(),
