@@ -74,6 +74,13 @@ struct Connection
         return QTest::qWaitFor([&] { return closed->size() == 1; }, ms);
     }
 
+    // Kills the server and waits for its end; true once its launcher is kept, the only one.
+    bool killKeepingTheLauncher()
+    {
+        ::kill(pid_t(transport->processId()), SIGKILL);
+        return waitClosed() && LauncherPark::instance().size() == 1;
+    }
+
     ToolListReply listTools()
     {
         return awaitToolList([&](ToolListHandler onReply) { session->listTools(std::move(onReply)); }, 20000);
@@ -193,9 +200,7 @@ private slots:
         const qint64 pid = c.transport->processId();
         const qint64 launcher = parentPid(pid);
         QVERIFY(launcher > 0 && launcher != ::getpid());
-        ::kill(pid_t(pid), SIGKILL);
-        QVERIFY(c.waitClosed());
-        QCOMPARE(LauncherPark::instance().size(), 1);
+        QVERIFY(c.killKeepingTheLauncher());
         c.session.reset(); // and its transport
         QTRY_COMPARE_WITH_TIMEOUT(processState(launcher), '?', int(LauncherPark::KeepTime.count()) + 10000);
         QCOMPARE(LauncherPark::instance().size(), 0);
@@ -210,10 +215,8 @@ private slots:
         QVERIFY(crashed.open());
         const qint64 firstPid = crashed.transport->processId();
         const qint64 launcher = parentPid(firstPid);
-        ::kill(pid_t(firstPid), SIGKILL);
-        QVERIFY(crashed.waitClosed());
+        QVERIFY(crashed.killKeepingTheLauncher());
         QCOMPARE(crashed.closure().transport.exitSignal, std::optional<int>(SIGKILL));
-        QCOMPARE(LauncherPark::instance().size(), 1);
 
         Connection again({});
         QVERIFY2(again.open(), qPrintable(again.failure()));
@@ -271,9 +274,7 @@ private slots:
         QVERIFY(first.open());
         QTRY_VERIFY(first.stderrContains(where()));
         const qint64 launcher = parentPid(first.transport->processId());
-        ::kill(pid_t(first.transport->processId()), SIGKILL);
-        QVERIFY(first.waitClosed());
-        QCOMPARE(LauncherPark::instance().size(), 1);
+        QVERIFY(first.killKeepingTheLauncher());
 
         QVERIFY(QDir(folder).removeRecursively());
         QVERIFY(QDir().mkpath(folder));
@@ -281,9 +282,7 @@ private slots:
         QVERIFY2(replaced.open(), qPrintable(replaced.failure()));
         QCOMPARE(parentPid(replaced.transport->processId()), launcher);
         QTRY_VERIFY(replaced.stderrContains(where()));
-        ::kill(pid_t(replaced.transport->processId()), SIGKILL);
-        QVERIFY(replaced.waitClosed());
-        QCOMPARE(LauncherPark::instance().size(), 1);
+        QVERIFY(replaced.killKeepingTheLauncher());
 
         QVERIFY(QDir(folder).removeRecursively());
         Connection gone(command, std::chrono::seconds(10));
@@ -300,9 +299,7 @@ private slots:
         Connection crashed({});
         QVERIFY(crashed.open());
         const qint64 launcher = parentPid(crashed.transport->processId());
-        ::kill(pid_t(crashed.transport->processId()), SIGKILL);
-        QVERIFY(crashed.waitClosed());
-        QCOMPARE(LauncherPark::instance().size(), 1);
+        QVERIFY(crashed.killKeepingTheLauncher());
         // Stopped, it cannot take the word; killed once the word is sent, it never reads it.
         ::kill(pid_t(launcher), SIGSTOP);
         Connection again({});
