@@ -11,6 +11,7 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
+#include <QPointer>
 #include <QSocketNotifier>
 
 #include <cerrno>
@@ -345,11 +346,14 @@ void StdioTransport::onLauncherReport()
 
 void StdioTransport::actOnServerEnd()
 {
-    // The server's end, without waiting for the launcher's own exit, which follows.
-    if (m_serverWaitStatus)
-        onServerEnded(*m_serverWaitStatus);
-    else if (m_serverExitStatus)
+    // The server's end, without waiting for the launcher's own exit, which follows. Its exit is
+    // told first even when its end came with it: the session fails at once, and the rest of the
+    // close (last words, the launcher kept, the pipes closed) comes after.
+    const QPointer<StdioTransport> guard(this);
+    if (m_serverExitStatus)
         onServerExited(*m_serverExitStatus);
+    if (guard && m_serverWaitStatus)
+        onServerEnded(*m_serverWaitStatus);
 }
 
 void StdioTransport::send(const QJsonObject &message)
@@ -511,8 +515,13 @@ void StdioTransport::onStdoutClosed()
         ::sched_yield(); // on a single core, the launcher needs the processor to write
         readLauncherReport();
     }
-    // Acted on once stdout's reader has returned (the end closes it), still in this turn.
-    if (m_serverExitStatus || m_serverWaitStatus)
+    if (!m_serverExitStatus && !m_serverWaitStatus)
+        return;
+    // The exit is told now (stdout's reader, stopped, reads nothing more); the end, which closes
+    // that reader, once it has returned, still in this turn.
+    const QPointer<StdioTransport> guard(this);
+    onServerExited(m_serverExitStatus ? *m_serverExitStatus : *m_serverWaitStatus);
+    if (guard && m_serverWaitStatus)
         QMetaObject::invokeMethod(this, &StdioTransport::actOnServerEnd, Qt::QueuedConnection);
 }
 
