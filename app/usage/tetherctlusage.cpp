@@ -232,7 +232,7 @@ const ProgramUsage &tetherctlUsage()
                 {{u"arg"_s}, u"NAME=VALUE"_s,
                  u"With prompt: give the prompt's argument NAME this value (repeatable)."_s, {u"prompt"_s}},
                 {{u"http"_s}, {},
-                 u"With serve: serve Streamable HTTP instead of stdin/stdout (see serve --http)."_s, {u"serve"_s}},
+                 u"With serve: serve Streamable HTTP, for any number of hosts at once, instead of stdin/stdout."_s, {u"serve"_s}},
                 {{u"follow"_s}, {}, u"With logs: keep printing new events."_s, {u"logs"_s}},
                 {{u"no-bridge"_s}, {},
                  u"With serve over stdio: supervise the servers here even when a running Tether (the window, "
@@ -284,16 +284,19 @@ const ProgramUsage &tetherctlUsage()
         },
         .exitStatus = {
             {u"0"_s, u"success"_s},
-            {u"1"_s, u"the tool ran and returned an error result (isError)"_s},
+            {u"1"_s, u"the tool ran and returned an error result (isError)"_s, {u"call"_s}},
             {u"2"_s, u"connection, protocol or usage error; one line on stderr says what went wrong and, when the "
                      "server process died, its last stderr line"_s},
-            {u"3"_s, u"status: an enabled server is down and waits for you (Failed, Disconnected, Sign-in needed, "
-                     "invalid, stopped); tools: a server asked about is not connected"_s},
-            {u"4"_s, u"status: none is down, but one is still connecting (Starting, Retrying, Reconnecting)"_s},
+            {u"3"_s,
+             u"status: an enabled server is down and waits for you (Failed, Disconnected, Sign-in needed, "
+             "invalid, stopped); tools: a server asked about is not connected"_s,
+             {u"status"_s, u"tools"_s}},
+            {u"4"_s, u"status: none is down, but one is still connecting (Starting, Retrying, Reconnecting)"_s,
+             {u"status"_s}},
             {u"5"_s, u"no Tether runs the config (status then shows servers it connected itself, and start, stop, "
                      "reconnect and logs do nothing), or the one attached to went away"_s},
-            {u"128+N"_s, u"ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129): the call in flight was "
-                         "cancelled at the server, and the servers were closed and waited for"_s},
+            {u"128+N"_s, u"ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129): a request in flight was "
+                         "cancelled at its server, and the servers were closed and waited for"_s},
         },
         .environment = {
             {u"XDG_CONFIG_HOME"_s, u"The folder of the config file (default ~/.config)."_s},

@@ -70,13 +70,16 @@ void appendOptions(QString &out, const QString &title, const QList<Option> &opti
         appendTermAndText(out, optionTerm(option), option.text, column);
 }
 
-void appendExitStatus(QString &out, const ProgramUsage &usage)
+// The exit statuses, all of them, or those `commandName` can end with.
+void appendExitStatus(QString &out, const ProgramUsage &usage, QStringView commandName = {})
 {
     if (usage.exitStatus.isEmpty())
         return;
     out += u"\nExit status:\n"_s;
-    for (const Entry &entry : usage.exitStatus)
-        appendTermAndText(out, entry.term, entry.text, 5);
+    for (const Entry &entry : usage.exitStatus) {
+        if (commandName.isEmpty() || entry.commands.isEmpty() || entry.commands.contains(commandName))
+            appendTermAndText(out, entry.term, entry.text, 5);
+    }
 }
 
 // The options of every command: those that name none.
@@ -233,7 +236,7 @@ QString commandHelpText(const ProgramUsage &usage, QStringView commandName)
     }
     if (!examples.isEmpty())
         out += u"\nExamples:\n"_s + examples;
-    appendExitStatus(out, usage);
+    appendExitStatus(out, usage, commandName);
     return out;
 }
 

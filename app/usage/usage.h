@@ -47,6 +47,7 @@ struct Entry
 {
     QString term;
     QString text;
+    QStringList commands = {}; // an exit status: the commands that exit with it; empty: every command
 };
 
 // Text under a title of its own.
@@ -95,7 +96,7 @@ QString helpText(const ProgramUsage &usage);
 // and how to ask for more.
 QString summaryText(const ProgramUsage &usage);
 // --help COMMAND: the command's usage, what it does, its options and the options of every
-// command, its notes and examples, the exit statuses.
+// command, its notes and examples, the exit statuses it can end with.
 QString commandHelpText(const ProgramUsage &usage, QStringView commandName);
 // "--config FILE", "-v, --verbose": an option as --help and the man page name it.
 QString optionTerm(const Option &option);

@@ -158,6 +158,33 @@ private slots:
         QVERIFY(!before.out.contains(u"--no-bridge"_s));
     }
 
+    // A command's help lists the exit statuses it can end with, not those of other commands.
+    void tetherctlHelpOfACommandHasItsOwnExitStatuses_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QStringList>("statuses");
+
+        QTest::newRow("call") << u"call"_s << QStringList{u"0"_s, u"1"_s, u"2"_s, u"5"_s, u"128+N"_s};
+        QTest::newRow("status") << u"status"_s << QStringList{u"0"_s, u"2"_s, u"3"_s, u"4"_s, u"5"_s, u"128+N"_s};
+        QTest::newRow("tools") << u"tools"_s << QStringList{u"0"_s, u"2"_s, u"3"_s, u"5"_s, u"128+N"_s};
+        QTest::newRow("stop") << u"stop"_s << QStringList{u"0"_s, u"2"_s, u"5"_s, u"128+N"_s};
+    }
+
+    void tetherctlHelpOfACommandHasItsOwnExitStatuses()
+    {
+        QFETCH(QString, command);
+        QFETCH(QStringList, statuses);
+        const ProgramRun run = runProgram(QStringLiteral(TETHERCTL), {command, u"--help"_s});
+        QCOMPARE(run.exitCode, 0);
+        const qsizetype start = run.out.indexOf(u"\nExit status:\n"_s);
+        QVERIFY(start >= 0);
+        QStringList listed;
+        static const QRegularExpression term(u"^  (\\S+)"_s, QRegularExpression::MultilineOption);
+        for (const QRegularExpressionMatch &match : term.globalMatch(run.out.sliced(start)))
+            listed.append(match.captured(1));
+        QCOMPARE(listed, statuses);
+    }
+
     // A command that does not exist is named, with the one meant.
     void tetherctlHelpOfAMistypedCommand()
     {
