@@ -293,8 +293,11 @@ const ProgramUsage &tetherctlUsage()
              {u"status"_s, u"tools"_s}},
             {u"4"_s, u"status: none is down, but one is still connecting (Starting, Retrying, Reconnecting)"_s,
              {u"status"_s}},
-            {u"5"_s, u"no Tether runs the config (status then shows servers it connected itself, and start, stop, "
-                     "reconnect and logs do nothing), or the one attached to went away"_s},
+            {u"5"_s,
+             u"no Tether runs the config (status then shows servers it connected itself, and start, stop, "
+             "reconnect and logs do nothing), or the one attached to went away"_s,
+             {u"status"_s, u"check"_s, u"tools"_s, u"call"_s, u"resources"_s, u"read"_s, u"prompts"_s, u"prompt"_s,
+              u"watch"_s, u"start"_s, u"stop"_s, u"reconnect"_s, u"logs"_s}},
             {u"128+N"_s, u"ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129): a request in flight was "
                          "cancelled at its server, and the servers were closed and waited for"_s},
         },
