@@ -216,11 +216,13 @@ int configTools(const ConfigOptions &options)
         tools = run.manager().registry().tools();
         run.shutDown();
     }
-    // A server asked about (named, or any enabled one) that is not connected is named, never left out unsaid.
+    // A server asked about (named, disabled or not, or any enabled one) that is not connected is
+    // named, never left out unsaid.
     bool unreachable = false;
     const ReasonReader reader = instance.client ? ReasonReader::Attached : ReasonReader::OwnRun;
     for (const ServerStatus &status : std::as_const(statuses)) {
-        if (counts(status) && !isUp(status)) {
+        const bool asked = options.servers.contains(status.name) || (options.servers.isEmpty() && counts(status));
+        if (asked && !isUp(status)) {
             printError(u"server '%1' is not connected, so its tools are not listed: %2"_s.arg(
                 status.name, reasonFor(status.reason, status.name, reader)));
             unreachable = true;

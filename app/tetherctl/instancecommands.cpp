@@ -217,12 +217,13 @@ int runDaemon(const ConfigOptions &options, std::optional<HttpServing> http)
         printNote(u"Serving MCP at %1; hosts send the bearer token in %2"_s.arg(serving.url, serving.tokenFile));
     } else {
         // On the built-in demo until the config file is written, which it then runs.
-        printNote(u"tetherctl: Tether (pid %1) runs %2 (%3 servers)%4; `tetherctl status` shows them, a signal stops them"_s
+        const qsizetype serverCount = instance.manager().serverNames().size();
+        printNote(u"tetherctl: Tether (pid %1) runs %2 (%3)%4; `tetherctl status` shows them, a signal stops them"_s
                       .arg(QCoreApplication::applicationPid())
                       .arg(instance.config().isEmbedded()
                                ? u"the built-in demo until %1 is written"_s.arg(configPath)
                                : configPath)
-                      .arg(instance.manager().serverNames().size())
+                      .arg(serverCount == 1 ? u"1 server"_s : u"%1 servers"_s.arg(serverCount))
                       .arg(serving.url.isEmpty() ? QString() : u", serving MCP at "_s + serving.url));
     }
     QObject::connect(&signalWatcher, &UnixSignalWatcher::received, &loop, [&](int signalNumber) {

@@ -49,12 +49,16 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(TETHER_VERSION));
 
     const Usage::ProgramUsage &usage = Usage::tetherctlUsage();
-    if (const std::optional<int> status = Usage::answerHelpOrVersion(usage, QCoreApplication::arguments()))
+    QStringList commandLine = QCoreApplication::arguments();
+    // "tetherctl help [COMMAND]", as git and many others take it, is --help.
+    if (commandLine.value(1) == u"help")
+        commandLine[1] = u"--help"_s;
+    if (const std::optional<int> status = Usage::answerHelpOrVersion(usage, commandLine))
         return *status;
     QCommandLineParser parser;
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
     parser.addOptions(Usage::commandLineOptions(usage));
-    if (!parser.parse(QCoreApplication::arguments()))
+    if (!parser.parse(commandLine))
         return usageError(parser.errorText());
     // The options by name; usage.cpp gives their values and help.
     const QCommandLineOption stdioOption(u"stdio"_s);
@@ -147,28 +151,35 @@ int main(int argc, char *argv[])
         promptArguments.insert(argument.left(equals), argument.mid(equals + 1));
     }
 
-    // The tool arguments of 'call': the last word when it is JSON.
+    // The tool arguments of 'call': the last word when it is JSON, after the tool's name.
     QJsonObject arguments;
-    const auto takeArguments = [&](const QString &toolName) -> bool {
+    const auto takeArguments = [&]() -> bool {
         const QString last = positional.isEmpty() ? QString() : positional.last().trimmed();
         if (!last.startsWith(u'{') && !last.startsWith(u'['))
             return true;
+        const QString toolName = positional.value(positional.size() - 2);
+        const QString whose = toolName.isEmpty() ? u"the tool's arguments"_s : u"the arguments of '%1'"_s.arg(toolName);
         QJsonParseError parseError;
         const QByteArray text = positional.last().toUtf8();
         const QJsonDocument document = QJsonDocument::fromJson(text, &parseError);
         if (parseError.error != QJsonParseError::NoError) {
             // The offset counts bytes of UTF-8; the caret goes under the character.
-            const qsizetype position = QString::fromUtf8(text.first(std::min<qsizetype>(parseError.offset, text.size()))).size();
+            qsizetype position = QString::fromUtf8(text.first(std::min<qsizetype>(parseError.offset, text.size()))).size();
+            QString fault = parseError.errorString();
+            // The usual slip, JavaScript's quotes: the parser's words would point past it.
+            if (const qsizetype quote = positional.last().indexOf(u'\''); quote >= 0 && quote <= position) {
+                position = quote;
+                fault = u"a single quote, where JSON takes double quotes only"_s;
+            }
             const PointedText pointed = pointAt(positional.last(), position);
-            usageError(u"the arguments of '%1' are not valid JSON: %2 at character %3 (marked below); pass an object "
-                       "such as '{\"message\": \"hi\"}'"_s.arg(toolName, parseError.errorString())
-                           .arg(position + 1));
+            usageError(u"%1 are not valid JSON: %2 at character %3 (marked below); pass an object such as "
+                       "'{\"message\": \"hi\"}'"_s.arg(whose, fault).arg(position + 1));
             Ctl::printNote(u"  "_s + pointed.line);
             Ctl::printNote(u"  "_s + pointed.caret);
             return false;
         }
         if (!document.isObject()) {
-            usageError(u"the arguments of '%1' must be a JSON object such as '{\"message\": \"hi\"}'"_s.arg(toolName));
+            usageError(u"%1 must be a JSON object such as '{\"message\": \"hi\"}'"_s.arg(whose));
             return false;
         }
         arguments = document.object();
@@ -317,7 +328,7 @@ int main(int argc, char *argv[])
         }
         if (positional.isEmpty())
             return usageError(u"'call' needs the name of the tool to call"_s);
-        if (!takeArguments(positional.last()))
+        if (!takeArguments())
             return Ctl::Failure;
         if (positional.isEmpty() || positional.size() > 2)
             return usageError(u"'call' takes [SERVER] TOOL ['JSON'], got '%1'"_s.arg(positional.join(u' ')));
@@ -397,7 +408,7 @@ int main(int argc, char *argv[])
 
     if (positional.isEmpty())
         return usageError(u"'call' needs the name of the tool to call"_s);
-    if (!takeArguments(positional.first()))
+    if (!takeArguments())
         return Ctl::Failure;
     if (positional.size() != 1)
         return usageError(u"'call' takes TOOL and one JSON object, got %1 arguments"_s.arg(positional.size() + 1));

@@ -245,8 +245,9 @@ const ProgramUsage &tetherctlUsage()
                  u"Also print the server's stderr, progress, warnings (skipped input, timeouts) and debug "
                  "diagnostics on stderr."_s},
                 {{u"h"_s, u"help"_s}, {},
-                 u"Show a summary of the commands; with a command (tetherctl --help COMMAND, or tetherctl COMMAND "
-                 "--help), its usage, options, examples and exit statuses."_s},
+                 u"Show a summary of the commands; with a command (tetherctl --help COMMAND, tetherctl COMMAND "
+                 "--help or tetherctl help COMMAND), its usage, options, examples and the exit statuses it can end "
+                 "with."_s},
                 {{u"version"_s}, {}, u"Show the version."_s},
             }},
             {u"Reconnect policy (watch, serve)"_s, {

@@ -320,30 +320,44 @@ private slots:
     }
 
     // JSON that cannot be read is shown with a caret under where it goes wrong, after the line
-    // that says so; long text is cut around that place.
+    // that names the tool and says what is wrong; long text is cut around that place. Single
+    // quotes, the usual slip, are named as such.
     void jsonArgumentErrorsPointAtTheFault_data()
     {
+        QTest::addColumn<bool>("configForm"); // call SERVER TOOL JSON, not call --stdio CMD TOOL JSON
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("shown");  // the text as the line after the message shows it
         QTest::addColumn<QString>("pointed"); // the character the caret is under; empty: after the end
+        QTest::addColumn<QString>("fault");
 
-        QTest::newRow("a bare word") << u"{\"message\": hi}"_s << u"{\"message\": hi}"_s << u"h"_s;
-        QTest::newRow("unterminated") << u"{\"message\": \"hi\""_s << u"{\"message\": \"hi\""_s << QString();
+        QTest::newRow("a bare word") << false << u"{\"message\": hi}"_s << u"{\"message\": hi}"_s << u"h"_s << u"illegal number"_s;
+        QTest::newRow("a bare word, config") << true << u"{\"message\": hi}"_s << u"{\"message\": hi}"_s << u"h"_s
+                                             << u"illegal number"_s;
+        QTest::newRow("unterminated") << false << u"{\"message\": \"hi\""_s << u"{\"message\": \"hi\""_s << QString()
+                                      << u"unterminated string"_s;
         const QString longText = u"{\"message\": \""_s + QString(u'x').repeated(200) + u"\" 3}"_s;
-        QTest::newRow("long, cut before") << longText << u"…"_s + QString(u'x').repeated(68) + u"\" 3}"_s << u"}"_s;
+        QTest::newRow("long, cut before") << false << longText << u"…"_s + QString(u'x').repeated(68) + u"\" 3}"_s
+                                          << u"}"_s << u"unterminated object"_s;
+        QTest::newRow("single quotes") << true << u"{'message': 'hi'}"_s << u"{'message': 'hi'}"_s << u"'"_s
+                                       << u"a single quote, where JSON takes double quotes only at character 2"_s;
     }
 
     void jsonArgumentErrorsPointAtTheFault()
     {
+        QFETCH(bool, configForm);
         QFETCH(QString, json);
         QFETCH(QString, shown);
         QFETCH(QString, pointed);
-        const Run run = tetherctl({u"call"_s, u"--stdio"_s, demo(), u"echo"_s, json});
+        QFETCH(QString, fault);
+        // The arguments are read before the config is: none is needed.
+        const Run run = configForm ? tetherctl({u"call"_s, u"--config"_s, u"/nonexistent/servers.json"_s, u"demo"_s, u"echo"_s, json})
+                                   : tetherctl({u"call"_s, u"--stdio"_s, demo(), u"echo"_s, json});
         QCOMPARE(run.exitCode, 2);
         QCOMPARE(run.out, QString());
         const QStringList lines = run.err.split(u'\n');
         QCOMPARE(lines.size(), 4); // three, and the end of the last
         QVERIFY2(lines.at(0).startsWith(u"tetherctl: the arguments of 'echo' are not valid JSON: "_s), qPrintable(run.err));
+        QVERIFY2(lines.at(0).contains(fault), qPrintable(run.err));
         QVERIFY2(lines.at(0).contains(u"(marked below)"_s), qPrintable(run.err));
         QCOMPARE(lines.at(1), u"  "_s + shown);
         const QString &caret = lines.at(2);
@@ -1113,6 +1127,12 @@ private slots:
         QCOMPARE(tools.exitCode, 3);
         QVERIFY2(tools.out.startsWith(u"good__add"_s), qPrintable(tools.out));
         QVERIFY2(tools.err.contains(u"server 'bad' is not connected, so its tools are not listed"_s), qPrintable(tools.err));
+        QVERIFY(!tools.err.contains(u"'off'"_s));
+        // off is disabled, and asked about by name: named too, not an empty list that looks fine.
+        const Run offTools = tetherctl({u"tools"_s, u"--config"_s, path, u"off"_s});
+        QCOMPARE(offTools.exitCode, 3);
+        QVERIFY2(offTools.err.contains(u"server 'off' is not connected, so its tools are not listed: disabled"_s),
+                 qPrintable(offTools.err));
     }
 
     // The table fits a terminal: a server's command shows as its program and first arguments, its

@@ -187,12 +187,31 @@ private slots:
     }
 
     // A command that does not exist is named, with the one meant.
+    void tetherctlHelpOfAMistypedCommand_data()
+    {
+        QTest::addColumn<QString>("asking");
+        QTest::newRow("--help") << u"--help"_s;
+        QTest::newRow("help") << u"help"_s;
+    }
+
     void tetherctlHelpOfAMistypedCommand()
     {
-        const ProgramRun run = runProgram(QStringLiteral(TETHERCTL), {u"--help"_s, u"stauts"_s});
+        QFETCH(QString, asking);
+        const ProgramRun run = runProgram(QStringLiteral(TETHERCTL), {asking, u"stauts"_s});
         QCOMPARE(run.exitCode, 2);
         QCOMPARE(run.out, QString());
         QCOMPARE(run.err, u"tetherctl: unknown command 'stauts'; did you mean status or start? (see tetherctl --help)\n"_s);
+    }
+
+    // "tetherctl help [COMMAND]" is --help, as in git.
+    void tetherctlHelpAsACommand()
+    {
+        const ProgramRun summary = runProgram(QStringLiteral(TETHERCTL), {u"help"_s});
+        QCOMPARE(summary.exitCode, 0);
+        QCOMPARE(summary.out, tetherctlHelp());
+        const ProgramRun ofStatus = runProgram(QStringLiteral(TETHERCTL), {u"help"_s, u"status"_s});
+        QCOMPARE(ofStatus.exitCode, 0);
+        QCOMPARE(ofStatus.out, runProgram(QStringLiteral(TETHERCTL), {u"status"_s, u"--help"_s}).out);
     }
 
     void tetherRejectsAnUnknownOption()
