@@ -567,7 +567,8 @@ void ConnectionSupervisor::onGenerationFailed(quint64 number, const QString &rea
     switch (decision.action) {
     case SupervisorDecision::Action::GiveUp:
         if (!cause.retryable) {
-            apply(decision, u"%1; not retried, since no retry can fix %2"_s.arg(what, cause.summary));
+            // With what to do: the reason is what tetherctl prints and the log keeps.
+            apply(decision, u"%1; not retried, since no retry can fix %2"_s.arg(what, cause.text()));
             break;
         }
         apply(decision, u"gave up after %1 attempt%2; last error: %3"_s.arg(m_core.attempt())

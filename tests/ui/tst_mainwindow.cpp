@@ -743,7 +743,8 @@ private slots:
     {
         ServerStatus failed = status(u"github"_s, ServerState::Failed);
         failed.reason = u"connection failed: could not start 'github-mcp-server': No such file or directory; not retried, "
-                        "since no retry can fix command not found: github-mcp-server"_s;
+                        "since no retry can fix command not found: github-mcp-server (install it, or correct \"command\" "
+                        "in the config)"_s;
         failed.cause = u"command not found: github-mcp-server (install it, or correct \"command\" in the config)"_s;
         QCOMPARE(ServerTableModel::lastEventText(failed), failed.cause);
         ServerTableModel model;
