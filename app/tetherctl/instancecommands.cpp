@@ -57,9 +57,10 @@ int controlServers(const ConfigOptions &options, const QString &command, const Q
         return exitStatus;
     const QString method = Control::Prefix + command;
     const bool stopping = method == Control::Stop;
+    const bool starting = method == Control::Start;
     // Subscribed first, so that no change between the command and the wait is missed.
     QHash<QString, ServerState> states;
-    if (stopping) {
+    if (stopping || starting) {
         const std::optional<QJsonObject> current =
             askInstance(*instance, Control::Subscribe, {{u"statuses"_s, false}}, {}, &exitStatus);
         if (!current)
@@ -80,6 +81,7 @@ int controlServers(const ConfigOptions &options, const QString &command, const Q
         if (allStopped())
             loop.quit();
     });
+    const QHash<QString, ServerState> before = states;
     if (!askInstance(*instance, method, {{u"servers"_s, QJsonArray::fromStringList(servers)}}, u"%1"_s.arg(command), &exitStatus))
         return exitStatus;
     if (stopping && !allStopped()) {
@@ -96,9 +98,16 @@ int controlServers(const ConfigOptions &options, const QString &command, const Q
             return NoInstance;
         }
     }
-    const QString done = command == u"stop" ? u"stopped"_s : command == u"start" ? u"starting"_s : u"reconnecting"_s;
-    for (const QString &name : servers)
-        printNote(u"%1: %2 (Tether pid %3)"_s.arg(name, done).arg(instance->instance().pid));
+    const QString done = stopping ? u"stopped"_s : starting ? u"starting"_s : u"reconnecting"_s;
+    // Start leaves a server that runs (or is on its way) as it is.
+    static const QList<ServerState> startable{ServerState::Stopped, ServerState::Failed, ServerState::Disconnected,
+                                              ServerState::SignInNeeded};
+    for (const QString &name : servers) {
+        const bool runsAlready = starting && before.contains(name) && !startable.contains(before.value(name));
+        printNote(u"%1: %2 (Tether pid %3)"_s
+                      .arg(name, runsAlready ? u"already "_s + stateName(before.value(name)).toLower() : done)
+                      .arg(instance->instance().pid));
+    }
     return Success;
 }
 

@@ -366,8 +366,11 @@ const ProgramUsage &tetherctlUsage()
              u"Call a tool of a remote server that wants a token, taken from the environment variable TOKEN."_s},
             {u"tetherctl watch --url http://127.0.0.1:3001/sse --transport sse"_s,
              u"Supervise a remote server that speaks HTTP+SSE only."_s},
-            {u"tetherctl daemon &\ntetherctl status && tetherctl stop flaky"_s,
-             u"Run the config headless, check that every server is connected, then stop one."_s},
+            {u"tetherctl daemon"_s,
+             u"Run the config headless, until a signal stops it; the other commands ask this Tether meanwhile."_s},
+            {u"tetherctl check && tetherctl stop flaky"_s,
+             u"With a Tether running the config (daemon, or the window), once its servers have started: check that "
+             "every server is up, then stop one."_s},
             {u"tetherctl logs demo --follow"_s, u"The event log of the server demo, then each new event."_s},
             {u"tetherctl serve --config ~/.config/tether/servers.json"_s,
              u"What an AI client runs to reach the tools of every server of that config."_s},

@@ -190,8 +190,16 @@ private slots:
         const ProgramRun down = ctl({u"status"_s, u"--json"_s});
         QCOMPARE(down.exitCode, 3);
         QCOMPARE(rowsByServer(down.out).value(u"demo"_s).value(u"state").toString(), u"Stopped"_s);
-        QCOMPARE(ctl({u"start"_s, u"demo"_s}).exitCode, 0);
+        const ProgramRun start = ctl({u"start"_s, u"demo"_s});
+        QCOMPARE(start.exitCode, 0);
+        QVERIFY2(start.err.startsWith(u"demo: starting (Tether pid "_s), qPrintable(start.err));
         QTRY_COMPARE_WITH_TIMEOUT(ctl({u"status"_s}).exitCode, 0, 15000);
+        // Start leaves a connected server as it is, and says so rather than "starting".
+        const ProgramRun startAgain = ctl({u"start"_s, u"second"_s});
+        QCOMPARE(startAgain.exitCode, 0);
+        QVERIFY2(startAgain.err.startsWith(u"second: already connected (Tether pid "_s), qPrintable(startAgain.err));
+        QCOMPARE(rowsByServer(ctl({u"status"_s, u"--json"_s}).out).value(u"second"_s).value(u"pid"),
+                 rows.value(u"second"_s).value(u"pid"));
 
         const ProgramRun unknown = ctl({u"reconnect"_s, u"nosuch"_s});
         QCOMPARE(unknown.exitCode, 2);
