@@ -31,6 +31,12 @@ std::unique_ptr<ControlClient> requireInstance(const ConfigOptions &options, int
     InstanceLink instance = linkToInstance(options);
     if (instance.client)
         return std::move(instance.client);
+    // A name the config lacks is wrong whether a Tether runs or not: said first, as the instance
+    // would say it (with the names it is close to).
+    if (!instance.refused && !options.servers.isEmpty() && !ConfigRun(options).load()) {
+        *exitStatus = Failure;
+        return nullptr;
+    }
     if (!instance.refused) {
         printError(u"no Tether runs %1; start one with `tetherctl daemon` (or open the window), then ask again"_s.arg(
             configSavePath(options.source)));

@@ -263,11 +263,13 @@ int main(int argc, char *argv[])
         if (command == u"start" || command == u"stop" || command == u"reconnect") {
             if (positional.isEmpty())
                 return usageError(u"'%1' takes the names of the servers, such as: tetherctl %1 demo"_s.arg(command));
+            options.servers = positional;
             return Ctl::controlServers(options, command, positional);
         }
         if (command == u"logs") {
             if (positional.size() > 1)
                 return usageError(u"'logs' takes at most one server name, got '%1'"_s.arg(positional.join(u' ')));
+            options.servers = positional;
             return Ctl::showLogs(options, positional.value(0), parser.isSet(followOption));
         }
         if (command == u"daemon") {

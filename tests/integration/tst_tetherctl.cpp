@@ -378,6 +378,10 @@ private slots:
         QTest::newRow("call") << QStringList{u"call"_s, u"deom"_s, u"echo"_s};
         QTest::newRow("resources") << QStringList{u"resources"_s, u"deom"_s};
         QTest::newRow("serve") << QStringList{u"serve"_s, u"deom"_s};
+        // Those that ask a running Tether, with none running: the name first.
+        QTest::newRow("start") << QStringList{u"start"_s, u"deom"_s};
+        QTest::newRow("stop") << QStringList{u"stop"_s, u"other"_s, u"deom"_s};
+        QTest::newRow("logs") << QStringList{u"logs"_s, u"deom"_s};
     }
 
     void mistypedServerNamesAreNamed()
