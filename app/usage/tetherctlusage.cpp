@@ -97,9 +97,10 @@ const ProgramUsage &tetherctlUsage()
                                          "crash, hang or fail to start, and print one line per state change until "
                                          "SIGINT, SIGTERM or SIGHUP; then stop them and exit 0."_s},
                 {u"start SERVER..."_s, u"Start the servers named in the running Tether."_s},
-                {u"stop SERVER..."_s, u"Stop them there (they stay stopped until started), and wait until they have."_s},
-                {u"reconnect SERVER..."_s, u"Close their connections there and connect them again, with a fresh retry "
-                                           "budget."_s},
+                {u"stop SERVER..."_s, u"Stop the servers named in the running Tether (they stay stopped until "
+                                      "started), and wait until they have."_s},
+                {u"reconnect SERVER..."_s, u"Close the connections of the servers named in the running Tether and "
+                                           "connect them again, with a fresh retry budget."_s},
                 {u"logs [SERVER] [--follow]"_s,
                  u"Print the running Tether's recent event log (of one server when named): state changes, stderr "
                  "lines, the servers' log messages, calls (--json: one object per line). --follow then prints each "

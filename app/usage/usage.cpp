@@ -192,7 +192,7 @@ QString summaryText(const ProgramUsage &usage)
 QString commandHelpText(const ProgramUsage &usage, QStringView commandName)
 {
     QStringList forms;
-    QStringList texts;
+    QList<std::pair<QStringList, QString>> described; // each text with the forms it describes
     for (const CommandGroup &group : usage.commandGroups) {
         QString text; // an entry without text has the text of the one above it
         for (const Command &entry : group.commands) {
@@ -201,13 +201,28 @@ QString commandHelpText(const ProgramUsage &usage, QStringView commandName)
             if (entry.usage.section(u' ', 0, 0) != commandName)
                 continue;
             forms.append(entry.usage);
-            if (!text.isEmpty() && !texts.contains(text))
-                texts.append(text);
+            if (text.isEmpty())
+                continue;
+            const auto same = std::find_if(described.begin(), described.end(), [&](const auto &pair) { return pair.second == text; });
+            if (same == described.end())
+                described.append({{entry.usage}, text});
+            else
+                same->first.append(entry.usage);
         }
     }
     QString out = synopsisLines(usage, forms);
-    for (const QString &text : std::as_const(texts))
-        out += u'\n' + wrapped(text, HelpWidth).join(u'\n') + u'\n';
+    if (described.size() == 1) {
+        out += u'\n' + wrapped(described.first().second, HelpWidth).join(u'\n') + u'\n';
+    } else {
+        // Each form with what it does, so that a text is not read as another form's.
+        for (const auto &[textForms, text] : std::as_const(described)) {
+            out += u'\n';
+            for (const QString &form : textForms)
+                out += usage.name + u' ' + form + u'\n';
+            for (const QString &line : wrapped(text, HelpWidth - 4))
+                out += (line.isEmpty() ? QString() : u"    "_s + line) + u'\n';
+        }
+    }
     QList<Option> own;
     for (const Option &option : usage.options()) {
         if (option.commands.contains(commandName))

@@ -141,6 +141,10 @@ private slots:
                                << QStringList{u"Usage: tetherctl watch [SERVER...]\n"_s, u"\n  --max-attempts N"_s,
                                               u"States (watch):\n"_s, u"--crash-after-ms 5000"_s};
         QTest::newRow("connect") << u"connect"_s << QStringList{u"\n  --dry-run"_s, u"\n  --transport stdio|http|sse"_s};
+        // Forms that do different things each come with what they do.
+        QTest::newRow("tools") << u"tools"_s
+                               << QStringList{u"\n\ntetherctl tools --stdio \"CMD ARGS...\"\n    List the server's tools"_s,
+                                              u"\n\ntetherctl tools --url URL\n    The same for a remote server."_s};
     }
 
     void tetherctlHelpOfACommand()
