@@ -155,10 +155,14 @@ int main(int argc, char *argv[])
     QJsonObject arguments;
     const auto takeArguments = [&]() -> bool {
         const QString last = positional.isEmpty() ? QString() : positional.last().trimmed();
-        if (!last.startsWith(u'{') && !last.startsWith(u'['))
-            return true;
         const QString toolName = positional.value(positional.size() - 2);
         const QString whose = toolName.isEmpty() ? u"the tool's arguments"_s : u"the arguments of '%1'"_s.arg(toolName);
+        if (last.isEmpty() && positional.size() >= 2) {
+            usageError(u"%1 are empty; pass an object such as '{}', or leave them out"_s.arg(whose));
+            return false;
+        }
+        if (!last.startsWith(u'{') && !last.startsWith(u'['))
+            return true;
         QJsonParseError parseError;
         const QByteArray text = positional.last().toUtf8();
         const QJsonDocument document = QJsonDocument::fromJson(text, &parseError);
@@ -394,7 +398,8 @@ int main(int argc, char *argv[])
 
     if (command == u"tools" || command == u"resources" || command == u"prompts") {
         if (!positional.isEmpty())
-            return usageError(u"'%1' takes no arguments besides the server, got '%2'"_s.arg(command, positional.join(u' ')));
+            return usageError(u"'%1' with %2 takes no more arguments: its server is the one %2 gives; got '%3'"_s.arg(
+                command, parser.isSet(stdioOption) ? u"--stdio"_s : u"--url"_s, positional.join(u' ')));
         if (command == u"resources")
             return Ctl::listResources(options);
         return command == u"tools" ? Ctl::listTools(options) : Ctl::listPrompts(options);

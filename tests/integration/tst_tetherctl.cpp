@@ -301,7 +301,13 @@ private slots:
         QTest::newRow("read of the config with three words") << QStringList{u"read"_s, u"a"_s, u"b"_s, u"c"_s}
                                                              << u"'read' takes [SERVER] URI"_s;
         QTest::newRow("resources with an operand") << QStringList{u"resources"_s, u"--stdio"_s, demo(), u"x"_s}
-                                                   << u"'resources' takes no arguments besides the server"_s;
+                                                   << u"'resources' with --stdio takes no more arguments: its server is "
+                                                      "the one --stdio gives; got 'x'"_s;
+        QTest::newRow("tools of a named server with --url")
+            << QStringList{u"tools"_s, u"demo"_s, u"--url"_s, u"http://127.0.0.1:9/mcp"_s}
+            << u"'tools' with --url takes no more arguments: its server is the one --url gives; got 'demo'"_s;
+        QTest::newRow("empty arguments") << QStringList{u"call"_s, u"--stdio"_s, demo(), u"echo"_s, QString()}
+                                         << u"the arguments of 'echo' are empty; pass an object such as '{}', or leave them out"_s;
         QTest::newRow("arg outside prompt") << QStringList{u"call"_s, u"--arg"_s, u"a=b"_s, u"--stdio"_s, demo(), u"echo"_s}
                                             << u"--arg applies to 'prompt' only"_s;
         QTest::newRow("arg without value") << QStringList{u"prompt"_s, u"--stdio"_s, demo(), u"p"_s, u"--arg"_s, u"city"_s}
