@@ -213,7 +213,9 @@ int configTools(const ConfigOptions &options)
         if (const std::optional<int> status = startAndSettle(run, interruption, OwnRun::SaySo))
             return *status;
         statuses = run.manager().statuses();
-        tools = run.manager().registry().tools();
+        // As a running Tether answers: one server's in its own order, all sorted by public name.
+        tools = options.servers.isEmpty() ? run.manager().registry().tools()
+                                          : run.manager().registry().serverTools(options.servers.first());
         run.shutDown();
     }
     // A server asked about (named, disabled or not, or any enabled one) that is not connected is

@@ -1126,6 +1126,11 @@ private slots:
                  qPrintable(check.err));
         QVERIFY(!check.err.contains(u"'good'"_s));
 
+        // One server's tools in its own order (its first is echo), as a running Tether lists them.
+        const Run goodTools = tetherctl({u"tools"_s, u"--config"_s, path, u"good"_s});
+        QCOMPARE(goodTools.exitCode, 0);
+        QVERIFY2(goodTools.out.startsWith(u"good__echo "_s), qPrintable(goodTools.out));
+
         const Run call = tetherctl({u"call"_s, u"--config"_s, path, u"good"_s, u"add"_s, u"{\"a\": 20, \"b\": 22}"_s});
         QCOMPARE(call.exitCode, 0);
         QCOMPARE(call.out, u"42\n"_s);
