@@ -243,12 +243,11 @@ int getPrompt(const CommonOptions &options, const QString &name, const QJsonObje
 
 namespace {
 
-// The catalogs of the connected servers, once listed, with the servers still running; the exit
-// status instead when the command cannot go on (the config cannot be used, a signal came: the
-// servers are then stopped). A server named on the command line that is not connected is an
-// error: `failed` is set.
-std::optional<int> connectedCatalogs(ConfigRun &run, const Interruption &interruption, const ConfigOptions &options,
-                                     QList<NamedCatalog> *catalogs, bool *failed)
+// The catalogs of the connected servers, once listed, and the state of every server asked about
+// (`statuses`), with the servers still running; the exit status instead when the command cannot go
+// on (the config cannot be used, a signal came: the servers are then stopped).
+std::optional<int> connectedCatalogs(ConfigRun &run, const Interruption &interruption, QList<NamedCatalog> *catalogs,
+                                     QList<ServerStatus> *statuses)
 {
     if (const std::optional<int> status = startAndSettle(run, interruption, OwnRun::SaySo))
         return status;
@@ -257,21 +256,17 @@ std::optional<int> connectedCatalogs(ConfigRun &run, const Interruption &interru
         run.shutDown();
         return interruption.exitStatus();
     }
-    for (const ServerStatus &status : run.manager().statuses()) {
-        if (status.state == ServerState::Connected) {
+    *statuses = run.manager().statuses();
+    for (const ServerStatus &status : std::as_const(*statuses)) {
+        if (isUp(status))
             catalogs->append({status.name, run.manager().catalog(status.name)});
-        } else if (!options.servers.isEmpty()) {
-            printError(u"server '%1' is not connected: %2"_s.arg(
-                status.name, reasonFor(status.reason, status.name, ReasonReader::OwnRun)));
-            *failed = true;
-        }
     }
     return std::nullopt;
 }
 
 // The same from the instance that runs the config; the exit status instead when it cannot be asked.
 std::optional<int> connectedCatalogs(ControlClient &instance, const ConfigOptions &options, QList<NamedCatalog> *catalogs,
-                                     bool *failed)
+                                     QList<ServerStatus> *statuses)
 {
     int exitStatus = Success;
     const std::optional<QJsonObject> status = askInstance(instance, Control::Status, {}, {}, &exitStatus);
@@ -285,13 +280,9 @@ std::optional<int> connectedCatalogs(ControlClient &instance, const ConfigOption
         known.append(server.status.name);
         if (!options.servers.isEmpty() && !options.servers.contains(server.status.name))
             continue;
-        if (server.status.state == ServerState::Connected) {
+        statuses->append(server.status);
+        if (isUp(server.status))
             connected.append(server.status.name);
-        } else if (!options.servers.isEmpty()) {
-            printError(u"server '%1' is not connected: %2"_s.arg(
-                server.status.name, reasonFor(server.status.reason, server.status.name, ReasonReader::Attached)));
-            *failed = true;
-        }
     }
     for (const QString &name : options.servers) {
         if (!known.contains(name)) {
@@ -325,26 +316,32 @@ QString serverOffering(const QList<NamedCatalog> &catalogs, const std::function<
 }
 
 
-// Every connected server's list of one kind, printed by `print`; why a list failed (its `error`)
-// on stderr.
-int listCatalogs(const ConfigOptions &options, QString ServerCatalog::*error,
+// Every connected server's list of one kind (`listed`: "resources"), printed by `print`; on stderr,
+// each server asked about that is not connected, as `tools` names it, and why a list failed (its
+// `error`).
+int listCatalogs(const ConfigOptions &options, const QString &listed, QString ServerCatalog::*error,
                  void (*print)(const QList<NamedCatalog> &, bool json, bool serverColumn))
 {
     QList<NamedCatalog> catalogs;
-    bool failed = false;
+    QList<ServerStatus> statuses;
     const InstanceLink instance = linkToInstance(options);
     if (instance.refused)
         return Failure;
     if (instance.client) {
-        if (const std::optional<int> status = connectedCatalogs(*instance.client, options, &catalogs, &failed))
+        if (const std::optional<int> status = connectedCatalogs(*instance.client, options, &catalogs, &statuses))
             return *status;
     } else {
         Interruption interruption;
         ConfigRun run(options, &interruption);
-        if (const std::optional<int> status = connectedCatalogs(run, interruption, options, &catalogs, &failed))
+        if (const std::optional<int> status = connectedCatalogs(run, interruption, &catalogs, &statuses))
             return *status;
         run.shutDown();
     }
+    const bool unreachable = nameServersNotListed(options, statuses, listed,
+                                                  instance.client ? ReasonReader::Attached : ReasonReader::OwnRun);
+    if (unreachable && !options.servers.isEmpty())
+        return ServersDown;
+    bool failed = false;
     for (const NamedCatalog &named : std::as_const(catalogs)) {
         if (!(named.catalog.*error).isEmpty()) {
             printError(named.catalog.*error);
@@ -352,19 +349,19 @@ int listCatalogs(const ConfigOptions &options, QString ServerCatalog::*error,
         }
     }
     print(catalogs, options.json, true);
-    return failed ? Failure : Success;
+    return failed ? Failure : unreachable ? ServersDown : Success;
 }
 
 } // namespace
 
 int configResources(const ConfigOptions &options)
 {
-    return listCatalogs(options, &ServerCatalog::resourcesError, printResources);
+    return listCatalogs(options, u"resources"_s, &ServerCatalog::resourcesError, printResources);
 }
 
 int configPrompts(const ConfigOptions &options)
 {
-    return listCatalogs(options, &ServerCatalog::promptsError, printPrompts);
+    return listCatalogs(options, u"prompts"_s, &ServerCatalog::promptsError, printPrompts);
 }
 
 namespace {
@@ -387,17 +384,27 @@ int askOneServer(const ConfigOptions &options, const QString &serverName,
     if (instance.refused)
         return Failure;
     QList<NamedCatalog> catalogs;
-    bool failed = false;
+    QList<ServerStatus> statuses;
     std::optional<Interruption> interruption;
     std::optional<ConfigRun> run;
     if (instance.client) {
-        if (const std::optional<int> status = connectedCatalogs(*instance.client, scoped, &catalogs, &failed))
+        if (const std::optional<int> status = connectedCatalogs(*instance.client, scoped, &catalogs, &statuses))
             return *status;
     } else {
         interruption.emplace();
         run.emplace(scoped, &*interruption);
-        if (const std::optional<int> status = connectedCatalogs(*run, *interruption, scoped, &catalogs, &failed))
+        if (const std::optional<int> status = connectedCatalogs(*run, *interruption, &catalogs, &statuses))
             return *status;
+    }
+    // The server named is asked: it must be up. Unnamed, one is chosen among those that are.
+    bool failed = false;
+    for (const ServerStatus &status : std::as_const(statuses)) {
+        if (scoped.servers.contains(status.name) && !isUp(status)) {
+            printError(u"server '%1' is not connected: %2"_s.arg(
+                status.name, reasonFor(status.reason, status.name,
+                                       instance.client ? ReasonReader::Attached : ReasonReader::OwnRun)));
+            failed = true;
+        }
     }
     QString error;
     const QString server = failed || !serverName.isEmpty() ? serverName : choose(catalogs, &error);

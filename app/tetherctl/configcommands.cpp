@@ -20,17 +20,6 @@ namespace Tether::Ctl {
 
 namespace {
 
-bool isUp(const ServerStatus &status)
-{
-    return status.state == ServerState::Connected;
-}
-
-// Whether `status` counts for the exit status: an enabled server, or one whose config is invalid.
-bool counts(const ServerStatus &status)
-{
-    return status.enabled || !status.configErrors.isEmpty();
-}
-
 // 0 when every enabled server is connected; otherwise whether one waits for a person or all are
 // still connecting.
 int serversExitStatus(const QList<Control::ServerView> &servers)
@@ -218,18 +207,8 @@ int configTools(const ConfigOptions &options)
                                           : run.manager().registry().serverTools(options.servers.first());
         run.shutDown();
     }
-    // A server asked about (named, disabled or not, or any enabled one) that is not connected is
-    // named, never left out unsaid.
-    bool unreachable = false;
-    const ReasonReader reader = instance.client ? ReasonReader::Attached : ReasonReader::OwnRun;
-    for (const ServerStatus &status : std::as_const(statuses)) {
-        const bool asked = options.servers.contains(status.name) || (options.servers.isEmpty() && counts(status));
-        if (asked && !isUp(status)) {
-            printError(u"server '%1' is not connected, so its tools are not listed: %2"_s.arg(
-                status.name, reasonFor(status.reason, status.name, reader)));
-            unreachable = true;
-        }
-    }
+    const bool unreachable = nameServersNotListed(options, statuses, u"tools"_s,
+                                                  instance.client ? ReasonReader::Attached : ReasonReader::OwnRun);
     const int exitStatus = unreachable ? ServersDown : Success;
     if (unreachable && !options.servers.isEmpty())
         return exitStatus;

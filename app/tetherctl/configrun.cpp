@@ -178,6 +178,9 @@ void ConfigRun::shutDown()
 
 std::optional<int> startAndSettle(ConfigRun &run, const Interruption &interruption, OwnRun ownRun)
 {
+    // The command reports the state of each server it was asked about: a supervisor's own line of
+    // giving up would say it twice, or speak of a server nobody asked about (shown with -v).
+    run.manager().setOutcomesLoggedAsErrors(false);
     if (!run.start())
         return Failure;
     if (ownRun == OwnRun::SaySo)
@@ -187,6 +190,31 @@ std::optional<int> startAndSettle(ConfigRun &run, const Interruption &interrupti
         return std::nullopt;
     run.shutDown();
     return interruption.exitStatus();
+}
+
+bool isUp(const ServerStatus &status)
+{
+    return status.state == ServerState::Connected;
+}
+
+bool counts(const ServerStatus &status)
+{
+    return status.enabled || !status.configErrors.isEmpty();
+}
+
+bool nameServersNotListed(const ConfigOptions &options, const QList<ServerStatus> &statuses, const QString &listed,
+                          ReasonReader reader)
+{
+    bool named = false;
+    for (const ServerStatus &status : statuses) {
+        const bool asked = options.servers.contains(status.name) || (options.servers.isEmpty() && counts(status));
+        if (asked && !isUp(status)) {
+            printError(u"server '%1' is not connected, so its %2 are not listed: %3"_s.arg(
+                status.name, listed, reasonFor(status.reason, status.name, reader)));
+            named = true;
+        }
+    }
+    return named;
 }
 
 } // namespace Tether::Ctl

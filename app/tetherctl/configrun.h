@@ -71,9 +71,19 @@ QStringList adjustForCommand(const ConfigOptions &options, ConfigDocument &docum
 // config for it to ask (sayNoInstanceRuns), once the config is found usable.
 enum class OwnRun { Quiet, SaySo };
 
-// Starts the servers and waits until each has connected or failed once. The exit status instead
-// when the command cannot go on: the config cannot be used, or a signal came (the servers are
-// then stopped and waited for).
+// Starts the servers of a one-shot command and waits until each has connected or failed once.
+// The command reports each server's state itself, so a supervisor's line of giving up is a detail
+// (-v). The exit status instead when the command cannot go on: the config cannot be used, or a
+// signal came (the servers are then stopped and waited for).
 std::optional<int> startAndSettle(ConfigRun &run, const Interruption &interruption, OwnRun ownRun = OwnRun::Quiet);
+
+bool isUp(const ServerStatus &status);
+// Whether `status` counts for the exit status: an enabled server, or one whose config is invalid.
+bool counts(const ServerStatus &status);
+// Names on stderr each server a listing asked about (one it names, disabled or not, or, naming
+// none, every one that counts) that is not connected, rather than leave it out unsaid: "server
+// 'x' is not connected, so its tools are not listed: …". Whether there was one.
+bool nameServersNotListed(const ConfigOptions &options, const QList<ServerStatus> &statuses, const QString &listed,
+                          ReasonReader reader);
 
 } // namespace Tether::Ctl

@@ -7,8 +7,9 @@ enum ExitStatus : int {
     Success = 0,
     ToolError = 1,
     Failure = 2,
-    // Of status (and tools, for the servers they were asked about): an enabled server is down and
-    // waits for a person (Failed, Disconnected, Sign-in needed, invalid, stopped).
+    // Of status: an enabled server is down and waits for a person (Failed, Disconnected, Sign-in
+    // needed, invalid, stopped). Of tools, resources and prompts: a server asked about is not
+    // connected (nameServersNotListed).
     ServersDown = 3,
     // None is down, but one is still connecting (Starting, Retrying, Reconnecting).
     ServersConnecting = 4,

@@ -291,8 +291,9 @@ const ProgramUsage &tetherctlUsage()
                      "server process died, its last stderr line"_s},
             {u"3"_s,
              u"status: an enabled server is down and waits for you (Failed, Disconnected, Sign-in needed, "
-             "invalid, stopped); tools: a server asked about is not connected"_s,
-             {u"status"_s, u"tools"_s}},
+             "invalid, stopped); tools, resources, prompts: a server asked about is not connected, and it is "
+             "named"_s,
+             {u"status"_s, u"tools"_s, u"resources"_s, u"prompts"_s}},
             {u"4"_s, u"status: none is down, but one is still connecting (Starting, Retrying, Reconnecting)"_s,
              {u"status"_s}},
             {u"5"_s,

@@ -134,6 +134,7 @@ void ServerManager::addServer(const ServerConfig &config)
         server.pool = std::make_unique<ServerPool>(config, &m_registry, std::chrono::seconds(60), std::move(credentials),
                                                    m_clientSide);
         ServerPool *pool = server.pool.get();
+        pool->setOutcomesLoggedAsErrors(m_outcomesLoggedAsErrors);
         // Only the pool that currently is this server speaks for it.
         connect(pool, &ServerPool::statusChanged, this, [this, pool, name = config.name] {
             if (isCurrentPool(name, pool))

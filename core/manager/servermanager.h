@@ -84,6 +84,10 @@ public:
     // explains it, and hears the notifications hosts may want: the gateway. Without one, roots/list
     // answers the config's roots and anything else is refused.
     void setClientSide(std::weak_ptr<ClientSide> clientSide);
+    // Whether the servers added from now on log giving up and waiting for a manual start as
+    // errors (SupervisorSettings::outcomesLoggedAsErrors); a command that reports every server's
+    // state itself turns that off.
+    void setOutcomesLoggedAsErrors(bool asErrors) { m_outcomesLoggedAsErrors = asErrors; }
     // `client` has left: the sessions of its own (perHost) close.
     void releaseClient(const ClientSide *client);
 
@@ -236,6 +240,7 @@ private:
     };
     std::map<quint64, ActiveRequest> m_requests;
     std::weak_ptr<ClientSide> m_clientSide;
+    bool m_outcomesLoggedAsErrors = true;
     std::map<QString, CallStatistics> m_callStatistics; // of servers in the config
     quint64 m_nextTicket = 1;
     QTimer m_waitExpiry; // the earliest deadline of a waiting call

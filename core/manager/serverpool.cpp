@@ -10,9 +10,11 @@ using namespace std::chrono;
 
 namespace Tether {
 
-static SupervisorSettings settingsOf(const ServerConfig &config, std::weak_ptr<ClientSide> clientSide)
+static SupervisorSettings settingsOf(const ServerConfig &config, std::weak_ptr<ClientSide> clientSide,
+                                     bool outcomesLoggedAsErrors)
 {
     SupervisorSettings settings;
+    settings.outcomesLoggedAsErrors = outcomesLoggedAsErrors;
     settings.reconnect = config.reconnect;
     settings.heartbeat = config.heartbeat;
     settings.requestTimeout = config.requestTimeout;
@@ -60,7 +62,7 @@ ServerPool::Member *ServerPool::addMember(std::weak_ptr<ClientSide> owner)
     member->id = m_nextMemberId++;
     ToolRegistry *registry = m_registry;
     const std::shared_ptr<ClientSide> host = owner.lock();
-    SupervisorSettings settings = settingsOf(m_config, host ? owner : m_clientSide);
+    SupervisorSettings settings = settingsOf(m_config, host ? owner : m_clientSide, m_outcomesLoggedAsErrors);
     member->owner = owner;
     member->ownerKey = host.get();
     if (!m_members.empty() || host) {

@@ -42,6 +42,8 @@ public:
     void reconnect();
     // Every session takes these at once (ConnectionSupervisor::setReconnectPolicy).
     void setPolicies(const ReconnectPolicy &reconnect, const HeartbeatPolicy &heartbeat);
+    // For the sessions started from now on (SupervisorSettings::outcomesLoggedAsErrors).
+    void setOutcomesLoggedAsErrors(bool asErrors) { m_outcomesLoggedAsErrors = asErrors; }
     ServerState state() const;
     ServerStatus status() const;
     int sessionCount() const { return int(m_members.size()); }
@@ -150,6 +152,7 @@ private:
     bool m_exclusive;                    // a pool is configured: one call per session at a time
     std::chrono::milliseconds m_idleTimeout;
     std::weak_ptr<ClientSide> m_clientSide;
+    bool m_outcomesLoggedAsErrors = true;
     std::vector<std::unique_ptr<Member>> m_members; // [0] is the primary session
     std::vector<std::unique_ptr<Member>> m_hostMembers; // perHost: one per host
     std::vector<std::unique_ptr<Member>> m_stopping; // secondary sessions being closed

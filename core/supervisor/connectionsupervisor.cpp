@@ -56,6 +56,11 @@ ConnectionSupervisor::~ConnectionSupervisor()
         generation->session->disconnect(this);
 }
 
+static spdlog::level::level_enum outcomeLevel(const SupervisorSettings &settings)
+{
+    return settings.outcomesLoggedAsErrors ? spdlog::level::err : spdlog::level::info;
+}
+
 QString ConnectionSupervisor::label() const
 {
     return u"server '%1'"_s.arg(m_name);
@@ -259,11 +264,11 @@ void ConnectionSupervisor::apply(const SupervisorDecision &decision, const QStri
         m_registry->unregisterServer(m_name);
         setCatalog({});
         // Read in the window's log file and on tetherctl's stderr alike: no advice in either's words.
-        spdlog::error("{}: {}; its tools are unregistered and nothing restarts it until it is started again", label(),
-                      reason);
+        spdlog::log(outcomeLevel(m_settings), "{}: {}; its tools are unregistered and nothing restarts it until it is started again",
+                    label(), reason);
         break;
     case Action::WaitForManual:
-        spdlog::error("{}: {}", label(), reasonFor(reason, m_name, ReasonReader::Log));
+        spdlog::log(outcomeLevel(m_settings), "{}: {}", label(), reasonFor(reason, m_name, ReasonReader::Log));
         break;
     case Action::WaitForSignIn:
         // Nothing comes back until the user signs in: the tools go, as after Failed.

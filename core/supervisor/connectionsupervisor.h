@@ -61,6 +61,9 @@ struct SupervisorSettings
     // next one starts.
     std::optional<ProtocolEra> pinnedEra;
     EraPinnedBy pinnedBy = EraPinnedBy::Setting;
+    // Whether giving up and waiting for a manual start are the log's errors. A command that reports
+    // every server's state itself makes them details (info).
+    bool outcomesLoggedAsErrors = true;
 };
 
 // Supervises one MCP server: each connection attempt is a fresh generation (transport and

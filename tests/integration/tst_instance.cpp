@@ -287,6 +287,14 @@ private slots:
         QCOMPARE(tools.exitCode, 3);
         QVERIFY(tools.out.contains(u"demo__echo"_s));
         QVERIFY2(tools.err.contains(u"server 'broken' is not connected"_s), qPrintable(tools.err));
+        // As tools do, the resources and prompts of every server name the one that is not up.
+        for (const QString &listed : {u"resources"_s, u"prompts"_s}) {
+            const ProgramRun lists = ctl({listed});
+            QCOMPARE(lists.exitCode, 3);
+            QVERIFY2(lists.err.startsWith(u"tetherctl: server 'broken' is not connected, so its %1 are not listed: "_s.arg(listed)),
+                     qPrintable(lists.err));
+            QCOMPARE(ctl({listed, u"demo"_s}).exitCode, 0);
+        }
         const ProgramRun demoTools = ctl({u"tools"_s, u"demo"_s});
         QCOMPARE(demoTools.exitCode, 0);
         // One server's tools in its own order (its first is echo), as without a running Tether.

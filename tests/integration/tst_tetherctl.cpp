@@ -1150,6 +1150,46 @@ private slots:
                  qPrintable(offTools.err));
     }
 
+    // A command that runs the servers itself speaks on stderr of what it was asked: a server that
+    // failed for good is named once, by the command, and not at all by a call to another server.
+    void oneShotCommandsSpeakOfWhatTheyWereAsked()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
+            {u"good"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
+            {u"ghost"_s, QJsonObject{{u"command"_s, u"/nonexistent/tether-ghost-server"_s}}},
+        }}}).toJson()));
+
+        const Run call = tetherctl({u"call"_s, u"--config"_s, path, u"good__add"_s, u"{\"a\": 1, \"b\": 2}"_s});
+        QCOMPARE(call.exitCode, 0);
+        QCOMPARE(call.out, u"3\n"_s);
+        QCOMPARE(call.err, noInstanceNote(path));
+
+        const Run status = tetherctl({u"status"_s, u"--config"_s, path});
+        QCOMPARE(status.exitCode, 5);
+        QVERIFY2(status.out.contains(QRegularExpression(u"^ghost +Failed .*not retried"_s, QRegularExpression::MultilineOption)),
+                 qPrintable(status.out));
+        QCOMPARE(status.err, noInstanceNote(path));
+
+        for (const QString &listed : {u"tools"_s, u"resources"_s, u"prompts"_s}) {
+            const Run lists = tetherctl({listed, u"--config"_s, path});
+            QCOMPARE(lists.exitCode, 3);
+            QVERIFY2(lists.err.startsWith(noInstanceNote(path) + u"tetherctl: server 'ghost' is not connected, so its %1 are "
+                                                                  "not listed: connection failed: could not start"_s.arg(listed)),
+                     qPrintable(lists.err));
+            QCOMPARE(lists.err.count(u"'ghost'"_s), 1);
+            const Run goodLists = tetherctl({listed, u"--config"_s, path, u"good"_s});
+            QCOMPARE(goodLists.exitCode, 0);
+            QCOMPARE(goodLists.err, noInstanceNote(path));
+        }
+
+        // Giving up is a detail of the run, there with --verbose.
+        const Run verbose = tetherctl({u"call"_s, u"--config"_s, path, u"good__add"_s, u"{\"a\": 1, \"b\": 2}"_s, u"-v"_s});
+        QCOMPARE(verbose.exitCode, 0);
+        QVERIFY2(verbose.err.contains(u"info: server 'ghost': connection failed: "_s), qPrintable(verbose.err));
+    }
+
     // The table fits a terminal: a server's command shows as its program and first arguments, its
     // folder left out; --json has it whole. A server waiting for a person is told what tetherctl does.
     void statusShowsTheCommandShort()
