@@ -8,6 +8,7 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPointer>
 #include <QUrlQuery>
 
 #include <algorithm>
@@ -298,5 +299,46 @@ QString signInNeeded(const HttpServerEndpoint &endpoint, const BearerChallenge &
 }
 
 } // namespace HttpErrors
+
+void renewAfterUnauthorized(const HttpServerEndpoint &endpoint, const QNetworkReply &reply, const QByteArray &rejected,
+                            bool renewed, SignInRetry retry)
+{
+    const BearerChallenge challenge = bearerChallengeOf(reply);
+    if (renewed) {
+        retry.needsSignIn(challenge, u"the server refused the renewed token too"_s);
+        return;
+    }
+    endpoint.credentials->renew(challenge, rejected,
+                                [guard = QPointer<const QObject>(retry.context), retry, challenge](
+                                    ServerCredentials::Renewal renewal, const QString &reason) {
+                                    if (!guard)
+                                        return;
+                                    switch (renewal) {
+                                    case ServerCredentials::Renewal::Renewed: retry.sendAgain(); return;
+                                    case ServerCredentials::Renewal::NeedsSignIn: retry.needsSignIn(challenge, reason); return;
+                                    case ServerCredentials::Renewal::Failed: retry.fail(reason); return;
+                                    }
+                                });
+}
+
+void stepUpAfterInsufficientScope(const HttpServerEndpoint &endpoint, const QNetworkReply &reply, const QString &what,
+                                  QByteArrayView body, const QByteArray &rejected, SignInRetry retry)
+{
+    const QString refusal = HttpErrors::httpStatus(endpoint, what, reply, body);
+    const QString answered = HttpErrors::answeredWith(endpoint, what, reply);
+    endpoint.credentials->stepUp(
+        bearerChallengeOf(reply), rejected,
+        [guard = QPointer<const QObject>(retry.context), retry, refusal, answered,
+         endpoint](ServerCredentials::Renewal renewal, const QString &reason) {
+            if (!guard)
+                return;
+            if (renewal == ServerCredentials::Renewal::Renewed)
+                retry.sendAgain();
+            else
+                retry.fail(renewal == ServerCredentials::Renewal::Failed
+                               ? HttpErrors::scopeRefusedAgain(endpoint, answered, reason)
+                               : refusal);
+        });
+}
 
 } // namespace Tether

@@ -13,6 +13,7 @@
 #include <QUrl>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 
 namespace Tether {
@@ -103,6 +104,29 @@ void reportRefusedScope(const HttpServerEndpoint &endpoint, const QNetworkReply 
 QString signInNeeded(const HttpServerEndpoint &endpoint, const BearerChallenge &challenge);
 
 } // namespace HttpErrors
+
+// What a transport does with a request its server refused, before processing it, for the sign-in
+// it carried: send it again as it was, once the sign-in has a token the server may take; close for
+// a sign-in only the user can give; or fail it. Nothing is called once `context` is gone.
+struct SignInRetry
+{
+    const QObject *context = nullptr;
+    std::function<void()> sendAgain;
+    std::function<void(const BearerChallenge &challenge, const QString &reason)> needsSignIn;
+    std::function<void(const QString &error)> fail;
+};
+
+// A 401 to a request that carried `rejected` (its Authorization): the sign-in renews its token,
+// then the request is sent again, once. A request that carried a renewed token already
+// (`renewed`) needs a sign-in at once.
+void renewAfterUnauthorized(const HttpServerEndpoint &endpoint, const QNetworkReply &reply, const QByteArray &rejected,
+                            bool renewed, SignInRetry retry);
+// A 403 insufficient_scope to `what` (with `body`, the start of its body): the sign-in steps up to
+// the scope asked for, then the request is sent again, once. Without that scope, `fail` has the
+// refusal as the server gave it, or, when the scope was asked for already, that it was refused
+// again; `needsSignIn` is not called.
+void stepUpAfterInsufficientScope(const HttpServerEndpoint &endpoint, const QNetworkReply &reply, const QString &what,
+                                  QByteArrayView body, const QByteArray &rejected, SignInRetry retry);
 
 // Refused, unresolved, TLS or proxy failures: the server is out of reach, not just one
 // exchange unlucky (a connection cut, a timeout).

@@ -80,31 +80,20 @@ void HttpSseTransport::openStream(bool renewed)
 void HttpSseTransport::onUnauthorized(const QNetworkReply &reply, const QByteArray &authorization, bool renewed,
                                       std::function<void()> sendAgain)
 {
-    const BearerChallenge challenge = bearerChallengeOf(reply);
-    const auto closeForSignIn = [this, challenge](const QString &reason) {
-        if (m_stage == Stage::Closed)
-            return;
-        spdlog::info("{}: needs a sign-in: {}", description(), secrets().scrub(reason));
-        m_closure.signIn = SignInRequired{challenge, reason};
-        closeWithError(HttpErrors::signInNeeded(m_endpoint, challenge));
-    };
-    if (renewed) {
-        closeForSignIn(u"the server refused the renewed token too"_s);
-        return;
-    }
-    // A 401 means the request was not processed: it is sent again as it was.
-    const QPointer<HttpSseTransport> guard(this);
-    m_endpoint.credentials->renew(challenge, authorization,
-                                  [this, guard, closeForSignIn, sendAgain = std::move(sendAgain)](
-                                      ServerCredentials::Renewal renewal, const QString &reason) {
-                                      if (!guard || m_stage == Stage::Closed)
-                                          return;
-                                      switch (renewal) {
-                                      case ServerCredentials::Renewal::NeedsSignIn: closeForSignIn(reason); return;
-                                      case ServerCredentials::Renewal::Failed: closeWithError(reason); return;
-                                      case ServerCredentials::Renewal::Renewed: sendAgain(); return;
-                                      }
-                                  });
+    renewAfterUnauthorized(m_endpoint, reply, authorization, renewed,
+                           {this,
+                            [this, sendAgain = std::move(sendAgain)] {
+                                if (m_stage != Stage::Closed)
+                                    sendAgain();
+                            },
+                            [this](const BearerChallenge &challenge, const QString &reason) {
+                                if (m_stage == Stage::Closed)
+                                    return;
+                                spdlog::info("{}: needs a sign-in: {}", description(), secrets().scrub(reason));
+                                m_closure.signIn = SignInRequired{challenge, reason};
+                                closeWithError(HttpErrors::signInNeeded(m_endpoint, challenge));
+                            },
+                            [this](const QString &error) { closeWithError(error); }});
 }
 
 static QString notAnEventStream(const HttpServerEndpoint &endpoint, const QNetworkReply &stream)
@@ -290,28 +279,21 @@ void HttpSseTransport::onPostFinished(QNetworkReply *reply)
 
 void HttpSseTransport::onInsufficientScope(const QNetworkReply &reply, const Post &post)
 {
-    const QString what = whatWasPosted(post);
-    const QString refusal = HttpErrors::httpStatus(m_endpoint, what, reply, post.body);
-    const QString answered = HttpErrors::answeredWith(m_endpoint, what, reply);
-    // Refused before it was processed: sent once more when the sign-in has the scope.
-    const QPointer<HttpSseTransport> guard(this);
-    m_endpoint.credentials->stepUp(
-        bearerChallengeOf(reply), post.authorization,
-        [this, guard, refusal, answered, post](ServerCredentials::Renewal renewal, const QString &reason) {
-            if (!guard || m_stage != Stage::Open)
-                return;
-            if (renewal == ServerCredentials::Renewal::Renewed) {
-                this->post(post.payload, post.requestId, post.method, post.renewed, true);
-                return;
-            }
-            const QString error = renewal == ServerCredentials::Renewal::Failed
-                                      ? HttpErrors::scopeRefusedAgain(m_endpoint, answered, reason)
-                                      : refusal;
-            if (post.requestId.isUndefined())
-                spdlog::warn("{}: {}", description(), error);
-            else
-                answerWithError(post.requestId, error);
-        });
+    stepUpAfterInsufficientScope(m_endpoint, reply, whatWasPosted(post), post.body, post.authorization,
+                                 {this,
+                                  [this, post] {
+                                      if (m_stage == Stage::Open)
+                                          this->post(post.payload, post.requestId, post.method, post.renewed, true);
+                                  },
+                                  {},
+                                  [this, requestId = post.requestId](const QString &error) {
+                                      if (m_stage != Stage::Open)
+                                          return;
+                                      if (requestId.isUndefined())
+                                          spdlog::warn("{}: {}", description(), error);
+                                      else
+                                          answerWithError(requestId, error);
+                                  }});
 }
 
 void HttpSseTransport::answerWithError(const QJsonValue &requestId, const QString &error)

@@ -632,63 +632,42 @@ void StreamableHttpTransport::onHttpError(const Exchange &exchange, const QNetwo
 
 void StreamableHttpTransport::onUnauthorized(const Exchange &exchange, const QNetworkReply &reply)
 {
-    const BearerChallenge challenge = bearerChallengeOf(reply);
-    if (exchange.renewed) {
-        closeForSignIn(challenge, u"the server refused the renewed token too"_s);
-        return;
-    }
-    // A 401 means the request was not processed: it is sent again as it was.
-    const QPointer<StreamableHttpTransport> guard(this);
-    m_endpoint.credentials->renew(
-        challenge, exchange.authorization,
-        [this, guard, challenge, kind = exchange.kind, requestId = exchange.requestId, method = exchange.method,
-         mcpName = exchange.mcpName, payload = exchange.payload, position = exchange.position](ServerCredentials::Renewal renewal,
-                                                                   const QString &reason) {
-            if (!guard || m_stage != Stage::Open)
-                return;
-            if (renewal == ServerCredentials::Renewal::NeedsSignIn) {
-                closeForSignIn(challenge, reason);
-                return;
-            }
-            if (renewal == ServerCredentials::Renewal::Failed) {
-                closeWithError(reason);
-                return;
-            }
-            if (kind == Exchange::Kind::Post) {
-                if (requestId.isUndefined() || isAwaited(requestId))
-                    post(payload, requestId, method, mcpName, true);
-            } else if (kind == Exchange::Kind::ServerStream || isAwaited(requestId)) {
-                openStream(kind, requestId, position, true);
-            }
-        });
+    renewAfterUnauthorized(m_endpoint, reply, exchange.authorization, exchange.renewed,
+                           {this,
+                            [this, kind = exchange.kind, requestId = exchange.requestId, method = exchange.method,
+                             mcpName = exchange.mcpName, payload = exchange.payload, position = exchange.position] {
+                                if (m_stage != Stage::Open)
+                                    return;
+                                if (kind == Exchange::Kind::Post) {
+                                    if (requestId.isUndefined() || isAwaited(requestId))
+                                        post(payload, requestId, method, mcpName, true);
+                                } else if (kind == Exchange::Kind::ServerStream || isAwaited(requestId)) {
+                                    openStream(kind, requestId, position, true);
+                                }
+                            },
+                            [this](const BearerChallenge &challenge, const QString &reason) { closeForSignIn(challenge, reason); },
+                            [this](const QString &error) { closeWithError(error); }});
 }
 
 void StreamableHttpTransport::onInsufficientScope(const Exchange &exchange, const QNetworkReply &reply)
 {
-    const QString refusal = HttpErrors::httpStatus(m_endpoint, what(exchange), reply, exchange.body);
-    const QString answered = HttpErrors::answeredWith(m_endpoint, what(exchange), reply);
-    // Refused before it was processed: sent once more when the sign-in has the scope, else failed.
-    const QPointer<StreamableHttpTransport> guard(this);
-    m_endpoint.credentials->stepUp(
-        bearerChallengeOf(reply), exchange.authorization,
-        [this, guard, refusal, answered, requestId = exchange.requestId, method = exchange.method,
-         mcpName = exchange.mcpName, payload = exchange.payload,
-         renewed = exchange.renewed](ServerCredentials::Renewal renewal, const QString &reason) {
-            if (!guard || m_stage != Stage::Open)
-                return;
-            if (renewal == ServerCredentials::Renewal::Renewed) {
-                if (requestId.isUndefined() || isAwaited(requestId))
-                    post(payload, requestId, method, mcpName, renewed, true);
-                return;
-            }
-            const QString error = renewal == ServerCredentials::Renewal::Failed
-                                      ? HttpErrors::scopeRefusedAgain(m_endpoint, answered, reason)
-                                      : refusal;
-            if (requestId.isUndefined())
-                spdlog::warn("{}: {}", description(), error);
-            else
-                answerWithError(requestId, error, 403);
-        });
+    stepUpAfterInsufficientScope(
+        m_endpoint, reply, what(exchange), exchange.body, exchange.authorization,
+        {this,
+         [this, requestId = exchange.requestId, method = exchange.method, mcpName = exchange.mcpName,
+          payload = exchange.payload, renewed = exchange.renewed] {
+             if (m_stage == Stage::Open && (requestId.isUndefined() || isAwaited(requestId)))
+                 post(payload, requestId, method, mcpName, renewed, true);
+         },
+         {},
+         [this, requestId = exchange.requestId](const QString &error) {
+             if (m_stage != Stage::Open)
+                 return;
+             if (requestId.isUndefined())
+                 spdlog::warn("{}: {}", description(), error);
+             else
+                 answerWithError(requestId, error, 403);
+         }});
 }
 
 void StreamableHttpTransport::closeForSignIn(const BearerChallenge &challenge, const QString &reason)
