@@ -5,6 +5,8 @@
 // idle after its handshake, as the supervised one is when it is killed. Then the supervised
 // server is killed with SIGKILL again and again; detection is kill -> Reconnecting, recovery is
 // kill -> Connected with its tools registered again (as many as the first connection registered).
+// With --idle-ms, every leg's server sits idle that long after its handshake before its kill, as a
+// server that crashes on its own mostly does; sleeping cores then wake slower, and every figure grows.
 // The official TypeScript SDK's client does the same (bench/sdk-recovery-client.mjs). The legs
 // take turns in rounds, so that a change in the machine's load falls on all of them alike.
 // Exits with 1, saying why, when it cannot finish.
@@ -25,6 +27,7 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTextStream>
+#include <QTimer>
 
 #include <algorithm>
 #include <chrono>
@@ -33,6 +36,7 @@
 #include <optional>
 #include <poll.h>
 #include <string>
+#include <thread>
 #include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -104,7 +108,7 @@ struct RawServerRun
 };
 
 // -1 for what could not be measured.
-RawServerRun runRawServerOnce()
+RawServerRun runRawServerOnce(std::chrono::milliseconds idle)
 {
     const QByteArray program = QByteArrayLiteral(TETHER_DEMO_SERVER);
     RawServerRun run;
@@ -139,6 +143,7 @@ RawServerRun runRawServerOnce()
         && readReply(output[0], buffer, 1) && ::write(input[1], listTools.data(), listTools.size()) == ssize_t(listTools.size())
         && readReply(output[0], buffer, 2)) {
         run.handshakeMs = msSince(start);
+        std::this_thread::sleep_for(idle);
         const int pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
         pollfd exited{pidfd, POLLIN, 0};
         const auto killedAt = Clock::now();
@@ -163,7 +168,7 @@ struct SdkRun
 
 // The SDK client's own kills of the demo server; nothing when node or the SDK is missing or the
 // run failed (`error` says why).
-std::optional<SdkRun> runSdkClient(int kills, QString *error)
+std::optional<SdkRun> runSdkClient(int kills, std::chrono::milliseconds idle, QString *error)
 {
     const QString node = QStandardPaths::findExecutable(u"node"_s);
     if (node.isEmpty()) {
@@ -171,7 +176,8 @@ std::optional<SdkRun> runSdkClient(int kills, QString *error)
         return std::nullopt;
     }
     QProcess client;
-    client.start(node, {QStringLiteral(TETHER_SDK_RECOVERY_CLIENT_SCRIPT), u"--kills"_s, QString::number(kills), u"--"_s,
+    client.start(node, {QStringLiteral(TETHER_SDK_RECOVERY_CLIENT_SCRIPT), u"--kills"_s, QString::number(kills),
+                        u"--idle-ms"_s, QString::number(idle.count()), u"--"_s,
                         QStringLiteral(TETHER_DEMO_SERVER)});
     if (!client.waitForFinished(int(std::chrono::milliseconds(StepTimeout).count()) * 4)) {
         client.kill();
@@ -213,9 +219,14 @@ int main(int argc, char *argv[])
     const QCommandLineOption roundsOption(u"rounds"_s, u"In how many rounds the legs take turns (default 5)."_s, u"n"_s,
                                           u"5"_s);
     parser.addOption(roundsOption);
+    const QCommandLineOption idleOption(u"idle-ms"_s, u"How long each server sits idle after its handshake before it is "
+                                                      "killed, in every leg (default 0: at once)."_s,
+                                        u"ms"_s, u"0"_s);
+    parser.addOption(idleOption);
     parser.process(app);
     const int kills = std::max(1, parser.value(killsOption).toInt());
     const int rounds = std::clamp(parser.value(roundsOption).toInt(), 1, kills);
+    const std::chrono::milliseconds idle(std::max(0, parser.value(idleOption).toInt()));
     spdlog::set_level(spdlog::level::err);
 
     ToolRegistry registry;
@@ -269,7 +280,7 @@ int main(int argc, char *argv[])
             if (!handshake)
                 return fail(u"the demo server (%1) did not start and list its tools: %2"_s.arg(QStringLiteral(TETHER_DEMO_SERVER), error));
             baseline.push_back(*handshake);
-            const RawServerRun raw = runRawServerOnce();
+            const RawServerRun raw = runRawServerOnce(idle);
             if (raw.handshakeMs < 0)
                 return fail(u"the demo server (%1) did not start and list its tools over plain pipes"_s.arg(QStringLiteral(TETHER_DEMO_SERVER)));
             if (raw.exitNotificationMs < 0)
@@ -278,6 +289,11 @@ int main(int argc, char *argv[])
             exitNotification.push_back(raw.exitNotificationMs);
         }
         for (int i = 0; i < killsThisRound; ++i) {
+            if (idle.count() > 0) {
+                QEventLoop idling;
+                QTimer::singleShot(idle, &idling, &QEventLoop::quit);
+                idling.exec();
+            }
             const qint64 pid = supervisor.status().pid;
             detectedMs = -1;
             killedAt = Clock::now();
@@ -291,7 +307,7 @@ int main(int argc, char *argv[])
                 return fail(u"the tools were not registered again after kill %1: %2 of %3"_s.arg(recovery.size()).arg(registered).arg(toolCount));
         }
         if (sdkMissing.isEmpty()) {
-            if (const std::optional<SdkRun> sdk = runSdkClient(killsThisRound, &sdkMissing)) {
+            if (const std::optional<SdkRun> sdk = runSdkClient(killsThisRound, idle, &sdkMissing)) {
                 sdkDetection.insert(sdkDetection.end(), sdk->detection.begin(), sdk->detection.end());
                 sdkRecovery.insert(sdkRecovery.end(), sdk->recovery.begin(), sdk->recovery.end());
             }
@@ -309,7 +325,10 @@ int main(int argc, char *argv[])
     QTextStream out(stdout);
     out.setRealNumberNotation(QTextStream::FixedNotation);
     out.setRealNumberPrecision(3);
-    out << "kills: " << kills << " in " << rounds << " rounds, " << toolCount << " tools registered again each time\n";
+    out << "kills: " << kills << " in " << rounds << " rounds, " << toolCount << " tools registered again each time";
+    if (idle.count() > 0)
+        out << ", each server idle " << idle.count() << " ms after its handshake before its kill";
+    out << "\n";
     out << "floor, start and handshake (spawn, initialize, tools/list), bare session: p50 " << baselineMedian
         << " ms, p90 " << percentile(baseline, 0.9) << " ms\n";
     out << "  of which the server alone (spawned directly; initialize, tools/list over plain pipes): p50 "

@@ -1,9 +1,10 @@
 // The official TypeScript SDK's client doing what tether-recovery-bench times Tether doing: a stdio
 // server is connected and its tools listed, then killed with SIGKILL again and again; each time the
 // client reconnects at once (a new transport and Client, initialize, tools/list).
-// Detection is kill -> the transport's onclose; recovery is kill -> the tools listed again.
+// Detection is kill -> the transport's onclose; recovery is kill -> the tools listed again. With
+// --idle-ms, each server sits idle that long after its tools are listed before it is killed.
 //
-// Usage: node sdk-recovery-client.mjs --kills N -- COMMAND [ARG...]
+// Usage: node sdk-recovery-client.mjs --kills N [--idle-ms MS] -- COMMAND [ARG...]
 // Prints one JSON line {"detectionMs":[…],"recoveryMs":[…],"tools":N}; the benchmark computes the
 // percentiles.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,12 +14,13 @@ import { parseArgs } from 'node:util';
 
 const { values: options, positionals } = parseArgs({
     allowPositionals: true,
-    options: { kills: { type: 'string', default: '100' } },
+    options: { kills: { type: 'string', default: '100' }, 'idle-ms': { type: 'string', default: '0' } },
 });
 const kills = Number(options.kills);
+const idleMs = Number(options['idle-ms']);
 const [command, ...args] = positionals;
-if (!command || !(kills > 0)) {
-    process.stderr.write('usage: node sdk-recovery-client.mjs --kills N -- COMMAND [ARG...]\n');
+if (!command || !(kills > 0) || !(idleMs >= 0)) {
+    process.stderr.write('usage: node sdk-recovery-client.mjs --kills N [--idle-ms MS] -- COMMAND [ARG...]\n');
     process.exit(2);
 }
 
@@ -37,6 +39,8 @@ const recoveryMs = [];
 let current = await connect();
 const tools = current.tools;
 for (let i = 0; i < kills; ++i) {
+    if (idleMs > 0)
+        await new Promise(resolve => setTimeout(resolve, idleMs));
     const killedAt = performance.now();
     process.kill(current.transport.pid, 'SIGKILL');
     detectionMs.push(await current.closed - killedAt);
