@@ -107,7 +107,10 @@ void WatchLines::print(const ServerStatus &status)
 int watch(const CommonOptions &options, const SupervisorSettings &settings)
 {
     ToolRegistry registry;
-    ConnectionSupervisor supervisor(options.target.name, options.target.transport, settings, &registry);
+    // Each state comes with its reason in a line of its own: giving up is not said twice.
+    SupervisorSettings watched = settings;
+    watched.outcomesLoggedAsErrors = false;
+    ConnectionSupervisor supervisor(options.target.name, options.target.transport, watched, &registry);
     UnixSignalWatcher signalWatcher({SIGINT, SIGTERM, SIGHUP});
     QEventLoop loop;
     int exitStatus = Success;
@@ -245,6 +248,7 @@ int configWatch(const ConfigOptions &options)
         QObject::connect(&run.manager(), &ServerManager::allStopped, &loop, &QEventLoop::quit);
         run.manager().stopAll();
     });
+    run.manager().setOutcomesLoggedAsErrors(false); // each state is a line of its own, with its reason
     if (!run.start(ConfigStore::FileChanges::Follow))
         return Failure;
     sayNoInstanceRuns(options);

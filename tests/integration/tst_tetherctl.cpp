@@ -1087,6 +1087,8 @@ private slots:
                                       u"Failed"_s, u"Stopping"_s, u"Stopped"_s}));
         QVERIFY(out.contains(u"attempt 2/2"_s));
         QVERIFY(out.contains(u"gave up after 2 attempts"_s));
+        // Said once, in the Failed line.
+        QCOMPARE(QString::fromUtf8(process.readAllStandardError()), QString());
     }
 
     void watchRejectsAnInvalidPolicy()
@@ -1152,7 +1154,7 @@ private slots:
 
     // A command that runs the servers itself speaks on stderr of what it was asked: a server that
     // failed for good is named once, by the command, and not at all by a call to another server.
-    void oneShotCommandsSpeakOfWhatTheyWereAsked()
+    void stderrSpeaksOfWhatTheCommandWasAsked()
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"servers.json"_s);
@@ -1183,6 +1185,17 @@ private slots:
             QCOMPARE(goodLists.exitCode, 0);
             QCOMPARE(goodLists.err, noInstanceNote(path));
         }
+
+        // watch prints each state with its reason: giving up is not said again on stderr.
+        QProcess watch;
+        watch.start(QStringLiteral(TETHERCTL), {u"watch"_s, u"--config"_s, path});
+        QString lines;
+        QTRY_VERIFY_WITH_TIMEOUT((lines += QString::fromUtf8(watch.readAllStandardOutput())).contains(u"Connected"_s)
+                                     && lines.contains(QRegularExpression(u"ghost +Failed .*not retried"_s)),
+                                 15000);
+        watch.terminate();
+        QVERIFY(watch.waitForFinished(15000));
+        QCOMPARE(QString::fromUtf8(watch.readAllStandardError()), noInstanceNote(path));
 
         // Giving up is a detail of the run, there with --verbose.
         const Run verbose = tetherctl({u"call"_s, u"--config"_s, path, u"good__add"_s, u"{\"a\": 1, \"b\": 2}"_s, u"-v"_s});
