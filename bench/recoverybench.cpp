@@ -179,7 +179,8 @@ std::optional<SdkRun> runSdkClient(int kills, std::chrono::milliseconds idle, QS
     client.start(node, {QStringLiteral(TETHER_SDK_RECOVERY_CLIENT_SCRIPT), u"--kills"_s, QString::number(kills),
                         u"--idle-ms"_s, QString::number(idle.count()), u"--"_s,
                         QStringLiteral(TETHER_DEMO_SERVER)});
-    if (!client.waitForFinished(int(std::chrono::milliseconds(StepTimeout).count()) * 4)) {
+    const std::chrono::milliseconds allowed = 4 * StepTimeout + kills * idle;
+    if (!client.waitForFinished(int(allowed.count()))) {
         client.kill();
         client.waitForFinished();
         *error = u"the SDK client did not finish in time"_s;

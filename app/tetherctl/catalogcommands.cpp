@@ -411,8 +411,17 @@ int askOneServer(const ConfigOptions &options, const QString &serverName,
     if (failed || server.isEmpty()) {
         if (run)
             run->shutDown();
-        if (!error.isEmpty())
+        if (!error.isEmpty()) {
+            // What the servers that are not up offer is not known: they are named.
+            QStringList notUp;
+            for (const ServerStatus &status : std::as_const(statuses)) {
+                if (counts(status) && !isUp(status))
+                    notUp.append(status.name);
+            }
+            if (!notUp.isEmpty())
+                error += u" (not connected, so not asked: %1)"_s.arg(notUp.join(u", "_s));
             printError(error);
+        }
         return Failure;
     }
     std::optional<Reply> reply;

@@ -7,6 +7,7 @@
 #include "jsontextstyle.h"
 
 #include <QDir>
+#include <QStandardPaths>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -339,7 +340,8 @@ QString defaultClientConfigPath(ConnectClient client)
     switch (client) {
     case ConnectClient::ClaudeDesktop: return defaultImportPath(ImportFormat::ClaudeDesktop);
     case ConnectClient::Cursor: return defaultImportPath(ImportFormat::Cursor);
-    case ConnectClient::VsCode: return QDir::homePath() + u"/.config/Code/User/mcp.json"_s;
+    case ConnectClient::VsCode:
+        return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + u"/Code/User/mcp.json"_s;
     case ConnectClient::ClaudeCode: return QDir::homePath() + u"/.claude.json"_s;
     }
     return {};

@@ -4,6 +4,7 @@
 #include "jsoncscan.h"
 
 #include <QDir>
+#include <QStandardPaths>
 #include <QJsonDocument>
 
 using namespace Qt::StringLiterals;
@@ -26,7 +27,9 @@ bool importFormatFromName(const QString &name, ImportFormat *format)
 QString defaultImportPath(ImportFormat format)
 {
     switch (format) {
-    case ImportFormat::ClaudeDesktop: return QDir::homePath() + u"/.config/Claude/claude_desktop_config.json"_s;
+    // Where Electron keeps an app's files: $XDG_CONFIG_HOME, else ~/.config.
+    case ImportFormat::ClaudeDesktop:
+        return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + u"/Claude/claude_desktop_config.json"_s;
     case ImportFormat::Cursor: return QDir::homePath() + u"/.cursor/mcp.json"_s;
     case ImportFormat::VsCode: return {};
     }

@@ -56,6 +56,9 @@ QString unavailableReason(const ServerStatus &status, bool enabled, qint64 waite
         return u"%1 is %2 (%3)%4; try again shortly"_s.arg(server, stateName(status.state).toLower(), detail, waited);
     }
     case ServerState::Failed:
+        // A failure no retry can fix was tried once and not retried.
+        if (status.attempt == 0)
+            return u"%1 has failed%2; reconnect it in Tether"_s.arg(server, lastError);
         return u"%1 has failed after %2 attempts%3; reconnect it in Tether"_s.arg(server).arg(status.attempt).arg(lastError);
     case ServerState::Disconnected:
         return u"%1 is disconnected and reconnect is off for it%2; reconnect it in Tether"_s.arg(server, lastError);

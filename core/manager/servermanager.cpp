@@ -524,6 +524,11 @@ ToolRoute ServerManager::route(const QString &toolName) const
         return {std::nullopt, u"the tool name '%1' is ambiguous: %2 servers offer it (%3); name the server, or use "
                               "one of these public names"_s.arg(toolName).arg(candidates.size()).arg(names.join(u", "_s))};
     }
+    // A public name of a server whose tools are not known now: that server says why.
+    for (const auto &[name, server] : m_servers) {
+        if (server.pool && server.pool->state() != ServerState::Connected && toolName.startsWith(publicNameStart(name)))
+            return {std::nullopt, unavailableReason(statusOf(server), server.config.enabled, 0)};
+    }
     QStringList close;
     for (const RegisteredTool &tool : tools) {
         if (isCloseName(toolName, tool.definition.name) || isCloseName(toolName, tool.publicName))

@@ -308,8 +308,9 @@ void renewAfterUnauthorized(const HttpServerEndpoint &endpoint, const QNetworkRe
         retry.needsSignIn(challenge, u"the server refused the renewed token too"_s);
         return;
     }
+    const QPointer<const QObject> guard(retry.context);
     endpoint.credentials->renew(challenge, rejected,
-                                [guard = QPointer<const QObject>(retry.context), retry, challenge](
+                                [guard, retry = std::move(retry), challenge](
                                     ServerCredentials::Renewal renewal, const QString &reason) {
                                     if (!guard)
                                         return;
@@ -326,10 +327,11 @@ void stepUpAfterInsufficientScope(const HttpServerEndpoint &endpoint, const QNet
 {
     const QString refusal = HttpErrors::httpStatus(endpoint, what, reply, body);
     const QString answered = HttpErrors::answeredWith(endpoint, what, reply);
+    const QPointer<const QObject> guard(retry.context);
     endpoint.credentials->stepUp(
         bearerChallengeOf(reply), rejected,
-        [guard = QPointer<const QObject>(retry.context), retry, refusal, answered,
-         endpoint](ServerCredentials::Renewal renewal, const QString &reason) {
+        [guard, retry = std::move(retry), refusal, answered, endpoint](ServerCredentials::Renewal renewal,
+                                                                       const QString &reason) {
             if (!guard)
                 return;
             if (renewal == ServerCredentials::Renewal::Renewed)

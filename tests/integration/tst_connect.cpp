@@ -151,6 +151,25 @@ private slots:
         QVERIFY(!QFile::exists(tokenFile()));
     }
 
+    // Claude Desktop and VS Code keep their files where Electron apps do: under $XDG_CONFIG_HOME.
+    void theDefaultFilesAreUnderXdgConfigHome_data()
+    {
+        QTest::addColumn<QString>("client");
+        QTest::addColumn<QString>("file");
+        QTest::newRow("Claude Desktop") << u"claude"_s << u"config/Claude/claude_desktop_config.json"_s;
+        QTest::newRow("VS Code") << u"vscode"_s << u"config/Code/User/mcp.json"_s;
+        QTest::newRow("Cursor") << u"cursor"_s << u"home/.cursor/mcp.json"_s;
+    }
+
+    void theDefaultFilesAreUnderXdgConfigHome()
+    {
+        QFETCH(QString, client);
+        QFETCH(QString, file);
+        const Testing::ProgramRun run = tetherctl({u"connect"_s, client, u"--config"_s, m_config});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(QFile::exists(m_dir->filePath(file)), qPrintable(run.out));
+    }
+
     // Cursor keeps tool names to 60 characters, less its entry's name: a long server name makes
     // every prefixed name too long, and with gateway.names "plain" the preview counts the plain ones.
     void theNameBudgetCountsTheGatewaysNames_data()

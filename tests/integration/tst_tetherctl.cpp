@@ -1186,6 +1186,17 @@ private slots:
             QCOMPARE(goodLists.err, noInstanceNote(path));
         }
 
+        // Asked for by its public name, or without a server, what ghost would have offered says ghost is not up.
+        const Run ghostCall = tetherctl({u"call"_s, u"--config"_s, path, u"ghost__echo"_s, u"{}"_s});
+        QCOMPARE(ghostCall.exitCode, 2);
+        QVERIFY2(ghostCall.err.endsWith(u"tetherctl: calling 'ghost__echo' failed: server 'ghost' has failed (last error: "
+                                        "could not start '/nonexistent/tether-ghost-server': No such file or directory); "
+                                        "reconnect it in Tether\n"_s),
+                 qPrintable(ghostCall.err));
+        const Run read = tetherctl({u"read"_s, u"--config"_s, path, u"demo://nothing"_s});
+        QCOMPARE(read.exitCode, 2);
+        QVERIFY2(read.err.endsWith(u"(not connected, so not asked: ghost)\n"_s), qPrintable(read.err));
+
         // watch prints each state with its reason: giving up is not said again on stderr.
         QProcess watch;
         watch.start(QStringLiteral(TETHERCTL), {u"watch"_s, u"--config"_s, path});

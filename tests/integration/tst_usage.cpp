@@ -172,6 +172,7 @@ private slots:
         QTest::newRow("status") << u"status"_s << QStringList{u"0"_s, u"2"_s, u"3"_s, u"4"_s, u"5"_s, u"128+N"_s};
         QTest::newRow("tools") << u"tools"_s << QStringList{u"0"_s, u"2"_s, u"3"_s, u"5"_s, u"128+N"_s};
         QTest::newRow("resources") << u"resources"_s << QStringList{u"0"_s, u"2"_s, u"3"_s, u"5"_s, u"128+N"_s};
+        QTest::newRow("prompts") << u"prompts"_s << QStringList{u"0"_s, u"2"_s, u"3"_s, u"5"_s, u"128+N"_s};
         QTest::newRow("read") << u"read"_s << QStringList{u"0"_s, u"2"_s, u"5"_s, u"128+N"_s};
         QTest::newRow("stop") << u"stop"_s << QStringList{u"0"_s, u"2"_s, u"5"_s, u"128+N"_s};
         QTest::newRow("connect") << u"connect"_s << QStringList{u"0"_s, u"2"_s, u"128+N"_s};

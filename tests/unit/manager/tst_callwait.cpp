@@ -87,6 +87,9 @@ private slots:
         QTest::newRow("failed") << S::Failed << 3 << true << qint64(0)
                                 << u"server 'github' has failed after 3 attempts (last error: connection failed: "
                                    "process exited with code 1); reconnect it in Tether"_s;
+        QTest::newRow("failed, not retried") << S::Failed << 0 << true << qint64(0)
+                                             << u"server 'github' has failed (last error: connection failed: process "
+                                                "exited with code 1); reconnect it in Tether"_s;
         QTest::newRow("disconnected") << S::Disconnected << 3 << true << qint64(0)
                                       << u"server 'github' is disconnected and reconnect is off for it (last error: "
                                          "connection failed: process exited with code 1); reconnect it in Tether"_s;
