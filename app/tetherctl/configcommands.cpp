@@ -327,9 +327,10 @@ int configCall(const ConfigOptions &options, const QString &serverName, const QS
     ToolCallInput input(arguments);
     input.origin = terminal;
     const ProgressHandler onProgress = options.verbose ? ProgressHandler(printProgress) : ProgressHandler();
+    const CallOptions waiting = run.manager().outageCallOptions();
     const ToolCallTicket ticket = serverName.isEmpty()
-                                      ? run.manager().callTool(toolName, input, onReply, onProgress)
-                                      : run.manager().callTool(serverName, toolName, input, onReply, onProgress);
+                                      ? run.manager().callTool(toolName, input, onReply, onProgress, waiting)
+                                      : run.manager().callTool(serverName, toolName, input, onReply, onProgress, waiting);
     // Answers the call at once, with its cancellation.
     QObject::connect(&interruption, &Interruption::interrupted, &loop,
                      [&] { run.manager().cancelToolCall(ticket, interruption.reason()); });

@@ -72,7 +72,9 @@ const ProgramUsage &tetherctlUsage()
                 {u"call [SERVER] TOOL ['JSON']"_s,
                  u"Call a tool with JSON arguments (an object; default {}) and print the result content. Without "
                  "SERVER the tool is found by its name or public name across every server; a name that several "
-                 "servers offer is an error naming them. A tool that asks for input while it runs (elicitation) "
+                 "servers offer is an error naming them. A server that is starting, retrying or reconnecting is "
+                 "waited for, at most gateway.outageWaitMs (default 10 s), as a client of the gateway waits. A tool "
+                 "that asks for input while it runs (elicitation) "
                  "prompts on the terminal: each field of its form with its default in [brackets], then accept, "
                  "decline or cancel; or a URL to open in a browser (--browser CMD with --url, else "
                  "$TETHER_BROWSER, else xdg-open on a display). The call's timeout stands still while you answer "

@@ -407,8 +407,11 @@ private:
             if (self && !self->m_ending)
                 self->notify(Control::Progress, progressParams(id, update));
         };
-        const ToolCallTicket ticket = names->isEmpty() ? m_manager.callTool(tool, input, handler, onProgress)
-                                                       : m_manager.callTool(names->first(), tool, input, handler, onProgress);
+        // A server in an outage is waited for, as the gateway's clients wait.
+        const CallOptions options = m_manager.outageCallOptions();
+        const ToolCallTicket ticket = names->isEmpty()
+                                          ? m_manager.callTool(tool, input, handler, onProgress, options)
+                                          : m_manager.callTool(names->first(), tool, input, handler, onProgress, options);
         if (!*answered)
             m_calls.emplace(key, ticket);
     }

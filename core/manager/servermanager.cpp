@@ -60,6 +60,7 @@ static QString describePolicy(const HeartbeatPolicy &policy)
 
 ConfigChange ServerManager::applyConfig(const ConfigDocument &config)
 {
+    m_outageWait = config.gateway.outageWait;
     ConfigChange change;
     QSet<QString> wanted;
     for (const ServerConfig &server : config.servers)
@@ -612,7 +613,8 @@ ToolCallTicket ServerManager::callTool(const QString &serverName, const QString 
 
 ToolCallTicket ServerManager::callTool(const QString &toolName, const ToolCallInput &input,
                                        ToolCallHandler handler,
-                                       ProgressHandler onProgress)
+                                       ProgressHandler onProgress,
+                                       CallOptions options)
 {
     const ToolRoute found = route(toolName);
     if (!found.tool) {
@@ -621,7 +623,8 @@ ToolCallTicket ServerManager::callTool(const QString &toolName, const ToolCallIn
                     ToolCallReply::failure(JsonRpc::InvalidParams, found.error));
         return ticket;
     }
-    return callTool(found.tool->serverName, found.tool->definition.name, input, std::move(handler), std::move(onProgress));
+    return callTool(found.tool->serverName, found.tool->definition.name, input, std::move(handler), std::move(onProgress),
+                    options);
 }
 
 void ServerManager::dispatch(quint64 ticket)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config/gatewayconfig.h"
 #include "config/serverconfig.h"
 #include "manager/callstatistics.h"
 #include "manager/callwait.h"
@@ -140,7 +141,11 @@ public:
     // By tool name alone (or public name) across every server.
     ToolCallTicket callTool(const QString &toolName, const ToolCallInput &input,
                             ToolCallHandler handler,
-                            ProgressHandler onProgress = {});
+                            ProgressHandler onProgress = {},
+                            CallOptions options = {});
+    // How a call a person or a client makes waits out an outage: as long as the config's
+    // gateway.outageWaitMs, and sent again after a lost connection when that is safe.
+    CallOptions outageCallOptions() const { return {m_outageWait, true}; }
     // Cancels a call (or a request()) not answered yet, wherever it is: a call waiting for a pooled session
     // leaves the queue, a call in flight is cancelled on the server (notifications/cancelled
     // with `reason`). Its handler is answered before this returns, with a RequestCancelled
@@ -241,6 +246,7 @@ private:
     std::map<quint64, ActiveRequest> m_requests;
     std::weak_ptr<ClientSide> m_clientSide;
     bool m_outcomesLoggedAsErrors = true;
+    std::chrono::milliseconds m_outageWait = GatewayConfig().outageWait;
     std::map<QString, CallStatistics> m_callStatistics; // of servers in the config
     quint64 m_nextTicket = 1;
     QTimer m_waitExpiry; // the earliest deadline of a waiting call

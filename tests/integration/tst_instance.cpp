@@ -300,12 +300,23 @@ private slots:
         // One server's tools in its own order (its first is echo), as without a running Tether.
         QVERIFY2(demoTools.out.startsWith(u"demo__echo "_s), qPrintable(demoTools.out));
 
+        // A call to a server that crashed a moment ago waits for its reconnection, as a gateway client's does.
+        ::kill(pid_t(demoPid), SIGKILL);
+        const ProgramRun afterCrash = ctl({u"call"_s, u"demo"_s, u"add"_s, u"{\"a\": 1, \"b\": 1}"_s});
+        QVERIFY2(afterCrash.exitCode == 0, qPrintable(afterCrash.err));
+        QCOMPARE(afterCrash.out, u"2\n"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(rowsByServer(ctl({u"status"_s, u"--json"_s}).out).value(u"demo"_s).value(u"state")
+                                     == u"Connected"_s,
+                                 15000);
+        const qint64 newPid = rowsByServer(ctl({u"status"_s, u"--json"_s}).out).value(u"demo"_s).value(u"pid").toInteger();
+        QVERIFY(newPid != demoPid);
+
         const ProgramRun echo = ctl({u"call"_s, u"demo"_s, u"echo"_s, u"{\"message\": \"through the instance\"}"_s});
         QCOMPARE(echo.exitCode, 0);
         QCOMPARE(echo.out.trimmed(), u"through the instance"_s);
         const ProgramRun byName = ctl({u"call"_s, u"add"_s, u"{\"a\": 2, \"b\": 3}"_s});
         QCOMPARE(byName.out.trimmed(), u"5"_s);
-        QCOMPARE(rowsByServer(ctl({u"status"_s, u"--json"_s}).out).value(u"demo"_s).value(u"pid").toInteger(), demoPid);
+        QCOMPARE(rowsByServer(ctl({u"status"_s, u"--json"_s}).out).value(u"demo"_s).value(u"pid").toInteger(), newPid);
 
         // The server's log shows the calls of tetherctl, as it shows the gateway's.
         QVERIFY2(ctl({u"logs"_s, u"demo"_s}).out.contains(u"tetherctl called demo__add: ok"_s), qPrintable(ctl({u"logs"_s}).out));
