@@ -98,6 +98,8 @@ void printStatus(const QList<Control::ServerView> &servers, const ConfigOptions 
     }
     if (options.json)
         printJson(QJsonDocument(rows));
+    else if (servers.isEmpty())
+        printOut(u"(no servers in the config: add them to its file, or bring them in with tetherctl import)"_s);
     else
         printOut(formatColumns(table));
 }

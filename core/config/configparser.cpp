@@ -1005,7 +1005,7 @@ ConfigDocument parseConfig(const QByteArray &bytes, const QString &path, const C
     QJsonParseError parseError;
     const QJsonDocument json = QJsonDocument::fromJson(bytes, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        fileSink.add(parseErrorLocation(bytes, parseError) + u": the file is not valid JSON, so none of it runs; fix it"_s);
+        fileSink.add(parseErrorLocation(bytes, parseError) + u": the file is not valid JSON; fix it"_s);
         return document;
     }
     if (!json.isObject()) {

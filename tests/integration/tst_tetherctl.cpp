@@ -1214,6 +1214,17 @@ private slots:
         QVERIFY2(verbose.err.contains(u"info: server 'ghost': connection failed: "_s), qPrintable(verbose.err));
     }
 
+    // A config without servers is said to have none, not shown as a table without rows.
+    void statusOfAConfigWithoutServers()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"servers.json"_s);
+        QVERIFY(writeFile(path, QByteArray("{\"mcpServers\": {}}\n")));
+        const Run status = tetherctl({u"status"_s, u"--config"_s, path});
+        QCOMPARE(status.out, u"(no servers in the config: add them to its file, or bring them in with tetherctl import)\n"_s);
+        QCOMPARE(tetherctl({u"status"_s, u"--json"_s, u"--config"_s, path}).out, u"[\n]\n"_s);
+    }
+
     // The table fits a terminal: a server's command shows as its program and first arguments, its
     // folder left out; --json has it whole. A server waiting for a person is told what tetherctl does.
     void statusShowsTheCommandShort()

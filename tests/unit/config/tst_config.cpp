@@ -1065,7 +1065,7 @@ void TestConfig::parseErrorPosition_data()
     QTest::addColumn<QString>("message");
 
     // The position is the character the parser stopped at: here the quote of "env", where a comma belongs.
-    const QString fix = u": the file is not valid JSON, so none of it runs; fix it"_s;
+    const QString fix = u": the file is not valid JSON; fix it"_s;
     QTest::newRow("missing comma between members")
         << QByteArray("{\n"
                       "  \"mcpServers\": {\n"
