@@ -292,7 +292,7 @@ private slots:
         QVERIFY(!QString::fromUtf8(readFile(statePath(u"credentials.json"_s))).contains(u"token:"_s));
         run = ctl({u"call"_s, u"docs"_s, u"whoami"_s});
         QCOMPARE(run.exitCode, 2);
-        QVERIFY2(run.err.contains(u"server 'docs' needs sign-in; use Sign in, or run: tetherctl login docs"_s),
+        QVERIFY2(run.err.contains(u"server 'docs' needs sign-in; use Sign in in Tether, or run: tetherctl login docs"_s),
                  qPrintable(run.err));
         run = ctl({u"logout"_s, u"docs"_s});
         QCOMPARE(run.out.trimmed(), u"docs was not signed in"_s);
