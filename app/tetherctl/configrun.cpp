@@ -178,8 +178,8 @@ void ConfigRun::shutDown()
 
 std::optional<int> startAndSettle(ConfigRun &run, const Interruption &interruption, OwnRun ownRun)
 {
-    // The command reports the state of each server it was asked about: a supervisor's own line of
-    // giving up would say it twice, or speak of a server nobody asked about (shown with -v).
+    // The command says what concerns what it was asked: a supervisor's own line of giving up
+    // would say it twice, or speak of a server nobody asked about (shown with -v).
     run.manager().setOutcomesLoggedAsErrors(false);
     if (!run.start())
         return Failure;

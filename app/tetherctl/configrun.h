@@ -72,9 +72,10 @@ QStringList adjustForCommand(const ConfigOptions &options, ConfigDocument &docum
 enum class OwnRun { Quiet, SaySo };
 
 // Starts the servers of a one-shot command and waits until each has connected or failed once.
-// The command reports each server's state itself, so a supervisor's line of giving up is a detail
-// (-v). The exit status instead when the command cannot go on: the config cannot be used, or a
-// signal came (the servers are then stopped and waited for).
+// The command says what concerns what it was asked (a server's state, why the server it needs is
+// not up), so a supervisor's line of giving up is a detail (-v). The exit status instead when the
+// command cannot go on: the config cannot be used, or a signal came (the servers are then stopped
+// and waited for).
 std::optional<int> startAndSettle(ConfigRun &run, const Interruption &interruption, OwnRun ownRun = OwnRun::Quiet);
 
 bool isUp(const ServerStatus &status);

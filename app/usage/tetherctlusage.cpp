@@ -146,15 +146,15 @@ const ProgramUsage &tetherctlUsage()
                                "array). The shell completions use it."_s},
                 {u"import claude|cursor|vscode [FILE]"_s,
                  u"Add the servers of a Claude Desktop, Cursor or VS Code file (default: "
-                 "~/.config/Claude/claude_desktop_config.json, under $XDG_CONFIG_HOME when set, ~/.cursor/mcp.json; VS Code needs FILE: a "
-                 "workspace's .vscode/mcp.json or its settings.json) to the config file, saying what was added and "
-                 "what was skipped and why. Waits up to 10 s for another writer of the config (its lock "
-                 "FILE.lock)."_s},
+                 "~/.config/Claude/claude_desktop_config.json, under $XDG_CONFIG_HOME when set, "
+                 "~/.cursor/mcp.json; VS Code needs FILE: a workspace's .vscode/mcp.json or its settings.json) to "
+                 "the config file, saying what was added and what was skipped and why. Waits up to 10 s for "
+                 "another writer of the config (its lock FILE.lock)."_s},
                 {u"connect claude|cursor|vscode|claude-code [FILE]"_s,
                  u"Connect an AI client to Tether: add a \"tether\" entry to its config file (default: "
                  "~/.config/Claude/claude_desktop_config.json, ~/.cursor/mcp.json, ~/.config/Code/User/mcp.json, "
-                 "~/.claude.json; ~/.config is $XDG_CONFIG_HOME when set), so that it reaches every server of the config through Tether. Claude Desktop "
-                 "gets the command tetherctl serve (its absolute path, with --config FILE unless the config is the "
+                 "~/.claude.json; ~/.config is $XDG_CONFIG_HOME when set), so that it reaches every server of "
+                 "the config through Tether. Claude Desktop gets the command tetherctl serve (its absolute path, with --config FILE unless the config is the "
                  "usual one); the others the gateway's URL as the config's gateway.http gives it (default "
                  "http://127.0.0.1:27413/mcp) and an Authorization header with the token of "
                  "gateway-token next to the config (made on first use). Only the entry is added or replaced: every "

@@ -264,8 +264,9 @@ void ConnectionSupervisor::apply(const SupervisorDecision &decision, const QStri
         m_registry->unregisterServer(m_name);
         setCatalog({});
         // Read in the window's log file and on tetherctl's stderr alike: no advice in either's words.
-        spdlog::log(outcomeLevel(m_settings), "{}: {}; its tools are unregistered and nothing restarts it until it is started again",
-                    label(), reason);
+        spdlog::log(outcomeLevel(m_settings),
+                    "{}: {}; its tools are unregistered and nothing restarts it until it is started again", label(),
+                    reason);
         break;
     case Action::WaitForManual:
         spdlog::log(outcomeLevel(m_settings), "{}: {}", label(), reasonFor(reason, m_name, ReasonReader::Log));
