@@ -5,6 +5,7 @@
 #include "interruption.h"
 #include "output.h"
 
+#include "common/closenames.h"
 #include "config/clientconnect.h"
 #include "config/clientconnectfile.h"
 #include "config/configfile.h"
@@ -43,7 +44,8 @@ int connectClient(const ConnectOptions &options)
 {
     ConnectClient client;
     if (!connectClientFromName(options.client, &client)) {
-        printError(u"connect knows %1, not '%2' (see tetherctl --help)"_s.arg(connectClientNames().join(u", "_s), options.client));
+        printError(u"connect knows %1, not '%2'%3 (see tetherctl --help)"_s.arg(
+            connectClientNames().join(u", "_s), options.client, didYouMean(closeNames(options.client, connectClientNames()))));
         return Failure;
     }
     const QString title = connectClientTitle(client);

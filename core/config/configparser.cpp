@@ -426,6 +426,21 @@ private:
     QString path(const QString &field) const { return memberPath(m_at, field); }
     bool has(const QString &field) const { return m_object.contains(field); }
 
+    // A key a typo away from a setting that is missing ("comand"), said in the error that it is
+    // missing: "; mcpServers.x.comand may be \"command\" mistyped". Empty when there is none.
+    QString mistypedAs(const QStringList &missing)
+    {
+        for (const QString &key : m_object.keys()) {
+            for (const QString &setting : missing) {
+                if (isLikelyTypo(key, setting)) {
+                    m_saidMistyped.append(key);
+                    return u"; %1 may be \"%2\" mistyped"_s.arg(path(key), setting);
+                }
+            }
+        }
+        return {};
+    }
+
     // A key Tether does not read a typo away from one it does ("arg", "evn") leaves that setting
     // unread without a word, so it is said; other keys (another program's own) are kept unsaid.
     void warnMistypedKeys()
@@ -435,7 +450,7 @@ private:
             u"headers"_s, u"oauth"_s,   u"enabled"_s,   u"reconnect"_s,      u"heartbeat"_s, u"pool"_s, u"timeoutMs"_s,
             u"tools"_s,   u"roots"_s,   u"perHost"_s,   u"clientFeatures"_s, u"protocol"_s};
         for (const QString &key : m_object.keys()) {
-            if (settings.contains(key))
+            if (settings.contains(key) || m_saidMistyped.contains(key))
                 continue;
             const auto meant = std::find_if(settings.cbegin(), settings.cend(),
                                             [&key](const QString &setting) { return isLikelyTypo(key, setting); });
@@ -584,10 +599,11 @@ private:
     {
         StdioServerCommand &command = m_server->command;
         if (!has(u"command"_s)) {
-            m_sink.add(explicitType
-                           ? u"%1 has no \"command\": a stdio server needs the program to start, such as \"npx\""_s.arg(m_at)
-                           : u"%1 has neither \"command\" nor \"url\": give \"command\" for a server Tether starts, "
-                             "such as \"npx\", or \"url\" for a remote one"_s.arg(m_at));
+            m_sink.add((explicitType
+                            ? u"%1 has no \"command\": a stdio server needs the program to start, such as \"npx\""_s.arg(m_at)
+                            : u"%1 has neither \"command\" nor \"url\": give \"command\" for a server Tether starts, "
+                              "such as \"npx\", or \"url\" for a remote one"_s.arg(m_at))
+                       + mistypedAs(explicitType ? QStringList{u"command"_s} : QStringList{u"command"_s, u"url"_s}));
         }
         command.program = readString(u"command"_s, u"the command is the program to start, such as \"npx\""_s).value_or(QString());
 
@@ -677,7 +693,8 @@ private:
         const QString kind = transportName(m_server->transport);
         if (!has(u"url"_s)) {
             m_sink.add(u"%1 has no \"url\": %2 server needs the address to connect to, such as "
-                       "\"https://example.com/mcp\""_s.arg(m_at, explicitType ? u"an "_s + kind : u"a remote"_s));
+                       "\"https://example.com/mcp\""_s.arg(m_at, explicitType ? u"an "_s + kind : u"a remote"_s)
+                       + mistypedAs({u"url"_s}));
         }
         const QString rule = u"a remote server's url starts with http:// or https://, such as \"https://example.com/mcp\""_s;
         if (const QJsonValue written = m_object.value(u"url"_s); written.isString())
@@ -944,6 +961,7 @@ private:
     const QJsonObject &m_object;
     const ConfigContext &m_context;
     ServerConfig *m_server;
+    QStringList m_saidMistyped; // keys an error has named as typos already
 };
 
 // Every key written more than once inside a server's object, at any depth: JSON keeps the last one

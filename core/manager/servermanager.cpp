@@ -164,8 +164,9 @@ void ServerManager::addServer(const ServerConfig &config)
                 });
         connect(pool, &ServerPool::stopped, this, &ServerManager::checkAllStopped);
     } else {
+        // A server that cannot run is an outcome too: a command that reports it itself makes it a detail.
         for (const QString &error : std::as_const(server.config.errors))
-            spdlog::error("{}", error);
+            spdlog::log(m_outcomesLoggedAsErrors ? spdlog::level::err : spdlog::level::info, "{}", error);
     }
     server.pendingStart = server.pool && config.enabled && !m_stoppingAll;
     m_servers.emplace(config.name, std::move(server));

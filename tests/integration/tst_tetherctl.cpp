@@ -259,6 +259,9 @@ private slots:
                                           << u"unknown command 'stauts'; did you mean status or start? (see"_s;
         QTest::newRow("mistyped command asking for help") << QStringList{u"--help"_s, u"tols"_s}
                                                           << u"unknown command 'tols'; did you mean tools or logs?"_s;
+        QTest::newRow("mistyped client of connect")
+            << QStringList{u"connect"_s, u"cursr"_s}
+            << u"connect knows claude, cursor, vscode, claude-code, not 'cursr'; did you mean cursor? (see"_s;
         QTest::newRow("status with --stdio") << QStringList{u"status"_s, u"--stdio"_s, demo()} << u"config file"_s;
         QTest::newRow("policy flag outside watch") << QStringList{u"tools"_s, u"--max-attempts"_s, u"3"_s} << u"'watch' and 'serve' only"_s;
         QTest::newRow("unterminated quote") << QStringList{u"tools"_s, u"--stdio"_s, u"server 'oops"_s} << u"unterminated"_s;
@@ -1161,6 +1164,7 @@ private slots:
         QVERIFY(writeFile(path, QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{
             {u"good"_s, QJsonObject{{u"command"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
             {u"ghost"_s, QJsonObject{{u"command"_s, u"/nonexistent/tether-ghost-server"_s}}},
+            {u"typo"_s, QJsonObject{{u"comand"_s, QStringLiteral(TETHER_DEMO_SERVER)}}},
         }}}).toJson()));
 
         const Run call = tetherctl({u"call"_s, u"--config"_s, path, u"good__add"_s, u"{\"a\": 1, \"b\": 2}"_s});
@@ -1181,6 +1185,7 @@ private slots:
                                                                   "not listed: connection failed: could not start"_s.arg(listed)),
                      qPrintable(lists.err));
             QCOMPARE(lists.err.count(u"'ghost'"_s), 1);
+            QCOMPARE(lists.err.count(u"'typo'"_s), 1);
             const Run goodLists = tetherctl({listed, u"--config"_s, path, u"good"_s});
             QCOMPARE(goodLists.exitCode, 0);
             QCOMPARE(goodLists.err, noInstanceNote(path));
@@ -1195,7 +1200,7 @@ private slots:
                  qPrintable(ghostCall.err));
         const Run read = tetherctl({u"read"_s, u"--config"_s, path, u"demo://nothing"_s});
         QCOMPARE(read.exitCode, 2);
-        QVERIFY2(read.err.endsWith(u"(not connected, so not asked: ghost)\n"_s), qPrintable(read.err));
+        QVERIFY2(read.err.endsWith(u"(not connected, so not asked: ghost, typo)\n"_s), qPrintable(read.err));
 
         // watch prints each state with its reason: giving up is not said again on stderr.
         QProcess watch;

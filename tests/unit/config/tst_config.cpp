@@ -638,6 +638,13 @@ void TestConfig::invalidServer_data()
              "or \"url\" for a remote one"_s);
     row("type stdio without command", R"({"type": "stdio"})",
         at + u" has no \"command\": a stdio server needs the program to start, such as \"npx\""_s);
+    // A key a typo away from the missing one is named in the error itself (and not warned of again).
+    row("command mistyped", R"({"comand": "npx"})",
+        at + u" has neither \"command\" nor \"url\": give \"command\" for a server Tether starts, such as \"npx\", "
+             "or \"url\" for a remote one; " + at.section(u' ', 1) + u".comand may be \"command\" mistyped"_s);
+    row("url mistyped", R"({"type": "http", "ulr": "https://example.com/mcp"})",
+        at + u" has no \"url\": an http server needs the address to connect to, such as \"https://example.com/mcp\"; "
+             + at.section(u' ', 1) + u".ulr may be \"url\" mistyped"_s);
     // args
     row("args string", R"({"command": "x", "args": "-y"})",
         at + u".args = \"-y\" is not an array: args is a list of strings, such as [\"-y\", \"some-server\"]"_s);
@@ -913,6 +920,7 @@ void TestConfig::invalidServer()
         QVERIFY2(error.startsWith(message.chopped(1)), qPrintable(error));
     else
         QCOMPARE(error, message);
+    QVERIFY2(config.warnings.isEmpty(), qPrintable(config.warnings.join(u'\n')));
 }
 
 void TestConfig::everyErrorOfAServerIsReported()
