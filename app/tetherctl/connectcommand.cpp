@@ -116,6 +116,11 @@ int connectClient(const ConnectOptions &options)
         printError(error);
         return Failure;
     }
+    if (!before.exists) {
+        printOut(u"Wrote %1, which did not exist (tetherctl connect %2 --undo removes it)."_s.arg(
+            path, connectClientName(client)));
+        return Success;
+    }
     printOut(u"Wrote %1; its previous content is kept in %2 (tetherctl connect %3 --undo takes it back)."_s.arg(
         path, connectStateFolder(), connectClientName(client)));
     return Success;

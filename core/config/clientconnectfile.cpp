@@ -210,7 +210,7 @@ UndoOutcome undoConnect(const QString &path, ConnectClient client)
                 outcome.error = u"%1 cannot be removed: check that its folder is writable"_s.arg(path);
                 return outcome;
             }
-            outcome.message = u"Removed %1, which the connect had made. Restart %2 to load it."_s.arg(path, title);
+            outcome.message = u"Removed %1, which the connect had made. Restart %2 for it to take effect."_s.arg(path, title);
         } else {
             QFile file(backup);
             if (!file.open(QIODevice::ReadOnly)) {

@@ -168,6 +168,14 @@ private slots:
         const Testing::ProgramRun run = tetherctl({u"connect"_s, client, u"--config"_s, m_config});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(QFile::exists(m_dir->filePath(file)), qPrintable(run.out));
+        // A file the connect made has no previous content: the undo removes it.
+        QVERIFY2(run.out.contains(u", which did not exist (tetherctl connect %1 --undo removes it)."_s.arg(client)),
+                 qPrintable(run.out));
+        const Testing::ProgramRun undo = tetherctl({u"connect"_s, client, u"--undo"_s});
+        QVERIFY2(undo.exitCode == 0, qPrintable(undo.err));
+        QVERIFY2(undo.out.contains(u", which the connect had made. Restart "_s) && undo.out.contains(u" for it to take effect."_s),
+                 qPrintable(undo.out));
+        QVERIFY(!QFile::exists(m_dir->filePath(file)));
     }
 
     // Cursor keeps tool names to 60 characters, less its entry's name: a long server name makes
